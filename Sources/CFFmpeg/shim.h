@@ -1,0 +1,37 @@
+#ifndef CRAVEY_CFFMPEG_SHIM_H
+#define CRAVEY_CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/opt.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/samplefmt.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/display.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+#include <libavdevice/avdevice.h>
+
+/* Macros that do not import into Swift, wrapped as static inline functions. */
+
+static inline int cravey_averror(int posix_errno) { return AVERROR(posix_errno); }
+static inline int cravey_averror_eof(void) { return AVERROR_EOF; }
+static inline int cravey_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int cravey_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int cravey_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
+static inline int cravey_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int64_t cravey_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline AVRational cravey_av_time_base_q(void) { return AV_TIME_BASE_Q; }
+
+static inline AVChannelLayout cravey_av_channel_layout_mono(void) {
+    AVChannelLayout layout = AV_CHANNEL_LAYOUT_MONO;
+    return layout;
+}
+static inline AVChannelLayout cravey_av_channel_layout_stereo(void) {
+    AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
+    return layout;
+}
+
+#endif

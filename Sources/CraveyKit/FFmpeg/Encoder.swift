@@ -1,0 +1,50 @@
+internal import CFFmpeg
+
+/// An owned encoder context (`AVCodecContext` opened for encoding).
+final class Encoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+
+    /// Opens an audio encoder, for example FFmpeg's native `aac`.
+    /// The corresponding C functions are `avcodec_find_encoder_by_name` and `avcodec_open2`.
+    init(audioCodec name: String, sampleRate: Int32, channels: Int32, bitRate: Int,
+         globalHeader: Bool) throws(FFmpegError) {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw FFmpegError(code: FFmpegError.encoderNotFound.code, operation: "avcodec_find_encoder_by_name(\(name))")
+        }
+        guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory }
+        self.context = context
+        context.pointee.sample_rate = sampleRate
+        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        context.pointee.bit_rate = Int64(bitRate)
+        context.pointee.time_base = AVRational(num: 1, den: sampleRate)
+        av_channel_layout_default(&context.pointee.ch_layout, channels)
+        if globalHeader {
+            context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        }
+        try check(avcodec_open2(context, codec, nil), "avcodec_open2")
+    }
+
+    deinit {
+        var context: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&context)
+    }
+
+    /// Samples per channel each frame must carry (1024 for AAC); the last frame may be shorter.
+    var frameSize: Int { Int(context.pointee.frame_size) }
+    var sampleRate: Int32 { context.pointee.sample_rate }
+    var channelLayout: AVChannelLayout { context.pointee.ch_layout }
+    var timeBase: AVRational { context.pointee.time_base }
+
+    /// Hands a frame to the encoder; `nil` starts draining. The corresponding C function is `avcodec_send_frame`.
+    func send(_ frame: Frame?) throws(FFmpegError) -> CodecStep {
+        try codecStep(avcodec_send_frame(context, frame?.pointer), "avcodec_send_frame")
+    }
+
+    /// Takes the next encoded packet out. The corresponding C function is `avcodec_receive_packet`.
+    func receive(into packet: Packet) throws(FFmpegError) -> CodecStep {
+        try codecStep(avcodec_receive_packet(context, packet.pointer), "avcodec_receive_packet")
+    }
+}
+
+@available(*, unavailable)
+extension Encoder: Sendable {}

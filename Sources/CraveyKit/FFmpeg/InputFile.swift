@@ -1,0 +1,126 @@
+import Foundation
+internal import CFFmpeg
+
+/// An owned demuxer (`AVFormatContext` opened for reading a file or a capture device).
+final class InputFile {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    let url: String
+
+    /// Opens a media file and reads its stream information.
+    /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
+    convenience init(url: URL) throws(FFmpegError) {
+        try self.init(url: url.path, format: nil, options: [:])
+    }
+
+    /// Opens an input, optionally with a named demuxer or device (`lavfi`, `v4l2`) and options.
+    init(url: String, format: String?, options: [String: String]) throws(FFmpegError) {
+        FFmpegLog.configure
+        self.url = url
+        var inputFormat: UnsafePointer<AVInputFormat>?
+        if let format {
+            avdevice_register_all()
+            guard let found = av_find_input_format(format) else {
+                throw FFmpegError(code: FFmpegError.decoderNotFound.code, operation: "av_find_input_format(\(format))")
+            }
+            inputFormat = found
+        }
+        var dictionary = OptionDictionary(options)
+        defer { dictionary.free() }
+        try check(avformat_open_input(&context, url, inputFormat, &dictionary.pointer), "avformat_open_input")
+        try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
+    }
+
+    deinit { avformat_close_input(&context) }
+
+    private var format: UnsafeMutablePointer<AVFormatContext> { context! }
+
+    var streamCount: Int { Int(format.pointee.nb_streams) }
+
+    private func stream(_ index: Int32) -> UnsafeMutablePointer<AVStream> {
+        format.pointee.streams[Int(index)]!
+    }
+
+    func parameters(ofStream index: Int32) -> UnsafeMutablePointer<AVCodecParameters> {
+        stream(index).pointee.codecpar
+    }
+
+    func timeBase(ofStream index: Int32) -> AVRational { stream(index).pointee.time_base }
+
+    /// The best stream of a kind, or nil. The corresponding C function is `av_find_best_stream`.
+    func bestStream(_ kind: StreamInfo.Kind) -> Int32? {
+        let type: AVMediaType = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
+        let index = av_find_best_stream(format, type, -1, -1, nil, 0)
+        return index >= 0 ? index : nil
+    }
+
+    /// A value snapshot of the container and its streams.
+    var info: MediaInfo {
+        let duration = format.pointee.duration
+        return MediaInfo(
+            formatName: String(cString: format.pointee.iformat.pointee.name),
+            containerDuration: duration == noTimestamp || duration <= 0 ? nil : Double(duration) / Double(AV_TIME_BASE),
+            streams: (0..<Int32(streamCount)).map(streamInfo))
+    }
+
+    private func streamInfo(_ index: Int32) -> StreamInfo {
+        let stream = stream(index)
+        let parameters = stream.pointee.codecpar.pointee
+        let kind: StreamInfo.Kind = switch parameters.codec_type {
+        case AVMEDIA_TYPE_AUDIO: .audio
+        case AVMEDIA_TYPE_VIDEO: .video
+        case AVMEDIA_TYPE_SUBTITLE: .subtitle
+        case AVMEDIA_TYPE_DATA: .data
+        default: .other
+        }
+        let duration = stream.pointee.duration
+        return StreamInfo(
+            index: Int(index),
+            kind: kind,
+            codecName: String(cString: avcodec_get_name(parameters.codec_id)),
+            duration: duration == noTimestamp || duration <= 0 ? nil : Double(duration) * av_q2d(stream.pointee.time_base),
+            sampleRate: kind == .audio ? Int(parameters.sample_rate) : nil,
+            channels: kind == .audio ? Int(parameters.ch_layout.nb_channels) : nil,
+            width: kind == .video ? Int(parameters.width) : nil,
+            height: kind == .video ? Int(parameters.height) : nil,
+            rotation: kind == .video ? rotation(of: stream) : 0,
+            isAttachedPicture: stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0)
+    }
+
+    private func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
+        guard let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }
+        let degrees = -av_display_rotation_get(UnsafeRawPointer(matrix).assumingMemoryBound(to: Int32.self))
+        guard degrees.isFinite else { return 0 }
+        let rounded = Int((degrees / 90).rounded()) * 90
+        return ((rounded % 360) + 360) % 360
+    }
+
+    /// Reads the next packet; false at the end of the input. The corresponding C function is `av_read_frame`.
+    func read(into packet: Packet) throws(FFmpegError) -> Bool {
+        let code = av_read_frame(format, packet.pointer)
+        if code == FFmpegError.endOfFile.code { return false }
+        try check(code, "av_read_frame")
+        return true
+    }
+
+    /// Seeks to a keyframe at or before `seconds`. The corresponding C function is `avformat_seek_file`.
+    func seek(to seconds: Double) throws(FFmpegError) {
+        let target = Int64(seconds * Double(AV_TIME_BASE))
+        try check(avformat_seek_file(format, -1, Int64.min, target, target, 0), "avformat_seek_file")
+    }
+}
+
+@available(*, unavailable)
+extension InputFile: Sendable {}
+
+/// A scoped `AVDictionary` of options built from a Swift dictionary.
+struct OptionDictionary {
+    var pointer: OpaquePointer?
+
+    init(_ options: [String: String]) {
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) {
+            av_dict_set(&pointer, key, value, 0)
+        }
+    }
+
+    mutating func free() { av_dict_free(&pointer) }
+}

@@ -1,0 +1,38 @@
+import Foundation
+internal import CFFmpeg
+
+extension Muxer {
+    /// Copies every audio and video stream of `input` into a new file, packet for packet, without
+    /// re-encoding; used to turn a fragmented recording into a normal MP4 with its index up front.
+    ///
+    /// `audioPriming` moves audio timestamps back by the encoder delay (in samples) that a
+    /// fragmented file cannot record, so the output's edit list hides the priming samples again.
+    static func remux(_ input: URL, to output: URL, format: String, audioPriming: Int64 = 0,
+                      options: [String: String] = ["movflags": "+faststart"]) throws(FFmpegError) {
+        let source = try InputFile(url: input)
+        let muxer = try Muxer(url: output, format: format)
+        var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]
+        for stream in source.info.streams where stream.kind == .audio || stream.kind == .video {
+            let index = Int32(stream.index)
+            let timeBase = source.timeBase(ofStream: index)
+            let shift = stream.kind == .audio && audioPriming > 0
+                ? av_rescale_q(audioPriming, AVRational(num: 1, den: Int32(stream.sampleRate ?? 48_000)), timeBase) : 0
+            mapping[index] = (try muxer.addStream(copying: index, of: source), timeBase, shift)
+        }
+        guard !mapping.isEmpty else { throw FFmpegError.streamNotFound }
+        try muxer.writeHeader(options: options)
+        let packet = try Packet()
+        while try source.read(into: packet) {
+            defer { packet.unref() }
+            guard let target = mapping[packet.streamIndex] else { continue }
+            packet.streamIndex = target.index
+            packet.pointer.pointee.pos = -1
+            if target.shift != 0 {
+                if packet.pointer.pointee.pts != noTimestamp { packet.pointer.pointee.pts -= target.shift }
+                if packet.pointer.pointee.dts != noTimestamp { packet.pointer.pointee.dts -= target.shift }
+            }
+            try muxer.write(packet, timeBase: target.timeBase)
+        }
+        try muxer.close()
+    }
+}

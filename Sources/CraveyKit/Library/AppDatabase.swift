@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+/// The library's SQLite database: a WAL-mode pool shared safely by several `cravey` processes.
+public struct AppDatabase: Sendable {
+    /// The file name beside `Recordings/` in the library folder.
+    public static let fileName = "library.sqlite"
+
+    let writer: any DatabaseWriter
+
+    /// Opens (creating with mode 0600) and migrates the database at `url`.
+    public init(url: URL) throws {
+        try Self.createPrivately(url)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            // Deleted titles and notes must not linger in free pages of the file.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+        }
+        writer = try DatabasePool(path: url.path, configuration: configuration)
+        try Self.migrator.migrate(writer)
+    }
+
+    /// SQLite gives the -wal and -shm files the mode of the database file, so creating it 0600
+    /// keeps all three private.
+    private static func createPrivately(_ url: URL) throws {
+        let descriptor = open(url.path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw CraveyError(.cannotWrite, "Cannot create the library database \(url.path): \(String(cString: strerror(errno))). Check that the folder is writable.")
+        }
+        fchmod(descriptor, 0o600)
+        close(descriptor)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "recording") { t in
+                t.primaryKey("id", .text)
+                t.column("type", .text).notNull().check { ["audio", "video"].contains($0) }
+                t.column("title", .text).notNull()
+                t.column("notes", .text)
+                t.column("purpose", .text)
+                    .check { $0 == nil || ["motivational", "craving", "reflection", "milestone"].contains($0) }
+                t.column("createdAt", .datetime).notNull()
+                t.column("duration", .double).notNull()
+                t.column("filePath", .text).notNull().unique()
+                t.column("thumbnailPath", .text)
+                t.column("fileSize", .integer).notNull()
+                t.column("playCount", .integer).notNull().defaults(to: 0)
+                t.column("lastPlayedAt", .datetime)
+            }
+            // One index for each sort the CLI offers; Quick Play reads the first rows of the second.
+            try db.create(index: "recording_on_createdAt", on: "recording", columns: ["createdAt"])
+            try db.create(index: "recording_on_plays", on: "recording",
+                          columns: ["playCount", "lastPlayedAt", "createdAt"])
+            try db.create(index: "recording_on_title", on: "recording", columns: ["title"])
+
+            try db.create(table: "playEvent") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.belongsTo("recording", onDelete: .cascade).notNull()
+                t.column("playedAt", .datetime).notNull()
+                t.column("secondsListened", .double).notNull()
+                t.column("completed", .boolean).notNull()
+            }
+        }
+        return migrator
+    }
+}

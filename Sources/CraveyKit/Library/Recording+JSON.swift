@@ -1,0 +1,36 @@
+import Foundation
+
+extension Recording {
+    /// Encodes every field, absent ones as `null`, the id in lowercase: the shape `--json` and
+    /// the JSON export print.
+    public func encode(to encoder: any Swift.Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode(title, forKey: .title)
+        try container.encode(notes, forKey: .notes)
+        try container.encode(purpose, forKey: .purpose)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(filePath, forKey: .filePath)
+        try container.encode(thumbnailPath, forKey: .thumbnailPath)
+        try container.encode(fileSize, forKey: .fileSize)
+        try container.encode(playCount, forKey: .playCount)
+        try container.encode(lastPlayedAt, forKey: .lastPlayedAt)
+    }
+
+    /// A JSON encoder for recordings: ISO 8601 dates, sorted keys, pretty printed.
+    public static func jsonEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The matching decoder.
+    public static func jsonDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// What a recording holds: a microphone clip or a camera clip.
+public enum RecordingType: String, Codable, Sendable, CaseIterable {
+    case audio
+    case video
+
+    /// The file extension the library stores this type with.
+    public var fileExtension: String { self == .audio ? "m4a" : "mp4" }
+}
+
+/// Why a person recorded a clip.
+public enum RecordingPurpose: String, Codable, Sendable, CaseIterable {
+    case motivational
+    case craving
+    case reflection
+    case milestone
+}
+
+/// One clip in the library: the row of the `recording` table.
+public struct Recording: Codable, Sendable, Equatable, Identifiable {
+    public var id: UUID
+    public var type: RecordingType
+    public var title: String
+    public var notes: String?
+    public var purpose: RecordingPurpose?
+    public var createdAt: Date
+    /// Seconds; exact for the library's own recordings (from the sample count at stop).
+    public var duration: Double
+    /// Relative to the library folder, for example `Recordings/audio_<UUID>.m4a`.
+    public var filePath: String
+    /// Relative to the library folder, under `Recordings/Thumbnails/`; video only.
+    public var thumbnailPath: String?
+    public var fileSize: Int64
+    public var playCount: Int
+    public var lastPlayedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, title, notes, purpose, createdAt, duration, filePath, thumbnailPath
+        case fileSize, playCount, lastPlayedAt
+    }
+
+    public init(id: UUID = UUID(), type: RecordingType, title: String, notes: String? = nil,
+                purpose: RecordingPurpose? = nil, createdAt: Date = Date(), duration: Double,
+                filePath: String, thumbnailPath: String? = nil, fileSize: Int64,
+                playCount: Int = 0, lastPlayedAt: Date? = nil) {
+        self.id = id
+        self.type = type
+        self.title = title
+        self.notes = notes
+        self.purpose = purpose
+        self.createdAt = createdAt
+        self.duration = duration
+        self.filePath = filePath
+        self.thumbnailPath = thumbnailPath
+        self.fileSize = fileSize
+        self.playCount = playCount
+        self.lastPlayedAt = lastPlayedAt
+    }
+}
+
+extension Recording: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "recording"
+    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
+        .lowercaseString
+    }
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let type = Column(CodingKeys.type)
+        static let title = Column(CodingKeys.title)
+        static let notes = Column(CodingKeys.notes)
+        static let purpose = Column(CodingKeys.purpose)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let duration = Column(CodingKeys.duration)
+        static let filePath = Column(CodingKeys.filePath)
+        static let thumbnailPath = Column(CodingKeys.thumbnailPath)
+        static let fileSize = Column(CodingKeys.fileSize)
+        static let playCount = Column(CodingKeys.playCount)
+        static let lastPlayedAt = Column(CodingKeys.lastPlayedAt)
+    }
+}

@@ -1,0 +1,33 @@
+internal import CPulseAudio
+
+/// An error returned by the PulseAudio client library: the `PA_ERR_*` code and the call that failed.
+public struct PulseAudioError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let code: Int32
+    public let operation: String
+
+    public init(code: Int32, operation: String) {
+        self.code = code
+        self.operation = operation
+    }
+
+    /// PulseAudio's text for the code. The corresponding C function is `pa_strerror`.
+    public var message: String { String(cString: pa_strerror(code)) }
+
+    public var description: String { "\(operation): \(message)" }
+
+    public static func == (lhs: PulseAudioError, rhs: PulseAudioError) -> Bool { lhs.code == rhs.code }
+
+    /// No server answered (not running, or `PULSE_SERVER` points nowhere).
+    public static let connectionRefused = PulseAudioError(code: Int32(PA_ERR_CONNECTIONREFUSED.rawValue), operation: "")
+    /// The named source or sink does not exist.
+    public static let noSuchEntity = PulseAudioError(code: Int32(PA_ERR_NOENTITY.rawValue), operation: "")
+    /// The server went away while we were talking to it.
+    public static let connectionTerminated = PulseAudioError(code: Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), operation: "")
+    public static let accessDenied = PulseAudioError(code: Int32(PA_ERR_ACCESS.rawValue), operation: "")
+    public static let timeout = PulseAudioError(code: Int32(PA_ERR_TIMEOUT.rawValue), operation: "")
+}
+
+/// Throws a ``PulseAudioError`` when a `pa_simple_*` call returned a negative value.
+func check(_ result: Int32, error: Int32, _ operation: StaticString = #function) throws(PulseAudioError) {
+    if result < 0 { throw PulseAudioError(code: error, operation: "\(operation)") }
+}

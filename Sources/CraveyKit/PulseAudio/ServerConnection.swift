@@ -1,0 +1,96 @@
+internal import CPulseAudio
+
+/// An owned connection to a PulseAudio server for introspection: its sources and defaults.
+///
+/// It runs its own `pa_mainloop` on the calling thread, so every call blocks: use it off the
+/// cooperative thread pool.
+final class ServerConnection {
+    private let mainloop: OpaquePointer
+    private let context: OpaquePointer
+
+    /// Connects to the server named by `PULSE_SERVER` or the default one.
+    /// The corresponding C functions are `pa_context_new` and `pa_context_connect`.
+    init(applicationName: String = "cravey") throws(PulseAudioError) {
+        guard let mainloop = pa_mainloop_new() else {
+            throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_mainloop_new")
+        }
+        guard let context = pa_context_new(pa_mainloop_get_api(mainloop), applicationName) else {
+            pa_mainloop_free(mainloop)
+            throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_context_new")
+        }
+        self.mainloop = mainloop
+        self.context = context
+        if pa_context_connect(context, nil, PA_CONTEXT_NOFLAGS, nil) < 0 {
+            throw PulseAudioError(code: pa_context_errno(context), operation: "pa_context_connect")
+        }
+        while true {
+            switch pa_context_get_state(context) {
+            case PA_CONTEXT_READY: return
+            case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
+                throw PulseAudioError(code: pa_context_errno(context), operation: "pa_context_connect")
+            default:
+                if pa_mainloop_iterate(mainloop, 1, nil) < 0 {
+                    throw PulseAudioError(code: pa_context_errno(context), operation: "pa_mainloop_iterate")
+                }
+            }
+        }
+    }
+
+    deinit {
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        pa_mainloop_free(mainloop)
+    }
+
+    /// The name of the server's default source. The corresponding C function is `pa_context_get_server_info`.
+    func defaultSourceName() throws(PulseAudioError) -> String? {
+        let box = Collector<String?>(nil)
+        try run(pa_context_get_server_info(context, { _, info, userdata in
+            let box = Unmanaged<Collector<String?>>.fromOpaque(userdata!).takeUnretainedValue()
+            if let name = info?.pointee.default_source_name { box.value = String(cString: name) }
+        }, Unmanaged.passUnretained(box).toOpaque()))
+        return box.value
+    }
+
+    /// Every source the server has. The corresponding C function is `pa_context_get_source_info_list`.
+    func sources() throws(PulseAudioError) -> [AudioSource] {
+        let defaultName = try defaultSourceName()
+        let box = Collector<[AudioSource]>([])
+        try run(pa_context_get_source_info_list(context, { _, info, end, userdata in
+            guard end == 0, let info else { return }
+            let box = Unmanaged<Collector<[AudioSource]>>.fromOpaque(userdata!).takeUnretainedValue()
+            box.value.append(AudioSource(
+                name: String(cString: info.pointee.name),
+                description: info.pointee.description.map { String(cString: $0) } ?? "",
+                isDefault: false,
+                isMonitor: info.pointee.monitor_of_sink != UInt32.max))
+        }, Unmanaged.passUnretained(box).toOpaque()))
+        return box.value.map { source in
+            var source = source
+            source.isDefault = source.name == defaultName
+            return source
+        }
+    }
+
+    /// Iterates the main loop until an operation completes.
+    private func run(_ operation: OpaquePointer?) throws(PulseAudioError) {
+        guard let operation else {
+            throw PulseAudioError(code: pa_context_errno(context), operation: "pa_context_get_info")
+        }
+        defer { pa_operation_unref(operation) }
+        while pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
+            if pa_mainloop_iterate(mainloop, 1, nil) < 0 {
+                throw PulseAudioError(code: pa_context_errno(context), operation: "pa_mainloop_iterate")
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ServerConnection: Sendable {}
+
+/// Carries a callback's result out through a C `userdata` pointer.
+private final class Collector<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+extension CraveyError {
+    /// Explains a PulseAudio failure to a person, naming the source and the fix.
+    static func soundServer(_ error: PulseAudioError, source: String?) -> CraveyError {
+        switch error {
+        case .connectionRefused, .timeout, .accessDenied:
+            let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " at \($0)" } ?? ""
+            return CraveyError(.unavailable, "No sound server is reachable\(server) (\(error.message)). Start PulseAudio or PipeWire's pulse server, or run `scripts/pulse start` for a private one, then try again.")
+        case .noSuchEntity:
+            return CraveyError(.unavailable, "There is no audio source named '\(source ?? "default")'. Run `cravey devices` to list the sources, then pass one with --device.")
+        case .connectionTerminated:
+            return CraveyError(.unavailable, "The sound server went away (\(error.message)). Restart it and try again.")
+        default:
+            return CraveyError(.unavailable, "The sound server refused the recording from '\(source ?? "the default source")': \(error.description).")
+        }
+    }
+
+    /// Explains a failure to write a media file.
+    static func writing(_ error: any Error, to url: URL) -> CraveyError {
+        if let error = error as? CraveyError { return error }
+        if let error = error as? FFmpegError, error.code < 0, let posix = Optional(-error.code),
+           [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EIO].contains(posix) {
+            return FileStorageManager.writeError(posix, url, doing: "write")
+        }
+        return CraveyError(.other, "Cannot write \(url.path): \(error).")
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where the library folder is: `--library PATH`, else `$CRAVEY_LIBRARY`, else
+/// `$XDG_DATA_HOME/cravey` (`~/.local/share/cravey`).
+public enum LibraryLocation {
+    public static func resolve(explicit: String?,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let explicit, !explicit.isEmpty { return URL(fileURLWithPath: explicit).standardizedFileURL }
+        if let path = environment["CRAVEY_LIBRARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path).standardizedFileURL
+        }
+        let dataHome: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: xdg)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
+        }
+        return dataHome.appendingPathComponent("cravey").standardizedFileURL
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+internal import CFFmpeg
+
+/// Reads media facts through libavformat and turns FFmpeg failures into errors that name the file.
+enum MediaProbe {
+    static func info(of url: URL) throws(CraveyError) -> MediaInfo {
+        try open(url).info
+    }
+
+    /// The container's duration, or the end of the last packet when the container declares none
+    /// or one that disagrees with the packets by more than a second.
+    static func duration(of url: URL) throws(CraveyError) -> Double {
+        let input = try open(url)
+        let info = input.info
+        if let declared = info.containerDuration, declared > 0, declared < 7 * 24 * 3600,
+           let longest = info.streams.compactMap(\.duration).max(), abs(longest - declared) < 1 {
+            return declared
+        }
+        do {
+            return try packetDuration(input)
+        } catch {
+            throw CraveyError(.undecodableMedia, "Cannot read \(url.path): \(error). The file is damaged or not media.")
+        }
+    }
+
+    static func packetDuration(_ input: InputFile) throws(FFmpegError) -> Double {
+        var starts: [Int32: Double] = [:]
+        var ends: [Int32: Double] = [:]
+        let packet = try Packet()
+        while try input.read(into: packet) {
+            defer { packet.unref() }
+            let index = packet.streamIndex
+            let pts = packet.pointer.pointee.pts
+            guard pts != noTimestamp else { continue }
+            let scale = av_q2d(input.timeBase(ofStream: index))
+            let start = Double(pts) * scale
+            let end = Double(pts + max(packet.pointer.pointee.duration, 0)) * scale
+            starts[index] = min(starts[index] ?? start, start)
+            ends[index] = max(ends[index] ?? end, end)
+        }
+        return ends.map { index, end in end - max(starts[index] ?? 0, 0) }.max() ?? 0
+    }
+
+    static func open(_ url: URL) throws(CraveyError) -> InputFile {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CraveyError(.notFound, "No file at \(url.path).")
+        }
+        do {
+            return try InputFile(url: url)
+        } catch {
+            if error.code == cravey_averror(EACCES) {
+                throw CraveyError(.other, "Cannot read \(url.path): permission denied.")
+            }
+            throw CraveyError(.undecodableMedia, "Cannot read \(url.path) as media (\(error.message)). The file is damaged or in a format FFmpeg does not know.")
+        }
+    }
+}

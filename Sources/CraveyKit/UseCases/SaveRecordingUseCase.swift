@@ -1,0 +1,38 @@
+import Foundation
+
+/// Saves a finished recording into the library: moves the file into `Recordings/`, then inserts
+/// its row. The file is never deleted here: if the row cannot be written the clip stays in
+/// `Recordings/`, where `doctor` finds it.
+public struct SaveRecordingUseCase: Sendable {
+    let library: RecordingLibrary
+
+    public init(library: RecordingLibrary) {
+        self.library = library
+    }
+
+    /// Saves an audio recording made by ``AudioRecordingCoordinator``.
+    public func execute(_ result: AudioRecordingResult, metadata: RecordingMetadata,
+                        createdAt: Date = Date()) throws -> Recording {
+        try execute(fileAt: result.fileURL, id: result.id, type: .audio, duration: result.duration,
+                    metadata: metadata, createdAt: createdAt)
+    }
+
+    /// Saves a finished media file of the library's formats under `id`.
+    public func execute(fileAt url: URL, id: UUID, type: RecordingType, duration: Double,
+                        thumbnailPath: String? = nil, metadata: RecordingMetadata,
+                        createdAt: Date = Date()) throws -> Recording {
+        let storage = library.storage
+        let relative = try storage.saveRecording(from: url, type: type, id: id)
+        let recording = Recording(
+            id: id, type: type, title: metadata.resolvedTitle(createdAt: createdAt),
+            notes: metadata.notes, purpose: metadata.purpose, createdAt: createdAt,
+            duration: duration, filePath: relative, thumbnailPath: thumbnailPath,
+            fileSize: try storage.fileSize(at: relative))
+        do {
+            try library.repository.insert(recording)
+        } catch {
+            throw CraveyError(.cannotWrite, "The clip was saved to \(storage.libraryURL.appendingPathComponent(relative).path), but its library entry could not be written (\(error)). Run `cravey doctor --repair` once the problem is fixed to register it.")
+        }
+        return recording
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import CraveyKit
+import Foundation
+
+/// The `--library` option every command shares.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The library folder (default: $CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).", valueName: "path"))
+    var library: String?
+
+    var url: URL { LibraryLocation.resolve(explicit: library) }
+
+    /// Opens the library, creating it if needed.
+    func open() throws -> RecordingLibrary {
+        do {
+            return try RecordingLibrary(at: url)
+        } catch let error as CraveyError {
+            throw error
+        } catch {
+            throw CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.")
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import CraveyKit
+import Dispatch
+import Foundation
+
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a clip from the microphone into the library.",
+        discussion: """
+            Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
+            captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
+            recording's id. On a terminal a level meter and timer are shown on stderr.
+            """)
+
+    @OptionGroup var options: LibraryOptions
+
+    @Option(help: "Stop after this many seconds of audio.")
+    var seconds: Double?
+
+    @Option(help: "Title, at most 40 characters (default: \"Recording <date>\").")
+    var title: String?
+
+    @Option(help: "Notes, at most 200 characters.")
+    var notes: String?
+
+    @Option(help: "Purpose: motivational, craving, reflection or milestone.")
+    var purpose: String?
+
+    @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"))
+    var device: String?
+
+    @Flag(help: "Print the whole recording as JSON instead of its id.")
+    var json = false
+
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds <= 24 * 3600) {
+            throw ValidationError("--seconds must be more than 0 and at most 86400, not \(seconds).")
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let metadata = try RecordingMetadata(
+                title: title, notes: notes, purpose: try purpose.flatMap(RecordingMetadata.purpose(named:)))
+            let library = try options.open()
+            let coordinator = AudioRecordingCoordinator(
+                storage: library.storage,
+                options: AudioRecordingOptions(source: device, maxDuration: seconds))
+            let signals = StopOnSignals { coordinator.requestStop() }
+            defer { signals.cancel() }
+            let createdAt = Date()
+            try await coordinator.start()
+            let meter = Task { await LevelMeterView(seconds: seconds).show(coordinator.events) }
+            let result: AudioRecordingResult
+            do {
+                result = try await coordinator.result()
+            } catch {
+                await meter.value
+                throw error
+            }
+            await meter.value
+            if let interruption = result.interruption {
+                Terminal.diagnostic("cravey: recording ended early: \(interruption)")
+            }
+            guard result.sampleCount > 0 else {
+                await coordinator.cancel()
+                throw CraveyError(.unavailable, "No audio arrived from '\(result.source)' before the recording stopped. Check the source with `cravey devices`.")
+            }
+            let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
+            Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+            if json {
+                try Terminal.printJSON(recording)
+            } else {
+                Terminal.output(recording.id.uuidString.lowercased())
+            }
+        }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a clean stop instead of killing the process.
+final class StopOnSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ stop: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: stop)
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// Shows what is being recorded on stderr: a live meter on a terminal, a line otherwise.
+struct LevelMeterView {
+    let seconds: Double?
+
+    func show(_ events: AsyncStream<RecordingEvent>) async {
+        let live = Terminal.isInteractive
+        var lastDraw = -1.0
+        for await event in events {
+            switch event {
+            case .started(let source, _):
+                let limit = seconds.map { " for \(Format.duration($0))" } ?? ""
+                Terminal.diagnostic("Recording from \(source)\(limit). Press Ctrl-C to stop and save.")
+            case .silenceWarning(let source):
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic("cravey: warning: the input from '\(source)' has been silent for 2 seconds. The microphone may be muted or the wrong source; see `cravey devices` and --device.")
+            case .level(let level):
+                guard live, level.elapsed - lastDraw >= 0.1 else { continue }
+                lastDraw = level.elapsed
+                Terminal.diagnostic(Self.meterLine(level), terminator: "")
+            }
+        }
+        if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+    }
+
+    /// "● 0:03 [██████████░░░░░░░░░░] -12 dBFS", redrawn in place.
+    static func meterLine(_ level: AudioLevel) -> String {
+        let width = 30
+        let filled = Int(((level.rms + 60) / 60 * Double(width)).rounded()).clamped(to: 0...width)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let db = level.rms <= AudioLevel.floor ? " -inf" : String(format: "%5.1f", level.rms)
+        return "\r\u{1B}[2K\u{1B}[31m●\u{1B}[0m \(Format.duration(level.elapsed)) [\(bar)] \(db) dBFS"
+    }
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}

@@ -1,0 +1,161 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// Runs the built `cravey` binary against a real PulseAudio server and checks stdout, stderr,
+/// exit codes and the files it leaves.
+@Suite("cravey record")
+struct RecordCommandTests {
+    let library = temporaryLibrary()
+
+    func listed() async throws -> [Recording] {
+        let list = try await Cravey.run(["list", "--json", "--library", library.path])
+        #expect(list.status == 0, "\(list.error)")
+        return try Recording.jsonDecoder().decode([Recording].self, from: Data(list.output.utf8))
+    }
+
+    @Test("records 2 s of a 440 Hz tone, prints the id, and `list --json` shows the row")
+    func recordsAndLists() async throws {
+        let microphone = try VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440, seconds: 30)
+        defer { player.terminate() }
+
+        let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "2",
+                                     "--device", microphone.monitor, "--title", "Don't Do It", "--purpose", "craving"])
+        #expect(result.status == 0, "\(result.error)")
+        let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(UUID(uuidString: id) != nil, "stdout is the new id: \(result.output)")
+
+        let rows = try await listed()
+        #expect(rows.count == 1)
+        let row = try #require(rows.first)
+        #expect(row.id.uuidString.lowercased() == id)
+        #expect(row.title == "Don't Do It")
+        #expect(row.purpose == .craving)
+        #expect(row.type == .audio)
+        #expect(row.duration == 2)
+        #expect(row.filePath == "Recordings/audio_\(id).m4a")
+        let file = library.appendingPathComponent(row.filePath)
+        #expect(row.fileSize == (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64))
+        let probe = try Witness.ffprobe(file)
+        #expect(probe.audioCodec == "aac" && abs(probe.duration - 2) <= 0.1)
+        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(file)) - 440) <= 5)
+
+        // Private: folders 0700, files 0600.
+        for folder in [library, library.appendingPathComponent("Recordings")] {
+            #expect(try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int == 0o700)
+        }
+        for path in [file.path, library.appendingPathComponent("library.sqlite").path] {
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        }
+    }
+
+    @Test("--json prints the whole record with every field, nulls included")
+    func jsonRecord() async throws {
+        let microphone = try VirtualMicrophone()
+        let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "0.5",
+                                     "--device", microphone.monitor, "--json"])
+        #expect(result.status == 0, "\(result.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["id", "type", "title", "notes", "purpose", "createdAt", "duration", "filePath",
+                                     "thumbnailPath", "fileSize", "playCount", "lastPlayedAt"])
+        #expect(object["purpose"] is NSNull && object["lastPlayedAt"] is NSNull)
+        #expect((object["title"] as? String)?.hasPrefix("Recording ") == true)
+        #expect(ISO8601DateFormatter().date(from: object["createdAt"] as? String ?? "") != nil)
+    }
+
+    @Test("a 41-character title exits 64 and writes nothing")
+    func titleTooLong() async throws {
+        let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "1",
+                                     "--title", String(repeating: "x", count: 41)])
+        #expect(result.status == 64)
+        #expect(result.error.contains("title") && result.error.contains("40"))
+        #expect(result.output.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: library.path), "no library folder was created")
+    }
+
+    @Test("no sound server: exit 69 with a message naming the fix, within 2 s, nothing recorded")
+    func noSoundServer() async throws {
+        let started = Date()
+        let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "1"],
+                                    environment: ["PULSE_SERVER": "unix:/nonexistent/cravey-test/native"])
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(result.status == 69)
+        #expect(result.error.contains("No sound server") && result.error.contains("scripts/pulse start"))
+        #expect(try await listed().isEmpty)
+    }
+
+    @Test("an unknown --device exits 69 and points at `cravey devices`")
+    func unknownDevice() async throws {
+        let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "1", "--device", "nope"])
+        #expect(result.status == 69)
+        #expect(result.error.contains("'nope'") && result.error.contains("cravey devices"))
+    }
+
+    @Test("SIGINT is a clean stop: exit 0, the clip is saved as a normal MP4")
+    func interruptSaves() async throws {
+        let microphone = try VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440, seconds: 30)
+        defer { player.terminate() }
+        let process = try Cravey.start(["record", "--library", library.path, "--device", microphone.monitor])
+        try await waitForAudio(in: library, seconds: 1.5)
+        kill(process.processIdentifier, SIGINT)
+        await exit(of: process)
+        #expect(process.terminationStatus == 0)
+        let row = try #require(try await listed().first)
+        #expect(row.duration > 1)
+        let probe = try Witness.ffprobe(library.appendingPathComponent(row.filePath))
+        #expect(abs(probe.duration - row.duration) < 0.1)
+        #expect(try partials(in: library).isEmpty)
+    }
+
+    @Test("kill -9 mid-recording leaves a .partial that ffprobe and the library read, within 1 s of the audio captured")
+    func killedRecordingIsReadable() async throws {
+        let microphone = try VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440, seconds: 30)
+        defer { player.terminate() }
+        let process = try Cravey.start(["record", "--library", library.path, "--device", microphone.monitor])
+        // Wait until audio has been flowing for 3 s, counted from the first fragment on disk.
+        try await waitForAudio(in: library, seconds: 0)
+        let firstFragment = Date()
+        try await Task.sleep(for: .seconds(3))
+        let captured = Date().timeIntervalSince(firstFragment) + 1  // the first fragment holds 1 s
+        kill(process.processIdentifier, SIGKILL)
+        await exit(of: process)
+
+        let partial = try #require(try partials(in: library).first)
+        let probe = try Witness.ffprobe(partial)
+        #expect(probe.audioCodec == "aac")
+        #expect(abs(probe.duration - captured) <= 1.0, "probed \(probe.duration) s of about \(captured) s captured")
+        let storage = FileStorageManager(libraryURL: library)
+        #expect(abs(try storage.duration(of: partial) - probe.duration) < 0.05)
+        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(partial)) - 440) <= 5)
+    }
+}
+
+/// The recordings still being written (or cut off) in a library.
+func partials(in library: URL) throws -> [URL] {
+    let folder = library.appendingPathComponent("Recordings")
+    return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        .filter { $0.lastPathComponent.hasSuffix(".partial") }
+}
+
+/// Waits until the first fragment of audio is on disk, then `seconds` more.
+func waitForAudio(in library: URL, seconds: Double) async throws {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        if let partial = try? partials(in: library).first,
+           let size = try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int, size > 2000 {
+            try await Task.sleep(for: .seconds(seconds))
+            return
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw TestFailure("no audio reached \(library.path) within 10 s")
+}
+
+/// Waits for a process to end without holding a cooperative thread.
+func exit(of process: Process) async {
+    while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The built `cravey` executable, run as a person runs it.
+public enum Cravey {
+    /// `$CRAVEY_BIN`, else the debug build beside the test bundle.
+    public static let executable: String = {
+        if let path = ProcessInfo.processInfo.environment["CRAVEY_BIN"], !path.isEmpty { return path }
+        let products = Bundle.main.bundleURL.deletingLastPathComponent()
+        let beside = products.appendingPathComponent("cravey").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return TestSoundServer.packageRoot.appendingPathComponent(".build/debug/cravey").path
+    }()
+
+    /// The environment for a run: this process's, with the test sound server and no colour.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = TestSoundServer.address
+        environment.removeValue(forKey: "CRAVEY_LIBRARY")
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    /// Runs `cravey` with `arguments` to the end (off the cooperative pool).
+    @discardableResult
+    public static func run(_ arguments: [String], environment extra: [String: String] = [:],
+                           input: Data? = nil) async throws -> CommandResult {
+        try await runOffPool(executable, arguments, environment: environment(extra), input: input)
+    }
+
+    /// Starts `cravey` without waiting; stdout and stderr go to files the caller can read.
+    public static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment(extra)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
+
+/// A fresh library folder under the temporary directory.
+public func temporaryLibrary() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("cravey-test-\(UUID().uuidString)")
+}

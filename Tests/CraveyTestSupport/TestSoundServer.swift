@@ -1,0 +1,161 @@
+import Foundation
+
+/// The PulseAudio server the tests record from: the one `scripts/test` started (`PULSE_SERVER`),
+/// or, when the tests run without it, the private server `scripts/pulse start` brings up.
+public enum TestSoundServer {
+    /// The package's root folder.
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The server address; starts the private server once per test process if needed.
+    public static let address: String = {
+        if let server = ProcessInfo.processInfo.environment["PULSE_SERVER"], !server.isEmpty,
+           (try? run("pactl", ["--server=\(server)", "info"]).status) == 0 {
+            return server
+        }
+        let started = try! run(packageRoot.appendingPathComponent("scripts/pulse").path, ["start"])
+        precondition(started.status == 0, "scripts/pulse start failed: \(started.error)")
+        let server = started.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "export PULSE_SERVER=", with: "")
+        setenv("PULSE_SERVER", server, 1)
+        return server
+    }()
+}
+
+/// A null sink of its own for one test: play tones into it, record from its monitor. Tests running
+/// in parallel each get one, so their audio never mixes.
+public final class VirtualMicrophone: Sendable {
+    public let sinkName: String
+    private let moduleIndex: String
+
+    public init() throws {
+        _ = TestSoundServer.address
+        sinkName = "test_mic_" + UUID().uuidString.prefix(8).lowercased()
+        let loaded = try run("pactl", ["load-module", "module-null-sink", "sink_name=\(sinkName)",
+                                       "rate=48000", "channels=1"])
+        guard loaded.status == 0 else { throw TestFailure("pactl load-module failed: \(loaded.error)") }
+        moduleIndex = loaded.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    deinit { _ = try? run("pactl", ["unload-module", moduleIndex]) }
+
+    /// The source to record from.
+    public var monitor: String { sinkName + ".monitor" }
+
+    /// Plays a sine tone into the sink in the background; the returned process ends with the tone.
+    @discardableResult
+    public func play(frequency: Double, seconds: Double, amplitude: Double = 0.5) async throws -> Process {
+        try await play(file: ToneFile.write(frequency: frequency, seconds: seconds, amplitude: amplitude))
+    }
+
+    /// Plays a file into the sink in the background and returns once the sink is running, so
+    /// the audio is reaching the monitor.
+    @discardableResult
+    public func play(file: URL) async throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
+        process.arguments = ["--device=\(sinkName)", file.path]
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let sinks = try await runOffPool("pactl", ["list", "short", "sinks"]).output
+            if sinks.split(separator: "\n").contains(where: { $0.contains(sinkName) && $0.contains("RUNNING") }) {
+                return process
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        throw TestFailure("paplay did not start playing into \(sinkName) within 10 s")
+    }
+}
+
+/// Writes 16-bit mono WAV tones for the virtual microphone.
+public enum ToneFile {
+    public static func write(frequency: Double, seconds: Double, amplitude: Double, sampleRate: Int = 48_000) throws -> URL {
+        let count = Int(seconds * Double(sampleRate))
+        var data = Data()
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + count * 2))
+        data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(1)); append(UInt16(1))
+        append(UInt32(sampleRate)); append(UInt32(sampleRate * 2)); append(UInt16(2)); append(UInt16(16))
+        data.append(contentsOf: Array("data".utf8)); append(UInt32(count * 2))
+        for index in 0..<count {
+            append(Int16(amplitude * 32767 * sin(2 * .pi * frequency * Double(index) / Double(sampleRate))))
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tone-\(UUID().uuidString).wav")
+        try data.write(to: url)
+        return url
+    }
+}
+
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The outcome of a finished command.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var output: String
+    public var error: String
+}
+
+/// Runs a command to the end on a thread of its own, so waiting for it never holds one of the
+/// cooperative pool's few threads (tests run in parallel on them).
+public func runOffPool(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
+                       input: Data? = nil) async throws -> CommandResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(with: Result { try run(command, arguments, environment: environment, input: input) })
+        }.start()
+    }
+}
+
+/// Runs a command to the end, looking it up on PATH when `command` has no slash.
+@discardableResult
+public func run(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
+                input: Data? = nil) throws -> CommandResult {
+    let process = Process()
+    if command.contains("/") {
+        process.executableURL = URL(fileURLWithPath: command)
+        process.arguments = arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+    }
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe(), stdin = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(input) }
+    try stdin.fileHandleForWriting.close()
+    // Read stderr on another thread while stdout is read here, so neither pipe fills up.
+    let errorData = PipeReader(err.fileHandleForReading)
+    let outputData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus,
+                         output: String(decoding: outputData, as: UTF8.self),
+                         error: String(decoding: errorData.wait(), as: UTF8.self))
+}
+
+/// Reads a pipe to its end on a background queue.
+// @unchecked Sendable: `data` is written once before `group` is left and read only after waiting on it.
+final class PipeReader: @unchecked Sendable {
+    private var data = Data()
+    private let group = DispatchGroup()
+
+    init(_ handle: FileHandle) {
+        group.enter()
+        DispatchQueue.global().async {
+            self.data = handle.readDataToEndOfFile()
+            self.group.leave()
+        }
+    }
+
+    func wait() -> Data {
+        group.wait()
+        return data
+    }
+}

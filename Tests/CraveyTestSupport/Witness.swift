@@ -1,0 +1,72 @@
+import Foundation
+
+/// FFmpeg's command-line tools as independent witnesses of what the library wrote.
+public enum Witness {
+    /// ffprobe's view of a file: format name, duration and the first audio codec.
+    public struct Probe: Sendable {
+        public var formatName: String
+        public var duration: Double
+        public var audioCodec: String?
+    }
+
+    public static func ffprobe(_ url: URL) throws -> Probe {
+        let result = try run("ffprobe", ["-v", "error", "-show_entries",
+                                         "format=format_name,duration:stream=codec_type,codec_name",
+                                         "-of", "json", url.path])
+        guard result.status == 0,
+              let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+              let format = json["format"] as? [String: Any] else {
+            throw TestFailure("ffprobe could not read \(url.path): \(result.error)")
+        }
+        let streams = json["streams"] as? [[String: Any]] ?? []
+        return Probe(formatName: format["format_name"] as? String ?? "",
+                     duration: Double(format["duration"] as? String ?? "") ?? -1,
+                     audioCodec: streams.first { $0["codec_type"] as? String == "audio" }?["codec_name"] as? String)
+    }
+
+    /// Decodes the audio with the ffmpeg tool into mono 48 kHz float samples.
+    public static func decodeAudio(_ url: URL) throws -> [Float] {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pcm-\(UUID().uuidString).f32")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-ac", "1", "-ar", "48000",
+                                        "-f", "f32le", output.path])
+        guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(url.path): \(result.error)") }
+        let data = try Data(contentsOf: output)
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// The frequency with the most energy between 50 Hz and 4 kHz, to 0.5 Hz, over the loudest
+    /// second of the samples.
+    public static func dominantFrequency(_ samples: [Float], sampleRate: Double = 48_000) -> Double {
+        let window = min(samples.count, Int(sampleRate))
+        guard window > 0 else { return 0 }
+        var best = 0, bestEnergy: Float = -1
+        var start = 0
+        while start + window <= samples.count {
+            let energy = samples[start..<start + window].reduce(0) { $0 + $1 * $1 }
+            if energy > bestEnergy { (best, bestEnergy) = (start, energy) }
+            start += window / 4
+        }
+        let slice = Array(samples[best..<best + window])
+        func power(_ frequency: Double) -> Double {
+            // Goertzel: the energy of one frequency.
+            let coefficient = 2 * cos(2 * .pi * frequency / sampleRate)
+            var (s1, s2) = (0.0, 0.0)
+            for sample in slice {
+                let s0 = Double(sample) + coefficient * s1 - s2
+                (s2, s1) = (s1, s0)
+            }
+            return s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        }
+        func loudest(_ frequencies: StrideThrough<Double>) -> Double {
+            var (best, bestPower) = (0.0, -1.0)
+            for frequency in frequencies {
+                let p = power(frequency)
+                if p > bestPower { (best, bestPower) = (frequency, p) }
+            }
+            return best
+        }
+        let coarse = loudest(stride(from: 50, through: 4000, by: 10))
+        return loudest(stride(from: coarse - 10, through: coarse + 10, by: 0.5))
+    }
+}
