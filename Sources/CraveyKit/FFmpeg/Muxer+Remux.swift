@@ -2,6 +2,22 @@ import Foundation
 internal import CFFmpeg
 
 extension Muxer {
+    /// Rewrites a file as a normal MP4 (index up front) by stream copy, replacing it only when
+    /// that succeeds; on failure the original stays as it was.
+    static func rewriteAsNormalMP4(_ url: URL, format: String, audioPriming: Int64 = 0) throws(FFmpegError) {
+        let finishing = url.appendingPathExtension("finishing")
+        do {
+            try remux(url, to: finishing, format: format, audioPriming: audioPriming)
+        } catch {
+            unlink(finishing.path)
+            throw error
+        }
+        if rename(finishing.path, url.path) != 0 {
+            unlink(finishing.path)
+            throw FFmpegError(code: -errno, operation: "rename")
+        }
+    }
+
     /// Copies every audio and video stream of `input` into a new file, packet for packet, without
     /// re-encoding; used to turn a fragmented recording into a normal MP4 with its index up front.
     ///

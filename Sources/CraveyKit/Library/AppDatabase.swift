@@ -32,6 +32,14 @@ public struct AppDatabase: Sendable {
         close(descriptor)
     }
 
+    /// Moves the write-ahead log into the database file and truncates it, so nothing deleted
+    /// lingers in the -wal file. The corresponding SQLite call is `PRAGMA wal_checkpoint(TRUNCATE)`.
+    func checkpoint() throws {
+        try writer.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

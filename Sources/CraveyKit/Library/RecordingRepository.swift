@@ -11,9 +11,12 @@ public enum RecordingSort: String, Sendable, CaseIterable {
     case title
 }
 
-/// Reads and writes recording rows. Every write is one transaction; several processes may use
-/// the same library at once.
+/// Reads and writes recording rows. Every write is one (immediate) transaction, so several
+/// processes may use the same library at once without losing an update.
 public struct RecordingRepository: Sendable {
+    /// How many recordings Quick Play offers.
+    public static let quickPlayCount = 3
+
     let database: AppDatabase
 
     public init(database: AppDatabase) {
@@ -30,12 +33,118 @@ public struct RecordingRepository: Sendable {
         }
     }
 
+    /// The most played recordings: by play count, then last played, then newest.
+    public func quickPlay() throws -> [Recording] {
+        try database.writer.read { db in
+            try Recording.all().order(RecordingSort.mostPlayed.ordering).limit(Self.quickPlayCount).fetchAll(db)
+        }
+    }
+
     public func fetch(id: UUID) throws -> Recording? {
         try database.writer.read { db in try Recording.fetchOne(db, key: id) }
     }
 
+    /// The one recording whose id starts with `prefix` (as git resolves abbreviated hashes).
+    /// Throws `.notFound` for none and `.invalidInput` when several match.
+    public func fetch(idPrefix prefix: String) throws -> Recording {
+        let prefix = prefix.lowercased()
+        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw CraveyError(.invalidInput, "'\(prefix)' is not a recording id. Ids are UUIDs; see `cravey list`.")
+        }
+        let matches = try database.writer.read { db in
+            try Recording.filter(Recording.Columns.id.like("\(prefix)%")).limit(2).fetchAll(db)
+        }
+        switch matches.count {
+        case 0: throw CraveyError(.notFound, "No recording has an id starting with '\(prefix)'. Run `cravey list` to see the ids.")
+        case 1: return matches[0]
+        default: throw CraveyError(.invalidInput, "'\(prefix)' matches several recordings. Give more characters of the id.")
+        }
+    }
+
     public func count() throws -> Int {
         try database.writer.read { db in try Recording.fetchCount(db) }
+    }
+
+    /// Records a play: the event, `playCount + 1` and `lastPlayedAt`, in one transaction.
+    @discardableResult
+    public func recordPlay(of id: UUID, secondsListened: Double, completed: Bool,
+                           at date: Date = Date()) throws -> Recording {
+        try database.writer.write { db in
+            var event = PlayEvent(recordingId: id, playedAt: date, secondsListened: secondsListened, completed: completed)
+            let changed = try Recording.filter(key: id).updateAll(db, [
+                Recording.Columns.playCount.set(to: Recording.Columns.playCount + 1),
+                Recording.Columns.lastPlayedAt.set(to: date),
+            ])
+            guard changed == 1, let recording = try Recording.fetchOne(db, key: id) else {
+                throw CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
+            }
+            try event.insert(db)
+            return recording
+        }
+    }
+
+    public func playEvents(of id: UUID) throws -> [PlayEvent] {
+        try database.writer.read { db in
+            try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased())
+                .order(PlayEvent.Columns.playedAt).fetchAll(db)
+        }
+    }
+
+    /// Writes title, notes and purpose only, so a play counted meanwhile by another process is
+    /// never overwritten. Throws `.notFound` when the row is gone.
+    public func updateMetadata(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
+        try database.writer.write { db in
+            let changed = try Recording.filter(key: id).updateAll(db, [
+                Recording.Columns.title.set(to: title),
+                Recording.Columns.notes.set(to: notes),
+                Recording.Columns.purpose.set(to: purpose?.rawValue),
+            ])
+            guard changed == 1, let recording = try Recording.fetchOne(db, key: id) else {
+                throw CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
+            }
+            return recording
+        }
+    }
+
+    /// Updates the stored size of a file, for `doctor --repair`.
+    public func updateFileSize(of id: UUID, to size: Int64) throws {
+        try database.writer.write { db in
+            _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.fileSize.set(to: size))
+        }
+    }
+
+    /// Deletes a row and its play events; returns what was deleted, to put back if needed.
+    public func delete(id: UUID) throws -> (Recording, [PlayEvent])? {
+        try database.writer.write { db in
+            guard let recording = try Recording.fetchOne(db, key: id) else { return nil }
+            let events = try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased()).fetchAll(db)
+            try recording.delete(db)
+            return (recording, events)
+        }
+    }
+
+    /// Puts back rows (and their play events) removed by `delete` or `deleteAll`.
+    public func restore(_ rows: [(Recording, [PlayEvent])]) throws {
+        try database.writer.write { db in
+            for (recording, events) in rows {
+                try recording.insert(db, onConflict: .ignore)
+                for var event in events { try event.insert(db, onConflict: .ignore) }
+            }
+        }
+    }
+
+    /// Deletes every row and play event in one transaction, then checkpoints the write-ahead log
+    /// so the deleted text leaves it too. Returns what was deleted.
+    public func deleteAll() throws -> [(Recording, [PlayEvent])] {
+        let deleted = try database.writer.write { db in
+            let recordings = try Recording.fetchAll(db)
+            let events = Swift.Dictionary(grouping: try PlayEvent.fetchAll(db), by: \.recordingId)
+            try PlayEvent.deleteAll(db)
+            try Recording.deleteAll(db)
+            return recordings.map { ($0, events[$0.id] ?? []) }
+        }
+        try database.checkpoint()
+        return deleted
     }
 }
 

@@ -206,10 +206,12 @@ public actor AudioRecordingCoordinator {
         let options = options, stopSignal = stopSignal, finished = finished, id = id, url = partialURL
         startThread(named: "cravey.encoder") {
             var writer: AudioFileWriter?
+            var lock: FileLock?
             var failure: (any Error)?
             do {
                 writer = try AudioFileWriter(url: url, sampleRate: options.sampleRate, channels: options.channels,
                                              bitRate: options.bitRate)
+                lock = FileLock(url)
                 ready.resolve(.success(()))
             } catch {
                 failure = error
@@ -236,29 +238,21 @@ public actor AudioRecordingCoordinator {
             let priming = writer?.primingSamples ?? 0
             writer = nil
             if let failure {
+                lock?.release()
                 if !ready.isResolved || summary.samples == 0 { try? FileManager.default.removeItem(at: url) }
                 finished.resolve(.failure(CraveyError.writing(failure, to: url)))
                 return
             }
-            Self.rewriteAsNormalMP4(url, primingSamples: priming)
+            // A normal MP4 with an edit list hiding the encoder delay; should the rewrite fail,
+            // the fragmented file, which every reader handles, stays.
+            try? Muxer.rewriteAsNormalMP4(url, format: "ipod", audioPriming: priming)
+            lock?.release()
             finished.resolve(.success(AudioRecordingResult(
                 id: id, fileURL: url,
                 duration: Double(summary.samples) / Double(options.sampleRate),
                 sampleCount: summary.samples, peak: summary.peak,
                 source: options.source ?? "default", startLatency: summary.latency,
                 interruption: summary.interruption)))
-        }
-    }
-
-    /// Replaces the fragmented file with a normal MP4 (index up front, edit list for the encoder
-    /// delay) by stream copy. If that fails the fragmented file, which every reader handles, stays.
-    private static func rewriteAsNormalMP4(_ url: URL, primingSamples: Int64) {
-        let finishing = url.appendingPathExtension("finishing")
-        do {
-            try Muxer.remux(url, to: finishing, format: "ipod", audioPriming: primingSamples)
-            if rename(finishing.path, url.path) != 0 { try? FileManager.default.removeItem(at: finishing) }
-        } catch {
-            try? FileManager.default.removeItem(at: finishing)
         }
     }
 }

@@ -12,6 +12,8 @@ public struct FileStorageManager: Sendable {
 
     /// The library folder.
     public let libraryURL: URL
+    /// Faults a test injects; none in production.
+    var faults = StorageFaults()
 
     public init(libraryURL: URL) {
         self.libraryURL = libraryURL.standardizedFileURL

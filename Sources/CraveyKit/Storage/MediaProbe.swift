@@ -23,6 +23,34 @@ enum MediaProbe {
         }
     }
 
+    /// The duration of a file whose main stream decodes at least one frame; throws otherwise.
+    static func playableDuration(of url: URL) throws(CraveyError) -> Double {
+        let input = try open(url)
+        guard let index = input.bestStream(.video) ?? input.bestStream(.audio) else {
+            throw CraveyError(.undecodableMedia, "\(url.path) holds no audio or video.")
+        }
+        do throws(FFmpegError) {
+            let decoder = try Decoder(stream: index, of: input)
+            let packet = try Packet()
+            let frame = try Frame()
+            var decoded = false
+            reading: while try input.read(into: packet) {
+                defer { packet.unref() }
+                guard packet.streamIndex == index else { continue }
+                _ = try decoder.send(packet)
+                if try decoder.receive(into: frame) == .ready { decoded = true; break reading }
+            }
+            if !decoded {
+                _ = try decoder.send(nil)
+                decoded = try decoder.receive(into: frame) == .ready
+            }
+            guard decoded else { throw FFmpegError.invalidData }
+        } catch {
+            throw CraveyError(.undecodableMedia, "\(url.path) cannot be decoded (\(error.message)).")
+        }
+        return try duration(of: url)
+    }
+
     static func packetDuration(_ input: InputFile) throws(FFmpegError) -> Double {
         var starts: [Int32: Double] = [:]
         var ends: [Int32: Double] = [:]

@@ -11,4 +11,14 @@ public struct FetchRecordingsUseCase: Sendable {
     public func execute(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
         try library.repository.fetchAll(sortedBy: sort)
     }
+
+    /// Quick Play: the 3 most played, ties broken by last played, then newest.
+    public func quickPlay() throws -> [Recording] {
+        try library.repository.quickPlay()
+    }
+
+    /// The one recording whose id starts with `prefix`.
+    public func execute(idPrefix prefix: String) throws -> Recording {
+        try library.repository.fetch(idPrefix: prefix)
+    }
 }

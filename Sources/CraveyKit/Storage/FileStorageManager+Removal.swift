@@ -1,0 +1,74 @@
+import Foundation
+
+extension FileStorageManager {
+    /// The prefix a file gets while its deletion is under way; `doctor` finishes or undoes a
+    /// deletion a crash interrupted.
+    public static let deletingPrefix = ".deleting-"
+
+    /// Deletes a recording's media file. A file already gone is not an error.
+    public func deleteRecording(at relativePath: String) throws(CraveyError) {
+        try remove(absoluteURL(for: relativePath))
+    }
+
+    /// Deletes a thumbnail. A file already gone is not an error.
+    public func deleteThumbnail(at relativePath: String) throws(CraveyError) {
+        try remove(absoluteURL(for: relativePath))
+    }
+
+    /// Renames a stored file to its `.deleting-` name in the same folder: the first, reversible
+    /// step of deleting it. Returns nil when the file is already gone.
+    func markForDeletion(_ relativePath: String) throws(CraveyError) -> URL? {
+        let url = try absoluteURL(for: relativePath)
+        let marked = url.deletingLastPathComponent().appendingPathComponent(Self.deletingPrefix + url.lastPathComponent)
+        if rename(url.path, marked.path) != 0 {
+            if errno == ENOENT { return nil }
+            throw Self.writeError(errno, url, doing: "delete")
+        }
+        return marked
+    }
+
+    /// Undoes ``markForDeletion(_:)``.
+    func unmark(_ marked: URL) {
+        let name = marked.lastPathComponent.dropFirst(Self.deletingPrefix.count)
+        _ = rename(marked.path, marked.deletingLastPathComponent().appendingPathComponent(String(name)).path)
+    }
+
+    /// Unlinks a file inside the library; never follows a link. ENOENT is success.
+    func remove(_ url: URL) throws(CraveyError) {
+        if let fault = faults.removal { try fault(url) }
+        if unlink(url.path) != 0 && errno != ENOENT {
+            throw Self.writeError(errno, url, doing: "delete")
+        }
+    }
+
+    /// Whether a recording process is still writing `url`: it holds an exclusive `flock` on it
+    /// for as long as it records, and the kernel drops the lock when that process dies.
+    public func isBeingRecorded(_ url: URL) -> Bool {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    /// Every regular file under `Recordings/` (thumbnails included), as paths relative to the library.
+    public func storedFiles() -> [String] {
+        var files: [String] = []
+        for folder in [Self.recordingsFolder, Self.thumbnailsFolder] {
+            let url = libraryURL.appendingPathComponent(folder)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
+            for name in names.sorted() {
+                var info = stat()
+                if lstat(url.appendingPathComponent(name).path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                    files.append("\(folder)/\(name)")
+                }
+            }
+        }
+        return files
+    }
+}
+
+/// Faults injected by tests into file operations; empty in production.
+struct StorageFaults: Sendable {
+    /// Called before every file removal; throwing makes the removal fail.
+    var removal: (@Sendable (URL) throws(CraveyError) -> Void)?
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Checks that the rows and the files of the library agree, and repairs what does not.
+///
+/// It finds rows whose media file is missing, rows whose path would leave the library, files
+/// under `Recordings/` with no row (a recording cut off by a crash, for example), thumbnails with
+/// no row, sizes that disagree, and deletions a crash interrupted. Repairing registers playable
+/// orphans as recordings titled "Recovered <date>", removes rows whose media is gone, fixes
+/// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked.
+public struct DoctorUseCase: Sendable {
+    let library: RecordingLibrary
+
+    public init(library: RecordingLibrary) {
+        self.library = library
+    }
+
+    public struct Report: Codable, Sendable, Equatable {
+        /// A row whose media file is missing, or whose path would leave the library.
+        public struct Row: Codable, Sendable, Equatable {
+            public var id: UUID
+            public var title: String
+            public var filePath: String
+        }
+        /// A media file under `Recordings/` that no row points at.
+        public struct Orphan: Codable, Sendable, Equatable {
+            public var path: String
+            public var bytes: Int64
+            public var playable: Bool
+            /// Seconds, for playable files.
+            public var duration: Double?
+        }
+        public struct SizeMismatch: Codable, Sendable, Equatable {
+            public var id: UUID
+            public var filePath: String
+            public var recorded: Int64
+            public var actual: Int64
+        }
+
+        public var missingFiles: [Row] = []
+        public var unsafePaths: [Row] = []
+        public var orphanFiles: [Orphan] = []
+        public var orphanThumbnails: [String] = []
+        public var sizeMismatches: [SizeMismatch] = []
+        public var interruptedDeletions: [String] = []
+        /// What `--repair` did, one sentence each.
+        public var repairs: [String] = []
+
+        public var isHealthy: Bool {
+            missingFiles.isEmpty && unsafePaths.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty
+        }
+    }
+
+    /// Examines the library; with `repair`, fixes what it found. `deleteUnplayable` also deletes
+    /// orphan files that cannot be played.
+    public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) throws -> Report {
+        let storage = library.storage
+        let repository = library.repository
+        var report = Report()
+        let rows = try repository.fetchAll()
+        let referenced = Set(rows.flatMap { [$0.filePath, $0.thumbnailPath].compactMap { $0 } })
+
+        for row in rows {
+            let entry = Report.Row(id: row.id, title: row.title, filePath: row.filePath)
+            guard (try? storage.absoluteURL(for: row.filePath)) != nil else {
+                report.unsafePaths.append(entry)
+                continue
+            }
+            guard let size = try? storage.fileSize(at: row.filePath) else {
+                report.missingFiles.append(entry)
+                continue
+            }
+            if size != row.fileSize {
+                report.sizeMismatches.append(.init(id: row.id, filePath: row.filePath, recorded: row.fileSize, actual: size))
+            }
+        }
+
+        for path in storage.storedFiles() where !referenced.contains(path) {
+            let url = storage.libraryURL.appendingPathComponent(path)
+            let name = url.lastPathComponent
+            if name.hasPrefix(FileStorageManager.deletingPrefix) {
+                report.interruptedDeletions.append(path)
+            } else if path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") {
+                report.orphanThumbnails.append(path)
+            } else if name.hasSuffix(".finishing") || (name.hasSuffix(FileStorageManager.partialSuffix) && isLive(url, now: now)) {
+                continue  // a recording still being made by another process
+            } else {
+                let bytes = (try? storage.fileSize(at: path)) ?? 0
+                let duration = try? MediaProbe.playableDuration(of: url)
+                report.orphanFiles.append(.init(path: path, bytes: bytes, playable: duration != nil, duration: duration))
+            }
+        }
+
+        if repair { try self.repair(&report, rows: rows, deleteUnplayable: deleteUnplayable) }
+        return report
+    }
+
+    /// A `.partial` another process holds locked, or wrote to in the last few seconds.
+    private func isLive(_ url: URL, now: Date) -> Bool {
+        if library.storage.isBeingRecorded(url) { return true }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+        return modified.map { now.timeIntervalSince($0) < 5 } ?? false
+    }
+
+    private func repair(_ report: inout Report, rows: [Recording], deleteUnplayable: Bool) throws {
+        let storage = library.storage
+        let repository = library.repository
+        let byPath = Swift.Dictionary(rows.map { ($0.filePath, $0) }, uniquingKeysWith: { first, _ in first })
+        var restored: Set<String> = []
+
+        for path in report.interruptedDeletions {
+            let url = storage.libraryURL.appendingPathComponent(path)
+            let original = url.deletingLastPathComponent().appendingPathComponent(
+                String(url.lastPathComponent.dropFirst(FileStorageManager.deletingPrefix.count)))
+            let originalPath = FileStorageManager.thumbnailsFolder + "/" + original.lastPathComponent
+            if byPath[Self.relative(original, in: storage)] != nil || rows.contains(where: { $0.thumbnailPath == originalPath }) {
+                storage.unmark(url)
+                restored.insert(Self.relative(original, in: storage))
+                report.repairs.append("Restored \(Self.relative(original, in: storage)): its deletion was interrupted before the row was removed.")
+            } else {
+                try storage.remove(url)
+                report.repairs.append("Finished deleting \(Self.relative(original, in: storage)).")
+            }
+        }
+        for row in report.missingFiles + report.unsafePaths where !restored.contains(row.filePath) {
+            _ = try repository.delete(id: row.id)
+            report.repairs.append("Removed the entry \"\(row.title)\" (\(row.id.uuidString.lowercased())): its media \(row.filePath) is gone.")
+        }
+        for mismatch in report.sizeMismatches {
+            try repository.updateFileSize(of: mismatch.id, to: mismatch.actual)
+            report.repairs.append("Updated the size of \(mismatch.filePath) to \(mismatch.actual) bytes.")
+        }
+        for path in report.orphanThumbnails {
+            try storage.deleteThumbnail(at: path)
+            report.repairs.append("Deleted the thumbnail \(path), which no recording uses.")
+        }
+        for orphan in report.orphanFiles {
+            if orphan.playable {
+                let recording = try recover(orphan)
+                report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased())).")
+            } else if deleteUnplayable {
+                try storage.deleteRecording(at: orphan.path)
+                report.repairs.append("Deleted \(orphan.path), which cannot be played.")
+            }
+        }
+    }
+
+    /// Registers a playable orphan as a recording titled "Recovered <date>".
+    private func recover(_ orphan: Report.Orphan) throws -> Recording {
+        let storage = library.storage
+        let url = storage.libraryURL.appendingPathComponent(orphan.path)
+        let info = try MediaProbe.info(of: url)
+        let type: RecordingType = info.videoStream != nil ? .video : .audio
+        let (nameType, nameID) = Self.parse(url.lastPathComponent)
+        let id = nameType == type && (try? library.repository.fetch(id: nameID ?? UUID())) == nil ? nameID ?? UUID() : UUID()
+        // A file a crash cut off is still fragmented: rewrite it as a normal MP4 when possible.
+        try? Muxer.rewriteAsNormalMP4(url, format: type == .audio ? "ipod" : "mp4")
+        let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
+        let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
+        return try SaveRecordingUseCase(library: library).execute(
+            fileAt: url, id: id, type: type, duration: try MediaProbe.duration(of: url),
+            metadata: try RecordingMetadata(title: title), createdAt: modified)
+    }
+
+    /// `audio_<uuid>.m4a(.partial)` -> (.audio, uuid).
+    static func parse(_ name: String) -> (RecordingType?, UUID?) {
+        let parts = name.split(separator: "_", maxSplits: 1)
+        guard parts.count == 2, let type = RecordingType(rawValue: String(parts[0])) else { return (nil, nil) }
+        return (type, UUID(uuidString: String(parts[1].prefix(36))))
+    }
+
+    static func relative(_ url: URL, in storage: FileStorageManager) -> String {
+        String(url.path.dropFirst(storage.libraryURL.path.count + 1))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Exports the library's metadata (not the media) as CSV or JSON.
+public struct ExportRecordingsUseCase: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        /// RFC 4180: CRLF line ends; fields with commas, quotes or line breaks are quoted.
+        case csv
+        /// `{"version": 1, "exportDate": ..., "recordings": [...]}`.
+        case json
+    }
+
+    /// The JSON export's shape.
+    public struct Document: Codable, Sendable {
+        public var version: Int
+        public var exportDate: Date
+        public var recordings: [Recording]
+    }
+
+    public static let columns = ["id", "type", "title", "notes", "purpose", "createdAt", "duration", "filePath",
+                                 "thumbnailPath", "fileSize", "playCount", "lastPlayedAt"]
+
+    let library: RecordingLibrary
+
+    public init(library: RecordingLibrary) {
+        self.library = library
+    }
+
+    /// The export as bytes, newest recording first.
+    public func execute(format: Format, exportDate: Date = Date()) throws -> Data {
+        let recordings = try library.repository.fetchAll(sortedBy: .recent)
+        switch format {
+        case .json:
+            var data = try Recording.jsonEncoder().encode(Document(version: 1, exportDate: exportDate, recordings: recordings))
+            data.append(0x0A)
+            return data
+        case .csv:
+            return Data(Self.csv(recordings).utf8)
+        }
+    }
+
+    /// Writes the export to `url` atomically (a temporary file renamed into place), mode 0600.
+    public func execute(format: Format, to url: URL) throws {
+        let data = try execute(format: format)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileStorageManager.writeError(errno, url, doing: "write the export to") }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let writeErrno = errno
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(temporary.path, url.path) == 0 else {
+            let code = written == data.count ? errno : writeErrno
+            unlink(temporary.path)
+            throw FileStorageManager.writeError(code, url, doing: "write the export to")
+        }
+    }
+
+    static func csv(_ recordings: [Recording]) -> String {
+        let iso = ISO8601DateFormatter()
+        var lines = [columns.joined(separator: ",")]
+        for recording in recordings {
+            let fields: [String] = [
+                recording.id.uuidString.lowercased(), recording.type.rawValue, recording.title,
+                recording.notes ?? "", recording.purpose?.rawValue ?? "", iso.string(from: recording.createdAt),
+                String(recording.duration), recording.filePath, recording.thumbnailPath ?? "",
+                String(recording.fileSize), String(recording.playCount),
+                recording.lastPlayedAt.map(iso.string(from:)) ?? "",
+            ]
+            lines.append(fields.map(csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Quotes a field when it holds a comma, a quote or a line break, doubling its quotes.
+    static func csvField(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,211 @@
+import CraveyTestSupport
+import Foundation
+import GRDB
+import Testing
+@testable import CraveyKit
+
+@Suite("The recordings library")
+struct LibraryTests {
+    @Test("Quick Play is the top 3 by plays, ties broken by last played, then newest")
+    func quickPlay() throws {
+        let library = try Fixture.library(clips: 5)
+        let all = try library.repository.fetchAll()  // newest first: Clip 4 ... Clip 0
+        let byTitle = Dictionary(uniqueKeysWithValues: all.map { ($0.title, $0.id) })
+        let early = Date(timeIntervalSince1970: 1_800_000_000), late = early.addingTimeInterval(60)
+        try library.repository.recordPlay(of: byTitle["Clip 0"]!, secondsListened: 1, completed: true, at: early)
+        try library.repository.recordPlay(of: byTitle["Clip 0"]!, secondsListened: 1, completed: true, at: early)
+        try library.repository.recordPlay(of: byTitle["Clip 1"]!, secondsListened: 1, completed: true, at: early)
+        try library.repository.recordPlay(of: byTitle["Clip 2"]!, secondsListened: 1, completed: false, at: late)
+        // Clip 3 and Clip 4 have no plays: the newer one (Clip 4) would come first.
+        #expect(try library.repository.quickPlay().map(\.title) == ["Clip 0", "Clip 2", "Clip 1"])
+        let played = try #require(try library.repository.fetch(id: byTitle["Clip 2"]!))
+        #expect(played.playCount == 1 && played.lastPlayedAt == late)
+        #expect(try library.repository.playEvents(of: played.id).map(\.completed) == [false])
+    }
+
+    @Test("a unique id prefix finds the recording; an unknown one is 'not found'")
+    func idPrefix() throws {
+        let library = try Fixture.library(clips: 2)
+        let recording = try #require(try library.repository.fetchAll().first)
+        let id = recording.id.uuidString.lowercased()
+        #expect(try library.repository.fetch(idPrefix: String(id.prefix(8))).id == recording.id)
+        #expect(try library.repository.fetch(idPrefix: id.uppercased()).id == recording.id)
+        expectError(.notFound) { _ = try library.repository.fetch(idPrefix: "ffffffff-0000") }
+        expectError(.invalidInput) { _ = try library.repository.fetch(idPrefix: "") }
+        expectError(.invalidInput) { _ = try library.repository.fetch(idPrefix: "%") }
+    }
+
+    @Test("edit validates like recording; a cleared title is the automatic one again; plays survive")
+    func edit() throws {
+        let library = try Fixture.library(clips: 1)
+        let recording = try #require(try library.repository.fetchAll().first)
+        try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
+        let edit = EditRecordingUseCase(library: library)
+        let edited = try edit.execute(id: recording.id, changes: .init(title: "Breathe", notes: "Ten minutes", purpose: .some(.craving)))
+        #expect(edited.title == "Breathe" && edited.notes == "Ten minutes" && edited.purpose == .craving)
+        #expect(edited.playCount == 1)
+        #expect(throws: CraveyError.self) { try edit.execute(id: recording.id, changes: .init(title: String(repeating: "x", count: 41))) }
+        #expect(try library.repository.fetch(id: recording.id)?.title == "Breathe")
+        let cleared = try edit.execute(id: recording.id, changes: .init(title: "", purpose: .some(nil)))
+        #expect(cleared.title == RecordingMetadata.automaticTitle(for: recording.createdAt))
+        #expect(cleared.purpose == nil && cleared.notes == "Ten minutes")
+    }
+
+    @Test("delete removes the row, the file and its play events")
+    func delete() throws {
+        let library = try Fixture.library(clips: 2)
+        let recording = try #require(try library.repository.fetchAll().first)
+        try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
+        let file = try library.storage.absoluteURL(for: recording.filePath)
+        try DeleteRecordingUseCase(library: library).execute(id: recording.id)
+        #expect(try library.repository.fetch(id: recording.id) == nil)
+        #expect(try library.repository.playEvents(of: recording.id).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(try library.repository.count() == 1)
+        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+    }
+
+    @Test("when removing the file fails (injected), the row, its plays and the file are all back")
+    func deleteFailureKeepsRow() throws {
+        var library = try Fixture.library(clips: 1)
+        let recording = try #require(try library.repository.fetchAll().first)
+        try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
+        library.storageFaults.removal = { url throws(CraveyError) in
+            throw CraveyError(.cannotWrite, "injected: cannot delete \(url.lastPathComponent)")
+        }
+        #expect(throws: CraveyError.self) { try DeleteRecordingUseCase(library: library).execute(id: recording.id) }
+        let kept = try #require(try library.repository.fetch(id: recording.id))
+        #expect(kept.playCount == 1)
+        #expect(try library.repository.playEvents(of: recording.id).count == 1)
+        #expect(FileManager.default.fileExists(atPath: try library.storage.absoluteURL(for: recording.filePath).path))
+        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+    }
+
+    @Test("rows pointing outside the library never read or delete anything outside it")
+    func confinement() throws {
+        let library = try Fixture.library(clips: 0)
+        let outside = library.storage.libraryURL.deletingLastPathComponent()
+            .appendingPathComponent("outside-\(UUID().uuidString).txt")
+        try Data("not yours".utf8).write(to: outside)
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let link = library.storage.recordingsURL.appendingPathComponent("audio_link.m4a")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+
+        let paths = ["../../\(outside.lastPathComponent)", "../\(outside.lastPathComponent)", outside.path,
+                     "Recordings/../../\(outside.lastPathComponent)", "Recordings/audio_link.m4a"]
+        var ids: [UUID] = []
+        for path in paths {
+            let row = Recording(type: .audio, title: "evil", duration: 1, filePath: path, fileSize: 9)
+            try library.repository.insert(row)
+            ids.append(row.id)
+            #expect(throws: CraveyError.self) { try library.storage.absoluteURL(for: path) }
+            #expect(throws: CraveyError.self) { try library.storage.deleteRecording(at: path) }
+            #expect(throws: CraveyError.self) { try DeleteRecordingUseCase(library: library).execute(id: row.id) }
+            #expect(throws: CraveyError.self) { try MediaProbe.duration(of: library.storage.absoluteURL(for: path)) }
+        }
+        let report = try DoctorUseCase(library: library).execute(repair: true, deleteUnplayable: true)
+        #expect(Set(report.unsafePaths.map(\.id)) == Set(ids))
+        #expect(try library.repository.count() == 0)
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "not yours")
+    }
+
+    @Test("export round-trips titles with commas, quotes, newlines and emoji through a real CSV parser and JSON")
+    func exportRoundTrip() throws {
+        let titles = ["Don't Do It", "a, b, c", "She said \"no\"", "line one\nline two", "💪🏽 strong 👨‍👩‍👧", "=1+1", " spaced "]
+        let library = try Fixture.library(titles: titles)
+        try library.repository.recordPlay(of: library.repository.fetchAll()[0].id, secondsListened: 2, completed: true)
+        let export = ExportRecordingsUseCase(library: library)
+        let recordings = try library.repository.fetchAll()
+
+        let csv = try export.execute(format: .csv)
+        let parsed = try run("python3", ["-c", """
+            import csv, io, json, sys
+            rows = list(csv.DictReader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))
+            print(json.dumps(rows))
+            """], input: csv)
+        #expect(parsed.status == 0, "\(parsed.error)")
+        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(parsed.output.utf8))
+        #expect(rows.map { $0["title"] } == recordings.map(\.title))
+        #expect(rows.map { $0["id"] } == recordings.map { $0.id.uuidString.lowercased() })
+        #expect(Set(rows[0].keys) == Set(ExportRecordingsUseCase.columns))
+        #expect(rows[0]["playCount"] == "1" && rows[1]["purpose"] == "")
+
+        let json = try export.execute(format: .json)
+        let document = try Recording.jsonDecoder().decode(ExportRecordingsUseCase.Document.self, from: json)
+        #expect(document.version == 1)
+        #expect(document.recordings.map(\.title) == recordings.map(\.title))
+        #expect(document.recordings.map(\.id) == recordings.map(\.id))
+        #expect(document.recordings[0].playCount == 1)
+    }
+
+    @Test("delete-all leaves no media bytes, no rows, and no deleted titles in the database files")
+    func deleteAll() throws {
+        let secret = "SECRET-TITLE-\(UUID().uuidString.prefix(8))"
+        let library = try Fixture.library(clips: 20, titles: [secret])
+        // An orphan (a recording a crash cut off) and a stray thumbnail go too.
+        try Data(repeating: 1, count: 1000).write(to: library.storage.recordingsURL.appendingPathComponent("audio_\(UUID()).m4a.partial"))
+        try Data(repeating: 2, count: 100).write(to: library.storage.thumbnailsURL.appendingPathComponent("video_x.jpg"))
+
+        let summary = try DeleteAllRecordingsUseCase(library: library).execute()
+        #expect(summary.recordings == 20 && summary.files == 22)
+        #expect(try library.repository.count() == 0)
+        #expect(library.storage.totalStorageUsed() == 0)
+        #expect(library.storage.storedFiles().isEmpty)
+        for suffix in ["", "-wal", "-shm"] {
+            let url = library.storage.libraryURL.appendingPathComponent(AppDatabase.fileName + suffix)
+            guard let bytes = FileManager.default.contents(atPath: url.path) else { continue }
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(url.lastPathComponent) still holds a deleted title")
+        }
+    }
+
+    @Test("doctor finds a cut-off recording, a missing file and an unplayable fragment, and repairs them")
+    func doctor() throws {
+        let library = try Fixture.library(clips: 2)
+        let rows = try library.repository.fetchAll()
+        // A row whose file is gone.
+        try FileManager.default.removeItem(at: try library.storage.absoluteURL(for: rows[0].filePath))
+        // A playable orphan, as a crash leaves it, and an unplayable one.
+        let orphanID = UUID()
+        let orphan = library.storage.partialURL(for: orphanID, type: .audio)
+        try FileManager.default.copyItem(at: try Fixture.audio(seconds: 1.5), to: orphan)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: orphan.path)
+        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID()).m4a.partial")
+        try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: garbage.path)
+
+        let report = try DoctorUseCase(library: library).execute()
+        #expect(report.missingFiles.map(\.id) == [rows[0].id])
+        #expect(Set(report.orphanFiles.map(\.playable)) == [true, false])
+        #expect(!report.isHealthy)
+
+        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+        #expect(repaired.repairs.count == 2)
+        let recovered = try #require(try library.repository.fetch(id: orphanID))
+        #expect(recovered.title.hasPrefix("Recovered "))
+        #expect(abs(recovered.duration - 1.5) < 0.1)
+        #expect(recovered.filePath == library.storage.relativePath(for: orphanID, type: .audio))
+        #expect(try library.repository.fetch(id: rows[0].id) == nil)
+        #expect(FileManager.default.fileExists(atPath: garbage.path), "unplayable files stay unless asked")
+
+        _ = try DoctorUseCase(library: library).execute(repair: true, deleteUnplayable: true)
+        #expect(!FileManager.default.fileExists(atPath: garbage.path))
+        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+    }
+
+    @Test("an interrupted deletion is undone while the row exists")
+    func interruptedDeletion() throws {
+        let library = try Fixture.library(clips: 1)
+        let recording = try #require(try library.repository.fetchAll().first)
+        let marked = try #require(try library.storage.markForDeletion(recording.filePath))
+        let report = try DoctorUseCase(library: library).execute(repair: true)
+        #expect(report.interruptedDeletions.count == 1 && report.missingFiles.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: marked.path))
+        #expect(try library.repository.fetch(id: recording.id) != nil, "the row stays: its file was restored")
+        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+    }
+}
+
+/// Expects `body` to throw a ``CraveyError`` of `kind`.
+func expectError(_ kind: CraveyError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    #expect(sourceLocation: sourceLocation) { try body() } throws: { ($0 as? CraveyError)?.kind == kind }
+}
