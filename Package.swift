@@ -51,9 +51,14 @@ let package = Package(
             name: "CraveyKitTests",
             dependencies: ["CraveyKit", "CraveyTestSupport"]
         ),
+        .executableTarget(
+            name: "cravey-test-helper",
+            dependencies: ["CraveyKit"],
+            path: "Tests/CraveyTestHelper"
+        ),
         .testTarget(
             name: "CraveyCLITests",
-            dependencies: ["CraveyKit", "CraveyTestSupport", "cravey"]
+            dependencies: ["CraveyKit", "CraveyTestSupport", "cravey", "cravey-test-helper"]
         ),
     ],
     swiftLanguageModes: [.v6]

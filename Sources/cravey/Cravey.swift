@@ -13,6 +13,7 @@ struct Cravey: AsyncParsableCommand {
             file, 69 no sound server or device, 73 cannot write, 1 anything else.
             """,
         version: "0.1.0",
-        subcommands: [Record.self, List.self, Devices.self]
+        subcommands: [Record.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
+                      Export.self, Storage.self, Doctor.self, Devices.self]
     )
 }

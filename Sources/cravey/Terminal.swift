@@ -77,7 +77,7 @@ enum Format {
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -1,0 +1,102 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// The library commands, run as the built binaries against real SQLite files and real media.
+@Suite("cravey library commands")
+struct LibraryCommandTests {
+    @Test("8 processes x 250 plays of one clip at once end at exactly 2,000 plays and 2,000 events")
+    func concurrentPlays() async throws {
+        let library = try Fixture.library(clips: 1)
+        let recording = try #require(try library.repository.fetchAll().first)
+        let helper = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent()
+            .appendingPathComponent("cravey-test-helper").path
+        let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await runOffPool(helper, ["plays", library.storage.libraryURL.path, recording.id.uuidString, "250"])
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for result in results { #expect(result.status == 0, "\(result.error)") }
+        #expect(try library.repository.fetch(id: recording.id)?.playCount == 2000)
+        #expect(try library.repository.playEvents(of: recording.id).count == 2000)
+    }
+
+    @Test("delete asks, refuses without a terminal or --yes (exit 64), and deletes with --yes")
+    func deleteConfirmation() async throws {
+        let library = try Fixture.library(titles: ["Don't Do It"])
+        let recording = try #require(try library.repository.fetchAll().first)
+        let path = library.storage.libraryURL.path
+        let id = String(recording.id.uuidString.lowercased().prefix(6))
+
+        let refused = try await Cravey.run(["delete", id, "--library", path])
+        #expect(refused.status == 64)
+        #expect(refused.error.contains("--yes"))
+        #expect(try library.repository.count() == 1)
+
+        let deleted = try await Cravey.run(["delete", id, "--yes", "--library", path])
+        #expect(deleted.status == 0, "\(deleted.error)")
+        #expect(try library.repository.count() == 0)
+        #expect(library.storage.totalStorageUsed() == 0)
+
+        let unknown = try await Cravey.run(["delete", id, "--yes", "--library", path])
+        #expect(unknown.status == 66)
+        #expect(unknown.error.contains("cravey list"))
+    }
+
+    @Test("info, edit and quickplay work on an id prefix; a 41-character edit exits 64 and changes nothing")
+    func infoEditQuickPlay() async throws {
+        let library = try Fixture.library(titles: ["Breathe"])
+        let recording = try #require(try library.repository.fetchAll().first)
+        let path = library.storage.libraryURL.path
+        let id = String(recording.id.uuidString.prefix(8))
+
+        let edited = try await Cravey.run(["edit", id, "--title", "Ten minutes", "--purpose", "craving", "--json", "--library", path])
+        #expect(edited.status == 0, "\(edited.error)")
+        let tooLong = try await Cravey.run(["edit", id, "--title", String(repeating: "x", count: 41), "--library", path])
+        #expect(tooLong.status == 64)
+        let info = try await Cravey.run(["info", id, "--json", "--library", path])
+        let shown = try Recording.jsonDecoder().decode(Recording.self, from: Data(info.output.utf8))
+        #expect(shown.title == "Ten minutes" && shown.purpose == .craving)
+
+        let quick = try await Cravey.run(["quickplay", "--json", "--library", path])
+        #expect(try Recording.jsonDecoder().decode([Recording].self, from: Data(quick.output.utf8)).map(\.id) == [recording.id])
+    }
+
+    @Test("export --output writes a private file; storage counts bytes, types and purposes")
+    func exportAndStorage() async throws {
+        let library = try Fixture.library(clips: 3)
+        let path = library.storage.libraryURL.path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let exported = try await Cravey.run(["export", "--format", "csv", "--output", output.path, "--library", path])
+        #expect(exported.status == 0, "\(exported.error)")
+        #expect(try FileManager.default.attributesOfItem(atPath: output.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try String(contentsOf: output, encoding: .utf8).components(separatedBy: "\r\n").count == 5)
+
+        let storage = try await Cravey.run(["storage", "--json", "--library", path])
+        let report = try JSONDecoder().decode(StorageReportUseCase.Report.self, from: Data(storage.output.utf8))
+        #expect(report.recordings == 3 && report.byType["audio"] == 3 && report.byPurpose["none"] == 3)
+        #expect(report.totalBytes == library.storage.totalStorageUsed() && report.totalBytes > 0)
+
+        let noDirectory = try await Cravey.run(["export", "--format", "json", "--output", "/nonexistent/dir/x.json", "--library", path])
+        #expect(noDirectory.status == 73)
+    }
+
+    @Test("delete-all --yes empties the library; doctor then reports it healthy")
+    func deleteAllAndDoctor() async throws {
+        let library = try Fixture.library(clips: 5)
+        let path = library.storage.libraryURL.path
+        let refused = try await Cravey.run(["delete-all", "--library", path])
+        #expect(refused.status == 64)
+        #expect(try library.repository.count() == 5)
+        let deleted = try await Cravey.run(["delete-all", "--yes", "--json", "--library", path])
+        #expect(deleted.status == 0, "\(deleted.error)")
+        #expect(try library.repository.count() == 0 && library.storage.totalStorageUsed() == 0)
+        let doctor = try await Cravey.run(["doctor", "--library", path])
+        #expect(doctor.status == 0 && doctor.output.contains("healthy"))
+    }
+}
