@@ -51,6 +51,12 @@ let package = Package(
             name: "CraveyKitTests",
             dependencies: ["CraveyKit", "CraveyTestSupport"]
         ),
+        // In-process measurements for scripts/bench.
+        .executableTarget(
+            name: "cravey-bench",
+            dependencies: ["CraveyKit"],
+            path: "Benchmarks/cravey-bench"
+        ),
         .executableTarget(
             name: "cravey-test-helper",
             dependencies: ["CraveyKit"],

@@ -1,0 +1,50 @@
+// In-process measurements for scripts/bench.
+//
+//   cravey-bench durations DIR        duration(of:) of every file in DIR, in one process
+//   cravey-bench latency SOURCE [N]   start() to first captured sample, N recordings of 0.5 s
+import CraveyKit
+import Foundation
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+let arguments = CommandLine.arguments
+switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
+case (3, "durations"):
+    let folder = URL(fileURLWithPath: arguments[2])
+    let storage = FileStorageManager(libraryURL: folder)
+    let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+    var total = 0.0
+    let elapsed = try ContinuousClock().measure {
+        for file in files { total += try storage.duration(of: file) }
+    }
+    print("{\"files\": \(files.count), \"seconds\": \(seconds(elapsed)), \"totalDuration\": \(total)}")
+case (3, "latency"), (4, "latency"):
+    let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let storage = FileStorageManager(libraryURL: folder)
+    try storage.prepare()
+    var latencies: [Double] = []
+    var intervals: [Double] = []
+    for _ in 0..<count {
+        let coordinator = AudioRecordingCoordinator(
+            storage: storage, options: AudioRecordingOptions(source: arguments[2], maxDuration: 0.5))
+        try await coordinator.start()
+        var arrivals: [ContinuousClock.Instant] = []
+        for await event in coordinator.events {
+            if case .level = event { arrivals.append(.now) }
+        }
+        let result = try await coordinator.result()
+        latencies.append(result.startLatency)
+        intervals.append(contentsOf: zip(arrivals.dropFirst(), arrivals).map { seconds($0 - $1) })
+        try? FileManager.default.removeItem(at: result.fileURL)
+    }
+    let sorted = intervals.sorted()
+    let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    print("{\"latencies\": \(latencies), \"medianLevelInterval\": \(median)}")
+default:
+    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N]\n".utf8))
+    exit(64)
+}
