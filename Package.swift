@@ -6,12 +6,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CraveyKit", targets: ["CraveyKit"]),
+        .library(name: "CraveyCore", targets: ["CraveyCore"]),
         .executable(name: "cravey", targets: ["cravey"]),
+        .executable(name: "cravey-media", targets: ["cravey-media"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -24,18 +25,42 @@ let package = Package(
             name: "CPulseAudio",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // The library without media: recordings in SQLite, the Recordings/ folder, and the use
+        // cases that only read and change those. It links neither FFmpeg nor PulseAudio, whose
+        // ~200 shared libraries cost a process about 80 ms to load.
+        .target(
+            name: "CraveyCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Recording, probing, thumbnails, import and playback over FFmpeg and PulseAudio.
         .target(
             name: "CraveyKit",
             dependencies: [
+                "CraveyCore",
                 "CFFmpeg",
                 "CPulseAudio",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The command line: every command's options and help, shared by both executables.
+        .target(
+            name: "CraveyCommands",
+            dependencies: [
+                "CraveyCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // What a person runs. Links CraveyCore only, so library commands start fast.
         .executableTarget(
             name: "cravey",
+            dependencies: ["CraveyCommands"]
+        ),
+        // Runs the commands that need FFmpeg and PulseAudio; `cravey` hands them over.
+        .executableTarget(
+            name: "cravey-media",
             dependencies: [
+                "CraveyCommands",
                 "CraveyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -64,7 +89,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyCLITests",
-            dependencies: ["CraveyKit", "CraveyTestSupport", "cravey", "cravey-test-helper"]
+            dependencies: ["CraveyKit", "CraveyTestSupport", "cravey", "cravey-media", "cravey-test-helper"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -24,20 +24,23 @@ public enum Witness {
                      audioCodec: streams.first { $0["codec_type"] as? String == "audio" }?["codec_name"] as? String)
     }
 
-    /// Decodes the audio with the ffmpeg tool into mono 48 kHz float samples.
+    /// The sample rate ``decodeAudio(_:)`` delivers: enough for tones up to 4 kHz, and cheap to analyse.
+    public static let analysisRate = 8_000.0
+
+    /// Decodes the audio with the ffmpeg tool into mono float samples at ``analysisRate``.
     public static func decodeAudio(_ url: URL) throws -> [Float] {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pcm-\(UUID().uuidString).f32")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-ac", "1", "-ar", "48000",
+        let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-ac", "1", "-ar", String(Int(analysisRate)),
                                         "-f", "f32le", output.path])
         guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(url.path): \(result.error)") }
         let data = try Data(contentsOf: output)
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
-    /// The frequency with the most energy between 50 Hz and 4 kHz, to 0.5 Hz, over the loudest
+    /// The frequency with the most energy between 50 Hz and half the sample rate, to 0.5 Hz, over the loudest
     /// second of the samples.
-    public static func dominantFrequency(_ samples: [Float], sampleRate: Double = 48_000) -> Double {
+    public static func dominantFrequency(_ samples: [Float], sampleRate: Double = analysisRate) -> Double {
         let window = min(samples.count, Int(sampleRate))
         guard window > 0 else { return 0 }
         var best = 0, bestEnergy: Float = -1
@@ -66,7 +69,7 @@ public enum Witness {
             }
             return best
         }
-        let coarse = loudest(stride(from: 50, through: 4000, by: 10))
+        let coarse = loudest(stride(from: 50, through: sampleRate / 2 - 10, by: 10))
         return loudest(stride(from: coarse - 10, through: coarse + 10, by: 0.5))
     }
 }

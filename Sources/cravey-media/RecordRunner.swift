@@ -1,56 +1,24 @@
-import ArgumentParser
+import CraveyCommands
 import CraveyKit
 import Dispatch
 import Foundation
 
-struct Record: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Record a clip from the microphone into the library.",
-        discussion: """
-            Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
-            captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
-            recording's id. On a terminal a level meter and timer are shown on stderr.
-            """)
-
-    @OptionGroup var options: LibraryOptions
-
-    @Option(help: "Stop after this many seconds of audio.")
-    var seconds: Double?
-
-    @Option(help: "Title, at most 40 characters (default: \"Recording <date>\").")
-    var title: String?
-
-    @Option(help: "Notes, at most 200 characters.")
-    var notes: String?
-
-    @Option(help: "Purpose: motivational, craving, reflection or milestone.")
-    var purpose: String?
-
-    @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"))
-    var device: String?
-
-    @Flag(help: "Print the whole recording as JSON instead of its id.")
-    var json = false
-
-    func validate() throws {
-        if let seconds, !(seconds > 0 && seconds <= 24 * 3600) {
-            throw ValidationError("--seconds must be more than 0 and at most 86400, not \(seconds).")
-        }
-    }
-
-    func run() async throws {
+extension MediaRunner {
+    func record(_ command: Record) async throws {
         try await reportingErrors {
             let metadata = try RecordingMetadata(
-                title: title, notes: notes, purpose: try purpose.flatMap(RecordingMetadata.purpose(named:)))
-            let library = try options.open()
+                title: command.title, notes: command.notes,
+                purpose: try command.purpose.flatMap(RecordingMetadata.purpose(named:)))
+            let library = try command.options.open()
             let coordinator = AudioRecordingCoordinator(
                 storage: library.storage,
-                options: AudioRecordingOptions(source: device, maxDuration: seconds))
+                options: AudioRecordingOptions(source: command.device, maxDuration: command.seconds))
             let signals = StopOnSignals { coordinator.requestStop() }
             defer { signals.cancel() }
             let createdAt = Date()
             try await coordinator.start()
-            let meter = Task { await LevelMeterView(seconds: seconds).show(coordinator.events) }
+            let view = LevelMeterView(seconds: command.seconds)
+            let meter = Task { await view.show(coordinator.events) }
             let result: AudioRecordingResult
             do {
                 result = try await coordinator.result()
@@ -68,7 +36,7 @@ struct Record: AsyncParsableCommand {
             }
             let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
             Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-            if json {
+            if command.json {
                 try Terminal.printJSON(recording)
             } else {
                 Terminal.output(recording.id.uuidString.lowercased())

@@ -1,49 +1,48 @@
 import ArgumentParser
-import CraveyKit
+import CraveyCore
 import Foundation
-import GRDB
 
 /// Where the CLI writes: data to stdout, diagnostics to stderr, colour and meters only on a TTY.
-enum Terminal {
-    static var stderrIsTTY: Bool { isatty(2) == 1 }
-    static var stdinIsTTY: Bool { isatty(0) == 1 }
+public enum Terminal {
+    public static var stderrIsTTY: Bool { isatty(2) == 1 }
+    public static var stdinIsTTY: Bool { isatty(0) == 1 }
     /// Colour and live meters: only on a terminal, and never when NO_COLOR is set.
-    static var isInteractive: Bool {
+    public static var isInteractive: Bool {
         stderrIsTTY && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    static func output(_ text: String) {
+    public static func output(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    static func diagnostic(_ text: String, terminator: String = "\n") {
+    public static func diagnostic(_ text: String, terminator: String = "\n") {
         FileHandle.standardError.write(Data((text + terminator).utf8))
     }
 
-    static func printJSON<T: Encodable>(_ value: T) throws {
+    public static func printJSON<T: Encodable>(_ value: T) throws {
         let data = try Recording.jsonEncoder().encode(value)
         output(String(decoding: data, as: UTF8.self))
     }
 }
 
 /// Runs a command body, turning errors into a message on stderr and the documented exit code.
-func reportingErrors(_ body: () async throws -> Void) async throws {
+public func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as CraveyError {
         Terminal.diagnostic("cravey: \(error.message)")
         throw ExitCode(error.kind.exitCode)
-    } catch let error as DatabaseError {
-        Terminal.diagnostic("cravey: the library database failed: \(error.message ?? "\(error)").")
-        switch error.resultCode {
-        case .SQLITE_FULL, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_IOERR: throw ExitCode(73)
-        default: throw ExitCode(1)
-        }
+    } catch ExitCodeError.other {
+        throw ExitCode(1)
+    } catch {
+        guard let error = CraveyError(database: error) else { throw error }
+        Terminal.diagnostic("cravey: \(error.message)")
+        throw ExitCode(error.kind.exitCode)
     }
 }
 
 extension CraveyError.Kind {
-    var exitCode: Int32 {
+    public var exitCode: Int32 {
         switch self {
         case .invalidInput: 64
         case .undecodableMedia: 65
@@ -56,8 +55,8 @@ extension CraveyError.Kind {
 }
 
 /// How the CLI shows dates and durations to a person.
-enum Format {
-    static func date(_ date: Date) -> String {
+public enum Format {
+    public static func date(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "MMM d, yyyy h:mm a"
@@ -65,14 +64,14 @@ enum Format {
     }
 
     /// "0:07", "12:30", "1:02:03".
-    static func duration(_ seconds: Double) -> String {
+    public static func duration(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 
     /// Left-aligns columns by character count.
-    static func table(_ header: [String], _ rows: [[String]]) -> String {
+    public static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

@@ -10,13 +10,6 @@ public struct SaveRecordingUseCase: Sendable {
         self.library = library
     }
 
-    /// Saves an audio recording made by ``AudioRecordingCoordinator``.
-    public func execute(_ result: AudioRecordingResult, metadata: RecordingMetadata,
-                        createdAt: Date = Date()) throws -> Recording {
-        try execute(fileAt: result.fileURL, id: result.id, type: .audio, duration: result.duration,
-                    metadata: metadata, createdAt: createdAt)
-    }
-
     /// Saves a finished media file of the library's formats under `id`.
     public func execute(fileAt url: URL, id: UUID, type: RecordingType, duration: Double,
                         thumbnailPath: String? = nil, metadata: RecordingMetadata,

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CraveyKit
+import CraveyCore
 import Foundation
 
 struct Info: AsyncParsableCommand {

@@ -17,7 +17,7 @@ extension FileStorageManager {
 
     /// Renames a stored file to its `.deleting-` name in the same folder: the first, reversible
     /// step of deleting it. Returns nil when the file is already gone.
-    func markForDeletion(_ relativePath: String) throws(CraveyError) -> URL? {
+    package func markForDeletion(_ relativePath: String) throws(CraveyError) -> URL? {
         let url = try absoluteURL(for: relativePath)
         let marked = url.deletingLastPathComponent().appendingPathComponent(Self.deletingPrefix + url.lastPathComponent)
         if rename(url.path, marked.path) != 0 {
@@ -28,13 +28,13 @@ extension FileStorageManager {
     }
 
     /// Undoes ``markForDeletion(_:)``.
-    func unmark(_ marked: URL) {
+    package func unmark(_ marked: URL) {
         let name = marked.lastPathComponent.dropFirst(Self.deletingPrefix.count)
         _ = rename(marked.path, marked.deletingLastPathComponent().appendingPathComponent(String(name)).path)
     }
 
     /// Unlinks a file inside the library; never follows a link. ENOENT is success.
-    func remove(_ url: URL) throws(CraveyError) {
+    package func remove(_ url: URL) throws(CraveyError) {
         if let fault = faults.removal { try fault(url) }
         if unlink(url.path) != 0 && errno != ENOENT {
             throw Self.writeError(errno, url, doing: "delete")
@@ -68,7 +68,7 @@ extension FileStorageManager {
 }
 
 /// Faults injected by tests into file operations; empty in production.
-struct StorageFaults: Sendable {
+package struct StorageFaults: Sendable {
     /// Called before every file removal; throwing makes the removal fail.
-    var removal: (@Sendable (URL) throws(CraveyError) -> Void)?
+    package var removal: (@Sendable (URL) throws(CraveyError) -> Void)?
 }

@@ -1,17 +1,19 @@
 import ArgumentParser
-import CraveyKit
+import CraveyCore
 import Foundation
 
 /// The `--library` option every command shares.
-struct LibraryOptions: ParsableArguments {
+public struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The library folder (default: $CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).", valueName: "path"))
-    var library: String?
+    public var library: String?
 
-    var url: URL { LibraryLocation.resolve(explicit: library) }
+    public init() {}
+
+    public var url: URL { LibraryLocation.resolve(explicit: library) }
 
     /// Opens the library, creating it if needed.
-    func open() throws -> RecordingLibrary {
+    public func open() throws -> RecordingLibrary {
         do {
             return try RecordingLibrary(at: url)
         } catch let error as CraveyError {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CraveyKit
+import CraveyCore
 
 extension RecordingSort: ExpressibleByArgument {}
 

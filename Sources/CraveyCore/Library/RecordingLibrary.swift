@@ -6,7 +6,7 @@ public struct RecordingLibrary: Sendable {
     public let repository: RecordingRepository
 
     /// Faults a test injects into file operations.
-    var storageFaults: StorageFaults {
+    package var storageFaults: StorageFaults {
         get { storage.faults }
         set { storage.faults = newValue }
     }

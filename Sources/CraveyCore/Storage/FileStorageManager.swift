@@ -13,7 +13,7 @@ public struct FileStorageManager: Sendable {
     /// The library folder.
     public let libraryURL: URL
     /// Faults a test injects; none in production.
-    var faults = StorageFaults()
+    package var faults = StorageFaults()
 
     public init(libraryURL: URL) {
         self.libraryURL = libraryURL.standardizedFileURL
@@ -144,7 +144,7 @@ public struct FileStorageManager: Sendable {
         return String(cString: resolved)
     }
 
-    static func writeError(_ code: Int32, _ url: URL, doing action: String) -> CraveyError {
+    package static func writeError(_ code: Int32, _ url: URL, doing action: String) -> CraveyError {
         let reason = String(cString: strerror(code))
         let fix = switch code {
         case ENOSPC, EDQUOT: "Free some disk space and try again."

@@ -1,0 +1,30 @@
+import ArgumentParser
+import CraveyCore
+
+public struct Doctor: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        abstract: "Check that the library's entries and files agree; --repair fixes what it finds.",
+        discussion: """
+            Finds entries whose file is missing, files with no entry (a recording cut off by a \
+            crash, for example), thumbnails with no entry, size mismatches and interrupted \
+            deletions. --repair registers playable orphan files as recordings titled \
+            "Recovered <date>", removes entries whose media is gone, fixes sizes and removes \
+            orphan thumbnails. Unplayable fragments are deleted only with --delete-unplayable.
+            Exits 0 when the library is healthy (or was repaired), 1 when problems remain.
+            """)
+
+    @OptionGroup public var options: LibraryOptions
+    @Flag(help: "Repair what was found.") public var repair = false
+    @Flag(help: "With --repair, also delete orphan files that cannot be played.") public var deleteUnplayable = false
+    @Flag(help: "Print the report as JSON.") public var json = false
+
+    public init() {}
+
+    public func validate() throws {
+        if deleteUnplayable && !repair { throw ValidationError("--delete-unplayable goes with --repair.") }
+    }
+
+    public func run() async throws {
+        try await MediaCommands.runner.doctor(self)
+    }
+}

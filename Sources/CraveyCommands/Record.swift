@@ -1,0 +1,45 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+public struct Record: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        abstract: "Record a clip from the microphone into the library.",
+        discussion: """
+            Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
+            captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
+            recording's id. On a terminal a level meter and timer are shown on stderr.
+            """)
+
+    @OptionGroup public var options: LibraryOptions
+
+    @Option(help: "Stop after this many seconds of audio.")
+    public var seconds: Double?
+
+    @Option(help: "Title, at most 40 characters (default: \"Recording <date>\").")
+    public var title: String?
+
+    @Option(help: "Notes, at most 200 characters.")
+    public var notes: String?
+
+    @Option(help: "Purpose: motivational, craving, reflection or milestone.")
+    public var purpose: String?
+
+    @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"))
+    public var device: String?
+
+    @Flag(help: "Print the whole recording as JSON instead of its id.")
+    public var json = false
+
+    public init() {}
+
+    public func validate() throws {
+        if let seconds, !(seconds > 0 && seconds <= 24 * 3600) {
+            throw ValidationError("--seconds must be more than 0 and at most 86400, not \(seconds).")
+        }
+    }
+
+    public func run() async throws {
+        try await MediaCommands.runner.record(self)
+    }
+}

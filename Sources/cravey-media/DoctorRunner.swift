@@ -1,0 +1,39 @@
+import ArgumentParser
+import CraveyCommands
+import CraveyKit
+
+extension MediaRunner {
+    func doctor(_ command: Doctor) async throws {
+        try await reportingErrors {
+            let library = try command.options.open()
+            let report = try DoctorUseCase(library: library).execute(repair: command.repair, deleteUnplayable: command.deleteUnplayable)
+            if command.json {
+                try Terminal.printJSON(report)
+            } else {
+                Terminal.output(describe(report, repaired: command.repair))
+            }
+            let after = command.repair ? try DoctorUseCase(library: library).execute() : report
+            if !after.isHealthy { throw ExitCode(1) }
+        }
+    }
+
+    func describe(_ report: DoctorUseCase.Report, repaired: Bool) -> String {
+        var lines: [String] = []
+        for row in report.missingFiles { lines.append("missing file: \"\(row.title)\" (\(row.id.uuidString.lowercased().prefix(8))) expects \(row.filePath)") }
+        for row in report.unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(row.id.uuidString.lowercased().prefix(8))) points outside the library: \(row.filePath)") }
+        for orphan in report.orphanFiles {
+            let state = orphan.playable ? "playable, \(Format.duration(orphan.duration ?? 0))" : "cannot be played"
+            lines.append("file with no entry: \(orphan.path) (\(FileStorageManager.formatBytes(orphan.bytes)), \(state))")
+        }
+        for path in report.orphanThumbnails { lines.append("thumbnail with no entry: \(path)") }
+        for mismatch in report.sizeMismatches { lines.append("size mismatch: \(mismatch.filePath) is \(mismatch.actual) bytes, the entry says \(mismatch.recorded)") }
+        for path in report.interruptedDeletions { lines.append("interrupted deletion: \(path)") }
+        if lines.isEmpty { lines.append("The library is healthy.") }
+        if repaired {
+            lines.append(contentsOf: report.repairs.map { "repaired: \($0)" })
+        } else if !report.isHealthy {
+            lines.append("Run `cravey doctor --repair` to fix these.")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,4 @@
+// `cravey`: the library commands run here; media commands are handed to `cravey-media`.
+import CraveyCommands
+
+await Cravey.run()
