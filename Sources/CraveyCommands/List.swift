@@ -18,7 +18,7 @@ struct List: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let recordings = try FetchRecordingsUseCase(library: try options.open()).execute(sortedBy: sort)
-            if json { return try Terminal.printJSON(recordings) }
+            if json { return Terminal.printJSON(recordings) }
             if recordings.isEmpty {
                 Terminal.diagnostic("No recordings yet. Record one with `cravey record`.")
                 return

@@ -13,7 +13,7 @@ struct Info: AsyncParsableCommand {
         try await reportingErrors {
             let library = try options.open()
             let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: id)
-            if json { return try Terminal.printJSON(recording) }
+            if json { return Terminal.printJSON(recording) }
             let file = library.storage.libraryURL.appendingPathComponent(recording.filePath).path
             let rows: [(String, String)] = [
                 ("ID", recording.id.uuidString.lowercased()),
@@ -59,7 +59,7 @@ struct Edit: AsyncParsableCommand {
                 title: title, notes: notes,
                 purpose: try purpose.map { try RecordingMetadata.purpose(named: $0) })
             let edited = try EditRecordingUseCase(library: library).execute(id: recording.id, changes: changes)
-            if json { return try Terminal.printJSON(edited) }
+            if json { return Terminal.printJSON(edited) }
             Terminal.diagnostic("Updated \"\(edited.title)\".")
         }
     }

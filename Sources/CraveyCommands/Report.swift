@@ -55,7 +55,7 @@ struct QuickPlay: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let recordings = try FetchRecordingsUseCase(library: try options.open()).quickPlay()
-            if json { return try Terminal.printJSON(recordings) }
+            if json { return Terminal.printJSON(recordings) }
             if recordings.isEmpty {
                 Terminal.diagnostic("No recordings yet. Record one with `cravey record`.")
                 return

@@ -23,6 +23,14 @@ public enum Terminal {
         let data = try Recording.jsonEncoder().encode(value)
         output(String(decoding: data, as: UTF8.self))
     }
+
+    public static func printJSON(_ recording: Recording) {
+        FileHandle.standardOutput.write(RecordingJSON.encode(recording))
+    }
+
+    public static func printJSON(_ recordings: [Recording]) {
+        RecordingJSON.write(recordings, to: STDOUT_FILENO)
+    }
 }
 
 /// Runs a command body, turning errors into a message on stderr and the documented exit code.
@@ -56,11 +64,14 @@ extension CraveyError.Kind {
 
 /// How the CLI shows dates and durations to a person.
 public enum Format {
+    /// "Nov 22, 2026 3:42 PM" in local time (the C library's English names, whatever the locale).
     public static func date(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "MMM d, yyyy h:mm a"
-        return formatter.string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%b %-d, %Y %-I:%M %p", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// "0:07", "12:30", "1:02:03".

@@ -37,7 +37,7 @@ extension MediaRunner {
             let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
             Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
             if command.json {
-                try Terminal.printJSON(recording)
+                Terminal.printJSON(recording)
             } else {
                 Terminal.output(recording.id.uuidString.lowercased())
             }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import CraveyKit
+@testable import CraveyCore
 
 @Suite("The recordings library")
 struct LibraryTests {
@@ -208,4 +209,49 @@ struct LibraryTests {
 /// Expects `body` to throw a ``CraveyError`` of `kind`.
 func expectError(_ kind: CraveyError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
     #expect(sourceLocation: sourceLocation) { try body() } throws: { ($0 as? CraveyError)?.kind == kind }
+}
+
+@Suite("Fast row and JSON paths agree with Foundation and GRDB")
+struct FastPathTests {
+    @Test("hand-parsed UUIDs equal Foundation's; malformed ones are refused")
+    func uuids() {
+        for _ in 0..<1000 {
+            let id = UUID()
+            #expect(Recording.uuid(id.uuidString) == id)
+            #expect(Recording.uuid(id.uuidString.lowercased()) == id)
+        }
+        for bad in ["", "not-a-uuid", String(repeating: "g", count: 36), UUID().uuidString + "0",
+                    UUID().uuidString.replacingOccurrences(of: "-", with: "x")] {
+            #expect(Recording.uuid(bad) == nil)
+        }
+    }
+
+    @Test("hand-parsed stored dates equal what GRDB stored, to the millisecond")
+    func dates() throws {
+        let library = try Fixture.library(clips: 0)
+        for seconds in [0.0, 951_782_400.5, 1_795_880_520.25, 4_102_444_799.999, -86_400.125] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let recording = Recording(type: .audio, title: "t", createdAt: date, duration: 1,
+                                      filePath: "Recordings/x-\(UUID()).m4a", fileSize: 1, lastPlayedAt: date)
+            try library.repository.insert(recording)
+            let read = try #require(try library.repository.fetch(id: recording.id))
+            #expect(abs(read.createdAt.timeIntervalSince1970 - seconds) < 0.0011, "\(seconds)")
+            #expect(abs((read.lastPlayedAt?.timeIntervalSince1970 ?? 0) - seconds) < 0.0011)
+        }
+        #expect(Recording.storedDate("2026-13-01 00:00:00.000") == nil)
+        #expect(Recording.storedDate("garbage") == nil)
+    }
+
+    @Test("the hand-written JSON decodes to the same recordings, nasty titles included")
+    func json() throws {
+        let titles = ["quote \" backslash \\ tab \t bell \u{7}", "line\nbreak\r", "💪🏽 ünïcödé", "/slash/"]
+        let library = try Fixture.library(titles: titles)
+        let recordings = try library.repository.fetchAll()
+        let decoded = try Recording.jsonDecoder().decode([Recording].self, from: RecordingJSON.encode(recordings))
+        #expect(decoded.map(\.title) == recordings.map(\.title))
+        #expect(decoded.map(\.id) == recordings.map(\.id))
+        #expect(decoded.map { Int($0.createdAt.timeIntervalSince1970) } == recordings.map { Int($0.createdAt.timeIntervalSince1970) })
+        let one = try Recording.jsonDecoder().decode(Recording.self, from: RecordingJSON.encode(recordings[0]))
+        #expect(one.title == recordings[0].title && one.notes == nil && one.purpose == nil)
+    }
 }

@@ -30,9 +30,7 @@ public struct ExportRecordingsUseCase: Sendable {
         let recordings = try library.repository.fetchAll(sortedBy: .recent)
         switch format {
         case .json:
-            var data = try Recording.jsonEncoder().encode(Document(version: 1, exportDate: exportDate, recordings: recordings))
-            data.append(0x0A)
-            return data
+            return RecordingJSON.encodeExport(recordings, exportDate: exportDate, version: 1)
         case .csv:
             return Data(Self.csv(recordings).utf8)
         }

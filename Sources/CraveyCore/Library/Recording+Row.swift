@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+extension RecordingType: DatabaseValueConvertible {}
+extension RecordingPurpose: DatabaseValueConvertible {}
+
+extension Recording {
+    /// The columns every request selects, in this order, so rows are read by index.
+    public static var databaseSelection: [any SQLSelectable] {
+        [Columns.id, Columns.type, Columns.title, Columns.notes, Columns.purpose, Columns.createdAt,
+         Columns.duration, Columns.filePath, Columns.thumbnailPath, Columns.fileSize, Columns.playCount,
+         Columns.lastPlayedAt]
+    }
+
+    /// Reads a row by column index, which is several times faster than the Codable path on
+    /// large lists.
+    public init(row: Row) throws {
+        let idText: String = row[0]
+        guard let id = Self.uuid(idText), let createdAt = Self.storedDate(row[5]) else {
+            throw CraveyError(.other, "The library database holds a malformed row (\(idText)). Run `cravey doctor`.")
+        }
+        self.init(id: id, type: row[1], title: row[2], notes: row[3], purpose: row[4], createdAt: createdAt,
+                  duration: row[6], filePath: row[7], thumbnailPath: row[8], fileSize: row[9], playCount: row[10],
+                  lastPlayedAt: Self.storedDate(row[11]))
+    }
+
+    /// Parses a UUID's 36 characters by hand (`UUID(uuidString:)` goes through `sscanf`).
+    static func uuid(_ text: String) -> UUID? {
+        var text = text
+        return text.withUTF8 { bytes -> UUID? in
+            guard bytes.count == 36 else { return nil }
+            var value = [UInt8](repeating: 0, count: 16)
+            var nibble = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                value[nibble / 2] |= nibble % 2 == 0 ? digit << 4 : digit
+                nibble += 1
+            }
+            return UUID(uuid: (value[0], value[1], value[2], value[3], value[4], value[5], value[6], value[7],
+                               value[8], value[9], value[10], value[11], value[12], value[13], value[14], value[15]))
+        }
+    }
+
+    /// Parses GRDB's stored date text, "YYYY-MM-DD HH:MM:SS.SSS" in UTC; nil for anything else.
+    static func storedDate(_ text: String?) -> Date? {
+        guard var text else { return nil }
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count >= 19 else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in start..<start + count {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+                  let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+                  (1...12).contains(month) else { return nil }
+            var fraction = 0.0
+            if bytes.count > 20, bytes[19] == UInt8(ascii: "."), let digits = number(20, bytes.count - 20) {
+                fraction = Double(digits) / pow(10, Double(bytes.count - 20))
+            }
+            // Days from the civil date (Howard Hinnant's algorithm).
+            let y = month <= 2 ? year - 1 : year
+            let era = (y >= 0 ? y : y - 399) / 400
+            let yearOfEra = y - era * 400
+            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction)
+        }
+    }
+}
