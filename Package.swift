@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswresample libswscale libavdevice",
+            pkgConfig: "libavformat libavcodec libavutil libswresample libswscale",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev",
                               "libswresample-dev", "libswscale-dev", "libavdevice-dev"])]
         ),

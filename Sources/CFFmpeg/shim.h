@@ -12,7 +12,7 @@
 #include <libavutil/display.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
-#include <libavdevice/avdevice.h>
+
 
 /* Macros that do not import into Swift, wrapped as static inline functions. */
 

@@ -64,14 +64,9 @@ extension CraveyError.Kind {
 
 /// How the CLI shows dates and durations to a person.
 public enum Format {
-    /// "Nov 22, 2026 3:42 PM" in local time (the C library's English names, whatever the locale).
+    /// "Nov 22, 2026 3:42 PM" in local time.
     public static func date(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = strftime(&buffer, buffer.count, "%b %-d, %Y %-I:%M %p", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        RecordingMetadata.displayDate(date)
     }
 
     /// "0:07", "12:30", "1:02:03".

@@ -43,10 +43,18 @@ public struct RecordingMetadata: Sendable, Equatable {
     }
 
     public static func automaticTitle(for date: Date, timeZone: TimeZone = .current) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "MMM d, yyyy h:mm a"
-        return "Recording " + formatter.string(from: date)
+        "Recording " + displayDate(date, timeZone: timeZone)
+    }
+
+    /// "Nov 22, 2026 3:42 PM": how titles and lists show a date, in English whatever the locale,
+    /// as the original app did. Uses `strftime`, which keeps ICU's locale data out of memory.
+    public static func displayDate(_ date: Date, timeZone: TimeZone = .current) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        seconds += time_t(timeZone.secondsFromGMT(for: date))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%b %-d, %Y %-I:%M %p", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

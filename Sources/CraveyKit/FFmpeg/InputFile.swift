@@ -12,13 +12,12 @@ final class InputFile {
         try self.init(url: url.path, format: nil, options: [:])
     }
 
-    /// Opens an input, optionally with a named demuxer or device (`lavfi`, `v4l2`) and options.
+    /// Opens an input, optionally with a named demuxer and options.
     init(url: String, format: String?, options: [String: String]) throws(FFmpegError) {
         FFmpegLog.configure
         self.url = url
         var inputFormat: UnsafePointer<AVInputFormat>?
         if let format {
-            avdevice_register_all()
             guard let found = av_find_input_format(format) else {
                 throw FFmpegError(code: FFmpegError.decoderNotFound.code, operation: "av_find_input_format(\(format))")
             }

@@ -14,7 +14,7 @@ public struct AudioRecordingOptions: Sendable {
     public var levelInterval: Double
 
     public init(source: String? = nil, sampleRate: Int = 48_000, channels: Int = 1, bitRate: Int = 96_000,
-                maxDuration: Double? = nil, levelInterval: Double = 0.02) {
+                maxDuration: Double? = nil, levelInterval: Double = 0.04) {
         self.source = source
         self.sampleRate = sampleRate
         self.channels = channels
