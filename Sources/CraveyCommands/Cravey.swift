@@ -15,7 +15,7 @@ public struct Cravey: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Record.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
-                      Export.self, Storage.self, Doctor.self, Devices.self]
+                      Import.self, Export.self, Storage.self, Doctor.self, Devices.self]
     )
 
     public init() {}

@@ -10,6 +10,7 @@ public protocol MediaCommandRunner: Sendable {
     func record(_ command: Record) async throws
     func devices(_ command: Devices) async throws
     func doctor(_ command: Doctor) async throws
+    func importMedia(_ command: Import) async throws
 }
 
 public enum MediaCommands {
@@ -21,6 +22,7 @@ public enum MediaCommands {
         func record(_ command: Record) async throws { try handOff() }
         func devices(_ command: Devices) async throws { try handOff() }
         func doctor(_ command: Doctor) async throws { try handOff() }
+        func importMedia(_ command: Import) async throws { try handOff() }
 
         private func handOff() throws {
             let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

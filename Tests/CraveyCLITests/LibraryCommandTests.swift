@@ -86,6 +86,25 @@ struct LibraryCommandTests {
         #expect(noDirectory.status == 73)
     }
 
+    @Test("import stores a WAV as AAC and prints its id; random bytes exit 65 and store nothing")
+    func importCommand() async throws {
+        let library = try Fixture.library(clips: 0)
+        let path = library.storage.libraryURL.path
+        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
+        let imported = try await Cravey.run(["--library", path, "import", wav.path, "--title", "Breathe", "--purpose", "reflection"])
+        #expect(imported.status == 0, "\(imported.error)")
+        let id = try #require(UUID(uuidString: imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let row = try #require(try library.repository.fetch(id: id))
+        #expect(row.title == "Breathe" && row.purpose == .reflection && row.type == .audio)
+
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).mp3")
+        try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: garbage)
+        let refused = try await Cravey.run(["import", garbage.path, "--library", path])
+        #expect(refused.status == 65)
+        #expect(refused.error.contains(garbage.path) && refused.error.contains("Nothing was stored"))
+        #expect(try library.repository.count() == 1)
+    }
+
     @Test("delete-all --yes empties the library; doctor then reports it healthy")
     func deleteAllAndDoctor() async throws {
         let library = try Fixture.library(clips: 5)

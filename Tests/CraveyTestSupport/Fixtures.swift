@@ -9,6 +9,44 @@ public enum Fixture {
                                      "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
     }
 
+    /// An H.264/AAC .mp4 of ffmpeg's test pattern with a tone.
+    public static func video(seconds: Double = 2, size: String = "640x480", extra: [String] = [],
+                             ext: String = "mp4", codec: [String] = ["-c:v", "libx264", "-preset", "ultrafast",
+                                                                     "-pix_fmt", "yuv420p", "-c:a", "aac"]) throws -> URL {
+        try make(ext, ["-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=\(size):rate=25",
+                       "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-shortest"] + codec + extra)
+    }
+
+    /// The mean brightness (0-255) and size of a picture, read by the ffmpeg tool.
+    public static func brightness(of image: URL) throws -> (mean: Double, width: Int, height: Int) {
+        let probe = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,codec_name",
+                                        "-of", "csv=p=0", image.path])
+        let fields = probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        guard fields.count == 3, let width = Int(fields[1]), let height = Int(fields[2]) else {
+            throw TestFailure("ffprobe could not read \(image.path): \(probe.error)")
+        }
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("gray-\(UUID().uuidString).raw")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        let gray = try run("ffmpeg", ["-v", "error", "-i", image.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
+        guard gray.status == 0 else { throw TestFailure("ffmpeg could not decode \(image.path): \(gray.error)") }
+        let bytes = try Data(contentsOf: raw)
+        return (Double(bytes.reduce(0) { $0 + Int($1) }) / Double(max(bytes.count, 1)), width, height)
+    }
+
+    /// The mean absolute difference (0-255) between two pictures of the same size, in gray.
+    public static func difference(_ a: URL, _ b: URL) throws -> Double {
+        func gray(_ url: URL) throws -> [UInt8] {
+            let raw = FileManager.default.temporaryDirectory.appendingPathComponent("gray-\(UUID().uuidString).raw")
+            defer { try? FileManager.default.removeItem(at: raw) }
+            let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
+            guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(url.path): \(result.error)") }
+            return Array(try Data(contentsOf: raw))
+        }
+        let (left, right) = (try gray(a), try gray(b))
+        guard left.count == right.count, !left.isEmpty else { throw TestFailure("pictures differ in size") }
+        return Double(zip(left, right).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(left.count)
+    }
+
     /// Runs ffmpeg with `arguments` into a new file with the extension `ext`.
     public static func make(_ ext: String, in folder: URL? = nil, _ arguments: [String]) throws -> URL {
         let folder = folder ?? FileManager.default.temporaryDirectory

@@ -24,6 +24,11 @@ final class Encoder {
         try check(avcodec_open2(context, codec, nil), "avcodec_open2")
     }
 
+    /// Takes ownership of an allocated context (freed in deinit).
+    init(adopting context: UnsafeMutablePointer<AVCodecContext>) {
+        self.context = context
+    }
+
     deinit {
         var context: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&context)

@@ -45,11 +45,20 @@ final class InputFile {
 
     func timeBase(ofStream index: Int32) -> AVRational { stream(index).pointee.time_base }
 
-    /// The best stream of a kind, or nil. The corresponding C function is `av_find_best_stream`.
-    func bestStream(_ kind: StreamInfo.Kind) -> Int32? {
-        let type: AVMediaType = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
-        let index = av_find_best_stream(format, type, -1, -1, nil, 0)
-        return index >= 0 ? index : nil
+    /// The stream's average frame rate, as the demuxer guessed it. The corresponding C function is
+    /// `av_guess_frame_rate`.
+    func frameRate(ofStream index: Int32) -> AVRational {
+        av_guess_frame_rate(format, stream(index), nil)
+    }
+
+    /// The stream's side data (a display matrix, for example) as type and bytes.
+    func sideData(ofStream index: Int32) -> [(type: AVPacketSideDataType, bytes: [UInt8])] {
+        let stream = stream(index).pointee
+        guard let entries = stream.side_data else { return [] }
+        return (0..<Int(stream.nb_side_data)).map { entry in
+            let data = entries[entry]
+            return (data.type, Array(UnsafeBufferPointer(start: data.data, count: Int(data.size))))
+        }
     }
 
     /// A value snapshot of the container and its streams.

@@ -28,7 +28,7 @@ extension Muxer {
         let source = try InputFile(url: input)
         let muxer = try Muxer(url: output, format: format)
         var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]
-        for stream in source.info.streams where stream.kind == .audio || stream.kind == .video {
+        for stream in source.info.streams where (stream.kind == .audio || stream.kind == .video) && !stream.isAttachedPicture {
             let index = Int32(stream.index)
             let timeBase = source.timeBase(ofStream: index)
             let shift = stream.kind == .audio && audioPriming > 0

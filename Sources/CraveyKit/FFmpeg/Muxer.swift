@@ -52,7 +52,18 @@ final class Muxer {
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = input.timeBase(ofStream: index)
         timeBases.append(input.timeBase(ofStream: index))
+        try copySideData(ofStream: index, of: input, to: stream.pointee.index)
         return stream.pointee.index
+    }
+
+    /// Copies a stream's side data (the display matrix that says how to rotate it, for example)
+    /// to one of ours. The corresponding C function is `av_stream_new_side_data`.
+    func copySideData(ofStream index: Int32, of input: InputFile, to target: Int32) throws(FFmpegError) {
+        let stream = context.pointee.streams[Int(target)]!
+        for (type, bytes) in input.sideData(ofStream: index) {
+            guard let destination = av_stream_new_side_data(stream, type, bytes.count) else { throw FFmpegError.outOfMemory }
+            destination.update(from: bytes, count: bytes.count)
+        }
     }
 
     /// Writes the container header with muxer options such as `movflags`.

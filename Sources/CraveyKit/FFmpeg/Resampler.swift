@@ -39,6 +39,11 @@ final class Resampler {
                                  sampleRate: decoder.sampleRate, channels: decoder.channelCount)
         self.output = output
         var inLayout = decoder.context.pointee.ch_layout
+        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
+            // Some formats (WAV among them) only say how many channels: assume the usual layout.
+            inLayout = AudioFormat(sampleFormat: input.sampleFormat, sampleRate: input.sampleRate,
+                                   channels: max(decoder.channelCount, 1)).layout
+        }
         var outLayout = output.layout
         try check(swr_alloc_set_opts2(&context, &outLayout, output.sampleFormat, output.sampleRate,
                                       &inLayout, input.sampleFormat, input.sampleRate, 0, nil),
@@ -61,29 +66,6 @@ final class Resampler {
         let written = swr_convert(context, UnsafeMutablePointer(mutating: out), Int32(capacity),
                                   planes.map { UnsafeMutablePointer(mutating: $0) }, Int32(count))
         return Int(try check(written, "swr_convert"))
-    }
-
-    /// Converts a decoded frame into interleaved output appended to `buffer` (output must be packed).
-    func convert<Sample>(_ frame: Frame?, appendingTo buffer: inout [Sample]) throws {
-        let inCount = frame?.sampleCount ?? 0
-        let capacity = outputCapacity(forInput: inCount)
-        guard capacity > 0 else { return }
-        let channels = Int(output.channels)
-        let start = buffer.count
-        buffer.reserveCapacity(start + capacity * channels)
-        var scratch = [Sample](unsafeUninitializedCapacity: capacity * channels) { _, count in count = capacity * channels }
-        let written: Int = try scratch.withUnsafeMutableBytes { raw in
-            var outPlane: UnsafeMutablePointer<UInt8>? = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return try withUnsafePointer(to: &outPlane) { out in
-                if let frame {
-                    let planes = UnsafeRawPointer(frame.pointer.pointee.extended_data!)
-                        .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-                    return try convert(planes, count: inCount, into: out, capacity: capacity)
-                }
-                return try convert(nil, count: 0, into: out, capacity: capacity)
-            }
-        }
-        buffer.append(contentsOf: scratch.prefix(written * channels))
     }
 }
 

@@ -26,9 +26,12 @@ enum MediaProbe {
     /// The duration of a file whose main stream decodes at least one frame; throws otherwise.
     static func playableDuration(of url: URL) throws(CraveyError) -> Double {
         let input = try open(url)
-        guard let index = input.bestStream(.video) ?? input.bestStream(.audio) else {
+        let info = input.info
+        // The main stream: the video, or else the audio; cover art does not count as video.
+        guard let stream = info.videoStream ?? info.audioStream else {
             throw CraveyError(.undecodableMedia, "\(url.path) holds no audio or video.")
         }
+        let index = Int32(stream.index)
         do throws(FFmpegError) {
             let decoder = try Decoder(stream: index, of: input)
             let packet = try Packet()

@@ -157,8 +157,9 @@ public struct DoctorUseCase: Sendable {
         try? Muxer.rewriteAsNormalMP4(url, format: type == .audio ? "ipod" : "mp4")
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
+        let thumbnail = type == .video ? try? storage.generateThumbnail(forVideoAt: url, id: id) : nil
         return try SaveRecordingUseCase(library: library).execute(
-            fileAt: url, id: id, type: type, duration: try MediaProbe.duration(of: url),
+            fileAt: url, id: id, type: type, duration: try MediaProbe.duration(of: url), thumbnailPath: thumbnail,
             metadata: try RecordingMetadata(title: title), createdAt: modified)
     }
 

@@ -1,0 +1,27 @@
+import ArgumentParser
+import CraveyCore
+
+public struct Import: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add an existing audio or video file to the library.",
+        discussion: """
+            Any format FFmpeg reads with an audio or video stream. AAC audio (and H.264 video) in \
+            MP4 is kept as it is; anything else is converted: audio to AAC in .m4a, video to H.264 \
+            and AAC in .mp4. Videos get a thumbnail. A file that cannot be decoded exits 65 and \
+            nothing is stored. The original file is left where it is.
+            """)
+
+    @OptionGroup public var options: LibraryOptions
+    @Argument(help: "The file to import.") public var file: String
+    @Option(help: "Title, at most 40 characters (default: \"Recording <date>\").") public var title: String?
+    @Option(help: "Notes, at most 200 characters.") public var notes: String?
+    @Option(help: "Purpose: motivational, craving, reflection or milestone.") public var purpose: String?
+    @Flag(help: "Print the whole recording as JSON instead of its id.") public var json = false
+
+    public init() {}
+
+    public func run() async throws {
+        try await MediaCommands.runner.importMedia(self)
+    }
+}

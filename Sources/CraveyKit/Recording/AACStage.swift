@@ -1,0 +1,86 @@
+import Foundation
+internal import CFFmpeg
+
+/// Turns audio into AAC packets in one stream of a muxer: libswresample -> a FIFO of whole
+/// encoder frames -> libavcodec's native `aac`. Recording feeds it microphone PCM; import feeds
+/// it decoded frames.
+final class AACStage {
+    private let resampler: Resampler
+    private let encoder: Encoder
+    private let fifo: AudioFIFO
+    private let muxer: Muxer
+    private let streamIndex: Int32
+    private let converted: Frame
+    private let frame: Frame
+    private let packet: Packet
+    private var encodedSamples: Int64 = 0
+
+    /// Adds an AAC stream to `muxer`, fed through `resampler` (whose output must be float planar).
+    init(muxer: Muxer, resampler: Resampler, bitRate: Int) throws(FFmpegError) {
+        let output = resampler.output
+        encoder = try Encoder(audioCodec: "aac", sampleRate: output.sampleRate, channels: output.channels,
+                              bitRate: bitRate, globalHeader: muxer.wantsGlobalHeader)
+        self.resampler = resampler
+        self.muxer = muxer
+        fifo = try AudioFIFO(format: output, capacity: encoder.frameSize * 8)
+        streamIndex = try muxer.addStream(for: encoder)
+        converted = try Frame()
+        frame = try Frame()
+        packet = try Packet()
+    }
+
+    /// Samples of encoder delay in front of the audio (1024 for AAC), which players skip when the
+    /// container has an edit list.
+    var primingSamples: Int64 { Int64(encoder.context.pointee.initial_padding) }
+
+    /// Converts `count` samples per channel given as planes (nil drains the resampler) and encodes
+    /// every whole frame they complete.
+    func push(_ planes: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int) throws(FFmpegError) {
+        let capacity = resampler.outputCapacity(forInput: count)
+        guard capacity > 0 else { return }
+        let output = fifo.format
+        try converted.allocateAudio(samples: capacity, format: output.sampleFormat,
+                                    sampleRate: output.sampleRate, layout: output.layout)
+        let outPlanes = UnsafeRawPointer(converted.pointer.pointee.extended_data!)
+            .assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
+        let written = try resampler.convert(planes, count: count, into: outPlanes, capacity: capacity)
+        if written > 0 { try fifo.write(converted, count: written) }
+        try encodeWholeFrames(flushing: false)
+    }
+
+    /// Converts and encodes a decoded frame.
+    func push(_ decoded: Frame) throws(FFmpegError) {
+        let planes = UnsafeRawPointer(decoded.pointer.pointee.extended_data!)
+            .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+        try push(planes, count: decoded.sampleCount)
+    }
+
+    /// Drains the resampler, the FIFO and the encoder into the muxer.
+    func finish() throws(FFmpegError) {
+        try push(nil, count: 0)
+        try encodeWholeFrames(flushing: true)
+        _ = try encoder.send(nil)
+        try writePackets()
+    }
+
+    private func encodeWholeFrames(flushing: Bool) throws(FFmpegError) {
+        let size = encoder.frameSize
+        while fifo.count >= size || (flushing && fifo.count > 0) {
+            try fifo.read(count: min(size, fifo.count), into: frame)
+            frame.pts = encodedSamples
+            encodedSamples += Int64(frame.sampleCount)
+            while try encoder.send(frame) == .needsMore { try writePackets() }
+            try writePackets()
+        }
+    }
+
+    private func writePackets() throws(FFmpegError) {
+        while try encoder.receive(into: packet) == .ready {
+            packet.streamIndex = streamIndex
+            try muxer.write(packet, timeBase: encoder.timeBase)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension AACStage: Sendable {}

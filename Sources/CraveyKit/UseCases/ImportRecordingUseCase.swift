@@ -1,0 +1,33 @@
+import Foundation
+
+/// Brings an existing media file into the library: probes it, refuses what cannot be decoded
+/// (storing nothing), keeps AAC/H.264 in MP4 as it is and transcodes anything else, makes a
+/// thumbnail for video, and adds the row.
+public struct ImportRecordingUseCase: Sendable {
+    let library: RecordingLibrary
+
+    public init(library: RecordingLibrary) {
+        self.library = library
+    }
+
+    public func execute(fileAt source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) throws -> Recording {
+        let storage = library.storage
+        let id = UUID()
+        let imported = try MediaImporter.prepare(source, storage: storage, id: id)
+        var thumbnail: String?
+        do {
+            if imported.type == .video {
+                thumbnail = try storage.generateThumbnail(forVideoAt: imported.url, id: id)
+            }
+            return try SaveRecordingUseCase(library: library).execute(
+                fileAt: imported.url, id: id, type: imported.type, duration: imported.duration,
+                thumbnailPath: thumbnail, metadata: metadata, createdAt: createdAt)
+        } catch {
+            // Nothing half-imported stays behind.
+            unlink(imported.url.path)
+            unlink(storage.libraryURL.appendingPathComponent(storage.relativePath(for: id, type: imported.type)).path)
+            if let thumbnail { try? storage.deleteThumbnail(at: thumbnail) }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import CraveyTestSupport
+import Foundation
+import Testing
+@testable import CraveyKit
+
+@Suite("Importing media files")
+struct ImportTests {
+    let library: RecordingLibrary
+
+    init() throws {
+        library = try Fixture.library(clips: 0)
+    }
+
+    func importing(_ url: URL, title: String = "Imported") throws -> Recording {
+        try ImportRecordingUseCase(library: library).execute(fileAt: url, metadata: try RecordingMetadata(title: title))
+    }
+
+    func file(_ recording: Recording) throws -> URL {
+        try library.storage.absoluteURL(for: recording.filePath)
+    }
+
+    @Test("AAC in .m4a keeps its stream (a copy), with the right duration")
+    func copiesAAC() throws {
+        let source = try Fixture.audio(seconds: 3)
+        let recording = try importing(source)
+        #expect(recording.type == .audio && recording.filePath.hasSuffix(".m4a"))
+        let imported = try Witness.ffprobe(try file(recording))
+        #expect(imported.audioCodec == "aac")
+        #expect(abs(imported.duration - (try Witness.ffprobe(source).duration)) < 0.05)
+        #expect(abs(recording.duration - 3) < 0.1)
+        #expect(FileManager.default.fileExists(atPath: source.path), "the original stays where it was")
+    }
+
+    @Test("WAV, MP3 and Ogg/Opus are transcoded to AAC .m4a; the 440 Hz tone survives", arguments: [
+        ("wav", ["-c:a", "pcm_s16le", "-ac", "2"]),
+        ("mp3", ["-c:a", "libmp3lame", "-b:a", "128k"]),
+        ("ogg", ["-c:a", "libopus", "-b:a", "64k"]),
+    ])
+    func transcodesAudio(ext: String, codec: [String]) throws {
+        let source = try Fixture.make(ext, ["-f", "lavfi", "-i", "sine=frequency=440:duration=2.5:sample_rate=44100"] + codec)
+        let recording = try importing(source)
+        let url = try file(recording)
+        let probe = try Witness.ffprobe(url)
+        #expect(recording.type == .audio && probe.audioCodec == "aac")
+        #expect(abs(probe.duration - 2.5) < 0.1 && abs(recording.duration - 2.5) < 0.1)
+        let info = try library.storage.probe(url)
+        #expect(info.audioStream?.sampleRate == 48_000 && info.audioStream?.channels == 1)
+        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(url)) - 440) <= 5)
+    }
+
+    @Test("H.264/AAC .mp4 is copied and gets a thumbnail")
+    func copiesVideo() throws {
+        let source = try Fixture.video(seconds: 2)
+        let recording = try importing(source)
+        #expect(recording.type == .video && recording.filePath.hasSuffix(".mp4"))
+        let thumbnail = try #require(recording.thumbnailPath)
+        #expect(FileManager.default.fileExists(atPath: library.storage.libraryURL.appendingPathComponent(thumbnail).path))
+        #expect(abs(recording.duration - 2) < 0.1)
+        #expect(try library.storage.probe(try file(recording)).videoStream?.codecName == "h264")
+    }
+
+    @Test("MPEG-4 Part 2 video with MP3 in .avi is transcoded to H.264/AAC .mp4, rotation kept")
+    func transcodesVideo() throws {
+        let source = try Fixture.video(seconds: 2, ext: "avi", codec: ["-c:v", "mpeg4", "-c:a", "libmp3lame"])
+        let recording = try importing(source)
+        let info = try library.storage.probe(try file(recording))
+        #expect(info.videoStream?.codecName == "h264" && info.audioStream?.codecName == "aac")
+        #expect(info.videoStream?.width == 640 && info.videoStream?.height == 480)
+        #expect(abs(recording.duration - 2) < 0.15)
+        #expect(recording.thumbnailPath != nil)
+
+        let rotated = try Fixture.make("mov", ["-i", try Fixture.video(seconds: 1).path, "-c:v", "mjpeg", "-c:a", "copy",
+                                               "-metadata:s:v:0", "rotate=90"])
+        let turned = try importing(rotated)
+        #expect(try library.storage.probe(try file(turned)).videoStream?.rotation
+                == (try library.storage.probe(rotated)).videoStream?.rotation)
+    }
+
+    @Test("truncated MP4s, an empty file and random bytes are undecodable, and nothing is stored")
+    func rejectsGarbage() throws {
+        let whole = try Data(contentsOf: try Fixture.video(seconds: 2))       // index at the end
+        let faststart = try Data(contentsOf: try Fixture.video(seconds: 2, extra: ["-movflags", "+faststart"]))
+        let folder = FileManager.default.temporaryDirectory
+        var bad: [URL] = []
+        for (name, bytes) in [("truncated.mp4", whole.prefix(whole.count / 2)),
+                              ("cut-faststart.mp4", faststart.prefix(600)),
+                              ("empty.m4a", Data()),
+                              ("random.mp3", Data((0..<65_536).map { _ in UInt8.random(in: 0...255) }))] {
+            let url = folder.appendingPathComponent("\(UUID().uuidString)-\(name)")
+            try bytes.write(to: url)
+            bad.append(url)
+        }
+        for url in bad {
+            #expect { try importing(url) } throws: { ($0 as? CraveyError)?.kind == .undecodableMedia }
+        }
+        #expect(try library.repository.count() == 0)
+        #expect(library.storage.storedFiles().isEmpty, "left behind: \(library.storage.storedFiles())")
+        #expect { try importing(folder.appendingPathComponent("no-such-file.wav")) } throws: {
+            ($0 as? CraveyError)?.kind == .notFound
+        }
+    }
+}
