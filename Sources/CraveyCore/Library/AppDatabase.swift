@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The library's SQLite database: a WAL-mode pool shared safely by several `cravey` processes.
 public struct AppDatabase: Sendable {
@@ -16,6 +17,12 @@ public struct AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             // Deleted titles and notes must not linger in free pages of the file.
             try db.execute(sql: "PRAGMA secure_delete = ON")
+            // Keep the -wal file when the last connection closes. Otherwise every `cravey list`
+            // rewrote the database on open and checkpointed it on close: a write and four
+            // fsyncs for a command that only reads.
+            var persist: CInt = 1
+            let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
         writer = try DatabasePool(path: url.path, configuration: configuration)
         try Self.migrator.migrate(writer)

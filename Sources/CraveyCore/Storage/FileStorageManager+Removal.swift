@@ -50,16 +50,22 @@ extension FileStorageManager {
         return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
-    /// Every regular file under `Recordings/` (thumbnails included), as paths relative to the library.
+    /// Every regular file under `Recordings/` (thumbnails included), as paths relative to the
+    /// library. Links and folders are left out, so every path stays inside the library.
     public func storedFiles() -> [String] {
-        var files: [String] = []
+        storedFilesWithSizes().map(\.path)
+    }
+
+    /// ``storedFiles()`` with each file's size, from the same `lstat`.
+    public func storedFilesWithSizes() -> [(path: String, size: Int64)] {
+        var files: [(path: String, size: Int64)] = []
         for folder in [Self.recordingsFolder, Self.thumbnailsFolder] {
             let url = libraryURL.appendingPathComponent(folder)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
             for name in names.sorted() {
                 var info = stat()
                 if lstat(url.appendingPathComponent(name).path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-                    files.append("\(folder)/\(name)")
+                    files.append(("\(folder)/\(name)", Int64(info.st_size)))
                 }
             }
         }

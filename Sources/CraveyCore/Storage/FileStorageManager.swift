@@ -111,14 +111,7 @@ public struct FileStorageManager: Sendable {
 
     /// Bytes used by every file under `Recordings/`, thumbnails included.
     public func totalStorageUsed() -> Int64 {
-        guard let enumerator = FileManager.default.enumerator(
-            at: recordingsURL, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }
-        var total: Int64 = 0
-        for case let url as URL in enumerator {
-            let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
-            if values?.isRegularFile == true { total += Int64(values?.fileSize ?? 0) }
-        }
-        return total
+        storedFilesWithSizes().reduce(0) { $0 + $1.size }
     }
 
     /// Bytes as a person reads them: "512 bytes", "1.5 MB" (decimal units, as file managers show).

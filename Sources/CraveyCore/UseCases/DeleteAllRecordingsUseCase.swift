@@ -23,10 +23,9 @@ public struct DeleteAllRecordingsUseCase: Sendable {
         let deleted = try library.repository.deleteAll()
         var summary = Summary(recordings: deleted.count, files: 0, bytes: 0)
         var failed: [(path: String, error: CraveyError)] = []
-        for path in storage.storedFiles() {
+        for (path, size) in storage.storedFilesWithSizes() {
             let url = storage.libraryURL.appendingPathComponent(path)
             if path.hasSuffix(FileStorageManager.partialSuffix) && storage.isBeingRecorded(url) { continue }
-            let size = (try? storage.fileSize(at: path)) ?? 0
             do {
                 try storage.remove(url)
                 summary.files += 1
