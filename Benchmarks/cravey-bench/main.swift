@@ -2,6 +2,7 @@
 //
 //   cravey-bench durations DIR        duration(of:) of every file in DIR, in one process
 //   cravey-bench latency SOURCE [N]   start() to first captured sample, N recordings of 0.5 s
+//   cravey-bench thumbnail VIDEO [N]  generateThumbnail(forVideoAt:id:) N times, the fastest run
 import CraveyKit
 import Foundation
 
@@ -44,7 +45,20 @@ case (3, "latency"), (4, "latency"):
     let sorted = intervals.sorted()
     let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     print("{\"latencies\": \(latencies), \"medianLevelInterval\": \(median)}")
+case (3, "thumbnail"), (4, "thumbnail"):
+    let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let storage = FileStorageManager(libraryURL: folder)
+    try storage.prepare()
+    var times: [Double] = []
+    for _ in 0..<count {
+        times.append(seconds(try ContinuousClock().measure {
+            _ = try storage.generateThumbnail(forVideoAt: URL(fileURLWithPath: arguments[2]), id: UUID())
+        }))
+    }
+    print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")
 default:
-    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | thumbnail VIDEO [N]\n".utf8))
     exit(64)
 }

@@ -14,9 +14,7 @@ public struct Import: AsyncParsableCommand {
 
     @OptionGroup public var options: LibraryOptions
     @Argument(help: "The file to import.") public var file: String
-    @Option(help: "Title, at most 40 characters (default: \"Recording <date>\").") public var title: String?
-    @Option(help: "Notes, at most 200 characters.") public var notes: String?
-    @Option(help: "Purpose: motivational, craving, reflection or milestone.") public var purpose: String?
+    @OptionGroup public var metadata: MetadataOptions
     @Flag(help: "Print the whole recording as JSON instead of its id.") public var json = false
 
     public init() {}

@@ -16,14 +16,7 @@ public struct Record: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds of audio.")
     public var seconds: Double?
 
-    @Option(help: "Title, at most 40 characters (default: \"Recording <date>\").")
-    public var title: String?
-
-    @Option(help: "Notes, at most 200 characters.")
-    public var notes: String?
-
-    @Option(help: "Purpose: motivational, craving, reflection or milestone.")
-    public var purpose: String?
+    @OptionGroup public var metadata: MetadataOptions
 
     @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"))
     public var device: String?

@@ -5,9 +5,7 @@ import Foundation
 extension MediaRunner {
     func importMedia(_ command: Import) async throws {
         try await reportingErrors {
-            let metadata = try RecordingMetadata(
-                title: command.title, notes: command.notes,
-                purpose: try command.purpose.flatMap(RecordingMetadata.purpose(named:)))
+            let metadata = try command.metadata.metadata()
             let library = try command.options.open()
             let recording = try ImportRecordingUseCase(library: library)
                 .execute(fileAt: URL(fileURLWithPath: command.file), metadata: metadata)

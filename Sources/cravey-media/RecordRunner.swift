@@ -6,9 +6,7 @@ import Foundation
 extension MediaRunner {
     func record(_ command: Record) async throws {
         try await reportingErrors {
-            let metadata = try RecordingMetadata(
-                title: command.title, notes: command.notes,
-                purpose: try command.purpose.flatMap(RecordingMetadata.purpose(named:)))
+            let metadata = try command.metadata.metadata()
             let library = try command.options.open()
             let coordinator = AudioRecordingCoordinator(
                 storage: library.storage,

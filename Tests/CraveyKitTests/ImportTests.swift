@@ -76,7 +76,24 @@ struct ImportTests {
                 == (try library.storage.probe(rotated)).videoStream?.rotation)
     }
 
-    @Test("truncated MP4s, an empty file and random bytes are undecodable, and nothing is stored")
+    @Test("a faststart MP4 cut at half opens and decodes, but is refused as cut short, naming the times")
+    func rejectsCutShort() throws {
+        let whole = try Fixture.video(seconds: 4, extra: ["-movflags", "+faststart"])
+        let bytes = try Data(contentsOf: whole)
+        let half = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-half.mp4")
+        try bytes.prefix(bytes.count / 2).write(to: half)
+        let decodes = try run("ffmpeg", ["-v", "error", "-i", half.path, "-f", "null", "-"])
+        #expect(decodes.status == 0, "the witness plays what is there")
+
+        let error = try #require(throws: CraveyError.self) { try importing(half) }
+        #expect(error.kind == .undecodableMedia)
+        #expect(error.message.contains("cut short") && error.message.contains("4.0 s"), "\(error.message)")
+        #expect(try library.repository.count() == 0 && library.storage.storedFiles().isEmpty)
+        _ = try importing(whole)
+        #expect(try library.repository.count() == 1, "the complete file imports")
+    }
+
+    @Test("truncated MP4s, an empty file, random bytes and a still picture are undecodable, and nothing is stored")
     func rejectsGarbage() throws {
         let whole = try Data(contentsOf: try Fixture.video(seconds: 2))       // index at the end
         let faststart = try Data(contentsOf: try Fixture.video(seconds: 2, extra: ["-movflags", "+faststart"]))
@@ -84,14 +101,20 @@ struct ImportTests {
         var bad: [URL] = []
         for (name, bytes) in [("truncated.mp4", whole.prefix(whole.count / 2)),
                               ("cut-faststart.mp4", faststart.prefix(600)),
+                              ("half-faststart.mp4", faststart.prefix(faststart.count / 2)),
                               ("empty.m4a", Data()),
                               ("random.mp3", Data((0..<65_536).map { _ in UInt8.random(in: 0...255) }))] {
             let url = folder.appendingPathComponent("\(UUID().uuidString)-\(name)")
             try bytes.write(to: url)
             bad.append(url)
         }
+        bad.append(try Fixture.make("png", ["-f", "lavfi", "-i", "testsrc=size=64x64", "-frames:v", "1"]))
         for url in bad {
-            #expect { try importing(url) } throws: { ($0 as? CraveyError)?.kind == .undecodableMedia }
+            #expect { try importing(url) } throws: {
+                guard let error = $0 as? CraveyError else { return false }
+                return error.kind == .undecodableMedia && error.message.contains("Cannot import \(url.path)")
+                    && error.message.contains("Nothing was stored")
+            }
         }
         #expect(try library.repository.count() == 0)
         #expect(library.storage.storedFiles().isEmpty, "left behind: \(library.storage.storedFiles())")

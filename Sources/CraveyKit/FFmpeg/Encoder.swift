@@ -49,6 +49,19 @@ final class Encoder {
     func receive(into packet: Packet) throws(FFmpegError) -> CodecStep {
         try codecStep(avcodec_receive_packet(context, packet.pointer), "avcodec_receive_packet")
     }
+
+    /// Encodes a frame (nil: drains the encoder) and writes every packet that comes out to
+    /// stream `stream` of `muxer`, reusing `packet`.
+    func encode(_ frame: Frame?, into muxer: Muxer, stream: Int32, using packet: Packet) throws(FFmpegError) {
+        func writePackets() throws(FFmpegError) {
+            while try receive(into: packet) == .ready {
+                packet.streamIndex = stream
+                try muxer.write(packet, timeBase: timeBase)
+            }
+        }
+        while try send(frame) == .needsMore { try writePackets() }
+        try writePackets()
+    }
 }
 
 @available(*, unavailable)

@@ -61,6 +61,28 @@ final class InputFile {
         }
     }
 
+    /// Where a cut-short file's media stops, in seconds: the earliest time at which the
+    /// container's index places a sample beyond the end of the file. `nil` when every indexed
+    /// sample is there, or the container keeps no index (an MP4 lists every sample in its `moov`).
+    /// The corresponding C functions are `avformat_index_get_entry` and `avio_size`.
+    func firstMissingSample() -> Double? {
+        guard let io = format.pointee.pb else { return nil }
+        let fileSize = avio_size(io)
+        guard fileSize > 0 else { return nil }
+        var earliest: Double?
+        for index in 0..<Int32(streamCount) {
+            let stream = stream(index)
+            for position in 0..<avformat_index_get_entries_count(stream) {
+                guard let entry = avformat_index_get_entry(stream, position)?.pointee,
+                      entry.pos >= 0, entry.pos + Int64(entry.size) > fileSize else { continue }
+                let time = entry.timestamp == noTimestamp ? 0 : max(Double(entry.timestamp) * av_q2d(stream.pointee.time_base), 0)
+                earliest = min(earliest ?? time, time)
+                break
+            }
+        }
+        return earliest
+    }
+
     /// A value snapshot of the container and its streams.
     var info: MediaInfo {
         let duration = format.pointee.duration

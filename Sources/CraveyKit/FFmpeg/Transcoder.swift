@@ -95,8 +95,7 @@ private final class VideoStage {
     func finish() throws(FFmpegError) {
         _ = try decoder.send(nil)
         try drain()
-        _ = try encoder.send(nil)
-        try writePackets()
+        try encoder.encode(nil, into: muxer, stream: streamIndex, using: packet)
     }
 
     private func drain() throws(FFmpegError) {
@@ -112,15 +111,7 @@ private final class VideoStage {
             let pts = source.best_effort_timestamp
             picture.pts = pts != noTimestamp && pts >= nextPTS ? pts : nextPTS
             nextPTS = picture.pts + 1
-            while try encoder.send(picture) == .needsMore { try writePackets() }
-            try writePackets()
-        }
-    }
-
-    private func writePackets() throws(FFmpegError) {
-        while try encoder.receive(into: packet) == .ready {
-            packet.streamIndex = streamIndex
-            try muxer.write(packet, timeBase: encoder.timeBase)
+            try encoder.encode(picture, into: muxer, stream: streamIndex, using: packet)
         }
     }
 }

@@ -59,8 +59,7 @@ final class AACStage {
     func finish() throws(FFmpegError) {
         try push(nil, count: 0)
         try encodeWholeFrames(flushing: true)
-        _ = try encoder.send(nil)
-        try writePackets()
+        try encoder.encode(nil, into: muxer, stream: streamIndex, using: packet)
     }
 
     private func encodeWholeFrames(flushing: Bool) throws(FFmpegError) {
@@ -69,15 +68,7 @@ final class AACStage {
             try fifo.read(count: min(size, fifo.count), into: frame)
             frame.pts = encodedSamples
             encodedSamples += Int64(frame.sampleCount)
-            while try encoder.send(frame) == .needsMore { try writePackets() }
-            try writePackets()
-        }
-    }
-
-    private func writePackets() throws(FFmpegError) {
-        while try encoder.receive(into: packet) == .ready {
-            packet.streamIndex = streamIndex
-            try muxer.write(packet, timeBase: encoder.timeBase)
+            try encoder.encode(frame, into: muxer, stream: streamIndex, using: packet)
         }
     }
 }

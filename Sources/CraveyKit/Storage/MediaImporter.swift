@@ -22,7 +22,26 @@ enum MediaImporter {
         } catch {
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): \(error.message.replacingOccurrences(of: source.path + " ", with: "")) Nothing was stored.")
         }
-        let info = try MediaProbe.info(of: source)
+        let input = try MediaProbe.open(source)
+        let info = input.info
+        // A cut-short MP4 with its index up front opens and decodes until the data runs out; a
+        // copy would keep only part of it without a word, so it is refused like any damaged file.
+        if let missing = input.firstMissingSample() {
+            let listed = info.containerDuration.map { String(format: "%.1f s of media", $0) } ?? "more media"
+            throw CraveyError(.undecodableMedia, """
+                Cannot import \(source.path): the file is cut short (its index lists \(listed), but the \
+                data stops at \(String(format: "%.1f", missing)) s), as an unfinished download or copy is. \
+                Nothing was stored. Import the complete file, or keep the part that is there with \
+                `ffmpeg -i <file> -c copy <new file>` and import that.
+                """)
+        }
+        // libavformat reads a lone picture (PNG, JPEG...) as a one-frame video; it is no recording.
+        if info.audioStream == nil, info.formatName == "image2" || info.formatName.hasSuffix("_pipe") {
+            throw CraveyError(.undecodableMedia, """
+                Cannot import \(source.path): it is a still picture (\(info.formatName)), not audio or video. \
+                Nothing was stored.
+                """)
+        }
         let type: RecordingType = info.videoStream != nil ? .video : .audio
         let partial = storage.partialURL(for: id, type: type)
         do {
@@ -35,9 +54,18 @@ enum MediaImporter {
             return Imported(url: partial, type: type, duration: try MediaProbe.duration(of: partial))
         } catch {
             unlink(partial.path)
+            // A full disk or a read-only library is not the file's fault: say so, with its fix.
+            if let failure = error as? FFmpegError, writeFailures.contains(-failure.code) {
+                var refusal = FileStorageManager.writeError(-failure.code, partial, doing: "write the imported copy")
+                refusal.message += " Nothing was stored."
+                throw refusal
+            }
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): \(error). Nothing was stored.")
         }
     }
+
+    /// The `errno` values that mean the library's folder cannot take the file.
+    private static let writeFailures: Set<Int32> = [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG]
 
     /// AAC audio (and H.264 video) in an MP4-family container: kept as it is.
     static func isLibraryFormat(_ info: MediaInfo) -> Bool {

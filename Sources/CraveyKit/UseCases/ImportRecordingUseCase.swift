@@ -15,18 +15,29 @@ public struct ImportRecordingUseCase: Sendable {
         let id = UUID()
         let imported = try MediaImporter.prepare(source, storage: storage, id: id)
         var thumbnail: String?
-        do {
+        // Nothing half-imported stays behind.
+        func removeImported() {
+            unlink(imported.url.path)
+            unlink(storage.libraryURL.appendingPathComponent(storage.relativePath(for: id, type: imported.type)).path)
+            if let thumbnail { try? storage.deleteThumbnail(at: thumbnail) }
+        }
+        do throws(CraveyError) {
             if imported.type == .video {
                 thumbnail = try storage.generateThumbnail(forVideoAt: imported.url, id: id)
             }
+        } catch {
+            removeImported()
+            // The thumbnail was made from our copy; the person knows the file they named.
+            throw error.kind == .undecodableMedia
+                ? CraveyError(.undecodableMedia, "Cannot import \(source.path): no picture of its video decodes. Nothing was stored.")
+                : error
+        }
+        do {
             return try SaveRecordingUseCase(library: library).execute(
                 fileAt: imported.url, id: id, type: imported.type, duration: imported.duration,
                 thumbnailPath: thumbnail, metadata: metadata, createdAt: createdAt)
         } catch {
-            // Nothing half-imported stays behind.
-            unlink(imported.url.path)
-            unlink(storage.libraryURL.appendingPathComponent(storage.relativePath(for: id, type: imported.type)).path)
-            if let thumbnail { try? storage.deleteThumbnail(at: thumbnail) }
+            removeImported()
             throw error
         }
     }
