@@ -6,13 +6,13 @@ extension MediaRunner {
     func doctor(_ command: Doctor) async throws {
         try await reportingErrors {
             let library = try command.options.open()
-            let report = try DoctorUseCase(library: library).execute(repair: command.repair, deleteUnplayable: command.deleteUnplayable)
+            let report = try await DoctorUseCase(library: library).execute(repair: command.repair, deleteUnplayable: command.deleteUnplayable)
             if command.json {
                 try Terminal.printJSON(report)
             } else {
                 Terminal.output(describe(report, repaired: command.repair))
             }
-            let after = command.repair ? try DoctorUseCase(library: library).execute() : report
+            let after = command.repair ? try await DoctorUseCase(library: library).execute() : report
             if !after.isHealthy { throw ExitCode(1) }
         }
     }

@@ -99,6 +99,9 @@ struct AudioRecordingCoordinatorTests {
             return error?.kind == .unavailable && error?.message.contains("no_such_source") == true
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.storage.recordingsURL.path) == ["Thumbnails"])
+        // A failed start ends the recording: nothing waits for it forever.
+        await #expect(throws: CraveyError.self) { try await coordinator.result() }
+        await coordinator.cancel()
     }
 
     @Test("cancel deletes the file being written")

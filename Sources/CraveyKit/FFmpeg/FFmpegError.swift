@@ -24,12 +24,6 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(operation): \(message)" }
 
-    /// True when the data itself is broken or not media, rather than the system failing.
-    public var isUndecodable: Bool {
-        [Self.invalidData.code, Self.decoderNotFound.code, Self.streamNotFound.code,
-         Self.endOfFile.code].contains(code)
-    }
-
     public static func == (lhs: FFmpegError, rhs: FFmpegError) -> Bool { lhs.code == rhs.code }
 
     static let endOfFile = FFmpegError(code: cravey_averror_eof(), operation: "")

@@ -38,12 +38,6 @@ final class Frame {
         try check(av_channel_layout_copy(&pointer.pointee.ch_layout, &layout), "av_channel_layout_copy")
         try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
     }
-
-    /// Pointer to the sample data of plane `index` (one per channel for planar formats).
-    func plane(_ index: Int) -> UnsafeMutablePointer<UInt8>? {
-        guard let extended = pointer.pointee.extended_data else { return nil }
-        return extended[index]
-    }
 }
 
 @available(*, unavailable)

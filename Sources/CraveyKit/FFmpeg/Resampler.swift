@@ -11,8 +11,6 @@ struct AudioFormat {
         av_channel_layout_default(&layout, channels)
         return layout
     }
-
-    var bytesPerSample: Int { Int(av_get_bytes_per_sample(sampleFormat)) }
 }
 
 /// An owned libswresample context converting between sample formats, rates and layouts.

@@ -3,8 +3,6 @@ internal import CPulseAudio
 /// An owned PulseAudio record stream (`pa_simple` in record mode) delivering signed 16-bit PCM.
 final class CaptureStream {
     private let stream: OpaquePointer
-    let sampleRate: Int
-    let channels: Int
 
     /// Connects to the server and opens a record stream on `source` (nil: the default source).
     /// `fragmentDuration` sets `fragsize`, how often the server hands us data.
@@ -21,8 +19,6 @@ final class CaptureStream {
             throw PulseAudioError(code: error, operation: "pa_simple_new")
         }
         self.stream = stream
-        self.sampleRate = sampleRate
-        self.channels = channels
     }
 
     deinit { pa_simple_free(stream) }

@@ -94,8 +94,7 @@ public actor AudioRecordingCoordinator {
                 return name
             }
         } catch let error as PulseAudioError {
-            eventSink.finish()
-            throw CraveyError.soundServer(error, source: options.source)
+            throw failStart(CraveyError.soundServer(error, source: options.source))
         }
 
         let queue = BlockingQueue<CaptureChunk>(capacity: 256)
@@ -104,8 +103,7 @@ public actor AudioRecordingCoordinator {
         do {
             try await connected.value()
         } catch {
-            eventSink.finish()
-            throw CraveyError.soundServer(error as? PulseAudioError ?? .connectionRefused, source: source)
+            throw failStart(CraveyError.soundServer(error as? PulseAudioError ?? .connectionRefused, source: source))
         }
         let writerReady = Completion<Void>()
         startEncoder(from: queue, ready: writerReady)
@@ -116,6 +114,13 @@ public actor AudioRecordingCoordinator {
             _ = try? await finished.value()
             throw CraveyError.writing(error, to: partialURL)
         }
+    }
+
+    /// Ends a recording that never got going, so `result()` and `cancel()` return at once.
+    private func failStart(_ error: CraveyError) -> CraveyError {
+        eventSink.finish()
+        finished.resolve(.failure(error))
+        return error
     }
 
     /// Stops recording, finalises the file and returns it.

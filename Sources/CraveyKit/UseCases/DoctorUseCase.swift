@@ -51,6 +51,14 @@ public struct DoctorUseCase: Sendable {
         }
     }
 
+    /// Examines (and repairs) the library on a thread of its own: probing every file blocks,
+    /// which must not hold a thread of the cooperative pool.
+    public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) async throws -> Report {
+        try await onDedicatedThread(named: "cravey.doctor") {
+            try self.execute(repair: repair, deleteUnplayable: deleteUnplayable, now: now)
+        }
+    }
+
     /// Examines the library; with `repair`, fixes what it found. `deleteUnplayable` also deletes
     /// orphan files that cannot be played.
     public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) throws -> Report {

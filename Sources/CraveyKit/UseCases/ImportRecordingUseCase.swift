@@ -10,6 +10,15 @@ public struct ImportRecordingUseCase: Sendable {
         self.library = library
     }
 
+    /// Imports on a thread of its own: decoding and encoding block for as long as the file takes,
+    /// which must not hold a thread of the cooperative pool.
+    public func execute(fileAt source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) async throws -> Recording {
+        try await onDedicatedThread(named: "cravey.import") {
+            try self.execute(fileAt: source, metadata: metadata, createdAt: createdAt)
+        }
+    }
+
+    /// Imports on the calling thread.
     public func execute(fileAt source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) throws -> Recording {
         let storage = library.storage
         let id = UUID()
