@@ -66,6 +66,12 @@ struct ImportTests {
         let info = try library.storage.probe(try file(recording))
         #expect(info.videoStream?.codecName == "h264" && info.audioStream?.codecName == "aac")
         #expect(info.videoStream?.width == 640 && info.videoStream?.height == 480)
+        // The last frame lasts its 1/25 s too, as in the source (which starts one frame late).
+        let witness = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration",
+                                          "-of", "csv=p=0", source.path])
+        let sourceVideo = try #require(Double(witness.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let videoDuration = try #require(info.videoStream?.duration)
+        #expect(abs(videoDuration - sourceVideo) < 0.005, "video lasts \(videoDuration) s, \(sourceVideo) s in the source")
         #expect(abs(recording.duration - 2) < 0.15)
         #expect(recording.thumbnailPath != nil)
 

@@ -36,8 +36,6 @@ final class Encoder {
 
     /// Samples per channel each frame must carry (1024 for AAC); the last frame may be shorter.
     var frameSize: Int { Int(context.pointee.frame_size) }
-    var sampleRate: Int32 { context.pointee.sample_rate }
-    var channelLayout: AVChannelLayout { context.pointee.ch_layout }
     var timeBase: AVRational { context.pointee.time_base }
 
     /// Hands a frame to the encoder; `nil` starts draining. The corresponding C function is `avcodec_send_frame`.
@@ -51,10 +49,15 @@ final class Encoder {
     }
 
     /// Encodes a frame (nil: drains the encoder) and writes every packet that comes out to
-    /// stream `stream` of `muxer`, reusing `packet`.
+    /// stream `stream` of `muxer`, reusing `packet`. A video packet without a duration (libx264
+    /// leaves it 0) gets one frame's time, or the MP4's last frame would show for no time.
     func encode(_ frame: Frame?, into muxer: Muxer, stream: Int32, using packet: Packet) throws(FFmpegError) {
+        let rate = context.pointee.framerate
+        let frameDuration = context.pointee.codec_type == AVMEDIA_TYPE_VIDEO && rate.num > 0 && rate.den > 0
+            ? max(av_rescale_q(1, av_inv_q(rate), timeBase), 1) : 0
         func writePackets() throws(FFmpegError) {
             while try receive(into: packet) == .ready {
+                if packet.pointer.pointee.duration <= 0 { packet.pointer.pointee.duration = frameDuration }
                 packet.streamIndex = stream
                 try muxer.write(packet, timeBase: timeBase)
             }

@@ -66,8 +66,6 @@ private final class VideoStage {
     private let frame: Frame
     private let packet: Packet
     private var nextPTS: Int64 = 0
-    /// One frame's time in the stream's time base, for pictures that arrive without a duration.
-    private let frameDuration: Int64
 
     init(_ stream: StreamInfo, of input: InputFile, into muxer: Muxer) throws(FFmpegError) {
         index = Int32(stream.index)
@@ -79,7 +77,6 @@ private final class VideoStage {
         encoder = try Encoder(videoCodec: "libx264", width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P,
                               timeBase: input.timeBase(ofStream: index), frameRate: rate,
                               globalHeader: muxer.wantsGlobalHeader, options: ["preset": "veryfast", "crf": "23"])
-        frameDuration = max(av_rescale_q(1, av_inv_q(rate), input.timeBase(ofStream: index)), 1)
         self.muxer = muxer
         streamIndex = try muxer.addStream(for: encoder)
         try muxer.copySideData(ofStream: index, of: input, to: streamIndex)
@@ -114,7 +111,6 @@ private final class VideoStage {
             let pts = source.best_effort_timestamp
             picture.pts = pts != noTimestamp && pts >= nextPTS ? pts : nextPTS
             nextPTS = picture.pts + 1
-            picture.pointer.pointee.pkt_duration = source.pkt_duration > 0 ? source.pkt_duration : frameDuration
             try encoder.encode(picture, into: muxer, stream: streamIndex, using: packet)
         }
     }

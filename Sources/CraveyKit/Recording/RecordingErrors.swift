@@ -16,12 +16,12 @@ extension CraveyError {
         }
     }
 
-    /// Explains a failure to write a media file.
+    /// Explains a failure to write a media file: `.cannotWrite` when the disk is full or the
+    /// folder refuses it, `.other` otherwise.
     static func writing(_ error: any Error, to url: URL) -> CraveyError {
         if let error = error as? CraveyError { return error }
-        if let error = error as? FFmpegError, error.code < 0, let posix = Optional(-error.code),
-           [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EIO].contains(posix) {
-            return FileStorageManager.writeError(posix, url, doing: "write")
+        if let error = error as? FFmpegError, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO].contains(-error.code) {
+            return FileStorageManager.writeError(-error.code, url, doing: "write")
         }
         return CraveyError(.other, "Cannot write \(url.path): \(error).")
     }

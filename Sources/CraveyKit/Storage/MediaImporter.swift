@@ -55,8 +55,7 @@ enum MediaImporter {
         } catch {
             unlink(partial.path)
             // A full disk or a read-only library is not the file's fault: say so, with its fix.
-            if let failure = error as? FFmpegError, writeFailures.contains(-failure.code) {
-                var refusal = FileStorageManager.writeError(-failure.code, partial, doing: "write the imported copy")
+            if case var refusal = CraveyError.writing(error, to: partial), refusal.kind == .cannotWrite {
                 refusal.message += " Nothing was stored."
                 throw refusal
             }
@@ -65,8 +64,6 @@ enum MediaImporter {
     }
 
     /// The `errno` values that mean the library's folder cannot take the file.
-    private static let writeFailures: Set<Int32> = [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG]
-
     /// AAC audio (and H.264 video) in an MP4-family container: kept as it is.
     static func isLibraryFormat(_ info: MediaInfo) -> Bool {
         guard info.formatName.contains("mp4") else { return false }
