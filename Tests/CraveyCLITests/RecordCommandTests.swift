@@ -73,6 +73,21 @@ struct RecordCommandTests {
         #expect(!FileManager.default.fileExists(atPath: library.path), "no library folder was created")
     }
 
+    @Test("devices lists the server's sources, a virtual microphone's monitor among them")
+    func devices() async throws {
+        let microphone = try VirtualMicrophone()
+        let result = try await Cravey.run(["devices", "--json"])
+        #expect(result.status == 0, "\(result.error)")
+        let sources = try JSONDecoder().decode([AudioSource].self, from: Data(result.output.utf8))
+        let monitor = try #require(sources.first { $0.name == microphone.monitor })
+        #expect(monitor.isMonitor)
+        #expect(sources.filter(\.isDefault).count == 1)
+        let table = try await Cravey.run(["devices"])
+        #expect(table.output.contains(microphone.monitor) && table.output.hasPrefix("DEFAULT"))
+        let noServer = try await Cravey.run(["devices"], environment: ["PULSE_SERVER": "unix:/nonexistent/cravey-test/native"])
+        #expect(noServer.status == 69 && noServer.error.contains("No sound server"))
+    }
+
     @Test("an unknown --device exits 69 and points at `cravey devices`")
     func unknownDevice() async throws {
         let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "1", "--device", "nope"])
