@@ -95,14 +95,15 @@ struct RecordCommandTests {
         #expect(result.error.contains("'nope'") && result.error.contains("cravey devices"))
     }
 
-    @Test("SIGINT is a clean stop: exit 0, the clip is saved as a normal MP4")
-    func interruptSaves() async throws {
+    @Test("SIGINT (Ctrl-C) and SIGTERM are clean stops: exit 0, the clip is saved as a normal MP4",
+          arguments: [SIGINT, SIGTERM])
+    func interruptSaves(signal: Int32) async throws {
         let microphone = try VirtualMicrophone()
         let player = try await microphone.play(frequency: 440, seconds: 30)
         defer { player.terminate() }
         let process = try Cravey.start(["record", "--library", library.path, "--device", microphone.monitor])
         try await waitForAudio(in: library, seconds: 1.5)
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         await exit(of: process)
         #expect(process.terminationStatus == 0)
         let row = try #require(try await listed().first)

@@ -7,10 +7,15 @@ final class Muxer {
     private var isOpen = false
     private var timeBases: [AVRational] = []
 
-    /// Creates the muxer and opens the file for writing.
+    /// Creates the muxer and opens the file for writing, private to its owner (mode 0600: clips
+    /// are personal, and `avio_open` alone would follow the umask).
     /// The corresponding C functions are `avformat_alloc_output_context2` and `avio_open`.
     init(url: URL, format: String) throws(FFmpegError) {
         FFmpegLog.configure
+        let created = open(url.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard created >= 0 else { throw FFmpegError(code: -errno, operation: "open") }
+        fchmod(created, 0o600)
+        Glibc.close(created)
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&context, nil, format, url.path), "avformat_alloc_output_context2")
         self.context = context!

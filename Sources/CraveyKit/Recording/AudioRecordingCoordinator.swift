@@ -244,8 +244,13 @@ public actor AudioRecordingCoordinator {
             writer = nil
             if let failure {
                 lock?.release()
-                if !ready.isResolved || summary.samples == 0 { try? FileManager.default.removeItem(at: url) }
-                finished.resolve(.failure(CraveyError.writing(failure, to: url)))
+                var error = CraveyError.writing(failure, to: url)
+                if !ready.isResolved || summary.samples == 0 {
+                    try? FileManager.default.removeItem(at: url)
+                } else {
+                    error.message += " What was recorded until then is kept in that file; once there is room, `cravey doctor --repair` adds it to the library."
+                }
+                finished.resolve(.failure(error))
                 return
             }
             // A normal MP4 with an edit list hiding the encoder delay; should the rewrite fail,

@@ -1,0 +1,42 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// A real full disk: a 256 KiB tmpfs mounted for the test (mounting needs root, as CI has).
+@Suite("A full disk", .serialized)
+struct FullDiskTests {
+    @Test("recording and importing into a full library exit 73 naming the fix; the audio so far is kept and private",
+          .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func fullDisk() async throws {
+        let mountPoint = temporaryLibrary()
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        let mounted = try await runOffPool("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint.path])
+        try #require(mounted.status == 0, "mount failed: \(mounted.error)")
+        defer { _ = try? run("umount", [mountPoint.path]) }
+        let library = mountPoint.appendingPathComponent("library")
+        #expect(try await Cravey.run(["list", "--library", library.path]).status == 0)
+        // Leave about 24 KiB: two seconds of audio.
+        let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: mountPoint.path)[.systemFreeSize] as? Int)
+        try Data(count: free - 24 * 1024).write(to: mountPoint.appendingPathComponent("filler"))
+
+        let microphone = try VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440, seconds: 30)
+        defer { player.terminate() }
+        let recorded = try await Cravey.run(["record", "--seconds", "8", "--device", microphone.monitor, "--library", library.path])
+        #expect(recorded.status == 73)
+        #expect(recorded.error.contains("No space left") && recorded.error.contains("Free some disk space"))
+        #expect(recorded.error.contains("doctor --repair"))
+        #expect(try await listed(library).isEmpty)
+        let kept = try partials(in: library)
+        #expect(kept.count == 1)
+        for file in kept {
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        }
+
+        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3"])
+        let imported = try await Cravey.run(["import", wav.path, "--library", library.path])
+        #expect(imported.status == 73 && imported.error.contains("Nothing was stored"))
+        #expect(try partials(in: library).count == 1, "the failed import left nothing behind")
+    }
+}
