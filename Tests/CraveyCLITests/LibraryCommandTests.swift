@@ -105,6 +105,19 @@ struct LibraryCommandTests {
         #expect(try library.repository.count() == 1)
     }
 
+    @Test("a damaged database exits 1 naming the file and the way out, and changes nothing")
+    func damagedDatabase() async throws {
+        let library = temporaryLibrary()
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        let garbage = Data((0..<8192).map { _ in UInt8.random(in: 0...255) })
+        let file = library.appendingPathComponent("library.sqlite")
+        try garbage.write(to: file)
+        let result = try await Cravey.run(["list", "--library", library.path])
+        #expect(result.status == 1)
+        #expect(result.error.contains(file.path) && result.error.contains("damaged") && result.error.contains("doctor --repair"))
+        #expect(try Data(contentsOf: file) == garbage, "the damaged file is left as it was")
+    }
+
     @Test("delete-all --yes empties the library; doctor then reports it healthy")
     func deleteAllAndDoctor() async throws {
         let library = try Fixture.library(clips: 5)

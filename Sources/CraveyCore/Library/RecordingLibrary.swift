@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// An opened library folder: its files (``FileStorageManager``) and its rows (``RecordingRepository``).
 public struct RecordingLibrary: Sendable {
@@ -15,7 +16,13 @@ public struct RecordingLibrary: Sendable {
     public init(at url: URL) throws {
         storage = FileStorageManager(libraryURL: url)
         try storage.prepare()
-        let database = try AppDatabase(url: storage.libraryURL.appendingPathComponent(AppDatabase.fileName))
-        repository = RecordingRepository(database: database)
+        let file = storage.libraryURL.appendingPathComponent(AppDatabase.fileName)
+        do {
+            repository = RecordingRepository(database: try AppDatabase(url: file))
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")). Move it aside (mv '\(file.path)' '\(file.path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings.")
+        } catch {
+            throw CraveyError(database: error) ?? error
+        }
     }
 }
