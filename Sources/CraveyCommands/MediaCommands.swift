@@ -1,3 +1,4 @@
+import ArgumentParser
 import CraveyCore
 import Foundation
 
@@ -33,10 +34,7 @@ public enum MediaCommands {
             let argv = arguments.map { strdup($0) } + [nil]
             execv(path, argv)
             Terminal.diagnostic("cravey: cannot run \(path): \(String(cString: strerror(errno))). Media commands need cravey-media installed beside cravey.")
-            throw ExitCodeError.other
+            throw ExitCode.failure
         }
     }
 }
-
-/// Exit 1 without a further message.
-enum ExitCodeError: Error { case other }

@@ -40,8 +40,6 @@ public func reportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as CraveyError {
         Terminal.diagnostic("cravey: \(error.message)")
         throw ExitCode(error.kind.exitCode)
-    } catch ExitCodeError.other {
-        throw ExitCode(1)
     } catch {
         guard let error = CraveyError(database: error) else { throw error }
         Terminal.diagnostic("cravey: \(error.message)")

@@ -105,6 +105,20 @@ struct LibraryCommandTests {
         #expect(try library.repository.count() == 1)
     }
 
+    @Test("without cravey-media beside it, a media command exits 1 saying what is missing; library commands still work")
+    func missingMediaExecutable() async throws {
+        let folder = temporaryLibrary()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let alone = folder.appendingPathComponent("cravey")
+        try FileManager.default.copyItem(atPath: Cravey.executable, toPath: alone.path)
+        let devices = try await runOffPool(alone.path, ["devices"], environment: Cravey.environment())
+        #expect(devices.status == 1)
+        #expect(devices.error.contains("cravey-media") && !devices.error.contains("Error:"), "\(devices.error)")
+        let list = try await runOffPool(alone.path, ["list", "--library", folder.appendingPathComponent("lib").path],
+                                        environment: Cravey.environment())
+        #expect(list.status == 0, "\(list.error)")
+    }
+
     @Test("a damaged database exits 1 naming the file and the way out, and changes nothing")
     func damagedDatabase() async throws {
         let library = temporaryLibrary()
