@@ -17,12 +17,15 @@ enum MediaImporter {
         guard FileManager.default.fileExists(atPath: source.path) else {
             throw CraveyError(.notFound, "There is no file at \(source.path).")
         }
+        let input: InputFile
         do {
-            _ = try MediaProbe.playableDuration(of: source)
+            input = try InputFile(url: source)
         } catch {
-            throw CraveyError(.undecodableMedia, "Cannot import \(source.path): \(error.message.replacingOccurrences(of: source.path + " ", with: "")) Nothing was stored.")
+            throw CraveyError(.undecodableMedia, "Cannot import \(source.path): FFmpeg cannot read it as media (\(error.message)). Nothing was stored.")
         }
-        let input = try MediaProbe.open(source)
+        if let reason = MediaProbe.undecodableReason(input) {
+            throw CraveyError(.undecodableMedia, "Cannot import \(source.path): it \(reason). Nothing was stored.")
+        }
         let info = input.info
         // A cut-short MP4 with its index up front opens and decodes until the data runs out; a
         // copy would keep only part of it without a word, so it is refused like any damaged file.

@@ -10,7 +10,10 @@ enum MediaProbe {
     /// The container's duration, or the end of the last packet when the container declares none
     /// or one that disagrees with the packets by more than a second.
     static func duration(of url: URL) throws(CraveyError) -> Double {
-        let input = try open(url)
+        try duration(of: try open(url), at: url)
+    }
+
+    static func duration(of input: InputFile, at url: URL) throws(CraveyError) -> Double {
         let info = input.info
         if let declared = info.containerDuration, declared > 0, declared < 7 * 24 * 3600,
            let longest = info.streams.compactMap(\.duration).max(), abs(longest - declared) < 1 {
@@ -26,32 +29,35 @@ enum MediaProbe {
     /// The duration of a file whose main stream decodes at least one frame; throws otherwise.
     static func playableDuration(of url: URL) throws(CraveyError) -> Double {
         let input = try open(url)
-        let info = input.info
-        // The main stream: the video, or else the audio; cover art does not count as video.
-        guard let stream = info.videoStream ?? info.audioStream else {
-            throw CraveyError(.undecodableMedia, "\(url.path) holds no audio or video.")
+        let duration = try duration(of: input, at: url)
+        try? input.seek(to: 0)
+        if let reason = undecodableReason(input) {
+            throw CraveyError(.undecodableMedia, "\(url.path) \(reason).")
         }
+        return duration
+    }
+
+    /// Why the main stream (the video, or else the audio; cover art is not video) does not
+    /// decode a first frame from where `input` stands; nil when it does.
+    static func undecodableReason(_ input: InputFile) -> String? {
+        let info = input.info
+        guard let stream = info.videoStream ?? info.audioStream else { return "holds no audio or video" }
         let index = Int32(stream.index)
         do throws(FFmpegError) {
             let decoder = try Decoder(stream: index, of: input)
             let packet = try Packet()
             let frame = try Frame()
-            var decoded = false
-            reading: while try input.read(into: packet) {
+            while try input.read(into: packet) {
                 defer { packet.unref() }
                 guard packet.streamIndex == index else { continue }
                 _ = try decoder.send(packet)
-                if try decoder.receive(into: frame) == .ready { decoded = true; break reading }
+                if try decoder.receive(into: frame) == .ready { return nil }
             }
-            if !decoded {
-                _ = try decoder.send(nil)
-                decoded = try decoder.receive(into: frame) == .ready
-            }
-            guard decoded else { throw FFmpegError.invalidData }
+            _ = try decoder.send(nil)
+            return try decoder.receive(into: frame) == .ready ? nil : "cannot be decoded (no frame of its \(stream.kind.rawValue) decodes)"
         } catch {
-            throw CraveyError(.undecodableMedia, "\(url.path) cannot be decoded (\(error.message)).")
+            return "cannot be decoded (\(error.message))"
         }
-        return try duration(of: url)
     }
 
     static func packetDuration(_ input: InputFile) throws(FFmpegError) -> Double {
