@@ -38,19 +38,7 @@ public struct ExportRecordingsUseCase: Sendable {
 
     /// Writes the export to `url` atomically (a temporary file renamed into place), mode 0600.
     public func execute(format: Format, to url: URL) throws {
-        let data = try execute(format: format)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileStorageManager.writeError(errno, url, doing: "write the export to") }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let writeErrno = errno
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporary.path, url.path) == 0 else {
-            let code = written == data.count ? errno : writeErrno
-            unlink(temporary.path)
-            throw FileStorageManager.writeError(code, url, doing: "write the export to")
-        }
+        try FileStorageManager.writeAtomically(try execute(format: format), to: url, doing: "write the export to")
     }
 
     static func csv(_ recordings: [Recording]) -> String {
