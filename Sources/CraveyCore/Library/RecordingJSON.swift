@@ -17,14 +17,8 @@ public enum RecordingJSON {
     /// Writes recordings as a JSON array to a file descriptor, a block at a time.
     public static func write(_ recordings: [Recording], to descriptor: Int32) {
         var out = JSONBuffer()
-        out.append("[\n")
-        for (index, recording) in recordings.enumerated() {
-            out.append("  ")
-            out.write(recording, indent: 2)
-            out.append(index == recordings.count - 1 ? "\n" : ",\n")
-            if out.bytes.count > 1 << 20 { out.flush(to: descriptor) }
-        }
-        out.append("]\n")
+        out.write(recordings, indent: 0, flushingTo: descriptor)
+        out.append("\n")
         out.flush(to: descriptor)
     }
 
@@ -68,14 +62,17 @@ struct JSONBuffer {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    mutating func write(_ recordings: [Recording], indent: Int) {
+    /// Writes an array; with a descriptor, hands each megabyte to it as it fills instead of
+    /// holding the whole array in memory.
+    mutating func write(_ recordings: [Recording], indent: Int, flushingTo descriptor: Int32? = nil) {
         guard !recordings.isEmpty else { return append("[]") }
-        bytes.reserveCapacity(bytes.count + recordings.count * 520)
+        bytes.reserveCapacity(bytes.count + min(recordings.count, 2_000) * 520)
         append("[\n")
         for (index, recording) in recordings.enumerated() {
             pad(indent + 2)
             write(recording, indent: indent + 2)
             append(index == recordings.count - 1 ? "\n" : ",\n")
+            if let descriptor, bytes.count > 1 << 20 { flush(to: descriptor) }
         }
         pad(indent)
         append("]")
