@@ -45,6 +45,12 @@ public struct FileStorageManager: Sendable {
         }
     }
 
+    /// Where a path stored in the library points, unchecked and without touching the disk (unlike
+    /// `appendingPathComponent`, which stats it). Use ``absoluteURL(for:)`` for paths read from rows.
+    package func url(of relativePath: String) -> URL {
+        URL(fileURLWithPath: libraryURL.path + "/" + relativePath, isDirectory: false)
+    }
+
     /// The relative path a recording of this type and id is stored at, for example `Recordings/audio_<UUID>.m4a`.
     public func relativePath(for id: UUID, type: RecordingType) -> String {
         "\(Self.recordingsFolder)/\(type.rawValue)_\(id.uuidString.lowercased()).\(type.fileExtension)"
@@ -52,14 +58,14 @@ public struct FileStorageManager: Sendable {
 
     /// Where a recording in progress is written, inside the library so a crash leaves it findable.
     public func partialURL(for id: UUID, type: RecordingType) -> URL {
-        libraryURL.appendingPathComponent(relativePath(for: id, type: type) + Self.partialSuffix)
+        url(of: relativePath(for: id, type: type) + Self.partialSuffix)
     }
 
     /// Moves a finished file into `Recordings/` (a rename: never a second copy) and makes it 0600.
     /// Returns the path relative to the library folder.
     public func saveRecording(from temporaryURL: URL, type: RecordingType, id: UUID = UUID()) throws(CraveyError) -> String {
         let relative = relativePath(for: id, type: type)
-        let destination = libraryURL.appendingPathComponent(relative)
+        let destination = url(of: relative)
         if rename(temporaryURL.path, destination.path) != 0 {
             let code = errno
             guard code == EXDEV else { throw Self.writeError(code, destination, doing: "move the recording to") }
@@ -83,7 +89,7 @@ public struct FileStorageManager: Sendable {
               !components.contains(where: { $0 == ".." || $0 == "." }) else {
             throw CraveyError(.invalidInput, "Refusing the stored path '\(relativePath)': it points outside the library folder \(libraryURL.path). Run `cravey doctor --repair` to remove such rows.")
         }
-        let url = libraryURL.appendingPathComponent(relativePath)
+        let url = url(of: relativePath)
         guard let root = realPath(libraryURL.path) else {
             throw CraveyError(.notFound, "The library folder \(libraryURL.path) does not exist.")
         }
@@ -102,11 +108,16 @@ public struct FileStorageManager: Sendable {
     /// The size in bytes of a stored file.
     public func fileSize(at relativePath: String) throws(CraveyError) -> Int64 {
         let url = try absoluteURL(for: relativePath)
-        var info = stat()
-        guard stat(url.path, &info) == 0 else {
+        guard let size = Self.size(of: url) else {
             throw CraveyError(.notFound, "The file \(url.path) is missing. Run `cravey doctor` to check the library.")
         }
-        return Int64(info.st_size)
+        return size
+    }
+
+    /// The size of the file at `url`, nil when there is none.
+    package static func size(of url: URL) -> Int64? {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int64(info.st_size) : nil
     }
 
     /// Bytes used by every file under `Recordings/`, thumbnails included.

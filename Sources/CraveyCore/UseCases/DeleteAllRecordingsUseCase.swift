@@ -24,7 +24,7 @@ public struct DeleteAllRecordingsUseCase: Sendable {
         var summary = Summary(recordings: deleted.count, files: 0, bytes: 0)
         var failed: [(path: String, error: CraveyError)] = []
         for (path, size) in storage.storedFilesWithSizes() {
-            let url = URL(fileURLWithPath: storage.libraryURL.path + "/" + path, isDirectory: false)
+            let url = storage.url(of: path)
             if path.hasSuffix(FileStorageManager.partialSuffix) && storage.isBeingRecorded(url) { continue }
             do {
                 try storage.remove(url)

@@ -70,11 +70,11 @@ public struct DoctorUseCase: Sendable {
 
         for row in rows {
             let entry = Report.Row(id: row.id, title: row.title, filePath: row.filePath)
-            guard (try? storage.absoluteURL(for: row.filePath)) != nil else {
+            guard let url = try? storage.absoluteURL(for: row.filePath) else {
                 report.unsafePaths.append(entry)
                 continue
             }
-            guard let size = try? storage.fileSize(at: row.filePath) else {
+            guard let size = FileStorageManager.size(of: url) else {
                 report.missingFiles.append(entry)
                 continue
             }
@@ -83,8 +83,8 @@ public struct DoctorUseCase: Sendable {
             }
         }
 
-        for path in storage.storedFiles() where !referenced.contains(path) {
-            let url = storage.libraryURL.appendingPathComponent(path)
+        for (path, bytes) in storage.storedFilesWithSizes() where !referenced.contains(path) {
+            let url = storage.url(of: path)
             let name = url.lastPathComponent
             if name.hasPrefix(FileStorageManager.deletingPrefix) {
                 report.interruptedDeletions.append(path)
@@ -93,7 +93,6 @@ public struct DoctorUseCase: Sendable {
             } else if name.hasSuffix(".finishing") || (name.hasSuffix(FileStorageManager.partialSuffix) && isLive(url, now: now)) {
                 continue  // a recording still being made by another process
             } else {
-                let bytes = (try? storage.fileSize(at: path)) ?? 0
                 let duration = try? MediaProbe.playableDuration(of: url)
                 report.orphanFiles.append(.init(path: path, bytes: bytes, playable: duration != nil, duration: duration))
             }
@@ -117,7 +116,7 @@ public struct DoctorUseCase: Sendable {
         var restored: Set<String> = []
 
         for path in report.interruptedDeletions {
-            let url = storage.libraryURL.appendingPathComponent(path)
+            let url = storage.url(of: path)
             let original = url.deletingLastPathComponent().appendingPathComponent(
                 String(url.lastPathComponent.dropFirst(FileStorageManager.deletingPrefix.count)))
             let originalPath = FileStorageManager.thumbnailsFolder + "/" + original.lastPathComponent
@@ -156,7 +155,7 @@ public struct DoctorUseCase: Sendable {
     /// Registers a playable orphan as a recording titled "Recovered <date>".
     private func recover(_ orphan: Report.Orphan) throws -> Recording {
         let storage = library.storage
-        let url = storage.libraryURL.appendingPathComponent(orphan.path)
+        let url = storage.url(of: orphan.path)
         let info = try MediaProbe.info(of: url)
         let type: RecordingType = info.videoStream != nil ? .video : .audio
         let (nameType, nameID) = Self.parse(url.lastPathComponent)

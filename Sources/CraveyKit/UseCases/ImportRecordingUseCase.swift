@@ -27,7 +27,7 @@ public struct ImportRecordingUseCase: Sendable {
         // Nothing half-imported stays behind.
         func removeImported() {
             unlink(imported.url.path)
-            unlink(storage.libraryURL.appendingPathComponent(storage.relativePath(for: id, type: imported.type)).path)
+            unlink(storage.url(of: storage.relativePath(for: id, type: imported.type)).path)
             if let thumbnail { try? storage.deleteThumbnail(at: thumbnail) }
         }
         do throws(CraveyError) {
