@@ -14,12 +14,6 @@ public struct LibraryOptions: ParsableArguments {
 
     /// Opens the library, creating it if needed.
     public func open() throws -> RecordingLibrary {
-        do {
-            return try RecordingLibrary(at: url)
-        } catch let error as CraveyError {
-            throw error
-        } catch {
-            throw CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.")
-        }
+        try RecordingLibrary(at: url)
     }
 }

@@ -20,7 +20,10 @@ public enum Terminal {
     }
 
     public static func printJSON<T: Encodable>(_ value: T) throws {
-        let data = try Recording.jsonEncoder().encode(value)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
         output(String(decoding: data, as: UTF8.self))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 extension Recording {
-    /// Encodes every field, absent ones as `null`, the id in lowercase: the shape `--json` and
-    /// the JSON export print.
+    /// Encodes every field, absent ones as `null`, the id in lowercase: GRDB writes rows through
+    /// it, and `JSONEncoder` gets the shape ``RecordingJSON`` writes (which `--json` uses, faster).
     public func encode(to encoder: any Swift.Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id.uuidString.lowercased(), forKey: .id)
@@ -19,15 +19,7 @@ extension Recording {
         try container.encode(lastPlayedAt, forKey: .lastPlayedAt)
     }
 
-    /// A JSON encoder for recordings: ISO 8601 dates, sorted keys, pretty printed.
-    public static func jsonEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    /// The matching decoder.
+    /// A decoder for the JSON cravey prints and exports (ISO 8601 dates).
     public static func jsonDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
