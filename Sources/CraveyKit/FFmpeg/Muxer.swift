@@ -5,7 +5,6 @@ internal import CFFmpeg
 final class Muxer {
     private let context: UnsafeMutablePointer<AVFormatContext>
     private var isOpen = false
-    private var timeBases: [AVRational] = []
 
     /// Creates the muxer and opens the file for writing, private to its owner (mode 0600: clips
     /// are personal, and `avio_open` alone would follow the umask).
@@ -44,7 +43,6 @@ final class Muxer {
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context),
                   "avcodec_parameters_from_context")
         stream.pointee.time_base = encoder.timeBase
-        timeBases.append(encoder.timeBase)
         return stream.pointee.index
     }
 
@@ -56,7 +54,6 @@ final class Muxer {
                   "avcodec_parameters_copy")
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = input.timeBase(ofStream: index)
-        timeBases.append(input.timeBase(ofStream: index))
         try copySideData(ofStream: index, of: input, to: stream.pointee.index)
         return stream.pointee.index
     }
@@ -77,14 +74,14 @@ final class Muxer {
         var dictionary = OptionDictionary(options)
         defer { dictionary.free() }
         try check(avformat_write_header(context, &dictionary.pointer), "avformat_write_header")
-        // The muxer may change a stream's time base while writing the header.
-        timeBases = (0..<Int(context.pointee.nb_streams)).map { context.pointee.streams[$0]!.pointee.time_base }
     }
 
     /// Writes a packet whose timestamps are in `timeBase`, rescaled to the stream's.
     /// The corresponding C function is `av_interleaved_write_frame`.
     func write(_ packet: Packet, timeBase: AVRational) throws(FFmpegError) {
-        av_packet_rescale_ts(packet.pointer, timeBase, timeBases[Int(packet.streamIndex)])
+        // The stream's own time base: the muxer may have changed it while writing the header.
+        let stream = context.pointee.streams[Int(packet.streamIndex)]!
+        av_packet_rescale_ts(packet.pointer, timeBase, stream.pointee.time_base)
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
     }
 
