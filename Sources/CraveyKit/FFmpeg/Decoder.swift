@@ -39,6 +39,23 @@ final class Decoder {
         try codecStep(avcodec_receive_frame(context, frame.pointer), "avcodec_receive_frame")
     }
 
+    /// Decodes a packet (nil: drains the decoder) and hands every frame that comes out to `body`,
+    /// in `frame`. A packet the decoder rejects as damaged is skipped, as players do.
+    func decode(_ packet: Packet?, into frame: Frame, _ body: (Frame) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        func drain() throws(FFmpegError) {
+            while try receive(into: frame) == .ready { try body(frame) }
+        }
+        if let packet {
+            if (try? send(packet)) == .needsMore {
+                try drain()
+                _ = try? send(packet)
+            }
+        } else {
+            _ = try send(nil)
+        }
+        try drain()
+    }
+
     /// Forgets buffered data after a seek. The corresponding C function is `avcodec_flush_buffers`.
     func flush() { avcodec_flush_buffers(context) }
 }

@@ -28,27 +28,18 @@ enum Transcoder {
 
         let packet = try Packet()
         let frame = try Frame()
-        func drainAudio() throws(FFmpegError) {
-            guard let audio else { return }
-            while try audio.decoder.receive(into: frame) == .ready { try audio.stage.push(frame) }
-        }
         while try input.read(into: packet) {
             defer { packet.unref() }
             if let video, packet.streamIndex == video.index {
                 try video.decode(packet)
             } else if let audio, packet.streamIndex == audio.index {
-                // A damaged packet is skipped, as players do.
-                if (try? audio.decoder.send(packet)) == .needsMore {
-                    try drainAudio()
-                    _ = try? audio.decoder.send(packet)
-                }
-                try drainAudio()
+                try audio.decoder.decode(packet, into: frame, audio.stage.push)
             }
         }
+        try video?.decode(nil)
         try video?.finish()
         if let audio {
-            _ = try audio.decoder.send(nil)
-            try drainAudio()
+            try audio.decoder.decode(nil, into: frame, audio.stage.push)
             try audio.stage.finish()
         }
         try muxer.close()
@@ -84,34 +75,28 @@ private final class VideoStage {
         packet = try Packet()
     }
 
-    func decode(_ packet: Packet) throws(FFmpegError) {
-        if (try? decoder.send(packet)) == .needsMore {
-            try drain()
-            _ = try? decoder.send(packet)
-        }
-        try drain()
+    /// Decodes a packet (nil: the rest) and encodes every picture it yields.
+    func decode(_ packet: Packet?) throws(FFmpegError) {
+        try decoder.decode(packet, into: frame, encode)
     }
 
+    /// Drains the encoder into the muxer; call after `decode(nil)`.
     func finish() throws(FFmpegError) {
-        _ = try decoder.send(nil)
-        try drain()
         try encoder.encode(nil, into: muxer, stream: streamIndex, using: packet)
     }
 
-    private func drain() throws(FFmpegError) {
-        while try decoder.receive(into: frame) == .ready {
-            let source = frame.pointer.pointee
-            if scaler == nil {
-                scaler = try Scaler(from: (source.width, source.height, AVPixelFormat(source.format)),
-                                    to: encoder.context.pointee.width, encoder.context.pointee.height,
-                                    format: AV_PIX_FMT_YUV420P)
-            }
-            let picture = try scaler!.scale(frame)
-            // Timestamps must rise for the encoder; a missing or repeated one takes the next free.
-            let pts = source.best_effort_timestamp
-            picture.pts = pts != noTimestamp && pts >= nextPTS ? pts : nextPTS
-            nextPTS = picture.pts + 1
-            try encoder.encode(picture, into: muxer, stream: streamIndex, using: packet)
+    private func encode(_ frame: Frame) throws(FFmpegError) {
+        let source = frame.pointer.pointee
+        if scaler == nil {
+            scaler = try Scaler(from: (source.width, source.height, AVPixelFormat(source.format)),
+                                to: encoder.context.pointee.width, encoder.context.pointee.height,
+                                format: AV_PIX_FMT_YUV420P)
         }
+        let picture = try scaler!.scale(frame)
+        // Timestamps must rise for the encoder; a missing or repeated one takes the next free.
+        let pts = source.best_effort_timestamp
+        picture.pts = pts != noTimestamp && pts >= nextPTS ? pts : nextPTS
+        nextPTS = picture.pts + 1
+        try encoder.encode(picture, into: muxer, stream: streamIndex, using: packet)
     }
 }
