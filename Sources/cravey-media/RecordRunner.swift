@@ -88,13 +88,16 @@ struct LevelMeterView {
         if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
     }
 
-    /// "● 0:03 [██████████░░░░░░░░░░] -12 dBFS", redrawn in place.
+    /// "● 0:03.4 [██████████░░░░░░░░░░] -12 dBFS", redrawn in place: the audio captured so far, to
+    /// the tenth of a second (as sox's `rec` shows it), and the level of the latest block.
     static func meterLine(_ level: AudioLevel) -> String {
         let width = 30
         let filled = Int(((level.rms + 60) / 60 * Double(width)).rounded()).clamped(to: 0...width)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let db = level.rms <= AudioLevel.floor ? " -inf" : String(format: "%5.1f", level.rms)
-        return "\r\u{1B}[2K\u{1B}[31m●\u{1B}[0m \(Format.duration(level.elapsed)) [\(bar)] \(db) dBFS"
+        let tenths = Int(level.elapsed * 10)
+        let clock = String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
+        return "\r\u{1B}[2K\u{1B}[31m●\u{1B}[0m \(clock) [\(bar)] \(db) dBFS"
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 internal import CFFmpeg
 
 /// Encodes signed 16-bit PCM to AAC in a fragmented MP4 that stays playable on disk at every
-/// moment (1 s fragments, flushed as written).
+/// moment (half-second fragments, flushed as written: a crash loses at most the last half second).
 ///
 /// Lives on the recording's encoder thread; nothing else touches it.
 final class AudioFileWriter {
@@ -20,7 +20,7 @@ final class AudioFileWriter {
         muxer.flushEveryPacket()
         try muxer.writeHeader(options: [
             "movflags": "+frag_keyframe+empty_moov+default_base_moof",
-            "frag_duration": "1000000",
+            "frag_duration": "500000",
         ])
     }
 
