@@ -118,23 +118,29 @@ struct RecordCommandTests {
         let microphone = try VirtualMicrophone()
         let player = try await microphone.play(frequency: 440, seconds: 30)
         defer { player.terminate() }
-        let process = try Cravey.start(["record", "--library", library.path, "--device", microphone.monitor])
-        // Wait until audio has been flowing for 3 s, counted from the first fragment on disk.
-        try await waitForAudio(in: library, seconds: 0)
-        let firstFragment = Date()
-        try await Task.sleep(for: .seconds(3))
-        let captured = Date().timeIntervalSince(firstFragment) + 1  // the first fragment holds 1 s
-        kill(process.processIdentifier, SIGKILL)
-        await exit(of: process)
+        // On a terminal the meter shows the audio captured so far, counted in samples by cravey
+        // itself: a clock in the test would also count the time the machine kept either waiting.
+        let terminal = try Cravey.startOnTerminal(["record", "--library", library.path, "--device", microphone.monitor])
+        let recording = try await offPool { terminal.waitUntilShown(within: 20) { (capturedSeconds(shownOn: $0) ?? 0) >= 3 } }
+        kill(terminal.process.processIdentifier, SIGKILL)
+        let shown = try await offPool { terminal.waitForExit() }
+        try #require(recording, "the meter never reached 0:03.0: \(shown.debugDescription)")
+        let captured = try #require(capturedSeconds(shownOn: shown))
 
         let partial = try #require(try partials(in: library).first)
         let probe = try Witness.ffprobe(partial)
         #expect(probe.audioCodec == "aac")
-        #expect(abs(probe.duration - captured) <= 1.0, "probed \(probe.duration) s of about \(captured) s captured")
+        #expect(abs(probe.duration - captured) <= 1.0, "probed \(probe.duration) s of \(captured) s captured")
         let storage = FileStorageManager(libraryURL: library)
         #expect(abs(try storage.duration(of: partial) - probe.duration) < 0.05)
         #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(partial)) - 440) <= 5)
     }
+}
+
+/// The audio captured so far as the live meter last showed it ("● 0:03.4 [███░░] -6.0 dBFS").
+func capturedSeconds(shownOn terminal: String) -> Double? {
+    guard let clock = terminal.matches(of: /(\d+):(\d\d)\.(\d) \[/).last else { return nil }
+    return Double(clock.1)! * 60 + Double(clock.2)! + Double(clock.3)! / 10
 }
 
 /// The library's recordings as `cravey list --json` prints them.
@@ -153,16 +159,21 @@ func partials(in library: URL) throws -> [URL] {
 
 /// Waits until the first fragment of audio is on disk, then `seconds` more.
 func waitForAudio(in library: URL, seconds: Double) async throws {
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-        if let partial = try? partials(in: library).first,
-           let size = try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int, size > 2000 {
-            try await Task.sleep(for: .seconds(seconds))
-            return
-        }
-        try await Task.sleep(for: .milliseconds(50))
+    // Polled on a thread of its own: on the busy cooperative pool the test could wake past the
+    // deadline without having looked again.
+    let arrived = try await offPool {
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            if let partial = try? partials(in: library).first,
+               let size = try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int, size > 2000 {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        return false
     }
-    throw TestFailure("no audio reached \(library.path) within 10 s")
+    guard arrived else { throw TestFailure("no audio reached \(library.path) within 10 s") }
+    try await Task.sleep(for: .seconds(seconds))
 }
 
 /// Waits for a process to end without holding a cooperative thread.

@@ -3,31 +3,21 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// What a person at a terminal sees: `script` gives cravey a real pseudo-terminal.
+/// What a person at a terminal sees: cravey runs on a real pseudo-terminal.
 @Suite("At a terminal")
 struct TerminalTests {
-    /// Runs cravey on a pseudo-terminal, typing `input`; returns everything the terminal showed.
-    func onTerminal(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> CommandResult {
-        let command = ([Cravey.executable] + arguments).map { "'\($0.replacingOccurrences(of: "'", with: "'\\''"))'" }
-            .joined(separator: " ")
-        // `swift test` sets NO_COLOR for the tests; a person's terminal usually has none.
-        var terminal = Cravey.environment(environment)
-        if environment["NO_COLOR"] == nil { terminal.removeValue(forKey: "NO_COLOR") }
-        return try await runOffPool("script", ["-qec", command, "/dev/null"], environment: terminal, input: Data(input.utf8))
-    }
-
     @Test("delete asks 'Delete '<title>'? This cannot be undone. [y/N]': no keeps the clip, y deletes it")
     func deletePrompt() async throws {
         let library = try Fixture.library(titles: ["Don't Do It"])
         let recording = try #require(try library.repository.fetchAll().first)
         let arguments = ["delete", recording.id.uuidString, "--library", library.storage.libraryURL.path]
 
-        let declined = try await onTerminal(arguments, input: "n\n")
+        let declined = try await Cravey.runOnTerminal(arguments, input: "n\n")
         #expect(declined.status == 0)
         #expect(declined.output.contains("Delete 'Don't Do It'? This cannot be undone. [y/N]"))
         #expect(try library.repository.count() == 1)
 
-        let accepted = try await onTerminal(arguments, input: "y\n")
+        let accepted = try await Cravey.runOnTerminal(arguments, input: "y\n")
         #expect(accepted.status == 0 && accepted.output.contains("Deleted"))
         #expect(try library.repository.count() == 0)
     }
@@ -40,11 +30,12 @@ struct TerminalTests {
         let library = temporaryLibrary().path
         let arguments = ["record", "--seconds", "1", "--device", microphone.monitor, "--library", library]
 
-        let live = try await onTerminal(arguments)
+        let live = try await Cravey.runOnTerminal(arguments)
         #expect(live.status == 0, "\(live.output)")
         #expect(live.output.contains("dBFS") && live.output.contains("\u{1B}[31m●"), "terminal showed: \(live.output.debugDescription)")
+        #expect(capturedSeconds(shownOn: live.output).map { $0 >= 0.5 && $0 <= 1 } == true, "the clock counts the second recorded in tenths")
 
-        let plain = try await onTerminal(arguments, environment: ["NO_COLOR": "1"])
+        let plain = try await Cravey.runOnTerminal(arguments, environment: ["NO_COLOR": "1"])
         #expect(plain.status == 0 && !plain.output.contains("dBFS") && !plain.output.contains("\u{1B}["))
 
         let piped = try await Cravey.run(arguments)

@@ -27,6 +27,25 @@ public enum Cravey {
         try await runOffPool(executable, arguments, environment: environment(extra), input: input)
     }
 
+    /// Starts `cravey` on a pseudo-terminal, as a person at a terminal runs it: meters and
+    /// prompts on, and colour too unless `environment` sets NO_COLOR (`swift test` sets it for
+    /// the tests; a person's terminal usually has none).
+    public static func startOnTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> PseudoTerminal {
+        var terminal = environment(extra)
+        if extra["NO_COLOR"] == nil { terminal.removeValue(forKey: "NO_COLOR") }
+        return try PseudoTerminal(executable, arguments, environment: terminal)
+    }
+
+    /// Runs `cravey` to the end on a pseudo-terminal, typing `input`; the result's output is
+    /// everything the terminal showed (stdout and stderr together, input echoed).
+    public static func runOnTerminal(_ arguments: [String], input: String = "",
+                                     environment extra: [String: String] = [:]) async throws -> CommandResult {
+        let terminal = try startOnTerminal(arguments, environment: extra)
+        terminal.type(input)
+        let shown = try await offPool { terminal.waitForExit() }
+        return CommandResult(status: terminal.process.terminationStatus, output: shown, error: "")
+    }
+
     /// Starts `cravey` without waiting; stdout and stderr go to files the caller can read.
     public static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()

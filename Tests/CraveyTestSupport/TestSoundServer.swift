@@ -56,16 +56,25 @@ public final class VirtualMicrophone: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
         process.arguments = ["--device=\(sinkName)", file.path]
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let sinks = try await runOffPool("pactl", ["list", "short", "sinks"]).output
-            if sinks.split(separator: "\n").contains(where: { $0.contains(sinkName) && $0.contains("RUNNING") }) {
-                return process
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        // Polled on a thread of its own: a test that waits on the busy cooperative pool could
+        // wake past its deadline without having looked again.
+        let sinkName = sinkName
+        let running = try await offPool {
+            let deadline = Date().addingTimeInterval(10)
+            repeat {
+                let sinks = try run("pactl", ["list", "short", "sinks"]).output
+                if sinks.split(separator: "\n").contains(where: { $0.contains(sinkName) && $0.contains("RUNNING") }) {
+                    return true
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            } while Date() < deadline && process.isRunning
+            return false
         }
-        process.terminate()
-        throw TestFailure("paplay did not start playing into \(sinkName) within 10 s")
+        guard running else {
+            process.terminate()
+            throw TestFailure("paplay did not start playing into \(sinkName) within 10 s (exit status \(process.isRunning ? "none, still running" : String(process.terminationStatus)))")
+        }
+        return process
     }
 }
 
@@ -100,15 +109,18 @@ public struct CommandResult: Sendable {
     public var error: String
 }
 
-/// Runs a command to the end on a thread of its own, so waiting for it never holds one of the
-/// cooperative pool's few threads (tests run in parallel on them).
+/// Runs blocking work (waiting for a process, a file, a server) on a thread of its own, so it
+/// never holds one of the cooperative pool's few threads (tests run in parallel on them).
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// Runs a command to the end off the cooperative pool.
 public func runOffPool(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
                        input: Data? = nil) async throws -> CommandResult {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result { try run(command, arguments, environment: environment, input: input) })
-        }.start()
-    }
+    try await offPool { try run(command, arguments, environment: environment, input: input) }
 }
 
 /// Runs a command to the end, looking it up on PATH when `command` has no slash.

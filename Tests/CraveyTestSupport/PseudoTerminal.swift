@@ -1,0 +1,112 @@
+import Foundation
+
+/// A program running on a pseudo-terminal, as in a person's terminal window: its stdin, stdout
+/// and stderr are the terminal; the test types into it and reads everything it showed.
+// @unchecked Sendable: `shown` and `ended` are only touched with `changed` locked; `controller` is
+// read by the reading thread and written to by `type(_:)`, which a terminal allows at once.
+public final class PseudoTerminal: @unchecked Sendable {
+    public let process = Process()
+    private let controller: Int32
+    private let changed = NSCondition()
+    private var shown = Data()
+    private var ended = false
+
+    /// Starts `executable` on a new pseudo-terminal. The corresponding C functions are
+    /// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+        controller = Libc.posixOpenpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard controller >= 0 else { throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))") }
+        guard Libc.grantpt(controller) == 0, Libc.unlockpt(controller) == 0, let name = Libc.ptsname(controller) else {
+            close(controller)
+            throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+        let terminalEnd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard terminalEnd >= 0 else {
+            close(controller)
+            throw TestFailure("cannot open \(String(cString: name)): \(String(cString: strerror(errno)))")
+        }
+        let terminal = FileHandle(fileDescriptor: terminalEnd, closeOnDealloc: true)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        (process.standardInput, process.standardOutput, process.standardError) = (terminal, terminal, terminal)
+        do {
+            try process.run()
+        } catch {
+            close(controller)
+            throw error
+        }
+        // Only the program holds the terminal end now, so reading ends when it exits.
+        try terminal.close()
+        Thread { [self] in readUntilClosed() }.start()
+    }
+
+    deinit { close(controller) }
+
+    /// Types `text` at the terminal.
+    public func type(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Everything the terminal showed so far.
+    public var output: String {
+        changed.lock()
+        defer { changed.unlock() }
+        return String(decoding: shown, as: UTF8.self)
+    }
+
+    /// Blocks until what the terminal showed satisfies `condition`; false if it did not within
+    /// `seconds` or the program ended first. Call it off the cooperative pool (``offPool(_:)``).
+    public func waitUntilShown(within seconds: Double, _ condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        changed.lock()
+        defer { changed.unlock() }
+        while !condition(String(decoding: shown, as: UTF8.self)) {
+            guard !ended, changed.wait(until: deadline) else { return condition(String(decoding: shown, as: UTF8.self)) }
+        }
+        return true
+    }
+
+    /// Blocks until the program has exited and the terminal has shown all it wrote; returns it.
+    public func waitForExit() -> String {
+        process.waitUntilExit()
+        changed.lock()
+        while !ended { changed.wait() }
+        changed.unlock()
+        return output
+    }
+
+    private func readUntilClosed() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            changed.lock()
+            // EIO: every program holding the terminal end has closed it.
+            if count > 0 { shown.append(contentsOf: buffer[..<count]) } else { ended = true }
+            changed.broadcast()
+            changed.unlock()
+            if count <= 0 { return }
+        }
+    }
+}
+
+/// The C library's pseudo-terminal functions, which Swift's Glibc module leaves out (its headers
+/// declare them only for X/Open builds), looked up by name.
+private enum Libc {
+    static let posixOpenpt = function("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let grantpt = function("grantpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let unlockpt = function("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let ptsname = function("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+
+    private static func function<T>(_ name: String, as type: T.Type) -> T {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), name) else { fatalError("the C library has no \(name)") }
+        return unsafeBitCast(symbol, to: type)
+    }
+}
