@@ -29,12 +29,14 @@ enum MediaProbe {
     /// The duration of a file whose main stream decodes at least one frame; throws otherwise.
     static func playableDuration(of url: URL) throws(CraveyError) -> Double {
         let input = try open(url)
-        let duration = try duration(of: input, at: url)
-        try? input.seek(to: 0)
+        // Decoding first, from where the file opens: a rewind that failed after reading every
+        // packet for the duration would make a playable file look undecodable (and doctor deletes
+        // those when asked); here it can at most shorten a duration read from the packets.
         if let reason = undecodableReason(input) {
             throw CraveyError(.undecodableMedia, "\(url.path) \(reason).")
         }
-        return duration
+        try? input.seek(to: 0)
+        return try duration(of: input, at: url)
     }
 
     /// Why the main stream (the video, or else the audio; cover art is not video) does not
