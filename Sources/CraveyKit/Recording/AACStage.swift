@@ -14,8 +14,6 @@ final class AACStage {
     private let frame: Frame
     private let packet: Packet
     private var encodedSamples: Int64 = 0
-    /// Samples `converted` has room for; it is reallocated only when a push needs more.
-    private var convertedCapacity = 0
 
     /// Adds an AAC stream to `muxer`, fed through `resampler` (whose output must be float planar).
     init(muxer: Muxer, resampler: Resampler, bitRate: Int) throws(FFmpegError) {
@@ -40,12 +38,12 @@ final class AACStage {
     func push(_ planes: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int) throws(FFmpegError) {
         let capacity = resampler.outputCapacity(forInput: count)
         guard capacity > 0 else { return }
-        if capacity > convertedCapacity {
-            // Only the FIFO reads this frame, and it copies: the buffer can serve every push.
+        // Only the FIFO reads this frame, and it copies: its buffers serve every push, and are
+        // reallocated only when a push needs more samples than they hold.
+        if capacity > converted.sampleCount {
             let output = fifo.format
             try converted.allocateAudio(samples: capacity, format: output.sampleFormat,
                                         sampleRate: output.sampleRate, layout: output.layout)
-            convertedCapacity = capacity
         }
         let outPlanes = UnsafeRawPointer(converted.pointer.pointee.extended_data!)
             .assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
