@@ -159,18 +159,10 @@ func partials(in library: URL) throws -> [URL] {
 
 /// Waits until the first fragment of audio is on disk, then `seconds` more.
 func waitForAudio(in library: URL, seconds: Double) async throws {
-    // Polled on a thread of its own: on the busy cooperative pool the test could wake past the
-    // deadline without having looked again.
-    let arrived = try await offPool {
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            if let partial = try? partials(in: library).first,
-               let size = try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int, size > 2000 {
-                return true
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        return false
+    let arrived = try await poll(within: 10, every: 0.05) {
+        guard let partial = try? partials(in: library).first,
+              let size = try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int else { return false }
+        return size > 2000
     }
     guard arrived else { throw TestFailure("no audio reached \(library.path) within 10 s") }
     try await Task.sleep(for: .seconds(seconds))

@@ -56,23 +56,17 @@ public final class VirtualMicrophone: Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
         process.arguments = ["--device=\(sinkName)", file.path]
         try process.run()
-        // Polled on a thread of its own: a test that waits on the busy cooperative pool could
-        // wake past its deadline without having looked again.
         let sinkName = sinkName
-        let running = try await offPool {
-            let deadline = Date().addingTimeInterval(10)
-            repeat {
-                let sinks = try run("pactl", ["list", "short", "sinks"]).output
-                if sinks.split(separator: "\n").contains(where: { $0.contains(sinkName) && $0.contains("RUNNING") }) {
-                    return true
-                }
-                Thread.sleep(forTimeInterval: 0.02)
-            } while Date() < deadline && process.isRunning
-            return false
+        let running = try await poll(within: 10, every: 0.02) {
+            guard process.isRunning else {
+                throw TestFailure("paplay ended (status \(process.terminationStatus)) before playing into \(sinkName)")
+            }
+            let sinks = try run("pactl", ["list", "short", "sinks"]).output
+            return sinks.split(separator: "\n").contains { $0.contains(sinkName) && $0.contains("RUNNING") }
         }
         guard running else {
             process.terminate()
-            throw TestFailure("paplay did not start playing into \(sinkName) within 10 s (exit status \(process.isRunning ? "none, still running" : String(process.terminationStatus)))")
+            throw TestFailure("paplay did not start playing into \(sinkName) within 10 s")
         }
         return process
     }
@@ -114,6 +108,21 @@ public struct CommandResult: Sendable {
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// Checks `condition` every `interval` seconds until it holds (true) or `seconds` have passed
+/// (false), on a thread of its own: polled on the busy cooperative pool, a test could wake past
+/// its deadline without having looked again.
+public func poll(within seconds: Double, every interval: Double,
+                 _ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
+    try await offPool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: interval)
+        } while Date() < deadline
+        return try condition()
     }
 }
 
