@@ -13,13 +13,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswresample libswscale",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev",
-                              "libswresample-dev", "libswscale-dev", "libavdevice-dev"])]
+                              "libswresample-dev", "libswscale-dev", "libavdevice-dev",
+                              "libavfilter-dev"])]
         ),
         .systemLibrary(
             name: "CPulseAudio",
@@ -41,6 +43,7 @@ let package = Package(
                 "CraveyCore",
                 "CFFmpeg",
                 "CPulseAudio",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The command line: every command's options and help, shared by both executables.
@@ -74,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyKitTests",
-            dependencies: ["CraveyKit", "CraveyTestSupport"]
+            dependencies: ["CraveyKit", "CraveyTestSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // In-process measurements for scripts/bench.
         .executableTarget(

@@ -12,6 +12,11 @@
 #include <libavutil/display.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
+/* For the types only: libavfilter is loaded with dlopen when a picture must be turned (see
+   FilterGraph.swift), so that the audio recorder does not load its dozens of libraries. */
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 
 /* Macros that do not import into Swift, wrapped as static inline functions. */
@@ -22,6 +27,7 @@ static inline int cravey_averror_invaliddata(void) { return AVERROR_INVALIDDATA;
 static inline int cravey_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int cravey_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
 static inline int cravey_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int cravey_averror_filter_not_found(void) { return AVERROR_FILTER_NOT_FOUND; }
 static inline int64_t cravey_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline AVRational cravey_av_time_base_q(void) { return AV_TIME_BASE_Q; }
 

@@ -48,6 +48,24 @@ struct ThumbnailTests {
                 "the comparison can tell a picture from its half turn")
     }
 
+    @Test("half and three-quarter turns are honoured as ffmpeg honours them", arguments: [180, 270])
+    func turned(degrees: Int) throws {
+        // Given a 640x480 video whose display matrix says to turn it
+        let plain = try Fixture.video(seconds: 2, size: "640x480")
+        let video = try Fixture.make("mp4", ["-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)"])
+        // When its thumbnail is made
+        let ours = try thumbnail(of: video)
+        // Then it has the displayed shape and looks like ffmpeg's own upright frame
+        let picture = try Fixture.brightness(of: ours)
+        let heights = degrees == 180 ? 240...240 : 426...428
+        #expect(picture.width == 320 && heights.contains(picture.height))
+        let reference = try Fixture.make("jpg", ["-ss", "0.2", "-i", video.path, "-vf", "scale=320:\(picture.height)",
+                                                 "-frames:v", "1"])
+        #expect(try Fixture.difference(ours, reference) < 25)
+        #expect(try Fixture.difference(ours, try Fixture.make("jpg", ["-i", reference.path, "-vf", "hflip,vflip"])) > 25,
+                "the comparison can tell a picture from its half turn")
+    }
+
     @Test("near-black frames at 10% are skipped for the first bright one")
     func skipsBlack() throws {
         // 10 s: black for the first 3 s, then the bright test pattern.

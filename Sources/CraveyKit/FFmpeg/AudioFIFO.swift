@@ -21,8 +21,7 @@ final class AudioFIFO {
 
     /// Appends the first `count` samples of a frame. The corresponding C function is `av_audio_fifo_write`.
     func write(_ frame: Frame, count: Int) throws(FFmpegError) {
-        let planes = UnsafeRawPointer(frame.pointer.pointee.extended_data!)
-            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let planes = UnsafeRawPointer(frame.mutableAudioPlanes).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         let written = try check(av_audio_fifo_write(fifo, UnsafeMutablePointer(mutating: planes), Int32(count)),
                                 "av_audio_fifo_write")
         if written < count { throw FFmpegError.outOfMemory }
@@ -32,8 +31,7 @@ final class AudioFIFO {
     func read(count: Int, into frame: Frame) throws(FFmpegError) {
         try frame.allocateAudio(samples: count, format: format.sampleFormat,
                                 sampleRate: format.sampleRate, layout: format.layout)
-        let planes = UnsafeRawPointer(frame.pointer.pointee.extended_data!)
-            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        let planes = UnsafeRawPointer(frame.mutableAudioPlanes).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         let read = try check(av_audio_fifo_read(fifo, UnsafeMutablePointer(mutating: planes), Int32(count)),
                              "av_audio_fifo_read")
         frame.pointer.pointee.nb_samples = read

@@ -2,21 +2,25 @@ internal import CFFmpeg
 
 /// An owned decoder context (`AVCodecContext` opened for decoding one stream of an ``InputFile``).
 final class Decoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
+    private let context: UnsafeMutablePointer<AVCodecContext>
     /// The index of the stream this decoder reads in its input file.
     let streamIndex: Int32
 
     /// Opens the decoder for a stream. The corresponding C functions are
     /// `avcodec_find_decoder`, `avcodec_parameters_to_context` and `avcodec_open2`.
     init(stream index: Int32, of input: InputFile) throws(FFmpegError) {
-        let parameters = input.parameters(ofStream: index)
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+        let codec = try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
+            avcodec_find_decoder(parameters.pointee.codec_id)
+        }
+        guard let codec else {
             throw FFmpegError(code: FFmpegError.decoderNotFound.code, operation: "avcodec_find_decoder")
         }
         guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory }
         self.context = context
         self.streamIndex = index
-        try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+        try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
+            try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
+        }
         context.pointee.pkt_timebase = input.timeBase(ofStream: index)
         try check(avcodec_open2(context, codec, nil), "avcodec_open2")
     }
@@ -26,8 +30,20 @@ final class Decoder {
         avcodec_free_context(&context)
     }
 
-    var sampleRate: Int32 { context.pointee.sample_rate }
     var channelCount: Int32 { context.pointee.ch_layout.nb_channels }
+    var channelLayout: AVChannelLayout { context.pointee.ch_layout }
+
+    /// The shape of the audio this decoder produces.
+    var audioFormat: AudioFormat {
+        AudioFormat(sampleFormat: AVSampleFormat(context.pointee.sample_fmt.rawValue),
+                    sampleRate: context.pointee.sample_rate, channels: channelCount)
+    }
+
+    /// When a decoded frame is shown, in seconds from the stream's start; nil when it carries no time.
+    func seconds(of frame: Frame) -> Double? {
+        let pts = frame.bestEffortTimestamp
+        return pts == noTimestamp ? nil : Double(pts) * av_q2d(context.pointee.pkt_timebase)
+    }
 
     /// Hands a packet to the decoder; `nil` starts draining. The corresponding C function is `avcodec_send_packet`.
     func send(_ packet: Packet?) throws(FFmpegError) -> CodecStep {
@@ -40,20 +56,36 @@ final class Decoder {
     }
 
     /// Decodes a packet (nil: drains the decoder) and hands every frame that comes out to `body`,
-    /// in `frame`. A packet the decoder rejects as damaged is skipped, as players do.
-    func decode(_ packet: Packet?, into frame: Frame, _ body: (Frame) throws(FFmpegError) -> Void) throws(FFmpegError) {
-        func drain() throws(FFmpegError) {
-            while try receive(into: frame) == .ready { try body(frame) }
-        }
-        if let packet {
-            if (try? send(packet)) == .needsMore {
-                try drain()
-                _ = try? send(packet)
+    /// in `frame`, until `body` says `.stop`. A packet the decoder rejects as damaged is skipped,
+    /// as players do; running out of memory is no damage and is thrown.
+    func decode(_ packet: Packet?, into frame: Frame,
+                _ body: (Frame) throws(FFmpegError) -> WalkStep) throws(FFmpegError) -> WalkStep {
+        func drain() throws(FFmpegError) -> WalkStep {
+            while try receive(into: frame) == .ready {
+                if try body(frame) == .stop { return .stop }
             }
-        } else {
-            _ = try send(nil)
+            return .next
         }
-        try drain()
+        guard let packet else {
+            _ = try send(nil)
+            return try drain()
+        }
+        if try sendSkippingDamage(packet) == .needsMore {
+            // The decoder is full: take its frames out, then it accepts the packet.
+            if try drain() == .stop { return .stop }
+            _ = try sendSkippingDamage(packet)
+        }
+        return try drain()
+    }
+
+    private func sendSkippingDamage(_ packet: Packet) throws(FFmpegError) -> CodecStep {
+        do {
+            return try send(packet)
+        } catch where error == .outOfMemory {
+            throw error
+        } catch {
+            return .ready
+        }
     }
 
     /// Forgets buffered data after a seek. The corresponding C function is `avcodec_flush_buffers`.

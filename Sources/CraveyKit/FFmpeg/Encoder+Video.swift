@@ -1,3 +1,4 @@
+import Foundation
 internal import CFFmpeg
 
 extension Encoder {
@@ -27,5 +28,22 @@ extension Encoder {
         let opened = avcodec_open2(context, codec, &dictionary.pointer)
         self.init(adopting: context)
         try check(opened, "avcodec_open2")
+    }
+
+    /// Encodes one full-range YUV 4:2:0 picture (``PictureFormat/jpeg``) as a JPEG with a fixed
+    /// quantiser (2 best .. 31 worst). The corresponding encoder is FFmpeg's `mjpeg`.
+    static func jpeg(_ picture: Frame, quality: Int32 = 3) throws(FFmpegError) -> Data {
+        let encoder = try Encoder(videoCodec: "mjpeg", width: picture.width, height: picture.height,
+                                  pixelFormat: AV_PIX_FMT_YUVJ420P, timeBase: AVRational(num: 1, den: 25),
+                                  frameRate: AVRational(num: 25, den: 1), globalHeader: false, quality: quality)
+        picture.pts = 0
+        picture.pointer.pointee.quality = quality * FF_QP2LAMBDA
+        _ = try encoder.send(picture)
+        _ = try encoder.send(nil)
+        let packet = try Packet()
+        guard try encoder.receive(into: packet) == .ready, let bytes = packet.pointer.pointee.data else {
+            throw FFmpegError.invalidData
+        }
+        return Data(bytes: bytes, count: Int(packet.pointer.pointee.size))
     }
 }

@@ -37,6 +37,10 @@ final class Encoder {
     /// Samples per channel each frame must carry (1024 for AAC); the last frame may be shorter.
     var frameSize: Int { Int(context.pointee.frame_size) }
     var timeBase: AVRational { context.pointee.time_base }
+    var width: Int32 { context.pointee.width }
+    var height: Int32 { context.pointee.height }
+    /// Samples of encoder delay in front of the audio (1024 for AAC).
+    var primingSamples: Int64 { Int64(context.pointee.initial_padding) }
 
     /// Hands a frame to the encoder; `nil` starts draining. The corresponding C function is `avcodec_send_frame`.
     func send(_ frame: Frame?) throws(FFmpegError) -> CodecStep {

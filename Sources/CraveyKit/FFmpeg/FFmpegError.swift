@@ -33,6 +33,10 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
     static let encoderNotFound = FFmpegError(code: cravey_averror_encoder_not_found(), operation: "")
     static let streamNotFound = FFmpegError(code: cravey_averror_stream_not_found(), operation: "")
     static let outOfMemory = FFmpegError(code: cravey_averror(ENOMEM), operation: "")
+    static let filterNotFound = FFmpegError(code: cravey_averror_filter_not_found(), operation: "")
+
+    /// The `errno` value behind an `AVERROR(errno)` code (a full disk, a refused folder), if any.
+    var posixErrno: Int32? { code < 0 && -code < 4096 ? -code : nil }
 }
 
 /// Throws an ``FFmpegError`` when an FFmpeg call returned a negative code; returns the code otherwise.
@@ -40,6 +44,12 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
 func check(_ code: Int32, _ operation: StaticString = #function) throws(FFmpegError) -> Int32 {
     if code < 0 { throw FFmpegError(code: code, operation: "\(operation)") }
     return code
+}
+
+/// What a walk's callback (or a step of it) says: read on, or stop here.
+enum WalkStep {
+    case next
+    case stop
 }
 
 /// What a send/receive call of the codec API told us, with EAGAIN and EOF as control flow.

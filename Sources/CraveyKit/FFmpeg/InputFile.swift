@@ -39,8 +39,12 @@ final class InputFile {
         format.pointee.streams[Int(index)]!
     }
 
-    func parameters(ofStream index: Int32) -> UnsafeMutablePointer<AVCodecParameters> {
-        stream(index).pointee.codecpar
+    /// Lends a stream's codec parameters to `body`, for a decoder or muxer stream to copy; the
+    /// pointer must not outlive the call (the parameters belong to this input).
+    @discardableResult
+    func withParameters<T>(ofStream index: Int32,
+                           _ body: (UnsafePointer<AVCodecParameters>) throws(FFmpegError) -> T) throws(FFmpegError) -> T {
+        try body(stream(index).pointee.codecpar)
     }
 
     func timeBase(ofStream index: Int32) -> AVRational { stream(index).pointee.time_base }
@@ -130,6 +134,15 @@ final class InputFile {
         if code == FFmpegError.endOfFile.code { return false }
         try check(code, "av_read_frame")
         return true
+    }
+
+    /// When a packet's media starts and ends, in seconds from its stream's start; nil when the
+    /// packet carries no time.
+    func timeSpan(of packet: Packet) -> (start: Double, end: Double)? {
+        let pts = packet.pointer.pointee.pts
+        guard pts != noTimestamp else { return nil }
+        let scale = av_q2d(timeBase(ofStream: packet.streamIndex))
+        return (Double(pts) * scale, Double(pts + max(packet.pointer.pointee.duration, 0)) * scale)
     }
 
     /// Seeks to a keyframe at or before `seconds`. The corresponding C function is `avformat_seek_file`.

@@ -1,10 +1,22 @@
 import Foundation
+import SystemPackage
 internal import CFFmpeg
 
 extension Muxer {
+    /// Runs `body` to fill the file, then closes it; when anything throws, abandons it instead.
+    func closing(after body: () throws -> Void) throws {
+        do {
+            try body()
+            try close()
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
     /// Rewrites a file as a normal MP4 (index up front) by stream copy, replacing it only when
-    /// that succeeds; on failure the original stays as it was.
-    static func rewriteAsNormalMP4(_ url: URL, format: String, audioPriming: Int64 = 0) throws(FFmpegError) {
+    /// that succeeds; on failure the original stays as it was. A failed rename throws `Errno`.
+    static func rewriteAsNormalMP4(_ url: URL, format: String, audioPriming: Int64 = 0) throws {
         let finishing = url.appendingPathExtension("finishing")
         do {
             try remux(url, to: finishing, format: format, audioPriming: audioPriming)
@@ -13,8 +25,9 @@ extension Muxer {
             throw error
         }
         if rename(finishing.path, url.path) != 0 {
+            let failure = Errno(rawValue: errno)
             unlink(finishing.path)
-            throw FFmpegError(code: -errno, operation: "rename")
+            throw failure
         }
     }
 
@@ -24,31 +37,31 @@ extension Muxer {
     /// `audioPriming` moves audio timestamps back by the encoder delay (in samples) that a
     /// fragmented file cannot record, so the output's edit list hides the priming samples again.
     static func remux(_ input: URL, to output: URL, format: String, audioPriming: Int64 = 0,
-                      options: [String: String] = ["movflags": "+faststart"]) throws(FFmpegError) {
+                      options: [String: String] = ["movflags": "+faststart"]) throws {
         let source = try InputFile(url: input)
         let muxer = try Muxer(url: output, format: format)
-        var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]
-        for stream in source.info.streams where (stream.kind == .audio || stream.kind == .video) && !stream.isAttachedPicture {
-            let index = Int32(stream.index)
-            let timeBase = source.timeBase(ofStream: index)
-            let shift = stream.kind == .audio && audioPriming > 0
-                ? av_rescale_q(audioPriming, AVRational(num: 1, den: Int32(stream.sampleRate ?? 48_000)), timeBase) : 0
-            mapping[index] = (try muxer.addStream(copying: index, of: source), timeBase, shift)
-        }
-        guard !mapping.isEmpty else { throw FFmpegError.streamNotFound }
-        try muxer.writeHeader(options: options)
-        let packet = try Packet()
-        while try source.read(into: packet) {
-            defer { packet.unref() }
-            guard let target = mapping[packet.streamIndex] else { continue }
-            packet.streamIndex = target.index
-            packet.pointer.pointee.pos = -1
-            if target.shift != 0 {
-                if packet.pointer.pointee.pts != noTimestamp { packet.pointer.pointee.pts -= target.shift }
-                if packet.pointer.pointee.dts != noTimestamp { packet.pointer.pointee.dts -= target.shift }
+        try muxer.closing {
+            var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]
+            for stream in source.info.streams where (stream.kind == .audio || stream.kind == .video) && !stream.isAttachedPicture {
+                let index = Int32(stream.index)
+                let timeBase = source.timeBase(ofStream: index)
+                let shift = stream.kind == .audio && audioPriming > 0
+                    ? av_rescale_q(audioPriming, AVRational(num: 1, den: Int32(stream.sampleRate ?? 48_000)), timeBase) : 0
+                mapping[index] = (try muxer.addStream(copying: index, of: source), timeBase, shift)
             }
-            try muxer.write(packet, timeBase: target.timeBase)
+            guard !mapping.isEmpty else { throw FFmpegError.streamNotFound }
+            try muxer.writeHeader(options: options)
+            try source.walk(packets: { (packet) throws(FFmpegError) in
+                guard let target = mapping[packet.streamIndex] else { return .next }
+                packet.streamIndex = target.index
+                packet.pointer.pointee.pos = -1
+                if target.shift != 0 {
+                    if packet.pointer.pointee.pts != noTimestamp { packet.pointer.pointee.pts -= target.shift }
+                    if packet.pointer.pointee.dts != noTimestamp { packet.pointer.pointee.dts -= target.shift }
+                }
+                try muxer.write(packet, timeBase: target.timeBase)
+                return .next
+            })
         }
-        try muxer.close()
     }
 }

@@ -1,28 +1,42 @@
 import Foundation
+import SystemPackage
 internal import CFFmpeg
 
 /// An owned muxer (`AVFormatContext` opened for writing a file).
+///
+/// Its owner ends it with ``close()`` (trailer written) or ``abandon()`` (given up) on every path;
+/// dropping it open is a programming error, caught by an assertion in debug builds.
 final class Muxer {
     private let context: UnsafeMutablePointer<AVFormatContext>
+    private let path: String
     private var isOpen = false
+    private var wroteHeader = false
 
     /// Creates the muxer and opens the file for writing, private to its owner (mode 0600: clips
-    /// are personal, and `avio_open` alone would follow the umask).
+    /// are personal, and `avio_open` alone would follow the umask). Throws ``FFmpegError`` when
+    /// FFmpeg refuses, `Errno` when the file cannot be created; nothing is left behind either way.
     /// The corresponding C functions are `avformat_alloc_output_context2` and `avio_open`.
-    init(url: URL, format: String) throws(FFmpegError) {
+    init(url: URL, format: String) throws {
         FFmpegLog.configure
-        let created = open(url.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard created >= 0 else { throw FFmpegError(code: -errno, operation: "open") }
-        fchmod(created, 0o600)
-        Glibc.close(created)
         var context: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_alloc_output_context2(&context, nil, format, url.path), "avformat_alloc_output_context2")
         self.context = context!
-        try check(avio_open(&self.context.pointee.pb, url.path, AVIO_FLAG_WRITE), "avio_open")
+        path = url.path
+        let created = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard created >= 0 else { throw Errno(rawValue: errno) }
+        fchmod(created, 0o600)
+        Glibc.close(created)
+        do {
+            try check(avio_open(&self.context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+        } catch {
+            unlink(path)
+            throw error
+        }
         isOpen = true
     }
 
     deinit {
+        assert(!isOpen, "the muxer of \(path) was dropped without close() or abandon()")
         if isOpen { avio_closep(&context.pointee.pb) }
         avformat_free_context(context)
     }
@@ -50,8 +64,9 @@ final class Muxer {
     /// The corresponding C function is `avcodec_parameters_copy`.
     func addStream(copying index: Int32, of input: InputFile) throws(FFmpegError) -> Int32 {
         guard let stream = avformat_new_stream(context, nil) else { throw FFmpegError.outOfMemory }
-        try check(avcodec_parameters_copy(stream.pointee.codecpar, input.parameters(ofStream: index)),
-                  "avcodec_parameters_copy")
+        try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
+            try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
+        }
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = input.timeBase(ofStream: index)
         try copySideData(ofStream: index, of: input, to: stream.pointee.index)
@@ -74,6 +89,7 @@ final class Muxer {
         var dictionary = OptionDictionary(options)
         defer { dictionary.free() }
         try check(avformat_write_header(context, &dictionary.pointer), "avformat_write_header")
+        wroteHeader = true
     }
 
     /// Writes a packet whose timestamps are in `timeBase`, rescaled to the stream's.
@@ -94,6 +110,17 @@ final class Muxer {
         let closed = avio_closep(&context.pointee.pb)
         try check(trailer, "av_write_trailer")
         try check(closed, "avio_closep")
+    }
+
+    /// Gives the file up without a trailer, on a path that will not ``close()``: closes it, and
+    /// removes it when no header was written yet, since it then holds nothing a reader can use.
+    /// What was muxed after a header stays (a fragmented MP4 is playable as it is).
+    /// The corresponding C function is `avio_closep`.
+    func abandon() {
+        guard isOpen else { return }
+        isOpen = false
+        avio_closep(&context.pointee.pb)
+        if !wroteHeader { unlink(path) }
     }
 }
 

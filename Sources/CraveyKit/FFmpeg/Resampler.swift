@@ -6,6 +6,16 @@ struct AudioFormat {
     var sampleRate: Int32
     var channels: Int32
 
+    /// Interleaved signed 16-bit samples, as PulseAudio captures them.
+    static func signed16(sampleRate: Int, channels: Int) -> AudioFormat {
+        AudioFormat(sampleFormat: AV_SAMPLE_FMT_S16, sampleRate: Int32(sampleRate), channels: Int32(channels))
+    }
+
+    /// Planar 32-bit float samples, as FFmpeg's native `aac` encoder wants them.
+    static func floatPlanar(sampleRate: Int, channels: Int) -> AudioFormat {
+        AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLTP, sampleRate: Int32(sampleRate), channels: Int32(channels))
+    }
+
     var layout: AVChannelLayout {
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, channels)
@@ -19,29 +29,28 @@ final class Resampler {
     let input: AudioFormat
     let output: AudioFormat
 
-    /// The corresponding C functions are `swr_alloc_set_opts2` and `swr_init`.
-    init(from input: AudioFormat, to output: AudioFormat) throws(FFmpegError) {
-        self.input = input
-        self.output = output
-        var inLayout = input.layout
-        var outLayout = output.layout
-        try check(swr_alloc_set_opts2(&context, &outLayout, output.sampleFormat, output.sampleRate,
-                                      &inLayout, input.sampleFormat, input.sampleRate, 0, nil),
-                  "swr_alloc_set_opts2")
-        try check(swr_init(context), "swr_init")
+    /// Builds a resampler between two formats, each in its channel count's usual layout.
+    convenience init(from input: AudioFormat, to output: AudioFormat) throws(FFmpegError) {
+        try self.init(from: input, layout: input.layout, to: output)
     }
 
     /// Builds a resampler for frames coming out of a decoder, whatever their layout.
-    init(decoding decoder: Decoder, to output: AudioFormat) throws(FFmpegError) {
-        self.input = AudioFormat(sampleFormat: AVSampleFormat(decoder.context.pointee.sample_fmt.rawValue),
-                                 sampleRate: decoder.sampleRate, channels: decoder.channelCount)
-        self.output = output
-        var inLayout = decoder.context.pointee.ch_layout
-        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
+    convenience init(decoding decoder: Decoder, to output: AudioFormat) throws(FFmpegError) {
+        let input = decoder.audioFormat
+        var layout = decoder.channelLayout
+        if layout.order == AV_CHANNEL_ORDER_UNSPEC {
             // Some formats (WAV among them) only say how many channels: assume the usual layout.
-            inLayout = AudioFormat(sampleFormat: input.sampleFormat, sampleRate: input.sampleRate,
-                                   channels: max(decoder.channelCount, 1)).layout
+            layout = AudioFormat(sampleFormat: input.sampleFormat, sampleRate: input.sampleRate,
+                                 channels: max(input.channels, 1)).layout
         }
+        try self.init(from: input, layout: layout, to: output)
+    }
+
+    /// The corresponding C functions are `swr_alloc_set_opts2` and `swr_init`.
+    private init(from input: AudioFormat, layout: AVChannelLayout, to output: AudioFormat) throws(FFmpegError) {
+        self.input = input
+        self.output = output
+        var inLayout = layout
         var outLayout = output.layout
         try check(swr_alloc_set_opts2(&context, &outLayout, output.sampleFormat, output.sampleRate,
                                       &inLayout, input.sampleFormat, input.sampleRate, 0, nil),

@@ -1,5 +1,20 @@
 internal import CFFmpeg
 
+/// The picture formats cravey scales into.
+enum PictureFormat {
+    /// YUV 4:2:0 in video range, as libx264 wants it.
+    case yuv420p
+    /// YUV 4:2:0 in full range, as the `mjpeg` encoder wants it.
+    case jpeg
+
+    var pixelFormat: AVPixelFormat {
+        switch self {
+        case .yuv420p: AV_PIX_FMT_YUV420P
+        case .jpeg: AV_PIX_FMT_YUVJ420P
+        }
+    }
+}
+
 /// An owned libswscale context converting pictures between sizes and pixel formats.
 final class Scaler {
     private let context: OpaquePointer
@@ -7,10 +22,11 @@ final class Scaler {
     let height: Int32
     let format: AVPixelFormat
 
+    /// A scaler from pictures shaped like `source` to `width` x `height` in `format`.
     /// The corresponding C function is `sws_getContext`.
-    init(from source: (width: Int32, height: Int32, format: AVPixelFormat),
-         to width: Int32, _ height: Int32, format: AVPixelFormat) throws(FFmpegError) {
-        guard let context = sws_getContext(source.width, source.height, source.format, width, height, format,
+    init(from source: Frame, to width: Int32, _ height: Int32, format picture: PictureFormat) throws(FFmpegError) {
+        let format = picture.pixelFormat
+        guard let context = sws_getContext(source.width, source.height, source.pixelFormat, width, height, format,
                                            SWS_BICUBIC, nil, nil, nil) else {
             throw FFmpegError(code: FFmpegError.invalidData.code, operation: "sws_getContext")
         }
@@ -26,10 +42,7 @@ final class Scaler {
     /// The corresponding C function is `sws_scale`.
     func scale(_ frame: Frame) throws(FFmpegError) -> Frame {
         let output = try Frame()
-        output.pointer.pointee.width = width
-        output.pointer.pointee.height = height
-        output.pointer.pointee.format = format.rawValue
-        try check(av_frame_get_buffer(output.pointer, 0), "av_frame_get_buffer")
+        try output.allocatePicture(width: width, height: height, format: format)
         let source = frame.pointer.pointee
         try withUnsafePointer(to: source.data) { (data) throws(FFmpegError) in
             try withUnsafePointer(to: source.linesize) { (lines) throws(FFmpegError) in

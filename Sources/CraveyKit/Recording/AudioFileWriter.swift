@@ -1,27 +1,37 @@
 import Foundation
-internal import CFFmpeg
 
 /// Encodes signed 16-bit PCM to AAC in a fragmented MP4 that stays playable on disk at every
 /// moment (half-second fragments, flushed as written: a crash loses at most the last half second).
 ///
-/// Lives on the recording's encoder thread; nothing else touches it.
+/// Lives on the recording's encoder thread; nothing else touches it. Dropped without `finish()`,
+/// it gives the file up as it stands (what was written stays, playable).
 final class AudioFileWriter {
     private let muxer: Muxer
-    private let stage: AACStage
-    private let channels: Int
+    private let stage: AACEncoderStage
+    private var finished = false
 
-    /// Opens the encoder and writes the header of a fragmented MP4 at `url`.
-    init(url: URL, sampleRate: Int, channels: Int, bitRate: Int, format: String = "ipod") throws(FFmpegError) {
-        muxer = try Muxer(url: url, format: format)
-        let input = AudioFormat(sampleFormat: AV_SAMPLE_FMT_S16, sampleRate: Int32(sampleRate), channels: Int32(channels))
-        let output = AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLTP, sampleRate: Int32(sampleRate), channels: Int32(channels))
-        stage = try AACStage(muxer: muxer, resampler: try Resampler(from: input, to: output), bitRate: bitRate)
-        self.channels = channels
-        muxer.flushEveryPacket()
-        try muxer.writeHeader(options: [
-            "movflags": "+frag_keyframe+empty_moov+default_base_moof",
-            "frag_duration": "500000",
-        ])
+    /// Opens the encoder and writes the header of a fragmented MP4 at `url`; on failure nothing
+    /// is left at `url`.
+    init(url: URL, sampleRate: Int, channels: Int, bitRate: Int, format: String = Container.m4a.formatName) throws {
+        let muxer = try Muxer(url: url, format: format)
+        do {
+            let resampler = try Resampler(from: .signed16(sampleRate: sampleRate, channels: channels),
+                                          to: .floatPlanar(sampleRate: sampleRate, channels: channels))
+            stage = try AACEncoderStage(muxer: muxer, resampler: resampler, bitRate: bitRate)
+            muxer.flushEveryPacket()
+            try muxer.writeHeader(options: [
+                "movflags": "+frag_keyframe+empty_moov+default_base_moof",
+                "frag_duration": "500000",
+            ])
+        } catch {
+            muxer.abandon()
+            throw error
+        }
+        self.muxer = muxer
+    }
+
+    deinit {
+        if !finished { muxer.abandon() }
     }
 
     /// Samples of encoder delay in front of the audio, hidden by an edit list after a rewrite.
@@ -29,17 +39,13 @@ final class AudioFileWriter {
 
     /// Appends interleaved samples and writes every whole encoder frame they complete.
     func append(_ samples: [Int16]) throws {
-        try samples.withUnsafeBytes { raw in
-            var plane: UnsafePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            try withUnsafePointer(to: &plane) { planes in
-                try stage.push(planes, count: samples.count / channels)
-            }
-        }
+        try stage.push(interleaved: samples)
     }
 
     /// Drains the encoder and writes the trailer. The file is complete afterwards.
     func finish() throws {
         try stage.finish()
+        finished = true
         try muxer.close()
     }
 }

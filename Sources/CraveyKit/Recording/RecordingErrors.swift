@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 extension CraveyError {
     /// Explains a PulseAudio failure to a person, naming the source and the fix.
@@ -17,11 +18,12 @@ extension CraveyError {
     }
 
     /// Explains a failure to write a media file: `.cannotWrite` when the disk is full or the
-    /// folder refuses it, `.other` otherwise.
+    /// folder refuses it (an `Errno`, or an FFmpeg error carrying `AVERROR(errno)`), `.other` otherwise.
     static func writing(_ error: any Error, to url: URL) -> CraveyError {
         if let error = error as? CraveyError { return error }
-        if let error = error as? FFmpegError, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO].contains(-error.code) {
-            return FileStorageManager.writeError(-error.code, url, doing: "write")
+        let code = (error as? Errno)?.rawValue ?? (error as? FFmpegError)?.posixErrno
+        if let code, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO].contains(code) {
+            return FileStorageManager.writeError(code, url, doing: "write")
         }
         return CraveyError(.other, "Cannot write \(url.path): \(error).")
     }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CFFmpeg
 
 /// Brings an outside media file into the library's formats: AAC in .m4a for audio, H.264 with
 /// AAC in .mp4 for video. Files already in those formats keep their streams (a remux); others
@@ -23,7 +22,13 @@ enum MediaImporter {
         } catch {
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): FFmpeg cannot read it as media (\(error.message)). Nothing was stored.")
         }
-        if let reason = MediaProbe.undecodableReason(input) {
+        let undecodable: String?
+        do {
+            undecodable = try MediaProbe.undecodableReason(input)
+        } catch {
+            throw CraveyError(.other, "Cannot import \(source.path): \(error.message). Nothing was stored; close other programs and try again.")
+        }
+        if let reason = undecodable {
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): it \(reason). Nothing was stored.")
         }
         let info = input.info
@@ -49,9 +54,9 @@ enum MediaImporter {
         let partial = storage.partialURL(for: id, type: type)
         do {
             if isLibraryFormat(info) {
-                try Muxer.remux(source, to: partial, format: type == .audio ? "ipod" : "mp4")
+                try Muxer.remux(source, to: partial, format: Container(for: type).formatName)
             } else {
-                try Transcoder.transcode(source, to: partial, format: type == .audio ? "ipod" : "mp4")
+                try Transcoder.transcode(source, to: partial, container: Container(for: type))
             }
             chmod(partial.path, 0o600)
             return Imported(url: partial, type: type, duration: try MediaProbe.duration(of: partial))

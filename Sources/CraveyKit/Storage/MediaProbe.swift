@@ -1,5 +1,4 @@
 import Foundation
-internal import CFFmpeg
 
 /// Reads media facts through libavformat and turns FFmpeg failures into errors that name the file.
 enum MediaProbe {
@@ -26,37 +25,39 @@ enum MediaProbe {
         }
     }
 
-    /// The duration of a file whose main stream decodes at least one frame; throws otherwise.
-    static func playableDuration(of url: URL) throws(CraveyError) -> Double {
+    /// The duration of a file whose main stream decodes at least one frame. Throws a
+    /// ``CraveyError`` when the file is not playable, and ``FFmpegError/outOfMemory`` as it is,
+    /// since running out of memory says nothing about the file.
+    static func playableDuration(of url: URL) throws -> Double {
         let input = try open(url)
         // Decoding first, from where the file opens: a rewind that failed after reading every
         // packet for the duration would make a playable file look undecodable (and doctor deletes
         // those when asked); here it can at most shorten a duration read from the packets.
-        if let reason = undecodableReason(input) {
+        if let reason = try undecodableReason(input) {
             throw CraveyError(.undecodableMedia, "\(url.path) \(reason).")
         }
-        try? input.seek(to: 0)
+        do {
+            try input.seek(to: 0)
+        } catch where error == .outOfMemory {
+            throw error
+        } catch {
+            // Not seekable: the duration is then read from the packets after the first frame.
+        }
         return try duration(of: input, at: url)
     }
 
     /// Why the main stream (the video, or else the audio; cover art is not video) does not
-    /// decode a first frame from where `input` stands; nil when it does.
-    static func undecodableReason(_ input: InputFile) -> String? {
+    /// decode a first frame from where `input` stands; nil when it does. Throws only when memory
+    /// ran out, which says nothing about the file.
+    static func undecodableReason(_ input: InputFile) throws(FFmpegError) -> String? {
         let info = input.info
         guard let stream = info.videoStream ?? info.audioStream else { return "holds no audio or video" }
-        let index = Int32(stream.index)
-        do throws(FFmpegError) {
-            let decoder = try Decoder(stream: index, of: input)
-            let packet = try Packet()
-            let frame = try Frame()
-            while try input.read(into: packet) {
-                defer { packet.unref() }
-                guard packet.streamIndex == index else { continue }
-                _ = try decoder.send(packet)
-                if try decoder.receive(into: frame) == .ready { return nil }
-            }
-            _ = try decoder.send(nil)
-            return try decoder.receive(into: frame) == .ready ? nil : "cannot be decoded (no frame of its \(stream.kind.rawValue) decodes)"
+        do {
+            let decoder = try Decoder(stream: Int32(stream.index), of: input)
+            let decoded = try input.walk(decoding: [decoder], frames: { _, _ in .stop })
+            return decoded == .stop ? nil : "cannot be decoded (no frame of its \(stream.kind.rawValue) decodes)"
+        } catch where error == .outOfMemory {
+            throw error
         } catch {
             return "cannot be decoded (\(error.message))"
         }
@@ -65,18 +66,13 @@ enum MediaProbe {
     static func packetDuration(_ input: InputFile) throws(FFmpegError) -> Double {
         var starts: [Int32: Double] = [:]
         var ends: [Int32: Double] = [:]
-        let packet = try Packet()
-        while try input.read(into: packet) {
-            defer { packet.unref() }
+        try input.walk(packets: { packet in
+            guard let span = input.timeSpan(of: packet) else { return .next }
             let index = packet.streamIndex
-            let pts = packet.pointer.pointee.pts
-            guard pts != noTimestamp else { continue }
-            let scale = av_q2d(input.timeBase(ofStream: index))
-            let start = Double(pts) * scale
-            let end = Double(pts + max(packet.pointer.pointee.duration, 0)) * scale
-            starts[index] = min(starts[index] ?? start, start)
-            ends[index] = max(ends[index] ?? end, end)
-        }
+            starts[index] = min(starts[index] ?? span.start, span.start)
+            ends[index] = max(ends[index] ?? span.end, span.end)
+            return .next
+        })
         return ends.map { index, end in end - max(starts[index] ?? 0, 0) }.max() ?? 0
     }
 
@@ -87,7 +83,7 @@ enum MediaProbe {
         do {
             return try InputFile(url: url)
         } catch {
-            if error.code == cravey_averror(EACCES) {
+            if error.posixErrno == EACCES {
                 throw CraveyError(.other, "Cannot read \(url.path): permission denied.")
             }
             throw CraveyError(.undecodableMedia, "Cannot read \(url.path) as media (\(error.message)). The file is damaged or in a format FFmpeg does not know.")

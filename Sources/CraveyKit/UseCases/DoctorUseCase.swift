@@ -93,7 +93,9 @@ public struct DoctorUseCase: Sendable {
             } else if name.hasSuffix(".finishing") || (name.hasSuffix(FileStorageManager.partialSuffix) && isLive(url, now: now)) {
                 continue  // a recording still being made by another process
             } else {
-                let duration = try? MediaProbe.playableDuration(of: url)
+                // Only the file's faults make it unplayable; running out of memory is thrown.
+                let duration: Double?
+                do { duration = try MediaProbe.playableDuration(of: url) } catch is CraveyError { duration = nil }
                 report.orphanFiles.append(.init(path: path, bytes: bytes, playable: duration != nil, duration: duration))
             }
         }
@@ -161,7 +163,13 @@ public struct DoctorUseCase: Sendable {
         let (nameType, nameID) = Self.parse(url.lastPathComponent)
         let id = nameType == type && (try? library.repository.fetch(id: nameID ?? UUID())) == nil ? nameID ?? UUID() : UUID()
         // A file a crash cut off is still fragmented: rewrite it as a normal MP4 when possible.
-        try? Muxer.rewriteAsNormalMP4(url, format: type == .audio ? "ipod" : "mp4")
+        do {
+            try Muxer.rewriteAsNormalMP4(url, format: Container(for: type).formatName)
+        } catch let error as FFmpegError where error == .outOfMemory {
+            throw error
+        } catch {
+            // The fragmented file, which every reader handles, stays as it is.
+        }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
         let thumbnail = type == .video ? try? storage.generateThumbnail(forVideoAt: url, id: id) : nil

@@ -1,10 +1,7 @@
-import Foundation
-internal import CFFmpeg
-
 /// Turns audio into AAC packets in one stream of a muxer: libswresample -> a FIFO of whole
 /// encoder frames -> libavcodec's native `aac`. Recording feeds it microphone PCM; import feeds
 /// it decoded frames.
-final class AACStage {
+final class AACEncoderStage {
     private let resampler: Resampler
     private let encoder: Encoder
     private let fifo: AudioFIFO
@@ -31,11 +28,11 @@ final class AACStage {
 
     /// Samples of encoder delay in front of the audio (1024 for AAC), which players skip when the
     /// container has an edit list.
-    var primingSamples: Int64 { Int64(encoder.context.pointee.initial_padding) }
+    var primingSamples: Int64 { encoder.primingSamples }
 
     /// Converts `count` samples per channel given as planes (nil drains the resampler) and encodes
     /// every whole frame they complete.
-    func push(_ planes: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int) throws(FFmpegError) {
+    private func push(_ planes: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int) throws(FFmpegError) {
         let capacity = resampler.outputCapacity(forInput: count)
         guard capacity > 0 else { return }
         // Only the FIFO reads this frame, and it copies: its buffers serve every push, and are
@@ -45,18 +42,29 @@ final class AACStage {
             try converted.allocateAudio(samples: capacity, format: output.sampleFormat,
                                         sampleRate: output.sampleRate, layout: output.layout)
         }
-        let outPlanes = UnsafeRawPointer(converted.pointer.pointee.extended_data!)
-            .assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self)
-        let written = try resampler.convert(planes, count: count, into: outPlanes, capacity: capacity)
+        let written = try resampler.convert(planes, count: count, into: converted.mutableAudioPlanes, capacity: capacity)
         if written > 0 { try fifo.write(converted, count: written) }
         try encodeWholeFrames(flushing: false)
     }
 
     /// Converts and encodes a decoded frame.
     func push(_ decoded: Frame) throws(FFmpegError) {
-        let planes = UnsafeRawPointer(decoded.pointer.pointee.extended_data!)
-            .assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-        try push(planes, count: decoded.sampleCount)
+        try push(decoded.audioPlanes, count: decoded.sampleCount)
+    }
+
+    /// Converts and encodes interleaved samples in the resampler's input format (signed 16-bit
+    /// for recording), as many per channel as the array holds whole.
+    func push(interleaved samples: [Int16]) throws(FFmpegError) {
+        let count = samples.count / Int(max(resampler.input.channels, 1))
+        // withUnsafeBytes rethrows untyped: the error is carried out by hand to keep its type.
+        var failure: FFmpegError?
+        samples.withUnsafeBytes { raw in
+            var plane: UnsafePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            withUnsafePointer(to: &plane) { planes in
+                do throws(FFmpegError) { try push(planes, count: count) } catch { failure = error }
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Drains the resampler, the FIFO and the encoder into the muxer.
@@ -78,4 +86,4 @@ final class AACStage {
 }
 
 @available(*, unavailable)
-extension AACStage: Sendable {}
+extension AACEncoderStage: Sendable {}

@@ -1,0 +1,75 @@
+import CraveyTestSupport
+import Foundation
+import SystemPackage
+import Testing
+@testable import CraveyKit
+
+@Suite("Muxer: files it cannot fill are not left behind")
+struct MuxerTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-muxer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    }
+
+    @Test("a muxer name FFmpeg does not know throws and leaves no file")
+    func unknownFormat() throws {
+        // Given a path in an empty folder
+        let output = folder.appendingPathComponent("clip.m4a")
+        // When a muxer is asked for a format that does not exist
+        #expect(throws: FFmpegError.self) { _ = try Muxer(url: output, format: "no-such-muxer") }
+        // Then nothing was created
+        #expect(try contents().isEmpty)
+    }
+
+    @Test("a remux that fails before the header (nothing to copy) leaves no file")
+    func failureBeforeHeader() throws {
+        // Given media FFmpeg opens that holds neither audio nor video (a subtitle file)
+        let subtitles = folder.appendingPathComponent("words.srt")
+        try Data("1\n00:00:00,000 --> 00:00:01,000\nHello\n".utf8).write(to: subtitles)
+        let output = folder.appendingPathComponent("clip.mp4")
+        // When it is remuxed
+        #expect(throws: FFmpegError.streamNotFound) {
+            try Muxer.remux(subtitles, to: output, format: Container.mp4.formatName)
+        }
+        // Then only the source is there
+        #expect(try contents() == ["words.srt"])
+    }
+
+    @Test("a header FFmpeg refuses is abandoned without a file; a closed muxer keeps its file")
+    func abandonAndClose() throws {
+        // Given a muxer with no stream, whose header FFmpeg refuses
+        let refused = folder.appendingPathComponent("refused.m4a")
+        let muxer = try Muxer(url: refused, format: Container.m4a.formatName)
+        #expect(FileManager.default.fileExists(atPath: refused.path), "open creates the file")
+        #expect(throws: FFmpegError.self) { try muxer.writeHeader() }
+        // When its owner gives it up
+        muxer.abandon()
+        // Then the empty file is gone
+        #expect(try contents().isEmpty)
+
+        // Given a remux that succeeds
+        let kept = folder.appendingPathComponent("kept.m4a")
+        try Muxer.remux(try Fixture.audio(seconds: 0.5), to: kept, format: Container.m4a.formatName)
+        // Then its file is there, private
+        #expect(try contents() == ["kept.m4a"])
+        #expect(try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int == 0o600)
+    }
+
+    @Test("a file that cannot be created is an errno error, and a full disk reads as cannot-write")
+    func errnoErrors() throws {
+        // Given a path in a folder that does not exist
+        let output = folder.appendingPathComponent("missing/clip.m4a")
+        // When a muxer opens it, Then the failure is the system's errno, not an FFmpeg code
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try Muxer(url: output, format: Container.m4a.formatName) }
+        // And errno errors and FFmpeg's AVERROR(errno) both explain a full disk
+        #expect(CraveyError.writing(Errno.noSpace, to: output).kind == .cannotWrite)
+        #expect(CraveyError.writing(FFmpegError(code: -ENOSPC, operation: "avio_write"), to: output).kind == .cannotWrite)
+        #expect(CraveyError.writing(Errno.noSuchFileOrDirectory, to: output).kind == .other)
+    }
+}
