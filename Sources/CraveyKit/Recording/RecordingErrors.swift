@@ -4,13 +4,15 @@ import SystemPackage
 extension CraveyError {
     /// Explains a PulseAudio failure to a person, naming the source and the fix.
     static func soundServer(_ error: PulseAudioError, source: String?) -> CraveyError {
+        // Spelled out: with swift-system imported, `.connectionRefused` would match as
+        // `Errno.connectionRefused ~= error` (its `~=(Errno, Error)`) and never be true.
         switch error {
-        case .connectionRefused, .timeout, .accessDenied:
+        case PulseAudioError.connectionRefused, PulseAudioError.timeout, PulseAudioError.accessDenied:
             let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " at \($0)" } ?? ""
             return CraveyError(.unavailable, "No sound server is reachable\(server) (\(error.message)). Start PulseAudio or PipeWire's pulse server, or run `scripts/pulse start` for a private one, then try again.")
-        case .noSuchEntity:
+        case PulseAudioError.noSuchEntity:
             return CraveyError(.unavailable, "There is no audio source named '\(source ?? "default")'. Run `cravey devices` to list the sources, then pass one with --device.")
-        case .connectionTerminated:
+        case PulseAudioError.connectionTerminated:
             return CraveyError(.unavailable, "The sound server went away (\(error.message)). Restart it and try again.")
         default:
             return CraveyError(.unavailable, "The sound server refused the recording from '\(source ?? "the default source")': \(error.description).")
