@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -32,6 +33,7 @@ let package = Package(
             name: "CraveyCore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Recording, probing, thumbnails, import and playback over FFmpeg and PulseAudio.
@@ -43,12 +45,14 @@ let package = Package(
                 "CPulseAudio",
             ]
         ),
-        // The command line: every command's options and help, shared by both executables.
+        // The command line: the library commands, every command's options and help, the route
+        // from verb to executable, output and exit codes; shared by both executables.
         .target(
             name: "CraveyCommands",
             dependencies: [
                 "CraveyCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // What a person runs. Links CraveyCore only, so library commands start fast.
@@ -56,7 +60,8 @@ let package = Package(
             name: "cravey",
             dependencies: ["CraveyCommands"]
         ),
-        // Runs the commands that need FFmpeg and PulseAudio; `cravey` hands them over.
+        // Runs the commands that need FFmpeg and PulseAudio (their types live here); `cravey`
+        // hands them over by verb before parsing.
         .executableTarget(
             name: "cravey-media",
             dependencies: [
@@ -71,6 +76,15 @@ let package = Package(
             name: "CraveyTestSupport",
             dependencies: ["CraveyKit"],
             path: "Tests/CraveyTestSupport"
+        ),
+        // CraveyCore alone: errors, atomic writes, output, the library location.
+        .testTarget(
+            name: "CraveyCoreTests",
+            dependencies: [
+                "CraveyCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "CraveyKitTests",

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Keeps the library's media files: the `Recordings/` layout, moves into place, confined path
 /// resolution, sizes, durations and deletion.
@@ -155,6 +156,6 @@ public struct FileStorageManager: Sendable {
         case EACCES, EPERM, EROFS: "Check the folder's permissions, or choose another library with --library PATH."
         default: "Check the library folder."
         }
-        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(reason). \(fix)")
+        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(reason). \(fix)", underlying: Errno(rawValue: code))
     }
 }
