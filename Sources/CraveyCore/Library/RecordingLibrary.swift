@@ -23,7 +23,7 @@ public struct RecordingLibrary: Sendable {
             throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")). Move it aside (mv '\(file.path)' '\(file.path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings.", underlying: error)
         } catch {
             throw CraveyError(database: error)
-                ?? CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.")
+                ?? CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.", underlying: error)
         }
     }
 }

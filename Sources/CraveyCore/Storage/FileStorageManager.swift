@@ -42,7 +42,7 @@ public struct FileStorageManager: Sendable {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CraveyError(.cannotWrite, "Cannot create the library folder \(url.path): \(error.localizedDescription). Choose a writable place with --library PATH.")
+            throw CraveyError(.cannotWrite, "Cannot create the library folder \(url.path): \(error.localizedDescription). Choose a writable place with --library PATH.", underlying: error)
         }
     }
 
@@ -75,7 +75,7 @@ public struct FileStorageManager: Sendable {
                 try FileManager.default.copyItem(at: temporaryURL, to: destination)
                 try FileManager.default.removeItem(at: temporaryURL)
             } catch {
-                throw CraveyError(.cannotWrite, "Cannot move \(temporaryURL.path) into the library: \(error.localizedDescription).")
+                throw CraveyError(.cannotWrite, "Cannot move \(temporaryURL.path) into the library: \(error.localizedDescription).", underlying: error)
             }
         }
         chmod(destination.path, 0o600)
