@@ -34,6 +34,7 @@ let package = Package(
             name: "CraveyCore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Recording, probing, thumbnails, import and playback over FFmpeg and PulseAudio.
@@ -46,12 +47,14 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // The command line: every command's options and help, shared by both executables.
+        // The command line: the library commands, every command's options and help, the route
+        // from verb to executable, output and exit codes; shared by both executables.
         .target(
             name: "CraveyCommands",
             dependencies: [
                 "CraveyCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // What a person runs. Links CraveyCore only, so library commands start fast.
@@ -59,7 +62,8 @@ let package = Package(
             name: "cravey",
             dependencies: ["CraveyCommands"]
         ),
-        // Runs the commands that need FFmpeg and PulseAudio; `cravey` hands them over.
+        // Runs the commands that need FFmpeg and PulseAudio (their types live here); `cravey`
+        // hands them over by verb before parsing.
         .executableTarget(
             name: "cravey-media",
             dependencies: [
@@ -74,6 +78,15 @@ let package = Package(
             name: "CraveyTestSupport",
             dependencies: ["CraveyKit"],
             path: "Tests/CraveyTestSupport"
+        ),
+        // CraveyCore alone: errors, atomic writes, output, the library location.
+        .testTarget(
+            name: "CraveyCoreTests",
+            dependencies: [
+                "CraveyCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "CraveyKitTests",

@@ -1,7 +1,15 @@
 import ArgumentParser
 import CraveyCore
 
-public struct Cravey: AsyncParsableCommand {
+/// `cravey`'s root command: every command, so `cravey --help` lists them all.
+///
+/// The media commands appear here by their definitions (``RecordOptions``, ``DevicesOptions``,
+/// ``DoctorOptions``, ``ImportOptions``: configuration, options and validation, no `run`), which
+/// `cravey` can show without linking FFmpeg: `cravey --help` and `cravey help record` work
+/// here. `cravey` never parses a media command line: ``CommandRoute`` hands it to
+/// `cravey-media` first, whose commands (`Record` and the rest, each wrapping its definition in
+/// an `@OptionGroup`) run it. So the hand-off needs no protocol, no global and no stub `run`.
+public struct Cravey: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "cravey",
         abstract: "Record short motivational clips and keep them in a private, local library.",
@@ -11,40 +19,16 @@ public struct Cravey: AsyncParsableCommand {
             (~/.local/share/cravey).
 
             Exit codes: 0 ok, 64 invalid input, 65 undecodable media, 66 unknown id or missing \
-            file, 69 no sound server or device, 73 cannot write, 1 anything else.
+            file, 69 no sound server or device, 73 cannot write, 1 anything else. Output to a \
+            closed pipe (`cravey list | head`) ends quietly with 0.
             """,
-        version: "0.1.0",
-        subcommands: [Record.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
-                      Import.self, Export.self, Storage.self, Doctor.self, Devices.self]
+        version: version,
+        subcommands: [RecordOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
+                      ImportOptions.self, Export.self, Storage.self, DoctorOptions.self, DevicesOptions.self]
     )
 
+    /// What `--version` prints, in both executables.
+    public static let version = "0.1.0"
+
     public init() {}
-
-    /// The arguments after the executable's name, with a global `--library PATH` given before the
-    /// command moved after it, where the command's own option reads it.
-    nonisolated(unsafe) public static var arguments: [String] = []
-
-    /// Parses and runs `arguments` (the process's own when nil).
-    public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async {
-        self.arguments = movingGlobalOptions(arguments)
-        await main(self.arguments)
-    }
-
-    static func movingGlobalOptions(_ arguments: [String]) -> [String] {
-        var leading: [String] = []
-        var rest = arguments[...]
-        while let first = rest.first {
-            if first == "--library", rest.count >= 2 {
-                leading += rest.prefix(2)
-                rest = rest.dropFirst(2)
-            } else if first.hasPrefix("--library=") {
-                leading.append(first)
-                rest = rest.dropFirst()
-            } else {
-                break
-            }
-        }
-        guard !leading.isEmpty, let command = rest.first else { return arguments }
-        return [command] + leading + rest.dropFirst()
-    }
 }

@@ -3,7 +3,7 @@ import CraveyCore
 
 extension RecordingSort: ExpressibleByArgument {}
 
-struct List: AsyncParsableCommand {
+struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the recordings in the library, newest first.")
 
@@ -15,21 +15,19 @@ struct List: AsyncParsableCommand {
     @Flag(help: "Print a JSON array of recordings.")
     var json = false
 
-    func run() async throws {
-        try await reportingErrors {
-            let recordings = try FetchRecordingsUseCase(library: try options.open()).execute(sortedBy: sort)
-            if json { return Terminal.printJSON(recordings) }
-            if recordings.isEmpty {
-                Terminal.diagnostic("No recordings yet. Record one with `cravey record`.")
-                return
-            }
-            Terminal.output(Format.table(
-                ["ID", "TYPE", "TITLE", "DATE", "DURATION", "PLAYS"],
-                recordings.map { recording in
-                    [String(recording.id.uuidString.lowercased().prefix(8)), recording.type.rawValue,
-                     recording.title, Format.date(recording.createdAt),
-                     Format.duration(recording.duration), String(recording.playCount)]
-                }))
+    func run() throws {
+        let recordings = try FetchRecordingsUseCase(library: try options.open()).execute(sortedBy: sort)
+        if json { return try Terminal.printJSON(recordings) }
+        if recordings.isEmpty {
+            Terminal.diagnostic("No recordings yet. Record one with `cravey record`.")
+            return
         }
+        try Terminal.output(Format.table(
+            ["ID", "TYPE", "TITLE", "DATE", "DURATION", "PLAYS"],
+            recordings.map { recording in
+                [String(recording.id.uuidString.lowercased().prefix(8)), recording.type.rawValue,
+                 recording.title, Format.date(recording.createdAt),
+                 Format.duration(recording.duration), String(recording.playCount)]
+            }))
     }
 }

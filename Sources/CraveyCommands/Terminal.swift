@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyCore
 import Foundation
+import SystemPackage
 
 /// Where the CLI writes: data to stdout, diagnostics to stderr, colour and meters only on a TTY.
 public enum Terminal {
@@ -11,12 +12,28 @@ public enum Terminal {
         stderrIsTTY && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    public static func output(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    /// Writes a line of data to stdout. See ``write(_:)``.
+    public static func output(_ text: String) throws {
+        try write(Data((text + "\n").utf8))
     }
 
+    /// Writes data to stdout, again after a short write until all of it is written. A full disk
+    /// (or any other failed write) throws a ``CraveyError`` of kind `.cannotWrite` (exit 73); a
+    /// closed pipe (`cravey list | head`) throws `ExitCode.success`: the reader has what it
+    /// wanted, so the command stops and the process ends quietly with status 0, as a tool killed
+    /// by SIGPIPE would end quietly, but without failing a `set -o pipefail` pipeline. Both
+    /// executables ignore SIGPIPE, so the write reports EPIPE instead of killing the process.
+    public static func write(_ data: Data) throws {
+        do {
+            _ = try FileDescriptor.standardOutput.writeAll(data)
+        } catch {
+            throw outputError(error)
+        }
+    }
+
+    /// Diagnostics are best effort: a closed or full stderr does not stop a command.
     public static func diagnostic(_ text: String, terminator: String = "\n") {
-        FileHandle.standardError.write(Data((text + terminator).utf8))
+        _ = try? FileDescriptor.standardError.writeAll((text + terminator).utf8)
     }
 
     public static func printJSON<T: Encodable>(_ value: T) throws {
@@ -24,42 +41,43 @@ public enum Terminal {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        output(String(decoding: data, as: UTF8.self))
+        try output(String(decoding: data, as: UTF8.self))
     }
 
-    public static func printJSON(_ recording: Recording) {
-        FileHandle.standardOutput.write(RecordingJSON.encode(recording))
+    public static func printJSON(_ recording: Recording) throws {
+        try write(RecordingJSON.encode(recording))
     }
 
-    public static func printJSON(_ recordings: [Recording]) {
-        RecordingJSON.write(recordings, to: STDOUT_FILENO)
-    }
-}
-
-/// Runs a command body, turning errors into a message on stderr and the documented exit code.
-public func reportingErrors(_ body: () async throws -> Void) async throws {
-    do {
-        try await body()
-    } catch let error as CraveyError {
-        Terminal.diagnostic("cravey: \(error.message)")
-        throw ExitCode(error.kind.exitCode)
-    } catch {
-        guard let error = CraveyError(database: error) else { throw error }
-        Terminal.diagnostic("cravey: \(error.message)")
-        throw ExitCode(error.kind.exitCode)
-    }
-}
-
-extension CraveyError.Kind {
-    public var exitCode: Int32 {
-        switch self {
-        case .invalidInput: 64
-        case .undecodableMedia: 65
-        case .notFound: 66
-        case .unavailable: 69
-        case .cannotWrite: 73
-        case .other: 1
+    public static func printJSON(_ recordings: [Recording]) throws {
+        do {
+            try RecordingJSON.write(recordings, to: .standardOutput)
+        } catch {
+            throw outputError(error)
         }
+    }
+
+    /// What a failed write to stdout means for the command: see ``write(_:)``.
+    static func outputError(_ error: any Error) -> any Error {
+        guard let errno = error as? Errno else { return error }
+        if errno == .brokenPipe { return ExitCode.success }
+        let fix = errno == .noSpace || errno == .diskQuotaExceeded
+            ? "Free some disk space, or send the output elsewhere." : "Check where the output goes."
+        return CraveyError(.cannotWrite, "Cannot write the output: \(errno). \(fix)", underlying: errno)
+    }
+
+    /// Asks on a terminal; refuses (exit 64) when stdin is not one and `--yes` was not given.
+    static func confirm(_ question: String, yes: Bool) throws -> Bool {
+        if yes { return true }
+        guard stdinIsTTY else {
+            throw CraveyError(.invalidInput, "Refusing to delete without confirmation: stdin is not a terminal. Add --yes to delete anyway.")
+        }
+        diagnostic("\(question) [y/N] ", terminator: "")
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard answer == "y" || answer == "yes" else {
+            diagnostic("Nothing was deleted.")
+            return false
+        }
+        return true
     }
 }
 

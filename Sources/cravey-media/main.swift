@@ -1,6 +1,23 @@
 // `cravey-media`: runs the commands that need FFmpeg or PulseAudio. `cravey` hands them over; a
 // person never needs to call it directly, but it accepts the same command line.
+import ArgumentParser
 import CraveyCommands
+import Foundation
 
-MediaCommands.runner = MediaRunner()
-await Cravey.run()
+/// Parses once, runs the command, and maps whatever it throws to a message and an exit code once.
+func main(_ arguments: [String]) async -> Never {
+    do {
+        var command = try CraveyMedia.parseAsRoot(CommandRoute(arguments).arguments)
+        if var media = command as? any AsyncParsableCommand {
+            try await media.run()
+        } else {
+            try command.run()
+        }
+        exit(0)
+    } catch {
+        CraveyMedia.exit(reporting: error)
+    }
+}
+
+signal(SIGPIPE, SIG_IGN)
+await main(Array(CommandLine.arguments.dropFirst()))

@@ -1,4 +1,16 @@
-// `cravey`: the library commands run here; media commands are handed to `cravey-media`.
+// `cravey`: the library commands run here; media commands are handed to `cravey-media` before
+// anything is parsed (see `CommandRoute`).
 import CraveyCommands
+import Foundation
 
-await Cravey.run()
+signal(SIGPIPE, SIG_IGN)
+let route = CommandRoute(CommandLine.arguments.dropFirst())
+if route.executable == .craveyMedia {
+    handOff(route.arguments)
+}
+do {
+    var command = try Cravey.parseAsRoot(route.arguments)
+    try command.run()
+} catch {
+    Cravey.exit(reporting: error)
+}

@@ -45,7 +45,7 @@ struct LibraryTests {
         let edited = try edit.execute(id: recording.id, changes: .init(title: "Breathe", notes: "Ten minutes", purpose: .some(.craving)))
         #expect(edited.title == "Breathe" && edited.notes == "Ten minutes" && edited.purpose == .craving)
         #expect(edited.playCount == 1)
-        #expect(throws: CraveyError.self) { try edit.execute(id: recording.id, changes: .init(title: String(repeating: "x", count: 41))) }
+        expectError(.invalidInput) { _ = try edit.execute(id: recording.id, changes: .init(title: String(repeating: "x", count: 41))) }
         #expect(try library.repository.fetch(id: recording.id)?.title == "Breathe")
         let cleared = try edit.execute(id: recording.id, changes: .init(title: "", purpose: .some(nil)))
         #expect(cleared.title == RecordingMetadata.automaticTitle(for: recording.createdAt))
@@ -74,7 +74,7 @@ struct LibraryTests {
         library.storageFaults.removal = { url throws(CraveyError) in
             throw CraveyError(.cannotWrite, "injected: cannot delete \(url.lastPathComponent)")
         }
-        #expect(throws: CraveyError.self) { try DeleteRecordingUseCase(library: library).execute(id: recording.id) }
+        expectError(.cannotWrite) { try DeleteRecordingUseCase(library: library).execute(id: recording.id) }
         let kept = try #require(try library.repository.fetch(id: recording.id))
         #expect(kept.playCount == 1)
         #expect(try library.repository.playEvents(of: recording.id).count == 1)
@@ -99,9 +99,9 @@ struct LibraryTests {
             let row = Recording(type: .audio, title: "evil", duration: 1, filePath: path, fileSize: 9)
             try library.repository.insert(row)
             ids.append(row.id)
-            #expect(throws: CraveyError.self) { try library.storage.absoluteURL(for: path) }
-            #expect(throws: CraveyError.self) { try library.storage.deleteRecording(at: path) }
-            #expect(throws: CraveyError.self) { try DeleteRecordingUseCase(library: library).execute(id: row.id) }
+            expectError(.invalidInput) { _ = try library.storage.absoluteURL(for: path) }
+            expectError(.invalidInput) { try library.storage.deleteRecording(at: path) }
+            expectError(.invalidInput) { try DeleteRecordingUseCase(library: library).execute(id: row.id) }
             #expect(throws: CraveyError.self) { try MediaProbe.duration(of: library.storage.absoluteURL(for: path)) }
         }
         let report = try DoctorUseCase(library: library).execute(repair: true, deleteUnplayable: true)

@@ -7,7 +7,7 @@ struct RecordingMetadataTests {
     @Test("a title of 40 characters is kept; 41 is an invalid-input error, not a cut")
     func titleLimit() throws {
         #expect(try RecordingMetadata(title: String(repeating: "a", count: 40)).title?.count == 40)
-        #expect(throws: CraveyError.self) { try RecordingMetadata(title: String(repeating: "a", count: 41)) }
+        expectError(.invalidInput) { _ = try RecordingMetadata(title: String(repeating: "a", count: 41)) }
         do {
             _ = try RecordingMetadata(title: String(repeating: "a", count: 41))
         } catch {
@@ -20,13 +20,13 @@ struct RecordingMetadataTests {
     func countsCharacters() throws {
         let family = "👨‍👩‍👧‍👦"
         #expect(try RecordingMetadata(title: String(repeating: family, count: 40)).title?.count == 40)
-        #expect(throws: CraveyError.self) { try RecordingMetadata(title: String(repeating: family, count: 41)) }
+        expectError(.invalidInput) { _ = try RecordingMetadata(title: String(repeating: family, count: 41)) }
     }
 
     @Test("notes allow 200 characters, not 201")
     func notesLimit() throws {
         #expect(try RecordingMetadata(notes: String(repeating: "n", count: 200)).notes?.count == 200)
-        #expect(throws: CraveyError.self) { try RecordingMetadata(notes: String(repeating: "n", count: 201)) }
+        expectError(.invalidInput) { _ = try RecordingMetadata(notes: String(repeating: "n", count: 201)) }
     }
 
     @Test("a blank title becomes 'Recording <date>' in local time")
@@ -42,7 +42,7 @@ struct RecordingMetadataTests {
     func purposes() throws {
         #expect(try RecordingMetadata.purpose(named: "Craving") == .craving)
         #expect(try RecordingMetadata.purpose(named: "none") == nil)
-        #expect(throws: CraveyError.self) { try RecordingMetadata.purpose(named: "anger") }
+        expectError(.invalidInput) { _ = try RecordingMetadata.purpose(named: "anger") }
     }
 }
 

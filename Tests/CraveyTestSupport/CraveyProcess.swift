@@ -27,6 +27,33 @@ public enum Cravey {
         try await runOffPool(executable, arguments, environment: environment(extra), input: input)
     }
 
+    /// Runs `cravey` to the end with its stdout going to `output` (`/dev/full`, a pipe nobody
+    /// reads); the result's error is what it wrote to stderr.
+    public static func run(_ arguments: [String], writingTo output: FileHandle) async throws -> CommandResult {
+        try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.environment = environment()
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = output
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let error = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return CommandResult(status: process.terminationStatus, output: "", error: String(decoding: error, as: UTF8.self))
+        }
+    }
+
+    /// The writing end of a pipe whose reading end is already closed: every write to it fails
+    /// with EPIPE, as when `head` has read what it wanted and gone.
+    public static func closedPipe() throws -> FileHandle {
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        return pipe.fileHandleForWriting
+    }
+
     /// Starts `cravey` on a pseudo-terminal, as a person at a terminal runs it: meters and
     /// prompts on, and colour too unless `environment` sets NO_COLOR (`swift test` sets it for
     /// the tests; a person's terminal usually has none).

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SystemPackage
 import GRDBSQLite
 
 /// The library's SQLite database: a WAL-mode pool shared safely by several `cravey` processes.
@@ -33,7 +34,8 @@ public struct AppDatabase: Sendable {
     private static func createPrivately(_ url: URL) throws {
         let descriptor = open(url.path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw CraveyError(.cannotWrite, "Cannot create the library database \(url.path): \(String(cString: strerror(errno))). Check that the folder is writable.")
+            let code = Errno(rawValue: errno)
+            throw CraveyError(.cannotWrite, "Cannot create the library database \(url.path): \(code). Check that the folder is writable.", underlying: code)
         }
         fchmod(descriptor, 0o600)
         close(descriptor)

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Writes recordings as the JSON `--json` and the export print: pretty printed, keys sorted,
 /// every field present (`null` when absent), ISO 8601 dates, lowercase ids.
@@ -14,12 +15,13 @@ public enum RecordingJSON {
         return out.data
     }
 
-    /// Writes recordings as a JSON array to a file descriptor, a block at a time.
-    public static func write(_ recordings: [Recording], to descriptor: Int32) {
+    /// Writes recordings as a JSON array to a file descriptor, a block at a time; throws the
+    /// `Errno` of the first write that fails (`.noSpace`, `.brokenPipe`), having stopped there.
+    public static func write(_ recordings: [Recording], to descriptor: FileDescriptor) throws {
         var out = JSONBuffer()
-        out.write(recordings, indent: 0, flushingTo: descriptor)
+        try out.write(recordings, indent: 0, flushingTo: descriptor)
         out.append("\n")
-        out.flush(to: descriptor)
+        try out.flush(to: descriptor)
     }
 
     /// Recordings as a JSON array.
@@ -49,22 +51,28 @@ struct JSONBuffer {
 
     mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    /// Writes what is buffered to `descriptor` and empties the buffer.
-    mutating func flush(to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { if errno == EINTR { continue } else { return } }
-                offset += written
-            }
-        }
+    /// Writes what is buffered to `descriptor` (again after a short write, until all of it is
+    /// written) and empties the buffer.
+    mutating func flush(to descriptor: FileDescriptor) throws {
+        _ = try bytes.withUnsafeBytes { try descriptor.writeAll($0) }
         bytes.removeAll(keepingCapacity: true)
     }
 
-    /// Writes an array; with a descriptor, hands each megabyte to it as it fills instead of
-    /// holding the whole array in memory.
-    mutating func write(_ recordings: [Recording], indent: Int, flushingTo descriptor: Int32? = nil) {
+    /// Writes an array.
+    mutating func write(_ recordings: [Recording], indent: Int) {
+        write(recordings, indent: indent) { _ in }
+    }
+
+    /// Writes an array, handing each megabyte to `descriptor` as it fills instead of holding the
+    /// whole array in memory.
+    mutating func write(_ recordings: [Recording], indent: Int, flushingTo descriptor: FileDescriptor) throws {
+        try write(recordings, indent: indent) { out in
+            if out.bytes.count > 1 << 20 { try out.flush(to: descriptor) }
+        }
+    }
+
+    private mutating func write(_ recordings: [Recording], indent: Int,
+                                afterEach: (inout JSONBuffer) throws -> Void) rethrows {
         guard !recordings.isEmpty else { return append("[]") }
         bytes.reserveCapacity(bytes.count + min(recordings.count, 2_000) * 520)
         append("[\n")
@@ -72,7 +80,7 @@ struct JSONBuffer {
             pad(indent + 2)
             write(recording, indent: indent + 2)
             append(index == recordings.count - 1 ? "\n" : ",\n")
-            if let descriptor, bytes.count > 1 << 20 { flush(to: descriptor) }
+            try afterEach(&self)
         }
         pad(indent)
         append("]")

@@ -20,10 +20,10 @@ public struct RecordingLibrary: Sendable {
         do {
             repository = RecordingRepository(database: try AppDatabase(url: file))
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
-            throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")). Move it aside (mv '\(file.path)' '\(file.path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings.")
+            throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")). Move it aside (mv '\(file.path)' '\(file.path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings.", underlying: error)
         } catch {
             throw CraveyError(database: error)
-                ?? CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.")
+                ?? CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.", underlying: error)
         }
     }
 }

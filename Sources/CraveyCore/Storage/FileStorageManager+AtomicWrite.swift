@@ -1,23 +1,41 @@
 import Foundation
+import SystemPackage
 
 extension FileStorageManager {
     /// Writes `data` to `url` all at once or not at all: a private (0600) temporary file in the
-    /// same folder, flushed to disk, then renamed into place. A failure leaves no temporary file
-    /// and says what happened to `url` (`doing` names the action, "write the export to").
-    package static func writeAtomically(_ data: Data, to url: URL, doing action: String) throws(CraveyError) {
+    /// same folder, flushed to disk, then renamed into place. A short write is followed by
+    /// another for the rest; only an error from `write` (a full disk, say) fails. A failure
+    /// leaves no temporary file and says what happened to `url` (`doing` names the action,
+    /// "write the export to"), with the `Errno` underneath.
+    ///
+    /// The corresponding C functions are `open`, `write`, `fsync` and `rename`.
+    package static func writeAtomically(_ data: Data, to url: URL, doing action: String,
+                                        faults: StorageFaults = StorageFaults()) throws(CraveyError) {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp", isDirectory: false)
-        let descriptor = open(temporary.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw writeError(errno, url, doing: action) }
-        var failure: Int32 = 0
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        if written != data.count { failure = written < 0 ? errno : ENOSPC }
-        if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure == 0 && rename(temporary.path, url.path) != 0 { failure = errno }
-        guard failure == 0 else {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(
+                FilePath(temporary.path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                permissions: [.ownerRead, .ownerWrite])
+        } catch {
+            throw writeError((error as? Errno ?? .ioError).rawValue, url, doing: action)
+        }
+        do {
+            try descriptor.closeAfter {
+                try data.withUnsafeBytes { bytes in
+                    var rest = bytes[...]
+                    while !rest.isEmpty {
+                        let chunk = UnsafeRawBufferPointer(rebasing: rest)
+                        rest = rest.dropFirst(try faults.write?(descriptor, chunk) ?? descriptor.write(chunk))
+                    }
+                }
+                guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
+            }
+            guard rename(temporary.path, url.path) == 0 else { throw Errno(rawValue: errno) }
+        } catch {
             unlink(temporary.path)
-            throw writeError(failure, url, doing: action)
+            throw writeError((error as? Errno ?? .ioError).rawValue, url, doing: action)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 extension FileStorageManager {
     /// The prefix a file gets while its deletion is under way; `doctor` finishes or undoes a
@@ -84,4 +85,7 @@ extension FileStorageManager {
 package struct StorageFaults: Sendable {
     /// Called before every file removal; throwing makes the removal fail.
     package var removal: (@Sendable (URL) throws(CraveyError) -> Void)?
+    /// Called instead of `write` by ``FileStorageManager/writeAtomically(_:to:doing:faults:)``:
+    /// returning fewer bytes than it was given makes a short write.
+    package var write: (@Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int)?
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Keeps the library's media files: the `Recordings/` layout, moves into place, confined path
 /// resolution, sizes, durations and deletion.
@@ -41,7 +42,7 @@ public struct FileStorageManager: Sendable {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw CraveyError(.cannotWrite, "Cannot create the library folder \(url.path): \(error.localizedDescription). Choose a writable place with --library PATH.")
+            throw CraveyError(.cannotWrite, "Cannot create the library folder \(url.path): \(error.localizedDescription). Choose a writable place with --library PATH.", underlying: error)
         }
     }
 
@@ -74,7 +75,7 @@ public struct FileStorageManager: Sendable {
                 try FileManager.default.copyItem(at: temporaryURL, to: destination)
                 try FileManager.default.removeItem(at: temporaryURL)
             } catch {
-                throw CraveyError(.cannotWrite, "Cannot move \(temporaryURL.path) into the library: \(error.localizedDescription).")
+                throw CraveyError(.cannotWrite, "Cannot move \(temporaryURL.path) into the library: \(error.localizedDescription).", underlying: error)
             }
         }
         chmod(destination.path, 0o600)
@@ -155,6 +156,6 @@ public struct FileStorageManager: Sendable {
         case EACCES, EPERM, EROFS: "Check the folder's permissions, or choose another library with --library PATH."
         default: "Check the library folder."
         }
-        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(reason). \(fix)")
+        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(reason). \(fix)", underlying: Errno(rawValue: code))
     }
 }

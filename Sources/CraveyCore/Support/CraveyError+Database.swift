@@ -7,13 +7,13 @@ extension CraveyError {
         let detail = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
         case .SQLITE_FULL:
-            self.init(.cannotWrite, "The library database cannot grow: the disk is full (\(detail)). Free some space and try again.")
+            self.init(.cannotWrite, "The library database cannot grow: the disk is full (\(detail)). Free some space and try again.", underlying: error)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_PERM:
-            self.init(.cannotWrite, "The library database cannot be written (\(detail)). Check the library folder's permissions and free space.")
+            self.init(.cannotWrite, "The library database cannot be written (\(detail)). Check the library folder's permissions and free space.", underlying: error)
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            self.init(.other, "The library database is damaged (\(detail)). Move library.sqlite aside; `cravey doctor --repair` can then register the clips in Recordings/ again.")
+            self.init(.other, "The library database is damaged (\(detail)). Move library.sqlite aside; `cravey doctor --repair` can then register the clips in Recordings/ again.", underlying: error)
         default:
-            self.init(.other, "The library database failed: \(detail).")
+            self.init(.other, "The library database failed: \(detail).", underlying: error)
         }
     }
 }

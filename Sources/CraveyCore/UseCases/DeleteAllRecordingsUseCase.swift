@@ -38,7 +38,7 @@ public struct DeleteAllRecordingsUseCase: Sendable {
             // Rows whose file is still there come back, so no file is left without its row.
             let remaining = Set(failed.map(\.path))
             try library.repository.restore(deleted.filter { remaining.contains($0.0.filePath) })
-            throw CraveyError(.cannotWrite, "Deleted \(summary.files) files, but \(failed.count) could not be deleted; their recordings are kept. First failure: \(failed[0].error.message)")
+            throw CraveyError(.cannotWrite, "Deleted \(summary.files) files, but \(failed.count) could not be deleted; their recordings are kept. First failure: \(failed[0].error.message)", underlying: failed[0].error)
         }
         return summary
     }

@@ -38,7 +38,8 @@ public struct ExportRecordingsUseCase: Sendable {
 
     /// Writes the export to `url` atomically (a temporary file renamed into place), mode 0600.
     public func execute(format: Format, to url: URL) throws {
-        try FileStorageManager.writeAtomically(try execute(format: format), to: url, doing: "write the export to")
+        try FileStorageManager.writeAtomically(try execute(format: format), to: url, doing: "write the export to",
+                                               faults: library.storageFaults)
     }
 
     static func csv(_ recordings: [Recording]) -> String {

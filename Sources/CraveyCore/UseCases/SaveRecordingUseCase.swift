@@ -24,7 +24,7 @@ public struct SaveRecordingUseCase: Sendable {
         do {
             try library.repository.insert(recording)
         } catch {
-            throw CraveyError(.cannotWrite, "The clip was saved to \(storage.url(of: relative).path), but its library entry could not be written (\(error)). Run `cravey doctor --repair` once the problem is fixed to register it.")
+            throw CraveyError(.cannotWrite, "The clip was saved to \(storage.url(of: relative).path), but its library entry could not be written (\(error)). Run `cravey doctor --repair` once the problem is fixed to register it.", underlying: error)
         }
         return recording
     }

@@ -2,8 +2,11 @@ import ArgumentParser
 import CraveyCore
 import Foundation
 
-public struct Record: AsyncParsableCommand {
+/// `cravey record`'s command line: its help, options and validation, shared by `cravey` (which
+/// lists it in its help) and `cravey-media` (whose `Record` command runs it). See ``Cravey``.
+public struct RecordOptions: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record a clip from the microphone into the library.",
         discussion: """
             Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
@@ -30,9 +33,5 @@ public struct Record: AsyncParsableCommand {
         if let seconds, !(seconds > 0 && seconds <= 24 * 3600) {
             throw ValidationError("--seconds must be more than 0 and at most 86400, not \(seconds).")
         }
-    }
-
-    public func run() async throws {
-        try await MediaCommands.runner.record(self)
     }
 }

@@ -1,8 +1,11 @@
 import ArgumentParser
 import CraveyCore
 
-public struct Doctor: AsyncParsableCommand {
+/// `cravey doctor`'s command line: its help, options and validation, shared by `cravey` (which
+/// lists it in its help) and `cravey-media` (whose `Doctor` command runs it). See ``Cravey``.
+public struct DoctorOptions: ParsableCommand {
     public static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check that the library's entries and files agree; --repair fixes what it finds.",
         discussion: """
             Finds entries whose file is missing, files with no entry (a recording cut off by a \
@@ -22,9 +25,5 @@ public struct Doctor: AsyncParsableCommand {
 
     public func validate() throws {
         if deleteUnplayable && !repair { throw ValidationError("--delete-unplayable goes with --repair.") }
-    }
-
-    public func run() async throws {
-        try await MediaCommands.runner.doctor(self)
     }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import CraveyCore
 
-public struct Import: AsyncParsableCommand {
+/// `cravey import`'s command line: its help, options and validation, shared by `cravey` (which
+/// lists it in its help) and `cravey-media` (whose `Import` command runs it). See ``Cravey``.
+public struct ImportOptions: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add an existing audio or video file to the library.",
@@ -18,8 +20,4 @@ public struct Import: AsyncParsableCommand {
     @Flag(help: "Print the whole recording as JSON instead of its id.") public var json = false
 
     public init() {}
-
-    public func run() async throws {
-        try await MediaCommands.runner.importMedia(self)
-    }
 }

@@ -1,44 +1,49 @@
+import ArgumentParser
 import CraveyCommands
 import CraveyKit
 import Dispatch
 import Foundation
 
-extension MediaRunner {
-    func record(_ command: Record) async throws {
-        try await reportingErrors {
-            let metadata = try command.metadata.metadata()
-            let library = try command.options.open()
-            let coordinator = AudioRecordingCoordinator(
-                storage: library.storage,
-                options: AudioRecordingOptions(source: command.device, maxDuration: command.seconds))
-            let signals = StopOnSignals { coordinator.requestStop() }
-            defer { signals.cancel() }
-            let createdAt = Date()
-            try await coordinator.start()
-            let view = LevelMeterView(seconds: command.seconds)
-            let meter = Task { await view.show(coordinator.events) }
-            let result: AudioRecordingResult
-            do {
-                result = try await coordinator.result()
-            } catch {
-                await meter.value
-                throw error
-            }
+/// Runs `cravey record` (its command line is ``RecordOptions``, which `cravey` shows in its help).
+struct Record: AsyncParsableCommand {
+    static let configuration = RecordOptions.configuration
+
+    /// The command line, named so because the body reads it as `command.<option>`.
+    @OptionGroup var command: RecordOptions
+
+    func run() async throws {
+        let metadata = try command.metadata.metadata()
+        let library = try command.options.open()
+        let coordinator = AudioRecordingCoordinator(
+            storage: library.storage,
+            options: AudioRecordingOptions(source: command.device, maxDuration: command.seconds))
+        let signals = StopOnSignals { coordinator.requestStop() }
+        defer { signals.cancel() }
+        let createdAt = Date()
+        try await coordinator.start()
+        let view = LevelMeterView(seconds: command.seconds)
+        let meter = Task { await view.show(coordinator.events) }
+        let result: AudioRecordingResult
+        do {
+            result = try await coordinator.result()
+        } catch {
             await meter.value
-            if let interruption = result.interruption {
-                Terminal.diagnostic("cravey: recording ended early: \(interruption)")
-            }
-            guard result.sampleCount > 0 else {
-                await coordinator.cancel()
-                throw CraveyError(.unavailable, "No audio arrived from '\(result.source)' before the recording stopped. Check the source with `cravey devices`.")
-            }
-            let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
-            Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-            if command.json {
-                Terminal.printJSON(recording)
-            } else {
-                Terminal.output(recording.id.uuidString.lowercased())
-            }
+            throw error
+        }
+        await meter.value
+        if let interruption = result.interruption {
+            Terminal.diagnostic("cravey: recording ended early: \(interruption)")
+        }
+        guard result.sampleCount > 0 else {
+            await coordinator.cancel()
+            throw CraveyError(.unavailable, "No audio arrived from '\(result.source)' before the recording stopped. Check the source with `cravey devices`.")
+        }
+        let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
+        Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        if command.json {
+            try Terminal.printJSON(recording)
+        } else {
+            try Terminal.output(recording.id.uuidString.lowercased())
         }
     }
 }

@@ -2,19 +2,23 @@ import ArgumentParser
 import CraveyCommands
 import CraveyKit
 
-extension MediaRunner {
-    func doctor(_ command: Doctor) async throws {
-        try await reportingErrors {
-            let library = try command.options.open()
-            let report = try await DoctorUseCase(library: library).execute(repair: command.repair, deleteUnplayable: command.deleteUnplayable)
-            if command.json {
-                try Terminal.printJSON(report)
-            } else {
-                Terminal.output(describe(report, repaired: command.repair))
-            }
-            let after = command.repair ? try await DoctorUseCase(library: library).execute() : report
-            if !after.isHealthy { throw ExitCode(1) }
+/// Runs `cravey doctor` (its command line is ``DoctorOptions``, which `cravey` shows in its help).
+struct Doctor: AsyncParsableCommand {
+    static let configuration = DoctorOptions.configuration
+
+    /// The command line, named so because the body reads it as `command.<option>`.
+    @OptionGroup var command: DoctorOptions
+
+    func run() async throws {
+        let library = try command.options.open()
+        let report = try await DoctorUseCase(library: library).execute(repair: command.repair, deleteUnplayable: command.deleteUnplayable)
+        if command.json {
+            try Terminal.printJSON(report)
+        } else {
+            try Terminal.output(describe(report, repaired: command.repair))
         }
+        let after = command.repair ? try await DoctorUseCase(library: library).execute() : report
+        if !after.isHealthy { throw ExitCode(1) }
     }
 
     func describe(_ report: DoctorUseCase.Report, repaired: Bool) -> String {

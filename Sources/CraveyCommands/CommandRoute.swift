@@ -1,0 +1,83 @@
+/// Which executable runs a command line, decided from the raw arguments before anything is
+/// parsed, as the `swift` driver picks `swift-<tool>`.
+///
+/// `cravey` links CraveyCore only (SQLite through GRDB) and starts fast; loading FFmpeg's and
+/// PulseAudio's ~200 shared libraries costs a process about 80 ms, which the library commands
+/// should not pay. So `cravey`'s `main` looks the verb up in ``verbs`` and, for a media verb,
+/// replaces itself with `cravey-media` (installed beside it) and the same arguments, before any
+/// parsing: nothing is parsed twice, and a new media command is one entry here plus its file
+/// in `cravey-media`.
+///
+/// Cameras will need libavdevice, which the audio recorder must not load. The table is where
+/// that is decided: a camera verb (or `record --camera`, once it exists, by a rule like
+/// ``Destination/mediaWithOperand``) gets a third executable, `cravey-camera`, that links
+/// libavdevice, while `cravey-media` keeps linking only what audio needs.
+public struct CommandRoute: Equatable, Sendable {
+    /// The executables a command line can go to.
+    public enum Executable: String, Sendable {
+        case cravey
+        case craveyMedia = "cravey-media"
+    }
+
+    /// Where a verb goes.
+    enum Destination {
+        case cravey
+        case media
+        /// `cravey-media` when an operand follows the verb (`quickplay 2` plays the second
+        /// clip, which needs PulseAudio), else `cravey` (`quickplay --json` only lists).
+        case mediaWithOperand
+    }
+
+    /// Every verb that is not `cravey`'s own. Verbs not listed (library commands, `help`,
+    /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
+    static let verbs: [String: Destination] = [
+        "record": .media, "devices": .media, "doctor": .media, "import": .media,
+        "quickplay": .mediaWithOperand,
+    ]
+
+    /// The executable that runs the command.
+    public let executable: Executable
+    /// The arguments after the executable's name, with a global `--library PATH` (or
+    /// `--library=PATH`) given before the verb moved after it, where each command's own
+    /// `--library` option reads it.
+    public let arguments: [String]
+
+    public init(_ arguments: some Collection<String>) {
+        var leading: [String] = []
+        var rest = ArraySlice(arguments)
+        while let first = rest.first {
+            if first == "--library", rest.count >= 2 {
+                leading += rest.prefix(2)
+                rest = rest.dropFirst(2)
+            } else if first.hasPrefix("--library=") {
+                leading.append(first)
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        guard let verb = rest.first else {
+            (self.executable, self.arguments) = (.cravey, Array(arguments))
+            return
+        }
+        let operands = rest.dropFirst()
+        self.arguments = [verb] + leading + operands
+        switch Self.verbs[verb] ?? .cravey {
+        case .cravey: executable = .cravey
+        case .media: executable = .craveyMedia
+        case .mediaWithOperand: executable = Self.hasOperand(operands) ? .craveyMedia : .cravey
+        }
+    }
+
+    /// Whether `arguments` hold an operand: a word that is neither an option nor the value of
+    /// `--library`, or anything after `--`.
+    static func hasOperand(_ arguments: ArraySlice<String>) -> Bool {
+        var rest = arguments
+        while let first = rest.popFirst() {
+            if first == "--" { return !rest.isEmpty }
+            if first == "--library" { _ = rest.popFirst(); continue }
+            if !first.hasPrefix("-") { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import CraveyCore
+
+struct DeleteAll: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-all",
+        abstract: "Delete every recording, file and thumbnail in the library.")
+
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Do not ask for confirmation (needed when stdin is not a terminal).") var yes = false
+    @Flag(help: "Print what was deleted as JSON.") var json = false
+
+    func run() throws {
+        let library = try options.open()
+        let count = try library.repository.count()
+        guard try Terminal.confirm("Delete all \(count) recordings? This cannot be undone.", yes: yes) else { return }
+        let summary = try DeleteAllRecordingsUseCase(library: library).execute()
+        if json { return try Terminal.printJSON(summary) }
+        Terminal.diagnostic("Deleted \(summary.recordings) recordings (\(summary.files) files, \(FileStorageManager.formatBytes(summary.bytes))).")
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import CraveyCore
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change a recording's title, notes or purpose.",
+        discussion: "--title \"\" restores the automatic \"Recording <date>\" title; --notes \"\" clears the notes; --purpose none clears the purpose.")
+
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "The recording's id, or any unique prefix of it.") var id: String
+    @Option(help: "New title, at most 40 characters.") var title: String?
+    @Option(help: "New notes, at most 200 characters.") var notes: String?
+    @Option(help: "New purpose: motivational, craving, reflection, milestone or none.") var purpose: String?
+    @Flag(help: "Print the changed recording as JSON.") var json = false
+
+    func validate() throws {
+        if title == nil && notes == nil && purpose == nil {
+            throw ValidationError("Nothing to change: give --title, --notes or --purpose.")
+        }
+    }
+
+    func run() throws {
+        let library = try options.open()
+        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: id)
+        let changes = EditRecordingUseCase.Changes(
+            title: title, notes: notes,
+            purpose: try purpose.map { try RecordingMetadata.purpose(named: $0) })
+        let edited = try EditRecordingUseCase(library: library).execute(id: recording.id, changes: changes)
+        if json { return try Terminal.printJSON(edited) }
+        Terminal.diagnostic("Updated \"\(edited.title)\".")
+    }
+}

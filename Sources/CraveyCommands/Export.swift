@@ -1,0 +1,24 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+extension ExportRecordingsUseCase.Format: ExpressibleByArgument {}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export the library's metadata (not the media) as CSV or JSON.")
+
+    @OptionGroup var options: LibraryOptions
+    @Option(help: "csv (RFC 4180) or json.") var format: ExportRecordingsUseCase.Format
+    @Option(help: ArgumentHelp("Write to this file (mode 0600) instead of stdout.", valueName: "path")) var output: String?
+
+    func run() throws {
+        let export = ExportRecordingsUseCase(library: try options.open())
+        if let output {
+            try export.execute(format: format, to: URL(fileURLWithPath: output))
+            Terminal.diagnostic("Exported to \(output).")
+        } else {
+            try Terminal.write(try export.execute(format: format))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show everything about one recording.")
+
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "The recording's id, or any unique prefix of it.") var id: String
+    @Flag(help: "Print the recording as JSON.") var json = false
+
+    func run() throws {
+        let library = try options.open()
+        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: id)
+        if json { return try Terminal.printJSON(recording) }
+        let file = library.storage.libraryURL.appendingPathComponent(recording.filePath).path
+        let rows: [(String, String)] = [
+            ("ID", recording.id.uuidString.lowercased()),
+            ("Title", recording.title),
+            ("Type", recording.type.rawValue),
+            ("Purpose", recording.purpose?.rawValue ?? "none"),
+            ("Notes", recording.notes ?? ""),
+            ("Created", Format.date(recording.createdAt)),
+            ("Duration", Format.duration(recording.duration) + String(format: " (%.3f s)", recording.duration)),
+            ("Size", FileStorageManager.formatBytes(recording.fileSize)),
+            ("Plays", String(recording.playCount)),
+            ("Last played", recording.lastPlayedAt.map(Format.date) ?? "never"),
+            ("File", file),
+        ] + (recording.thumbnailPath.map { [("Thumbnail", library.storage.libraryURL.appendingPathComponent($0).path)] } ?? [])
+        try Terminal.output(rows.map { "\($0.0):".padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// Runs `cravey import` (its command line is ``ImportOptions``, which `cravey` shows in its help).
+struct Import: AsyncParsableCommand {
+    static let configuration = ImportOptions.configuration
+
+    /// The command line, named so because the body reads it as `command.<option>`.
+    @OptionGroup var command: ImportOptions
+
+    func run() async throws {
+        let metadata = try command.metadata.metadata()
+        let library = try command.options.open()
+        let recording = try await ImportRecordingUseCase(library: library)
+            .execute(fileAt: URL(fileURLWithPath: command.file), metadata: metadata)
+        Terminal.diagnostic("Imported \"\(recording.title)\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        if command.json {
+            try Terminal.printJSON(recording)
+        } else {
+            try Terminal.output(recording.id.uuidString.lowercased())
+        }
+    }
+}

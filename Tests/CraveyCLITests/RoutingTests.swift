@@ -1,0 +1,77 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// `cravey` picks the executable by verb before parsing: media verbs go to `cravey-media`.
+@Suite("Routing by verb")
+struct RoutingTests {
+    /// A copy of `cravey` alone in a folder, without `cravey-media` beside it.
+    static func craveyAlone() throws -> String {
+        let folder = temporaryLibrary()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let alone = folder.appendingPathComponent("cravey")
+        try FileManager.default.copyItem(atPath: Cravey.executable, toPath: alone.path)
+        return alone.path
+    }
+
+    @Test("a global --library before a media verb reaches the media command")
+    func libraryBeforeMediaVerb() async throws {
+        // Given a library folder
+        let library = temporaryLibrary().path
+
+        // When the option comes before `devices` and `doctor`
+        let devices = try await Cravey.run(["--library", library, "devices", "--json"])
+        let doctor = try await Cravey.run(["--library=\(library)", "doctor"])
+
+        // Then both run
+        #expect(devices.status == 0, "\(devices.error)")
+        #expect(doctor.status == 0 && doctor.output.contains("healthy"), "\(doctor.error)")
+    }
+
+    @Test("quickplay lists in cravey; quickplay with a number goes to cravey-media")
+    func quickPlayRoutes() async throws {
+        // Given cravey without cravey-media beside it
+        let alone = try Self.craveyAlone()
+        let library = temporaryLibrary().path
+
+        // When listing, and when naming a clip to play
+        let list = try await runOffPool(alone, ["quickplay", "--json", "--library", library], environment: Cravey.environment())
+        let play = try await runOffPool(alone, ["--library", library, "quickplay", "2"], environment: Cravey.environment())
+
+        // Then the list runs in cravey, and playing needs cravey-media
+        #expect(list.status == 0 && list.output == "[]\n", "\(list.error)")
+        #expect(play.status == 1 && play.error.contains("cravey-media"), "\(play.error)")
+    }
+
+    @Test("cravey alone lists every command in its help and shows a media command's help; --version works")
+    func help() async throws {
+        // Given cravey without cravey-media beside it
+        let alone = try Self.craveyAlone()
+
+        // When asking for help and the version
+        let root = try await runOffPool(alone, ["--help"], environment: Cravey.environment())
+        let record = try await runOffPool(alone, ["help", "record"], environment: Cravey.environment())
+        let version = try await runOffPool(alone, ["--version"], environment: Cravey.environment())
+
+        // Then every command is listed, and record's options are shown, without cravey-media
+        #expect(root.status == 0)
+        for verb in ["record", "list", "info", "quickplay", "edit", "delete", "delete-all", "import", "export",
+                     "storage", "doctor", "devices"] {
+            #expect(root.output.contains("\n  \(verb) "), "\(verb) missing from:\n\(root.output)")
+        }
+        #expect(record.status == 0 && record.output.contains("--seconds") && record.output.contains("USAGE: cravey record"))
+        #expect(version.status == 0 && version.output == "0.1.0\n")
+    }
+
+    @Test("`cravey record --help` is answered by cravey-media with the same help")
+    func mediaHelp() async throws {
+        // When asking a media command for help through cravey
+        let viaMedia = try await Cravey.run(["record", "--help"])
+        let viaCravey = try await Cravey.run(["help", "record"])
+
+        // Then cravey-media shows the same text cravey shows
+        #expect(viaMedia.status == 0 && viaMedia.output.contains("USAGE: cravey record"))
+        #expect(viaMedia.output == viaCravey.output)
+    }
+}
