@@ -8,10 +8,11 @@
 /// parsing: nothing is parsed twice, and a new media command is one entry here plus its file
 /// in `cravey-media`.
 ///
-/// Cameras will need libavdevice, which the audio recorder must not load. The table is where
-/// that is decided: a camera verb (or `record --camera`, once it exists, by a rule like
-/// ``Destination/mediaWithOperand``) gets a third executable, `cravey-camera`, that links
-/// libavdevice, while `cravey-media` keeps linking only what audio needs.
+/// Cameras will need libavdevice (and the test camera libavfilter), which the audio recorder
+/// must not load: neither executable links them. The video recorder loads them with `dlopen` when
+/// a camera is opened, as `FilterGraph` in CraveyKit already loads libavfilter only when a
+/// thumbnail must be turned; so `record --video` stays a `cravey-media` verb and no third
+/// executable is needed.
 public struct CommandRoute: Equatable, Sendable {
     /// The executables a command line can go to.
     public enum Executable: String, Sendable {
