@@ -34,6 +34,7 @@ let package = Package(
             name: "CraveyCore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Recording, probing, thumbnails, import and playback over FFmpeg and PulseAudio.

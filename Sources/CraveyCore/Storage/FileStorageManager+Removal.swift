@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 extension FileStorageManager {
     /// The prefix a file gets while its deletion is under way; `doctor` finishes or undoes a
@@ -20,9 +21,12 @@ extension FileStorageManager {
     package func markForDeletion(_ relativePath: String) throws(CraveyError) -> URL? {
         let url = try absoluteURL(for: relativePath)
         let marked = url.deletingLastPathComponent().appendingPathComponent(Self.deletingPrefix + url.lastPathComponent)
-        if rename(url.path, marked.path) != 0 {
-            if errno == ENOENT { return nil }
-            throw Self.writeError(errno, url, doing: "delete")
+        do throws(Errno) {
+            try Self.moveFile(url, to: marked)
+        } catch where error == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw Self.writeError(error.rawValue, url, doing: "delete")
         }
         return marked
     }
@@ -30,15 +34,17 @@ extension FileStorageManager {
     /// Undoes ``markForDeletion(_:)``.
     package func unmark(_ marked: URL) {
         let name = marked.lastPathComponent.dropFirst(Self.deletingPrefix.count)
-        _ = rename(marked.path, marked.deletingLastPathComponent().appendingPathComponent(String(name)).path)
+        try? Self.moveFile(marked, to: marked.deletingLastPathComponent().appendingPathComponent(String(name)))
     }
 
     /// Unlinks a file inside the library; never follows a link. ENOENT is success.
     package func remove(_ url: URL) throws(CraveyError) {
         if let fault = faults.removal { try fault(url) }
-        if unlink(url.path) != 0 && errno != ENOENT {
-            throw Self.writeError(errno, url, doing: "delete")
-        }
+        do throws(Errno) {
+            try Self.unlinkFile(url)
+        } catch where error != .noSuchFileOrDirectory {
+            throw Self.writeError(error.rawValue, url, doing: "delete")
+        } catch {}
     }
 
     /// Whether a recording process is still writing `url`: it holds an exclusive `flock` on it
@@ -84,4 +90,7 @@ extension FileStorageManager {
 package struct StorageFaults: Sendable {
     /// Called before every file removal; throwing makes the removal fail.
     package var removal: (@Sendable (URL) throws(CraveyError) -> Void)?
+    /// Called before a rewritten file replaces its original (given the original); throwing makes
+    /// the rename fail.
+    package var replacement: (@Sendable (URL) throws -> Void)?
 }
