@@ -50,10 +50,11 @@ extension FileStorageManager {
     /// Whether a recording process is still writing `url`: it holds an exclusive `flock` on it
     /// for as long as it records, and the kernel drops the lock when that process dies.
     public func isBeingRecorded(_ url: URL) -> Bool {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+        guard let descriptor = try? FileDescriptor.open(FilePath(url.path), .readOnly, options: [.noFollow, .closeOnExec]) else {
+            return false
+        }
+        defer { try? descriptor.close() }
+        return flock(descriptor.rawValue, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
     /// Every regular file under `Recordings/` (thumbnails included), as paths relative to the
