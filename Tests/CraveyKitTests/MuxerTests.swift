@@ -2,6 +2,7 @@ import CraveyTestSupport
 import Foundation
 import SystemPackage
 import Testing
+@testable import CraveyCore
 @testable import CraveyKit
 
 @Suite("Muxer: files it cannot fill are not left behind")
@@ -22,7 +23,9 @@ struct MuxerTests {
         // Given a path in an empty folder
         let output = folder.appendingPathComponent("clip.m4a")
         // When a muxer is asked for a format that does not exist
-        #expect(throws: FFmpegError.self) { _ = try Muxer(url: output, format: "no-such-muxer") }
+        #expect(throws: FFmpegError.self) {
+            try FileStorageManager.create(output) { file in _ = try Muxer(writingTo: file, format: "no-such-muxer") }
+        }
         // Then nothing was created
         #expect(try contents().isEmpty)
     }
@@ -35,7 +38,7 @@ struct MuxerTests {
         let output = folder.appendingPathComponent("clip.mp4")
         // When it is remuxed
         #expect(throws: FFmpegError.streamNotFound) {
-            try Muxer.remux(subtitles, to: output, format: Container.mp4.formatName)
+            try FileStorageManager.create(output) { try Muxer.remux(subtitles, into: $0, format: Container.mp4.formatName) }
         }
         // Then only the source is there
         #expect(try contents() == ["words.srt"])
@@ -45,17 +48,24 @@ struct MuxerTests {
     func abandonAndClose() throws {
         // Given a muxer with no stream, whose header FFmpeg refuses
         let refused = folder.appendingPathComponent("refused.m4a")
-        let muxer = try Muxer(url: refused, format: Container.m4a.formatName)
-        #expect(FileManager.default.fileExists(atPath: refused.path), "open creates the file")
-        #expect(throws: FFmpegError.self) { try muxer.writeHeader() }
         // When its owner gives it up
-        muxer.abandon()
+        #expect(throws: FFmpegError.self) {
+            try FileStorageManager.create(refused) { file in
+                let muxer = try Muxer(writingTo: file, format: Container.m4a.formatName)
+                #expect(FileManager.default.fileExists(atPath: refused.path), "open creates the file")
+                do { try muxer.writeHeader() } catch {
+                    muxer.abandon()
+                    throw error
+                }
+            }
+        }
         // Then the empty file is gone
         #expect(try contents().isEmpty)
 
         // Given a remux that succeeds
         let kept = folder.appendingPathComponent("kept.m4a")
-        try Muxer.remux(try Fixture.audio(seconds: 0.5), to: kept, format: Container.m4a.formatName)
+        let source = try Fixture.audio(seconds: 0.5)
+        try FileStorageManager.create(kept) { try Muxer.remux(source, into: $0, format: Container.m4a.formatName) }
         // Then its file is there, private
         #expect(try contents() == ["kept.m4a"])
         #expect(try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int == 0o600)
@@ -66,7 +76,7 @@ struct MuxerTests {
         // Given a path in a folder that does not exist
         let output = folder.appendingPathComponent("missing/clip.m4a")
         // When a muxer opens it, Then the failure is the system's errno, not an FFmpeg code
-        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try Muxer(url: output, format: Container.m4a.formatName) }
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try FileStorageManager.create(output) }
         // And errno errors and FFmpeg's AVERROR(errno) both explain a full disk
         #expect(CraveyError.writing(Errno.noSpace, to: output).kind == .cannotWrite)
         #expect(CraveyError.writing(FFmpegError(code: -ENOSPC, operation: "avio_write"), to: output).kind == .cannotWrite)

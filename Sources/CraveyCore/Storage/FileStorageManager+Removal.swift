@@ -21,9 +21,12 @@ extension FileStorageManager {
     package func markForDeletion(_ relativePath: String) throws(CraveyError) -> URL? {
         let url = try absoluteURL(for: relativePath)
         let marked = url.deletingLastPathComponent().appendingPathComponent(Self.deletingPrefix + url.lastPathComponent)
-        if rename(url.path, marked.path) != 0 {
-            if errno == ENOENT { return nil }
-            throw Self.writeError(errno, url, doing: "delete")
+        do throws(Errno) {
+            try Self.moveFile(url, to: marked)
+        } catch where error == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw Self.writeError(error.rawValue, url, doing: "delete")
         }
         return marked
     }
@@ -31,24 +34,27 @@ extension FileStorageManager {
     /// Undoes ``markForDeletion(_:)``.
     package func unmark(_ marked: URL) {
         let name = marked.lastPathComponent.dropFirst(Self.deletingPrefix.count)
-        _ = rename(marked.path, marked.deletingLastPathComponent().appendingPathComponent(String(name)).path)
+        try? Self.moveFile(marked, to: marked.deletingLastPathComponent().appendingPathComponent(String(name)))
     }
 
     /// Unlinks a file inside the library; never follows a link. ENOENT is success.
     package func remove(_ url: URL) throws(CraveyError) {
         if let fault = faults.removal { try fault(url) }
-        if unlink(url.path) != 0 && errno != ENOENT {
-            throw Self.writeError(errno, url, doing: "delete")
-        }
+        do throws(Errno) {
+            try Self.unlinkFile(url)
+        } catch where error != .noSuchFileOrDirectory {
+            throw Self.writeError(error.rawValue, url, doing: "delete")
+        } catch {}
     }
 
     /// Whether a recording process is still writing `url`: it holds an exclusive `flock` on it
     /// for as long as it records, and the kernel drops the lock when that process dies.
     public func isBeingRecorded(_ url: URL) -> Bool {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+        guard let descriptor = try? FileDescriptor.open(FilePath(url.path), .readOnly, options: [.noFollow, .closeOnExec]) else {
+            return false
+        }
+        defer { try? descriptor.close() }
+        return flock(descriptor.rawValue, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
     /// Every regular file under `Recordings/` (thumbnails included), as paths relative to the
@@ -88,4 +94,7 @@ package struct StorageFaults: Sendable {
     /// Called instead of `write` by ``FileStorageManager/writeAtomically(_:to:doing:faults:)``:
     /// returning fewer bytes than it was given makes a short write.
     package var write: (@Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int)?
+    /// Called before a rewritten file replaces its original (given the original); throwing makes
+    /// the rename fail.
+    package var replacement: (@Sendable (URL) throws -> Void)?
 }

@@ -4,7 +4,8 @@ import SystemPackage
 /// Keeps the library's media files: the `Recordings/` layout, moves into place, confined path
 /// resolution, sizes, durations and deletion.
 ///
-/// Folders are created mode 0700 and files kept 0600: the clips are private.
+/// Folders are created mode 0700 and files 0600: the clips are private. It alone names, creates,
+/// renames and removes the media files (`FileStorageManager+Files.swift`); writers only write.
 public struct FileStorageManager: Sendable {
     public static let recordingsFolder = "Recordings"
     public static let thumbnailsFolder = "Recordings/Thumbnails"
@@ -62,23 +63,17 @@ public struct FileStorageManager: Sendable {
         url(of: relativePath(for: id, type: type) + Self.partialSuffix)
     }
 
-    /// Moves a finished file into `Recordings/` (a rename: never a second copy) and makes it 0600.
-    /// Returns the path relative to the library folder.
+    /// Moves a finished file into `Recordings/` under its final name in one rename (never a second
+    /// copy). The file was created there, 0600 from its first byte (``create(_:)``), so it keeps
+    /// its mode. Returns the path relative to the library folder.
     public func saveRecording(from temporaryURL: URL, type: RecordingType, id: UUID = UUID()) throws(CraveyError) -> String {
         let relative = relativePath(for: id, type: type)
         let destination = url(of: relative)
-        if rename(temporaryURL.path, destination.path) != 0 {
-            let code = errno
-            guard code == EXDEV else { throw Self.writeError(code, destination, doing: "move the recording to") }
-            // Another file system: copy, then remove the original.
-            do {
-                try FileManager.default.copyItem(at: temporaryURL, to: destination)
-                try FileManager.default.removeItem(at: temporaryURL)
-            } catch {
-                throw CraveyError(.cannotWrite, "Cannot move \(temporaryURL.path) into the library: \(error.localizedDescription).", underlying: error)
-            }
+        do throws(Errno) {
+            try Self.moveFile(temporaryURL, to: destination)
+        } catch {
+            throw Self.writeError(error.rawValue, destination, doing: "move the recording to")
         }
-        chmod(destination.path, 0o600)
         return relative
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import SystemPackage
 internal import CFFmpeg
 
 extension Muxer {
@@ -14,32 +13,16 @@ extension Muxer {
         }
     }
 
-    /// Rewrites a file as a normal MP4 (index up front) by stream copy, replacing it only when
-    /// that succeeds; on failure the original stays as it was. A failed rename throws `Errno`.
-    static func rewriteAsNormalMP4(_ url: URL, format: String, audioPriming: Int64 = 0) throws {
-        let finishing = url.appendingPathExtension("finishing")
-        do {
-            try remux(url, to: finishing, format: format, audioPriming: audioPriming)
-        } catch {
-            unlink(finishing.path)
-            throw error
-        }
-        if rename(finishing.path, url.path) != 0 {
-            let failure = Errno(rawValue: errno)
-            unlink(finishing.path)
-            throw failure
-        }
-    }
-
-    /// Copies every audio and video stream of `input` into a new file, packet for packet, without
-    /// re-encoding; used to turn a fragmented recording into a normal MP4 with its index up front.
+    /// Copies every audio and video stream of `input` into `output`, a new file, packet for packet,
+    /// without re-encoding; used to turn a fragmented recording into a normal MP4 with its index up
+    /// front (``FileStorageManager/rewriteAsNormalMP4(_:format:audioPriming:)``).
     ///
     /// `audioPriming` moves audio timestamps back by the encoder delay (in samples) that a
     /// fragmented file cannot record, so the output's edit list hides the priming samples again.
-    static func remux(_ input: URL, to output: URL, format: String, audioPriming: Int64 = 0,
+    static func remux(_ input: URL, into output: MediaFile, format: String, audioPriming: Int64 = 0,
                       options: [String: String] = ["movflags": "+faststart"]) throws {
         let source = try InputFile(url: input)
-        let muxer = try Muxer(url: output, format: format)
+        let muxer = try Muxer(writingTo: output, format: format)
         try muxer.closing {
             var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]
             for stream in source.info.streams where (stream.kind == .audio || stream.kind == .video) && !stream.isAttachedPicture {

@@ -2,43 +2,89 @@ import Foundation
 import SystemPackage
 internal import CFFmpeg
 
-/// An owned muxer (`AVFormatContext` opened for writing a file).
+/// An owned muxer (`AVFormatContext` opened for writing) that writes a file it is given.
+///
+/// It never creates, renames or removes a file: ``FileStorageManager`` creates the ``MediaFile``
+/// (0600 from its first byte, never through a link) and keeps its name; the muxer writes through
+/// a custom `AVIOContext` whose callbacks write and seek that file's descriptor, each write looping
+/// until every byte is taken. FFmpeg never opens the file for writing by its name (`avio_open`
+/// would create it itself, following links, with the umask's mode). The context's `url` still
+/// names the file: MP4's `+faststart` re-opens it by that name to read it back in
+/// `av_write_trailer` (movenc's `shift_data`), while writing stays on the descriptor.
 ///
 /// Its owner ends it with ``close()`` (trailer written) or ``abandon()`` (given up) on every path;
-/// dropping it open is a programming error, caught by an assertion in debug builds.
+/// dropping it open is a programming error, caught by an assertion in debug builds. A muxer
+/// that fails leaves the file to its owner, who removes it (``FileStorageManager/create(_:filling:)``).
 final class Muxer {
     private let context: UnsafeMutablePointer<AVFormatContext>
-    private let path: String
+    private let file: MediaFile
     private var isOpen = false
-    private var wroteHeader = false
 
-    /// Creates the muxer and opens the file for writing, private to its owner (mode 0600: clips
-    /// are personal, and `avio_open` alone would follow the umask). Throws ``FFmpegError`` when
-    /// FFmpeg refuses, `Errno` when the file cannot be created; nothing is left behind either way.
-    /// The corresponding C functions are `avformat_alloc_output_context2` and `avio_open`.
-    init(url: URL, format: String) throws {
+    /// FFmpeg's own buffer size for files (`IO_BUFFER_SIZE`).
+    private static let bufferSize: Int32 = 32_768
+
+    /// Creates the muxer for `file`. Throws ``FFmpegError`` when FFmpeg refuses the format or
+    /// runs out of memory. The corresponding C functions are `avformat_alloc_output_context2`
+    /// and `avio_alloc_context`.
+    init(writingTo file: MediaFile, format: String) throws(FFmpegError) {
         FFmpegLog.configure
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&context, nil, format, url.path), "avformat_alloc_output_context2")
+        try check(avformat_alloc_output_context2(&context, nil, format, file.url.path), "avformat_alloc_output_context2")
         self.context = context!
-        path = url.path
-        let created = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard created >= 0 else { throw Errno(rawValue: errno) }
-        fchmod(created, 0o600)
-        Glibc.close(created)
-        do {
-            try check(avio_open(&self.context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
-        } catch {
-            unlink(path)
-            throw error
+        self.file = file
+        guard let buffer = av_malloc(Int(Self.bufferSize)) else { throw FFmpegError.outOfMemory }
+        let io = avio_alloc_context(
+            buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 1, Unmanaged.passUnretained(file).toOpaque(), nil,
+            { opaque, bytes, count in Muxer.writeCallback(opaque, bytes, count) },
+            { opaque, offset, whence in Muxer.seekCallback(opaque, offset, whence) })
+        guard let io else {
+            av_free(buffer)
+            throw FFmpegError.outOfMemory
         }
+        self.context.pointee.pb = io
         isOpen = true
     }
 
     deinit {
-        assert(!isOpen, "the muxer of \(path) was dropped without close() or abandon()")
-        if isOpen { avio_closep(&context.pointee.pb) }
+        assert(!isOpen, "the muxer of \(file.url.path) was dropped without close() or abandon()")
+        if isOpen { freeIO() }
         avformat_free_context(context)
+    }
+
+    /// The I/O context's write callback: every byte, or `AVERROR(errno)`.
+    private static func writeCallback(_ opaque: UnsafeMutableRawPointer?, _ bytes: UnsafeMutablePointer<UInt8>?,
+                                      _ count: Int32) -> Int32 {
+        let file = Unmanaged<MediaFile>.fromOpaque(opaque!).takeUnretainedValue()
+        do {
+            try file.writeAll(UnsafeRawBufferPointer(start: bytes, count: Int(count)))
+            return count
+        } catch {
+            return cravey_averror((error as? Errno)?.rawValue ?? EIO)
+        }
+    }
+
+    /// The I/O context's seek callback: `lseek`, or the file's size for `AVSEEK_SIZE`.
+    private static func seekCallback(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
+        let file = Unmanaged<MediaFile>.fromOpaque(opaque!).takeUnretainedValue()
+        do {
+            if whence & AVSEEK_SIZE != 0 { return try file.size() }
+            let origin: FileDescriptor.SeekOrigin
+            switch whence & ~AVSEEK_FORCE {
+            case SEEK_SET: origin = .start
+            case SEEK_CUR: origin = .current
+            case SEEK_END: origin = .end
+            default: return Int64(cravey_averror(EINVAL))
+            }
+            return try file.seek(to: offset, from: origin)
+        } catch {
+            return Int64(cravey_averror((error as? Errno)?.rawValue ?? EIO))
+        }
+    }
+
+    /// Frees the I/O context and its buffer (FFmpeg may have replaced the one it was given).
+    private func freeIO() {
+        av_freep(&context.pointee.pb.pointee.buffer)
+        avio_context_free(&context.pointee.pb)
     }
 
     /// Whether the container wants codec headers out of band (MP4 does).
@@ -89,7 +135,6 @@ final class Muxer {
         var dictionary = OptionDictionary(options)
         defer { dictionary.free() }
         try check(avformat_write_header(context, &dictionary.pointer), "avformat_write_header")
-        wroteHeader = true
     }
 
     /// Writes a packet whose timestamps are in `timeBase`, rescaled to the stream's.
@@ -101,26 +146,27 @@ final class Muxer {
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
     }
 
-    /// Writes the trailer and closes the file. The corresponding C functions are
-    /// `av_write_trailer` and `avio_closep`.
+    /// Writes the trailer and everything still buffered. The file stays open: its owner closes it.
+    /// The corresponding C functions are `av_write_trailer` and `avio_flush`.
     func close() throws(FFmpegError) {
         guard isOpen else { return }
-        let trailer = av_write_trailer(context)
         isOpen = false
-        let closed = avio_closep(&context.pointee.pb)
+        let trailer = av_write_trailer(context)
+        avio_flush(context.pointee.pb)
+        let written = context.pointee.pb.pointee.error
+        freeIO()
         try check(trailer, "av_write_trailer")
-        try check(closed, "avio_closep")
+        try check(written, "avio_flush")
     }
 
-    /// Gives the file up without a trailer, on a path that will not ``close()``: closes it, and
-    /// removes it when no header was written yet, since it then holds nothing a reader can use.
-    /// What was muxed after a header stays (a fragmented MP4 is playable as it is).
-    /// The corresponding C function is `avio_closep`.
+    /// Gives the file up without a trailer, on a path that will not ``close()``: writes what is
+    /// buffered (a fragmented MP4 is playable as it is) and leaves the file to its owner, who
+    /// keeps or removes it. The corresponding C function is `avio_flush`.
     func abandon() {
         guard isOpen else { return }
         isOpen = false
-        avio_closep(&context.pointee.pb)
-        if !wroteHeader { unlink(path) }
+        avio_flush(context.pointee.pb)
+        freeIO()
     }
 }
 

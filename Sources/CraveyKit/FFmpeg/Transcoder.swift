@@ -4,10 +4,10 @@ import Foundation
 /// (libx264, yuv420p, even size, rotation kept), its audio to AAC 48 kHz (mono for audio-only
 /// files, as recordings are; up to stereo beside video), in a normal MP4 with its index up front.
 enum Transcoder {
-    static func transcode(_ source: URL, to destination: URL, container: Container) throws {
+    static func transcode(_ source: URL, into destination: MediaFile, container: Container) throws {
         let input = try InputFile(url: source)
         let info = input.info
-        let muxer = try Muxer(url: destination, format: container.formatName)
+        let muxer = try Muxer(writingTo: destination, format: container.formatName)
         try muxer.closing {
             var decoders: [Decoder] = []
             var video: H264EncoderStage?

@@ -6,28 +6,38 @@ import Foundation
 /// Lives on the recording's encoder thread; nothing else touches it. Dropped without `finish()`,
 /// it gives the file up as it stands (what was written stays, playable).
 final class AudioFileWriter {
+    private let file: MediaFile
     private let muxer: Muxer
     private let stage: AACEncoderStage
     private var finished = false
 
-    /// Opens the encoder and writes the header of a fragmented MP4 at `url`; on failure nothing
-    /// is left at `url`.
-    init(url: URL, sampleRate: Int, channels: Int, bitRate: Int, format: String = Container.m4a.formatName) throws {
-        let muxer = try Muxer(url: url, format: format)
+    /// Creates the `.partial` file of recording `id` in `storage`, opens the encoder and writes the
+    /// header of a fragmented MP4; on failure no file is left behind. A file that cannot be
+    /// created throws `Errno`.
+    init(partialOf id: UUID, in storage: FileStorageManager, sampleRate: Int, channels: Int, bitRate: Int,
+         format: String = Container.m4a.formatName) throws {
+        let file = try storage.createPartial(id: id, type: .audio)
         do {
-            let resampler = try Resampler(from: .signed16(sampleRate: sampleRate, channels: channels),
-                                          to: .floatPlanar(sampleRate: sampleRate, channels: channels))
-            stage = try AACEncoderStage(muxer: muxer, resampler: resampler, bitRate: bitRate)
-            muxer.flushEveryPacket()
-            try muxer.writeHeader(options: [
-                "movflags": "+frag_keyframe+empty_moov+default_base_moof",
-                "frag_duration": "500000",
-            ])
+            let muxer = try Muxer(writingTo: file, format: format)
+            do {
+                let resampler = try Resampler(from: .signed16(sampleRate: sampleRate, channels: channels),
+                                              to: .floatPlanar(sampleRate: sampleRate, channels: channels))
+                stage = try AACEncoderStage(muxer: muxer, resampler: resampler, bitRate: bitRate)
+                muxer.flushEveryPacket()
+                try muxer.writeHeader(options: [
+                    "movflags": "+frag_keyframe+empty_moov+default_base_moof",
+                    "frag_duration": "500000",
+                ])
+            } catch {
+                muxer.abandon()
+                throw error
+            }
+            self.muxer = muxer
         } catch {
-            muxer.abandon()
+            FileStorageManager.discard(file)
             throw error
         }
-        self.muxer = muxer
+        self.file = file
     }
 
     deinit {
@@ -42,11 +52,15 @@ final class AudioFileWriter {
         try stage.push(interleaved: samples)
     }
 
-    /// Drains the encoder and writes the trailer. The file is complete afterwards.
+    /// Where the file is.
+    var url: URL { file.url }
+
+    /// Drains the encoder, writes the trailer and closes the file. The file is complete afterwards.
     func finish() throws {
         try stage.finish()
         finished = true
         try muxer.close()
+        try file.close()
     }
 }
 

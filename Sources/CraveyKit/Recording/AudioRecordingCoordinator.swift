@@ -144,7 +144,7 @@ public actor AudioRecordingCoordinator {
     public func cancel() async {
         stopSignal.raise()
         if started { _ = try? await finished.value() }
-        try? FileManager.default.removeItem(at: partialURL)
+        try? storage.remove(partialURL)
     }
 
     // MARK: - Threads
@@ -208,14 +208,14 @@ public actor AudioRecordingCoordinator {
 
     /// The encoder thread: owns the AAC encoder and the muxer, finalises the file at the end.
     private nonisolated func startEncoder(from queue: BlockingQueue<CaptureChunk>, ready: Completion<Void>) {
-        let options = options, stopSignal = stopSignal, finished = finished, id = id, url = partialURL
+        let options = options, stopSignal = stopSignal, finished = finished, id = id, url = partialURL, storage = storage
         startThread(named: "cravey.encoder") {
             var writer: AudioFileWriter?
             var lock: FileLock?
             var failure: (any Error)?
             do {
-                writer = try AudioFileWriter(url: url, sampleRate: options.sampleRate, channels: options.channels,
-                                             bitRate: options.bitRate)
+                writer = try AudioFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
+                                             channels: options.channels, bitRate: options.bitRate)
                 lock = FileLock(url)
                 ready.resolve(.success(()))
             } catch {
@@ -246,7 +246,7 @@ public actor AudioRecordingCoordinator {
                 lock?.release()
                 var error = CraveyError.writing(failure, to: url)
                 if !ready.isResolved || summary.samples == 0 {
-                    try? FileManager.default.removeItem(at: url)
+                    try? storage.remove(url)
                 } else {
                     error.message += " What was recorded until then is kept in that file; once there is room, `cravey doctor --repair` adds it to the library."
                 }
@@ -255,7 +255,7 @@ public actor AudioRecordingCoordinator {
             }
             // A normal MP4 with an edit list hiding the encoder delay; should the rewrite fail,
             // the fragmented file, which every reader handles, stays.
-            try? Muxer.rewriteAsNormalMP4(url, format: "ipod", audioPriming: priming)
+            try? storage.rewriteAsNormalMP4(url, format: "ipod", audioPriming: priming)
             lock?.release()
             finished.resolve(.success(AudioRecordingResult(
                 id: id, fileURL: url,

@@ -11,4 +11,16 @@ extension FileStorageManager {
     public func probe(_ url: URL) throws(CraveyError) -> MediaInfo {
         try MediaProbe.info(of: url)
     }
+
+    /// Rewrites a file of the library as a normal MP4 (index up front) by stream copy: the copy
+    /// is written to a new `.finishing` sibling, which replaces the file in one rename only when
+    /// it is complete. On failure the file stays as it was and no `.finishing` file is left.
+    /// A failed rename throws `Errno`.
+    func rewriteAsNormalMP4(_ url: URL, format: String, audioPriming: Int64 = 0) throws {
+        let finishing = Self.finishingURL(for: url)
+        try Self.create(finishing) { file in
+            try Muxer.remux(url, into: file, format: format, audioPriming: audioPriming)
+        }
+        try replace(url, with: finishing)
+    }
 }

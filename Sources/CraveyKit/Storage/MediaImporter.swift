@@ -52,16 +52,20 @@ enum MediaImporter {
         }
         let type: RecordingType = info.videoStream != nil ? .video : .audio
         let partial = storage.partialURL(for: id, type: type)
+        var created = false
         do {
-            if isLibraryFormat(info) {
-                try Muxer.remux(source, to: partial, format: Container(for: type).formatName)
-            } else {
-                try Transcoder.transcode(source, to: partial, container: Container(for: type))
+            try FileStorageManager.create(partial) { file in
+                created = true
+                if isLibraryFormat(info) {
+                    try Muxer.remux(source, into: file, format: Container(for: type).formatName)
+                } else {
+                    try Transcoder.transcode(source, into: file, container: Container(for: type))
+                }
             }
-            chmod(partial.path, 0o600)
             return Imported(url: partial, type: type, duration: try MediaProbe.duration(of: partial))
         } catch {
-            unlink(partial.path)
+            // A file that was there before is not ours to remove.
+            if created { try? storage.remove(partial) }
             // A full disk or a read-only library is not the file's fault: say so, with its fix.
             if case var refusal = CraveyError.writing(error, to: partial), refusal.kind == .cannotWrite {
                 refusal.message += " Nothing was stored."

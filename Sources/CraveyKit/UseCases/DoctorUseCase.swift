@@ -90,7 +90,7 @@ public struct DoctorUseCase: Sendable {
                 report.interruptedDeletions.append(path)
             } else if path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") {
                 report.orphanThumbnails.append(path)
-            } else if name.hasSuffix(".finishing") || (name.hasSuffix(FileStorageManager.partialSuffix) && isLive(url, now: now)) {
+            } else if name.hasSuffix(FileStorageManager.finishingSuffix) || (name.hasSuffix(FileStorageManager.partialSuffix) && isLive(url, now: now)) {
                 continue  // a recording still being made by another process
             } else {
                 // Only the file's faults make it unplayable; running out of memory is thrown.
@@ -164,7 +164,7 @@ public struct DoctorUseCase: Sendable {
         let id = nameType == type && (try? library.repository.fetch(id: nameID ?? UUID())) == nil ? nameID ?? UUID() : UUID()
         // A file a crash cut off is still fragmented: rewrite it as a normal MP4 when possible.
         do {
-            try Muxer.rewriteAsNormalMP4(url, format: Container(for: type).formatName)
+            try storage.rewriteAsNormalMP4(url, format: Container(for: type).formatName)
         } catch let error as FFmpegError where error == .outOfMemory {
             throw error
         } catch {

@@ -26,8 +26,8 @@ public struct ImportRecordingUseCase: Sendable {
         var thumbnail: String?
         // Nothing half-imported stays behind.
         func removeImported() {
-            unlink(imported.url.path)
-            unlink(storage.url(of: storage.relativePath(for: id, type: imported.type)).path)
+            try? storage.remove(imported.url)
+            try? storage.remove(storage.url(of: storage.relativePath(for: id, type: imported.type)))
             if let thumbnail { try? storage.deleteThumbnail(at: thumbnail) }
         }
         do throws(CraveyError) {

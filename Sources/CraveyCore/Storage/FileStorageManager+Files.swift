@@ -1,0 +1,134 @@
+import Foundation
+import SystemPackage
+
+/// A media file ``FileStorageManager`` created for writing and holds open: private (0600) from its
+/// first byte, and never reached through a link.
+///
+/// Writers (the muxer) only write and seek through it; its name, renames and removal stay with
+/// ``FileStorageManager``. Closed by ``close()``, or quietly when dropped on a failure path.
+package final class MediaFile {
+    /// Where the file is. FFmpeg's `+faststart` re-opens it by this path to read it back.
+    package let url: URL
+    private let descriptor: FileDescriptor
+    private var isOpen = true
+    /// At most this many bytes a `write(2)` takes, as a kernel may accept less than asked: a fault
+    /// a test injects to check that writes loop; nil in production.
+    package var shortWrites: Int?
+
+    fileprivate init(url: URL, descriptor: FileDescriptor) {
+        self.url = url
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        if isOpen { try? descriptor.close() }
+    }
+
+    /// Writes every byte of `bytes` at the file's offset, looping while `write(2)` takes less
+    /// than asked. Throws `Errno`. The corresponding C function is `write`.
+    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let chunk = shortWrites.map { rest.prefix(max($0, 1)) } ?? rest
+            let written = try descriptor.write(UnsafeRawBufferPointer(rebasing: chunk))
+            // A regular file takes at least one byte or fails; never spin on zero.
+            guard written > 0 else { throw Errno.noSpace }
+            rest = rest.dropFirst(written)
+        }
+    }
+
+    /// Moves the offset the next write goes to; returns it. Throws `Errno`.
+    /// The corresponding C function is `lseek`.
+    package func seek(to offset: Int64, from origin: FileDescriptor.SeekOrigin) throws -> Int64 {
+        try descriptor.seek(offset: offset, from: origin)
+    }
+
+    /// The file's size in bytes, leaving the offset where it was. Throws `Errno`.
+    package func size() throws -> Int64 {
+        let position = try descriptor.seek(offset: 0, from: .current)
+        let end = try descriptor.seek(offset: 0, from: .end)
+        try descriptor.seek(offset: position, from: .start)
+        return end
+    }
+
+    /// Closes the descriptor. Throws `Errno`. The corresponding C function is `close`.
+    package func close() throws {
+        guard isOpen else { return }
+        isOpen = false
+        try descriptor.close()
+    }
+}
+
+@available(*, unavailable)
+extension MediaFile: Sendable {}
+
+extension FileStorageManager {
+    /// The suffix of the normal MP4 a fragmented file is rewritten into before it replaces it;
+    /// `doctor` leaves such files alone while a recording finishes.
+    public static let finishingSuffix = ".finishing"
+
+    /// Creates the `.partial` file a recording (or an import) of this type and id is written to.
+    /// Throws `Errno` (`.fileExists` when something, a link included, is already there).
+    package func createPartial(id: UUID, type: RecordingType) throws -> MediaFile {
+        try Self.create(partialURL(for: id, type: type))
+    }
+
+    /// Creates `url` for writing: a new file (never an existing one, never through a link at its
+    /// place) with mode 0600 from its first byte, whatever the umask lets through. Throws `Errno`.
+    /// The corresponding C function is `open` with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`.
+    package static func create(_ url: URL) throws -> MediaFile {
+        let descriptor = try FileDescriptor.open(
+            FilePath(url.path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+            permissions: [.ownerRead, .ownerWrite])
+        return MediaFile(url: url, descriptor: descriptor)
+    }
+
+    /// Creates `url`, has `body` fill it and closes it; when anything throws, removes it: a file
+    /// that could not be filled is never left behind. A file already at `url` is left alone.
+    package static func create(_ url: URL, filling body: (MediaFile) throws -> Void) throws {
+        let file = try create(url)
+        do {
+            try body(file)
+            try file.close()
+        } catch {
+            discard(file)
+            throw error
+        }
+    }
+
+    /// Gives up a file this library created and could not fill: closes and removes it, quietly,
+    /// on a path that is already throwing.
+    package static func discard(_ file: MediaFile) {
+        try? file.close()
+        try? unlinkFile(file.url)
+    }
+
+    /// The name a rewritten version of `url` is written under until it replaces `url`.
+    package static func finishingURL(for url: URL) -> URL {
+        URL(fileURLWithPath: url.path + finishingSuffix, isDirectory: false)
+    }
+
+    /// Puts the finished `replacement` in the place of `original` in one rename: a reader sees
+    /// one or the other, never a mix. On failure `replacement` is removed and `original` stays
+    /// as it was. Throws `Errno`. The corresponding C function is `rename`.
+    package func replace(_ original: URL, with replacement: URL) throws {
+        do {
+            if let fault = faults.replacement { try fault(original) }
+            try Self.moveFile(replacement, to: original)
+        } catch {
+            try? Self.unlinkFile(replacement)
+            throw error
+        }
+    }
+
+    /// Renames within the library; throws `Errno`. swift-system 1.8.1 has no `rename`.
+    static func moveFile(_ source: URL, to destination: URL) throws(Errno) {
+        if Glibc.rename(source.path, destination.path) != 0 { throw Errno(rawValue: errno) }
+    }
+
+    /// Removes a name; never follows a link. Throws `Errno`, ENOENT included.
+    /// swift-system 1.8.1 has no `unlink`.
+    static func unlinkFile(_ url: URL) throws(Errno) {
+        if Glibc.unlink(url.path) != 0 { throw Errno(rawValue: errno) }
+    }
+}
