@@ -20,7 +20,7 @@ extension CraveyError {
     /// folder refuses it, `.other` otherwise.
     static func writing(_ error: any Error, to url: URL) -> CraveyError {
         if let error = error as? CraveyError { return error }
-        if let error = error as? FFmpegError, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO].contains(-error.code) {
+        if let error = error as? FFmpegError, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO, EISDIR].contains(-error.code) {
             return FileStorageManager.writeError(-error.code, url, doing: "write")
         }
         return CraveyError(.other, "Cannot write \(url.path): \(error).")

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs blocking work (a C call that waits on a socket or the disk) on a thread of its own and
 /// awaits its result, so the cooperative thread pool never blocks.
@@ -59,19 +58,4 @@ struct DedicatedThread: Sendable {
     private static let tryJoin = unsafeBitCast(
         dlsym(nil, "pthread_tryjoin_np")!,
         to: (@convention(c) (pthread_t, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32).self)
-}
-
-/// Starts a named thread running `body`.
-func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-    let thread = Thread(block: body)
-    thread.name = name
-    thread.start()
-}
-
-/// A flag one side raises and another polls, across threads.
-final class StopSignal: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    func raise() { flag.store(true, ordering: .releasing) }
-    var isRaised: Bool { flag.load(ordering: .acquiring) }
 }
