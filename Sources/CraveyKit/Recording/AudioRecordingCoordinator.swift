@@ -60,8 +60,10 @@ public actor AudioRecordingCoordinator {
     public nonisolated let id: UUID
     /// Level readings and notices while recording; finishes when the recording has ended.
     public nonisolated let events: AsyncStream<RecordingEvent>
+    /// The file being written while recording.
+    public nonisolated let partialURL: URL
 
-    private let pipeline: MediaPipeline<CaptureChunk, AudioRecordingResult, RecordingEvent>
+    private let pipeline: Stages
     private var started = false
 
     public init(storage: FileStorageManager, options: AudioRecordingOptions = AudioRecordingOptions(), id: UUID = UUID()) {
@@ -75,9 +77,6 @@ public actor AudioRecordingCoordinator {
         events = pipeline.events
         partialURL = url
     }
-
-    /// The file being written while recording.
-    public nonisolated let partialURL: URL
 
     /// Connects to the source, opens the file and starts recording. Throws ``CraveyError``
     /// (`.unavailable` for no sound server or an unknown source, `.cannotWrite` when the file
