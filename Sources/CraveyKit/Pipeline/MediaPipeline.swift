@@ -1,9 +1,8 @@
 import Foundation
 
-/// One media flow: a producer thread -> a bounded queue -> a consumer thread that makes the
-/// result, with one state, one stop and cancel path, and one event stream.
+/// One media flow: producer thread -> bounded queue -> consumer thread -> result.
 ///
-/// The producer pushes items (waiting while the queue is full) and asks ``Producer/proceed()``
+/// One state, one stop and cancel path, one event stream. The producer pushes items (waiting while the queue is full) and asks ``Producer/proceed()``
 /// between items, which waits while paused and says when to stop. The consumer pops items until
 /// the producer has ended and the queue is drained, then returns the result. Either stage
 /// throwing ends both: a waiting push, pop or pause wakes up and throws `CancellationError`,
@@ -57,9 +56,10 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private var consumerThread: DedicatedThread?
     private var joined = false
 
-    /// Makes a pipeline whose producer and consumer run on threads with the given names, with
-    /// room for `capacity` items between them. `onCancel` runs once both stages have ended after
-    /// ``cancel()`` (on the consumer's thread, so it may block), to remove what they left.
+    /// Makes a pipeline with room for `capacity` items between its two stages.
+    ///
+    /// The stages run on threads with the given names. `onCancel` runs once both stages have
+    /// ended after ``cancel()`` (on the consumer's thread, so it may block), to remove what they left.
     init(capacity: Int, threads: (producer: String, consumer: String), eventBuffer: Int = 256,
          producer: @escaping @Sendable (Producer) throws -> Void,
          consumer: @escaping @Sendable (Consumer) throws -> Output,
@@ -81,9 +81,10 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// Where the pipeline is now; it may change as soon as it is read.
     var state: State { locked { current } }
 
-    /// Starts both threads and returns once both stages called `ready()` (or ended). When a stage
-    /// fails first, throws its error after both threads have ended. Cancelling the waiting task
-    /// cancels the pipeline.
+    /// Starts both threads and returns once both stages called `ready()` (or ended).
+    ///
+    /// When a stage fails first, throws its error after both threads have ended. Cancelling the
+    /// waiting task cancels the pipeline.
     func start() async throws {
         let cancelledBefore: (any Error)? = locked {
             precondition(!started, "a MediaPipeline starts once")
@@ -113,15 +114,18 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         locked { if current == .paused { change(to: .running) } }
     }
 
-    /// Stops gracefully: the producer stops at its next ``Producer/proceed()``, the consumer
-    /// drains what is queued and returns. Callable from any thread, before or after `start()`.
+    /// Stops gracefully, from any thread, before or after `start()`.
+    ///
+    /// The producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
+    /// and returns.
     func stop() {
         locked { if [.idle, .running, .paused].contains(current) { change(to: .stopping) } }
     }
 
-    /// Abandons the work: both stages stop as soon as they next push, pop, wait or proceed,
-    /// queued items are dropped, `onCancel` runs, and ``result()`` throws `CancellationError`.
-    /// Does nothing once the pipeline has finished or failed.
+    /// Abandons the work; does nothing once the pipeline has finished or failed.
+    ///
+    /// Both stages stop as soon as they next push, pop, wait or proceed, queued items are
+    /// dropped, `onCancel` runs, and ``result()`` throws `CancellationError`.
     func cancel() {
         let notStarted: Bool? = locked {
             guard current != .finished, current != .failed else { return nil }
@@ -136,6 +140,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     }
 
     /// Waits for the consumer's result, or the first error, and for both threads to end.
+    ///
     /// Cancelling the waiting task cancels the pipeline.
     func result() async throws -> Output {
         let result: Result<Output, any Error>
@@ -159,17 +164,20 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     struct Producer: Sendable {
         fileprivate let pipeline: MediaPipeline
 
-        /// Says this stage is set up, and waits until the consumer is too. Throws
-        /// `CancellationError` when the pipeline failed or was cancelled meanwhile.
+        /// Says this stage is set up, and waits until the consumer is too.
+        ///
+        /// Throws `CancellationError` when the pipeline failed or was cancelled meanwhile.
         func ready() throws { try pipeline.stageReady() }
 
-        /// Waits while paused; false once the pipeline is stopping (return then); throws
-        /// `CancellationError` once it failed or was cancelled.
+        /// Waits while paused; false once the pipeline is stopping (return then).
+        ///
+        /// Throws `CancellationError` once the pipeline failed or was cancelled.
         func proceed() throws -> Bool { try pipeline.proceed() }
 
-        /// Queues `item`, waiting while the queue is full. False when the consumer has already
-        /// returned and nobody will take it; throws `CancellationError` once the pipeline failed
-        /// or was cancelled.
+        /// Queues `item`, waiting while the queue is full.
+        ///
+        /// False when the consumer has already returned and nobody will take it; throws
+        /// `CancellationError` once the pipeline failed or was cancelled.
         @discardableResult
         func push(_ item: Item) throws -> Bool { try pipeline.push(item) }
 
@@ -181,16 +189,20 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     struct Consumer: Sendable {
         fileprivate let pipeline: MediaPipeline
 
-        /// Says this stage is set up, and waits until the producer is too. Throws
-        /// `CancellationError` when the pipeline failed or was cancelled meanwhile.
+        /// Says this stage is set up, and waits until the producer is too.
+        ///
+        /// Throws `CancellationError` when the pipeline failed or was cancelled meanwhile.
         func ready() throws { try pipeline.stageReady() }
 
-        /// The next item, waiting while the queue is empty; nil once the producer has ended and
-        /// everything was popped. Throws `CancellationError` once the pipeline failed or was cancelled.
+        /// The next item, waiting while the queue is empty.
+        ///
+        /// Nil once the producer has ended and everything was popped; throws `CancellationError`
+        /// once the pipeline failed or was cancelled.
         func pop() throws -> Item? { try pipeline.pop() }
 
-        /// Waits while the pipeline is paused (a player stops its output here); throws
-        /// `CancellationError` once it failed or was cancelled.
+        /// Waits while the pipeline is paused (a player stops its output here).
+        ///
+        /// Throws `CancellationError` once the pipeline failed or was cancelled.
         func waitWhilePaused() throws { try pipeline.waitWhilePaused() }
 
         /// Where the pipeline is now (a player's output can tell `.paused` from `.stopping`).
@@ -264,8 +276,9 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
     }
 
-    /// Runs the consumer, then joins the producer, runs `onCancel` if cancelled, and delivers
-    /// the outcome: the first error, or the consumer's result.
+    /// The consumer thread: runs the stage, joins the producer, and delivers the outcome.
+    ///
+    /// The outcome is the first error, or the consumer's result; `onCancel` runs first if cancelled.
     private func runConsumer(joining producer: DedicatedThread) {
         let output = Result { try consume(Consumer(pipeline: self)) }
         locked {

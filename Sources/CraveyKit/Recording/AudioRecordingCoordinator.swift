@@ -78,9 +78,10 @@ public actor AudioRecordingCoordinator {
         partialURL = url
     }
 
-    /// Connects to the source, opens the file and starts recording. Throws ``CraveyError``
-    /// (`.unavailable` for no sound server or an unknown source, `.cannotWrite` when the file
-    /// cannot be created); a failed start leaves nothing behind.
+    /// Connects to the source, opens the file and starts recording.
+    ///
+    /// Throws ``CraveyError`` (`.unavailable` for no sound server or an unknown source,
+    /// `.cannotWrite` when the file cannot be created); a failed start leaves nothing behind.
     public func start() async throws {
         guard !started else { throw CraveyError(.other, "This recording was already started.") }
         started = true
@@ -133,8 +134,9 @@ public actor AudioRecordingCoordinator {
         var interruption: String?
     }
 
-    /// The capture stage: finds the source, then blocking `pa_simple_read` of fixed blocks, levels
-    /// measured here.
+    /// The capture stage: finds the source, then reads fixed blocks and measures their levels.
+    ///
+    /// The corresponding C function is `pa_simple_read`, which blocks.
     private static func capture(_ stage: Stages.Producer, options: AudioRecordingOptions) throws {
         let startedAt = ContinuousClock.now
         let source = try resolveSource(options.source)
@@ -187,8 +189,9 @@ public actor AudioRecordingCoordinator {
         }
     }
 
-    /// The encoder stage: owns the AAC encoder and the muxer, holds a lock on the file while
-    /// writing it, and finalises it at the end. A file with nothing recorded in it goes.
+    /// The encoder stage: owns the AAC encoder and the muxer, and finalises the file at the end.
+    ///
+    /// It holds a lock on the file while writing it; a file with nothing recorded in it goes.
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
                                to url: URL) throws -> AudioRecordingResult {
         let writer: AudioFileWriter

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Runs blocking work (a C call that waits on a socket or the disk) on a thread of its own and
-/// awaits its result, so the cooperative thread pool never blocks.
+/// Runs blocking work on a thread of its own and awaits its result.
+///
+/// For a C call that waits on a socket or the disk: the cooperative thread pool never blocks.
 func onDedicatedThread<Value: Sendable>(named name: String,
                                         _ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     let completion = Completion<Value>()
@@ -13,7 +14,9 @@ func onDedicatedThread<Value: Sendable>(named name: String,
 struct DedicatedThread: Sendable {
     private let thread: pthread_t
 
-    /// Starts a thread named `name` (the first 15 bytes show in `/proc/<pid>/task/*/comm`) running `body`.
+    /// Starts a thread named `name` running `body`.
+    ///
+    /// The first 15 bytes of the name show in `/proc/<pid>/task/*/comm`.
     /// The corresponding C function is `pthread_create`.
     static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> DedicatedThread {
         let work = Unmanaged.passRetained(Work(name: name, body: body)).toOpaque()
@@ -28,13 +31,16 @@ struct DedicatedThread: Sendable {
         return DedicatedThread(thread: thread)
     }
 
-    /// Waits for the thread to end. Blocks: call it from another dedicated thread, never from a task.
+    /// Waits for the thread to end.
+    ///
+    /// Blocks: call it from another dedicated thread, never from a task.
     /// The corresponding C function is `pthread_join`.
     func join() {
         pthread_join(thread, nil)
     }
 
     /// Joins the thread if it has already ended; false while it still runs. Never blocks.
+    ///
     /// The corresponding C function is glibc's `pthread_tryjoin_np`.
     func joinIfEnded() -> Bool {
         Self.tryJoin(thread, nil) == 0
