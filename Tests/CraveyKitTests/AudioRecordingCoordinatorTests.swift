@@ -104,6 +104,74 @@ struct AudioRecordingCoordinatorTests {
         await coordinator.cancel()
     }
 
+    @Test("recording from the default source reports that source by name, as .started does")
+    func namesDefaultSource() async throws {
+        // Given no source asked for: the server's default one (scripts/pulse sets virtual_mic.monitor)
+        _ = TestSoundServer.address
+        let coordinator = AudioRecordingCoordinator(
+            storage: library.storage, options: AudioRecordingOptions(maxDuration: 0.2))
+
+        // When a short recording is made
+        try await coordinator.start()
+        var started: String?
+        for await event in coordinator.events {
+            if case .started(let source, _) = event { started = source }
+        }
+        let result = try await coordinator.result()
+        await coordinator.cancel()
+
+        // Then the result names the source the audio came from, not "default"
+        #expect(started != nil && started != "default")
+        #expect(result.source == started)
+    }
+
+    @Test("an encoder that cannot open leaves nothing in Recordings/, although capture already ran")
+    func encoderOpenFailureLeavesNothing() async throws {
+        // Given a sample rate PulseAudio records but the AAC encoder refuses, so the file is
+        // created before the encoder fails
+        let microphone = try VirtualMicrophone()
+        let coordinator = AudioRecordingCoordinator(
+            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor, sampleRate: 12_345))
+
+        // When the recording starts
+        await #expect {
+            try await coordinator.start()
+        } throws: { error in
+            // Then start() throws the writing error, naming the file
+            (error as? CraveyError)?.message.contains(coordinator.partialURL.path) == true
+        }
+
+        // And nothing stays behind, and nothing waits for the recording forever
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.storage.recordingsURL.path) == ["Thumbnails"])
+        await #expect(throws: CraveyError.self) { try await coordinator.result() }
+    }
+
+    @Test("a partial path taken by a folder is 'cannotWrite'; the folder is left as it was, nothing else is written")
+    func partialPathTaken() async throws {
+        // Given a folder, with a file inside, where the recording's .partial file would go
+        let microphone = try VirtualMicrophone()
+        let coordinator = AudioRecordingCoordinator(
+            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor))
+        try FileManager.default.createDirectory(at: coordinator.partialURL, withIntermediateDirectories: false)
+        let inside = coordinator.partialURL.appendingPathComponent("keep")
+        try Data("mine".utf8).write(to: inside)
+
+        // When the recording starts
+        await #expect {
+            try await coordinator.start()
+        } throws: { error in
+            // Then start() throws a write error (exit 73) naming the path
+            let error = error as? CraveyError
+            return error?.kind == .cannotWrite && error?.message.contains(coordinator.partialURL.path) == true
+        }
+
+        // And the folder and its file are untouched, and nothing else appeared
+        let names = try FileManager.default.contentsOfDirectory(atPath: library.storage.recordingsURL.path).sorted()
+        #expect(names == [coordinator.partialURL.lastPathComponent, "Thumbnails"].sorted())
+        #expect(try Data(contentsOf: inside) == Data("mine".utf8))
+        await #expect(throws: CraveyError.self) { try await coordinator.result() }
+    }
+
     @Test("cancel deletes the file being written")
     func cancelDiscards() async throws {
         let microphone = try VirtualMicrophone()

@@ -55,72 +55,39 @@ public struct AudioRecordingResult: Sendable, Equatable {
 
 /// Records the microphone into an AAC `.m4a`: PulseAudio capture on a dedicated thread, a bounded
 /// queue, and encoding on a second thread into a fragmented MP4 that survives `kill -9`; a clean
-/// stop rewrites it as a normal, seekable MP4.
+/// stop rewrites it as a normal, seekable MP4. Both threads are one ``MediaPipeline``.
 public actor AudioRecordingCoordinator {
     public nonisolated let id: UUID
-    /// Level readings and notices while recording; finishes when capture ends.
+    /// Level readings and notices while recording; finishes when the recording has ended.
     public nonisolated let events: AsyncStream<RecordingEvent>
+    /// The file being written while recording.
+    public nonisolated let partialURL: URL
 
-    private let eventSink: AsyncStream<RecordingEvent>.Continuation
+    private let pipeline: Stages
     private let storage: FileStorageManager
-    private let options: AudioRecordingOptions
-    private let stopSignal = StopSignal()
-    private let finished = Completion<AudioRecordingResult>()
     private var started = false
 
     public init(storage: FileStorageManager, options: AudioRecordingOptions = AudioRecordingOptions(), id: UUID = UUID()) {
         self.id = id
+        let url = storage.partialURL(for: id, type: .audio)
+        pipeline = MediaPipeline(
+            capacity: 256, threads: ("cravey.capture", "cravey.encoder"),
+            producer: { try Self.capture($0, options: options) },
+            consumer: { try Self.encode($0, options: options, id: id, storage: storage) },
+            onCancel: { try? storage.remove(url) })
+        events = pipeline.events
+        partialURL = url
         self.storage = storage
-        self.options = options
-        (events, eventSink) = AsyncStream.makeStream(of: RecordingEvent.self, bufferingPolicy: .bufferingNewest(256))
     }
 
-    /// The file being written while recording.
-    public nonisolated var partialURL: URL { storage.partialURL(for: id, type: .audio) }
-
-    /// Connects to the source and starts recording. Throws ``CraveyError`` (`.unavailable` for no
-    /// sound server or an unknown source, `.cannotWrite` when the file cannot be created).
+    /// Connects to the source, opens the file and starts recording.
+    ///
+    /// Throws ``CraveyError`` (`.unavailable` for no sound server or an unknown source,
+    /// `.cannotWrite` when the file cannot be created); a failed start leaves nothing behind.
     public func start() async throws {
         guard !started else { throw CraveyError(.other, "This recording was already started.") }
         started = true
-        let startedAt = ContinuousClock.now
-        let options = options
-        let source: String
-        do {
-            source = try await onDedicatedThread(named: "cravey.pulse") { () throws(PulseAudioError) -> String in
-                let server = try ServerConnection()
-                guard let name = options.source else { return try server.defaultSourceName() ?? "default" }
-                guard try server.sources().contains(where: { $0.name == name }) else { throw PulseAudioError.noSuchEntity }
-                return name
-            }
-        } catch let error as PulseAudioError {
-            throw failStart(CraveyError.soundServer(error, source: options.source))
-        }
-
-        let queue = BlockingQueue<CaptureChunk>(capacity: 256)
-        let connected = Completion<Void>()
-        startCapture(from: source, into: queue, connected: connected, startedAt: startedAt)
-        do {
-            try await connected.value()
-        } catch {
-            throw failStart(CraveyError.soundServer(error as? PulseAudioError ?? .connectionRefused, source: source))
-        }
-        let writerReady = Completion<Void>()
-        startEncoder(from: queue, ready: writerReady)
-        do {
-            try await writerReady.value()
-        } catch {
-            stopSignal.raise()
-            _ = try? await finished.value()
-            throw CraveyError.writing(error, to: partialURL)
-        }
-    }
-
-    /// Ends a recording that never got going, so `result()` and `cancel()` return at once.
-    private func failStart(_ error: CraveyError) -> CraveyError {
-        eventSink.finish()
-        finished.resolve(.failure(error))
-        return error
+        try await pipeline.start()
     }
 
     /// Stops recording, finalises the file and returns it.
@@ -132,22 +99,25 @@ public actor AudioRecordingCoordinator {
     /// Asks the capture thread to stop after its current block, from any context (a signal
     /// handler's queue included); ``result()`` then returns the finished recording.
     public nonisolated func requestStop() {
-        stopSignal.raise()
+        pipeline.stop()
     }
 
     /// Waits for the recording to end by itself (``AudioRecordingOptions/maxDuration``) or by `stop()`.
     public func result() async throws -> AudioRecordingResult {
-        try await finished.value()
+        try await pipeline.result()
     }
 
     /// Stops recording and deletes the file.
     public func cancel() async {
-        stopSignal.raise()
-        if started { _ = try? await finished.value() }
+        pipeline.cancel()
+        if started { _ = try? await pipeline.result() }
+        // A recording that had already finished is no longer the pipeline's to clean up.
         try? storage.remove(partialURL)
     }
 
-    // MARK: - Threads
+    // MARK: - Stages
+
+    private typealias Stages = MediaPipeline<CaptureChunk, AudioRecordingResult, RecordingEvent>
 
     private enum CaptureChunk: Sendable {
         case samples([Int16])
@@ -155,115 +125,120 @@ public actor AudioRecordingCoordinator {
     }
 
     private struct CaptureSummary: Sendable {
+        var source: String
         var samples = 0
         var peak = AudioLevel.floor
         var latency = 0.0
         var interruption: String?
     }
 
-    /// The capture thread: blocking `pa_simple_read` of fixed 20 ms blocks, levels measured here.
-    private nonisolated func startCapture(from source: String, into queue: BlockingQueue<CaptureChunk>,
-                                          connected: Completion<Void>, startedAt: ContinuousClock.Instant) {
-        let options = options, stopSignal = stopSignal, events = eventSink
-        startThread(named: "cravey.capture") {
-            let stream: CaptureStream
-            do {
-                stream = try CaptureStream(source: source, sampleRate: options.sampleRate, channels: options.channels,
-                                           fragmentDuration: options.levelInterval)
+    /// The capture stage: finds the source, then reads fixed blocks and measures their levels.
+    ///
+    /// The corresponding C function is `pa_simple_read`, which blocks.
+    private static func capture(_ stage: Stages.Producer, options: AudioRecordingOptions) throws {
+        let startedAt = ContinuousClock.now
+        let source = try resolveSource(options.source)
+        let stream: CaptureStream
+        do {
+            stream = try CaptureStream(source: source, sampleRate: options.sampleRate, channels: options.channels,
+                                       fragmentDuration: options.levelInterval)
+        } catch {
+            throw CraveyError.soundServer(error, source: source)
+        }
+        try stage.ready()
+        let rate = Double(options.sampleRate)
+        let blockFrames = max(Int(rate * options.levelInterval), 64)
+        let limit = options.maxDuration.map { Int(($0 * rate).rounded()) } ?? .max
+        var block = [Int16](repeating: 0, count: blockFrames * options.channels)
+        var summary = CaptureSummary(source: source)
+        var silence = SilenceDetector()
+        while summary.samples < limit, try stage.proceed() {
+            do throws(PulseAudioError) {
+                try stream.read(into: &block)
             } catch {
-                connected.resolve(.failure(error))
-                return
+                summary.interruption = CraveyError.soundServer(error, source: source).message
+                break
             }
-            connected.resolve(.success(()))
-            let rate = Double(options.sampleRate)
-            let blockFrames = max(Int(rate * options.levelInterval), 64)
-            let limit = options.maxDuration.map { Int(($0 * rate).rounded()) }
-            var block = [Int16](repeating: 0, count: blockFrames * options.channels)
-            var summary = CaptureSummary()
-            var silence = SilenceDetector()
-            while !stopSignal.isRaised && summary.samples < (limit ?? .max) {
-                do throws(PulseAudioError) {
-                    try stream.read(into: &block)
-                } catch {
-                    summary.interruption = CraveyError.soundServer(error, source: source).message
-                    break
-                }
-                if summary.samples == 0 {
-                    summary.latency = (ContinuousClock.now - startedAt).seconds
-                    events.yield(.started(source: source, latency: summary.latency))
-                }
-                let frames = min(blockFrames, (limit ?? .max) - summary.samples)
-                let chunk = frames == blockFrames ? block : Array(block.prefix(frames * options.channels))
-                summary.samples += frames
-                let level = AudioLevel.measure(chunk, elapsed: Double(summary.samples) / rate)
-                summary.peak = max(summary.peak, level.peak)
-                queue.push(.samples(chunk))
-                events.yield(.level(level))
-                if silence.isSilent(after: level) { events.yield(.silenceWarning(source: source)) }
+            if summary.samples == 0 {
+                summary.latency = (ContinuousClock.now - startedAt).seconds
+                stage.emit(.started(source: source, latency: summary.latency))
             }
-            queue.push(.end(summary))
-            events.finish()
+            let frames = min(blockFrames, limit - summary.samples)
+            let chunk = frames == blockFrames ? block : Array(block.prefix(frames * options.channels))
+            summary.samples += frames
+            let level = AudioLevel.measure(chunk, elapsed: Double(summary.samples) / rate)
+            summary.peak = max(summary.peak, level.peak)
+            try stage.push(.samples(chunk))
+            stage.emit(.level(level))
+            if silence.isSilent(after: level) { stage.emit(.silenceWarning(source: source)) }
+        }
+        try stage.push(.end(summary))
+    }
+
+    /// The name of the source to record from: `name` if the server has it, else the default source.
+    private static func resolveSource(_ name: String?) throws -> String {
+        do throws(PulseAudioError) {
+            let server = try ServerConnection()
+            guard let name else { return try server.defaultSourceName() ?? "default" }
+            guard try server.sources().contains(where: { $0.name == name }) else { throw PulseAudioError.noSuchEntity }
+            return name
+        } catch {
+            throw CraveyError.soundServer(error, source: name)
         }
     }
 
-    /// The encoder thread: owns the AAC encoder and the muxer, finalises the file at the end.
-    private nonisolated func startEncoder(from queue: BlockingQueue<CaptureChunk>, ready: Completion<Void>) {
-        let options = options, stopSignal = stopSignal, finished = finished, id = id, url = partialURL, storage = storage
-        startThread(named: "cravey.encoder") {
-            var writer: AudioFileWriter?
-            var lock: FileLock?
-            var failure: (any Error)?
-            do {
-                writer = try AudioFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
-                                             channels: options.channels, bitRate: options.bitRate)
-                lock = FileLock(url)
-                ready.resolve(.success(()))
-            } catch {
-                failure = error
-                ready.resolve(.failure(error))
-                stopSignal.raise()
-            }
-            var summary = CaptureSummary()
-            drain: while true {
-                switch queue.pop() {
+    /// The encoder stage: owns the AAC encoder and the muxer, and finalises the file at the end.
+    ///
+    /// It holds a lock on the file while writing it; a file with nothing recorded in it goes.
+    private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
+                               storage: FileStorageManager) throws -> AudioRecordingResult {
+        let url = storage.partialURL(for: id, type: .audio)
+        let writer: AudioFileWriter
+        do {
+            // The writer creates the file and removes it again if it cannot start.
+            writer = try AudioFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
+                                         channels: options.channels, bitRate: options.bitRate)
+        } catch {
+            throw CraveyError.writing(error, to: url)
+        }
+        let lock = FileLock(url)
+        defer { lock?.release() }
+        var summary = CaptureSummary(source: options.source ?? "default")
+        var written = 0
+        do {
+            try stage.ready()
+            while let chunk = try stage.pop() {
+                switch chunk {
                 case .samples(let samples):
-                    guard failure == nil, let writer else { continue }
-                    do { try writer.append(samples) } catch {
-                        failure = error
-                        stopSignal.raise()
-                    }
+                    try writer.append(samples)
+                    written += samples.count
                 case .end(let end):
                     summary = end
-                    break drain
                 }
             }
-            if failure == nil, let writer {
-                do { try writer.finish() } catch { failure = error }
+            try writer.finish()
+        } catch {
+            if written == 0 { try? storage.remove(url) }
+            // The capture stage failed, or the recording was cancelled: that error surfaces.
+            if error is CancellationError { throw error }
+            var failure = CraveyError.writing(error, to: url)
+            if written > 0 {
+                failure.message += " What was recorded until then is kept in that file; once there is room, `cravey doctor --repair` adds it to the library."
             }
-            let priming = writer?.primingSamples ?? 0
-            writer = nil
-            if let failure {
-                lock?.release()
-                var error = CraveyError.writing(failure, to: url)
-                if !ready.isResolved || summary.samples == 0 {
-                    try? storage.remove(url)
-                } else {
-                    error.message += " What was recorded until then is kept in that file; once there is room, `cravey doctor --repair` adds it to the library."
-                }
-                finished.resolve(.failure(error))
-                return
-            }
-            // A normal MP4 with an edit list hiding the encoder delay; should the rewrite fail,
-            // the fragmented file, which every reader handles, stays.
-            try? storage.rewriteAsNormalMP4(url, format: "ipod", audioPriming: priming)
-            lock?.release()
-            finished.resolve(.success(AudioRecordingResult(
-                id: id, fileURL: url,
-                duration: Double(summary.samples) / Double(options.sampleRate),
-                sampleCount: summary.samples, peak: summary.peak,
-                source: options.source ?? "default", startLatency: summary.latency,
-                interruption: summary.interruption)))
+            throw failure
         }
+        // A normal MP4 with an edit list hiding the encoder delay. Should the rewrite fail (for
+        // any reason, running out of memory included), the fragmented file, which every reader
+        // handles, stays: the recording is saved either way.
+        do {
+            try storage.rewriteAsNormalMP4(url, format: Container.m4a.formatName, audioPriming: writer.primingSamples)
+        } catch {}
+        return AudioRecordingResult(
+            id: id, fileURL: url,
+            duration: Double(summary.samples) / Double(options.sampleRate),
+            sampleCount: summary.samples, peak: summary.peak,
+            source: summary.source, startLatency: summary.latency,
+            interruption: summary.interruption)
     }
 }
 

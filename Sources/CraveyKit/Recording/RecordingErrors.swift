@@ -24,7 +24,7 @@ extension CraveyError {
     static func writing(_ error: any Error, to url: URL) -> CraveyError {
         if let error = error as? CraveyError { return error }
         let code = (error as? Errno)?.rawValue ?? (error as? FFmpegError)?.posixErrno
-        if let code, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO].contains(code) {
+        if let code, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO, EISDIR, EEXIST].contains(code) {
             return FileStorageManager.writeError(code, url, doing: "write")
         }
         return CraveyError(.other, "Cannot write \(url.path): \(error).")

@@ -22,10 +22,6 @@ final class Completion<Value: Sendable>: Sendable {
         for continuation in waiting { continuation.resume(with: result) }
     }
 
-    var isResolved: Bool {
-        state.withLock { if case .done = $0 { true } else { false } }
-    }
-
     /// Waits for the result.
     func value() async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in

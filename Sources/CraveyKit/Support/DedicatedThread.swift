@@ -1,26 +1,67 @@
 import Foundation
-import Synchronization
 
-/// Runs blocking work (a C call that waits on a socket or the disk) on a thread of its own and
-/// awaits its result, so the cooperative thread pool never blocks.
+/// Runs blocking work on a thread of its own and awaits its result.
+///
+/// For a C call that waits on a socket or the disk: the cooperative thread pool never blocks.
 func onDedicatedThread<Value: Sendable>(named name: String,
                                         _ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     let completion = Completion<Value>()
-    startThread(named: name) { completion.resolve(Result { try body() }) }
+    DedicatedThread.start(named: name) { completion.resolve(Result { try body() }) }.detach()
     return try await completion.value()
 }
 
-/// Starts a named thread running `body`.
-func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-    let thread = Thread(block: body)
-    thread.name = name
-    thread.start()
-}
+/// A named POSIX thread running one closure, joined (or detached) by whoever started it.
+struct DedicatedThread: Sendable {
+    private let thread: pthread_t
 
-/// A flag one side raises and another polls, across threads.
-final class StopSignal: Sendable {
-    private let flag = Atomic<Bool>(false)
+    /// Starts a thread named `name` running `body`.
+    ///
+    /// The first 15 bytes of the name show in `/proc/<pid>/task/*/comm`.
+    /// The corresponding C function is `pthread_create`.
+    static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> DedicatedThread {
+        let work = Unmanaged.passRetained(Work(name: name, body: body)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { work in
+            let work = Unmanaged<Work>.fromOpaque(work!).takeRetainedValue()
+            Thread.current.name = work.name
+            work.body()
+            return nil
+        }, work)
+        precondition(created == 0, "pthread_create failed: \(String(cString: strerror(created)))")
+        return DedicatedThread(thread: thread)
+    }
 
-    func raise() { flag.store(true, ordering: .releasing) }
-    var isRaised: Bool { flag.load(ordering: .acquiring) }
+    /// Waits for the thread to end.
+    ///
+    /// Blocks: call it from another dedicated thread, never from a task.
+    /// The corresponding C function is `pthread_join`.
+    func join() {
+        pthread_join(thread, nil)
+    }
+
+    /// Joins the thread if it has already ended; false while it still runs. Never blocks.
+    ///
+    /// The corresponding C function is glibc's `pthread_tryjoin_np`.
+    func joinIfEnded() -> Bool {
+        Self.tryJoin(thread, nil) == 0
+    }
+
+    /// Lets the thread's resources go when it ends, for a thread nobody will join.
+    func detach() {
+        pthread_detach(thread)
+    }
+
+    private final class Work: Sendable {
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
+    /// glibc's `pthread_tryjoin_np`, looked up once: the Glibc module hides it as a GNU extension.
+    private static let tryJoin = unsafeBitCast(
+        dlsym(nil, "pthread_tryjoin_np")!,
+        to: (@convention(c) (pthread_t, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32).self)
 }

@@ -1,0 +1,343 @@
+import Foundation
+
+/// One media flow: producer thread -> bounded queue -> consumer thread -> result.
+///
+/// One state, one stop and cancel path, one event stream. The producer pushes items (waiting while the queue is full) and asks ``Producer/proceed()``
+/// between items, which waits while paused and says when to stop. The consumer pops items until
+/// the producer has ended and the queue is drained, then returns the result. Either stage
+/// throwing ends both: a waiting push, pop or pause wakes up and throws `CancellationError`,
+/// queued items are dropped, and ``result()`` throws the first error. ``result()`` returns only
+/// after both threads have ended.
+///
+/// Modelled on swift-nio's `NIOThreadPool`: one state behind one lock, threads owned and joined,
+/// work refused once the pipeline is ending.
+// @unchecked Sendable: every `var` is read and written only with `condition` locked; the `let`s
+// are Sendable.
+final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @unchecked Sendable {
+    /// Where the pipeline is in its life.
+    enum State: Sendable, Equatable {
+        /// Made, not started.
+        case idle
+        /// Both stages run.
+        case running
+        /// The producer waits at its next ``Producer/proceed()``; the consumer goes on.
+        case paused
+        /// Asked to stop, or one stage has ended: the consumer drains the queue and finishes.
+        case stopping
+        /// The consumer returned its result and both threads have ended.
+        case finished
+        /// A stage threw or the pipeline was cancelled; both stages end, if they have not yet.
+        case failed
+    }
+
+    /// Events the stages emit, in order; it finishes when the pipeline ends.
+    let events: AsyncStream<Event>
+
+    private let eventSink: AsyncStream<Event>.Continuation
+    private let capacity: Int
+    private let threadNames: (producer: String, consumer: String)
+    private let produce: @Sendable (Producer) throws -> Void
+    private let consume: @Sendable (Consumer) throws -> Output
+    private let onCancel: @Sendable () -> Void
+    private let readiness = Completion<Void>()
+    private let outcome = Completion<Output>()
+
+    private let condition = NSCondition()
+    private var current = State.idle
+    private var started = false
+    private var cancelled = false
+    private var readyStages = 0
+    private var producerEnded = false
+    private var consumerEnded = false
+    private var firstError: (any Error)?
+    private var queue: [Item?]
+    private var head = 0
+    private var count = 0
+    private var consumerThread: DedicatedThread?
+    private var joined = false
+
+    /// Makes a pipeline with room for `capacity` items between its two stages.
+    ///
+    /// The stages run on threads with the given names. `onCancel` runs once both stages have
+    /// ended after ``cancel()`` (on the consumer's thread, so it may block), to remove what they left.
+    init(capacity: Int, threads: (producer: String, consumer: String), eventBuffer: Int = 256,
+         producer: @escaping @Sendable (Producer) throws -> Void,
+         consumer: @escaping @Sendable (Consumer) throws -> Output,
+         onCancel: @escaping @Sendable () -> Void = {}) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+        threadNames = threads
+        produce = producer
+        consume = consumer
+        self.onCancel = onCancel
+        queue = Array(repeating: nil, count: capacity)
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(eventBuffer))
+    }
+
+    deinit {
+        if !joined { consumerThread?.detach() }
+    }
+
+    /// Where the pipeline is now; it may change as soon as it is read.
+    var state: State { locked { current } }
+
+    /// Starts both threads and returns once both stages called `ready()` (or ended).
+    ///
+    /// When a stage fails first, throws its error after both threads have ended. Cancelling the
+    /// waiting task cancels the pipeline.
+    func start() async throws {
+        let cancelledBefore: (any Error)? = locked {
+            precondition(!started, "a MediaPipeline starts once")
+            started = true
+            if current == .idle { current = .running }
+            return current == .failed ? firstError : nil
+        }
+        if let cancelledBefore { throw cancelledBefore }
+        let producer = DedicatedThread.start(named: threadNames.producer) { self.runProducer() }
+        let consumer = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producer) }
+        locked { consumerThread = consumer }
+        do {
+            try await withTaskCancellationHandler { try await readiness.value() } onCancel: { self.cancel() }
+        } catch {
+            _ = try? await result()
+            throw error
+        }
+    }
+
+    /// Makes the producer wait at its next ``Producer/proceed()`` until ``resume()``.
+    func pause() {
+        locked { if current == .running { current = .paused } }
+    }
+
+    /// Lets a paused producer go on.
+    func resume() {
+        locked { if current == .paused { change(to: .running) } }
+    }
+
+    /// Stops gracefully, from any thread, before or after `start()`.
+    ///
+    /// The producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
+    /// and returns.
+    func stop() {
+        locked { if [.idle, .running, .paused].contains(current) { change(to: .stopping) } }
+    }
+
+    /// Abandons the work; does nothing once the pipeline has finished or failed.
+    ///
+    /// Both stages stop as soon as they next push, pop, wait or proceed, queued items are
+    /// dropped, `onCancel` runs, and ``result()`` throws `CancellationError`.
+    func cancel() {
+        let notStarted: Bool? = locked {
+            guard current != .finished, current != .failed else { return nil }
+            cancelled = true
+            fail(CancellationError())
+            return !started
+        }
+        if notStarted == true {
+            locked { joined = true }
+            end(.failure(CancellationError()))
+        }
+    }
+
+    /// Waits for the consumer's result, or the first error, and for both threads to end.
+    ///
+    /// Cancelling the waiting task cancels the pipeline.
+    func result() async throws -> Output {
+        let result: Result<Output, any Error>
+        do {
+            result = .success(try await withTaskCancellationHandler { try await outcome.value() }
+                                                                   onCancel: { self.cancel() })
+        } catch {
+            result = .failure(error)
+        }
+        // The consumer thread resolves the outcome as its last act and ends microseconds later.
+        while !locked({ joined || joinConsumer() }) {
+            try? await Task.sleep(for: .milliseconds(1))
+            await Task.yield()
+        }
+        return try result.get()
+    }
+
+    // MARK: - The stages' side
+
+    /// What the producer's closure gets: push items, emit events, ask whether to go on.
+    struct Producer: Sendable {
+        fileprivate let pipeline: MediaPipeline
+
+        /// Says this stage is set up, and waits until the consumer is too.
+        ///
+        /// Throws `CancellationError` when the pipeline failed or was cancelled meanwhile.
+        func ready() throws { try pipeline.stageReady() }
+
+        /// Waits while paused; false once the pipeline is stopping (return then).
+        ///
+        /// Throws `CancellationError` once the pipeline failed or was cancelled.
+        func proceed() throws -> Bool { try pipeline.proceed() }
+
+        /// Queues `item`, waiting while the queue is full.
+        ///
+        /// False when the consumer has already returned and nobody will take it; throws
+        /// `CancellationError` once the pipeline failed or was cancelled.
+        @discardableResult
+        func push(_ item: Item) throws -> Bool { try pipeline.push(item) }
+
+        /// Sends an event to ``MediaPipeline/events``.
+        func emit(_ event: Event) { pipeline.eventSink.yield(event) }
+    }
+
+    /// What the consumer's closure gets: pop items, emit events, see the state.
+    struct Consumer: Sendable {
+        fileprivate let pipeline: MediaPipeline
+
+        /// Says this stage is set up, and waits until the producer is too.
+        ///
+        /// Throws `CancellationError` when the pipeline failed or was cancelled meanwhile.
+        func ready() throws { try pipeline.stageReady() }
+
+        /// The next item, waiting while the queue is empty.
+        ///
+        /// Nil once the producer has ended and everything was popped; throws `CancellationError`
+        /// once the pipeline failed or was cancelled.
+        func pop() throws -> Item? { try pipeline.pop() }
+
+        /// Waits while the pipeline is paused (a player stops its output here).
+        ///
+        /// Throws `CancellationError` once the pipeline failed or was cancelled.
+        func waitWhilePaused() throws { try pipeline.waitWhilePaused() }
+
+        /// Where the pipeline is now (a player's output can tell `.paused` from `.stopping`).
+        var state: State { pipeline.state }
+
+        /// Sends an event to ``MediaPipeline/events``.
+        func emit(_ event: Event) { pipeline.eventSink.yield(event) }
+    }
+
+    private func stageReady() throws {
+        let allReady: Bool = try locked {
+            readyStages += 1
+            condition.broadcast()
+            while readyStages < 2, current != .failed, !producerEnded, !consumerEnded { condition.wait() }
+            try throwIfFailed()
+            return readyStages == 2
+        }
+        if allReady { readiness.resolve(.success(())) }
+    }
+
+    private func proceed() throws -> Bool {
+        try locked {
+            while current == .paused { condition.wait() }
+            try throwIfFailed()
+            return current == .running
+        }
+    }
+
+    private func push(_ item: Item) throws -> Bool {
+        try locked {
+            while count == capacity, current != .failed, !consumerEnded { condition.wait() }
+            try throwIfFailed()
+            guard !consumerEnded else { return false }
+            queue[(head + count) % capacity] = item
+            count += 1
+            condition.broadcast()
+            return true
+        }
+    }
+
+    private func pop() throws -> Item? {
+        try locked {
+            while count == 0, current != .failed, !producerEnded { condition.wait() }
+            try throwIfFailed()
+            guard count > 0 else { return nil }
+            defer {
+                queue[head] = nil
+                head = (head + 1) % capacity
+                count -= 1
+                condition.broadcast()
+            }
+            return queue[head]
+        }
+    }
+
+    private func waitWhilePaused() throws {
+        try locked {
+            while current == .paused { condition.wait() }
+            try throwIfFailed()
+        }
+    }
+
+    // MARK: - Threads
+
+    private func runProducer() {
+        do { try produce(Producer(pipeline: self)) } catch { locked { fail(error) } }
+        locked {
+            producerEnded = true
+            if current == .running || current == .paused { current = .stopping }
+            condition.broadcast()
+        }
+    }
+
+    /// The consumer thread: runs the stage, joins the producer, and delivers the outcome.
+    ///
+    /// The outcome is the first error, or the consumer's result; `onCancel` runs first if cancelled.
+    private func runConsumer(joining producer: DedicatedThread) {
+        let output = Result { try consume(Consumer(pipeline: self)) }
+        locked {
+            if case .failure(let error) = output { fail(error) }
+            consumerEnded = true
+            if current == .running || current == .paused { current = .stopping }
+            dropQueued()
+            condition.broadcast()
+        }
+        producer.join()
+        let (final, wasCancelled): (Result<Output, any Error>, Bool) = locked {
+            if let firstError { return (.failure(firstError), cancelled) }
+            current = .finished
+            return (output, false)
+        }
+        if wasCancelled { onCancel() }
+        end(final)
+    }
+
+    private func end(_ final: Result<Output, any Error>) {
+        eventSink.finish()
+        readiness.resolve(final.map { _ in () })
+        outcome.resolve(final)
+    }
+
+    // MARK: - With `condition` locked
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+
+    private func change(to state: State) {
+        current = state
+        condition.broadcast()
+    }
+
+    /// Records the first error, fails the pipeline and wakes every waiting stage.
+    private func fail(_ error: any Error) {
+        guard firstError == nil else { return }
+        firstError = error
+        change(to: .failed)
+        dropQueued()
+    }
+
+    private func throwIfFailed() throws {
+        if current == .failed { throw CancellationError() }
+    }
+
+    private func dropQueued() {
+        for index in queue.indices { queue[index] = nil }
+        head = 0
+        count = 0
+    }
+
+    private func joinConsumer() -> Bool {
+        guard let consumerThread, consumerThread.joinIfEnded() else { return false }
+        joined = true
+        return true
+    }
+}
