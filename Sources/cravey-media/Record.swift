@@ -40,11 +40,7 @@ struct Record: AsyncParsableCommand {
         }
         let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
         Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-        if command.json {
-            try Terminal.printJSON(recording)
-        } else {
-            try Terminal.output(recording.id.uuidString.lowercased())
-        }
+        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }
 
