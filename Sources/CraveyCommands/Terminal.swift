@@ -5,11 +5,9 @@ import SystemPackage
 
 /// Where the CLI writes: data to stdout, diagnostics to stderr, colour and meters only on a TTY.
 public enum Terminal {
-    public static var stderrIsTTY: Bool { isatty(2) == 1 }
-    public static var stdinIsTTY: Bool { isatty(0) == 1 }
-    /// Colour and live meters: only on a terminal, and never when NO_COLOR is set.
+    /// Colour and live meters: only on a terminal (stderr), and never when NO_COLOR is set.
     public static var isInteractive: Bool {
-        stderrIsTTY && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Writes a line of data to stdout. See ``write(_:)``.
@@ -82,7 +80,7 @@ public enum Terminal {
     /// Asks on a terminal; refuses (exit 64) when stdin is not one and `--yes` was not given.
     static func confirm(_ question: String, yes: Bool) throws -> Bool {
         if yes { return true }
-        guard stdinIsTTY else {
+        guard isatty(0) == 1 else {
             throw CraveyError(.invalidInput, "Refusing to delete without confirmation: stdin is not a terminal. Add --yes to delete anyway.")
         }
         diagnostic("\(question) [y/N] ", terminator: "")
