@@ -108,7 +108,7 @@ public enum Format {
     }
 
     /// The first 8 characters of a recording's id, as `list` shows it; any command takes it as the id.
-    public static func shortID(_ recording: Recording) -> String {
+    static func shortID(_ recording: Recording) -> String {
         String(recording.id.uuidString.lowercased().prefix(8))
     }
 
