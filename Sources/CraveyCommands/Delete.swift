@@ -2,16 +2,13 @@ import ArgumentParser
 import CraveyCore
 
 struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Delete one recording: its entry, its file and its thumbnail.")
+    static let configuration = CommandConfiguration(abstract: "Delete one recording: its entry, its file and its thumbnail.")
 
-    @OptionGroup var options: LibraryOptions
-    @Argument(help: "The recording's id, or any unique prefix of it.") var id: String
+    @OptionGroup var target: RecordingArgument
     @Flag(help: "Do not ask for confirmation (needed when stdin is not a terminal).") var yes = false
 
     func run() throws {
-        let library = try options.open()
-        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: id)
+        let (library, recording) = try target.open()
         guard try Terminal.confirm("Delete '\(recording.title)'? This cannot be undone.", yes: yes) else { return }
         try DeleteRecordingUseCase(library: library).execute(id: recording.id)
         Terminal.diagnostic("Deleted \"\(recording.title)\".")

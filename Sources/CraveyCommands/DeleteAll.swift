@@ -2,9 +2,7 @@ import ArgumentParser
 import CraveyCore
 
 struct DeleteAll: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "delete-all",
-        abstract: "Delete every recording, file and thumbnail in the library.")
+    static let configuration = CommandConfiguration(abstract: "Delete every recording, file and thumbnail in the library.")
 
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Do not ask for confirmation (needed when stdin is not a terminal).") var yes = false

@@ -6,8 +6,7 @@ struct Edit: ParsableCommand {
         abstract: "Change a recording's title, notes or purpose.",
         discussion: "--title \"\" restores the automatic \"Recording <date>\" title; --notes \"\" clears the notes; --purpose none clears the purpose.")
 
-    @OptionGroup var options: LibraryOptions
-    @Argument(help: "The recording's id, or any unique prefix of it.") var id: String
+    @OptionGroup var target: RecordingArgument
     @Option(help: "New title, at most 40 characters.") var title: String?
     @Option(help: "New notes, at most 200 characters.") var notes: String?
     @Option(help: "New purpose: motivational, craving, reflection, milestone or none.") var purpose: String?
@@ -20,8 +19,7 @@ struct Edit: ParsableCommand {
     }
 
     func run() throws {
-        let library = try options.open()
-        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: id)
+        let (library, recording) = try target.open()
         let changes = EditRecordingUseCase.Changes(
             title: title, notes: notes,
             purpose: try purpose.map { try RecordingMetadata.purpose(named: $0) })

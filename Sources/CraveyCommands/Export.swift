@@ -5,8 +5,7 @@ import Foundation
 extension ExportRecordingsUseCase.Format: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Export the library's metadata (not the media) as CSV or JSON.")
+    static let configuration = CommandConfiguration(abstract: "Export the library's metadata (not the media) as CSV or JSON.")
 
     @OptionGroup var options: LibraryOptions
     @Option(help: "csv (RFC 4180) or json.") var format: ExportRecordingsUseCase.Format

@@ -5,13 +5,11 @@ import Foundation
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show everything about one recording.")
 
-    @OptionGroup var options: LibraryOptions
-    @Argument(help: "The recording's id, or any unique prefix of it.") var id: String
+    @OptionGroup var target: RecordingArgument
     @Flag(help: "Print the recording as JSON.") var json = false
 
     func run() throws {
-        let library = try options.open()
-        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: id)
+        let (library, recording) = try target.open()
         if json { return try Terminal.printJSON(recording) }
         let file = library.storage.libraryURL.appendingPathComponent(recording.filePath).path
         let rows: [(String, String)] = [

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CraveyCore
-import Foundation
 
 /// The `--library` option every command shares.
 public struct LibraryOptions: ParsableArguments {
@@ -10,10 +9,8 @@ public struct LibraryOptions: ParsableArguments {
 
     public init() {}
 
-    public var url: URL { LibraryLocation.resolve(explicit: library) }
-
     /// Opens the library, creating it if needed.
     public func open() throws -> RecordingLibrary {
-        try RecordingLibrary(at: url)
+        try RecordingLibrary(at: LibraryLocation.resolve(explicit: library))
     }
 }

@@ -4,8 +4,7 @@ import CraveyCore
 extension RecordingSort: ExpressibleByArgument {}
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "List the recordings in the library, newest first.")
+    static let configuration = CommandConfiguration(abstract: "List the recordings in the library, newest first.")
 
     @OptionGroup var options: LibraryOptions
 
@@ -17,17 +16,10 @@ struct List: ParsableCommand {
 
     func run() throws {
         let recordings = try FetchRecordingsUseCase(library: try options.open()).execute(sortedBy: sort)
-        if json { return try Terminal.printJSON(recordings) }
-        if recordings.isEmpty {
-            Terminal.diagnostic("No recordings yet. Record one with `cravey record`.")
-            return
-        }
-        try Terminal.output(Format.table(
-            ["ID", "TYPE", "TITLE", "DATE", "DURATION", "PLAYS"],
-            recordings.map { recording in
-                [String(recording.id.uuidString.lowercased().prefix(8)), recording.type.rawValue,
-                 recording.title, Format.date(recording.createdAt),
-                 Format.duration(recording.duration), String(recording.playCount)]
-            }))
+        try Terminal.printRecordings(recordings, json: json, columns: [
+            "ID": Format.shortID, "TYPE": \.type.rawValue, "TITLE": \.title,
+            "DATE": { Format.date($0.createdAt) }, "DURATION": { Format.duration($0.duration) },
+            "PLAYS": { String($0.playCount) },
+        ])
     }
 }

@@ -10,17 +10,10 @@ struct QuickPlay: ParsableCommand {
     @Flag(help: "Print a JSON array of recordings.") var json = false
 
     func run() throws {
-        let recordings = try FetchRecordingsUseCase(library: try options.open()).quickPlay()
-        if json { return try Terminal.printJSON(recordings) }
-        if recordings.isEmpty {
-            Terminal.diagnostic("No recordings yet. Record one with `cravey record`.")
-            return
-        }
-        try Terminal.output(Format.table(
-            ["ID", "TITLE", "PLAYS", "LAST PLAYED", "DURATION"],
-            recordings.map {
-                [String($0.id.uuidString.lowercased().prefix(8)), $0.title, String($0.playCount),
-                 $0.lastPlayedAt.map(Format.date) ?? "never", Format.duration($0.duration)]
-            }))
+        try Terminal.printRecordings(FetchRecordingsUseCase(library: try options.open()).quickPlay(), json: json, columns: [
+            "ID": Format.shortID, "TITLE": \.title, "PLAYS": { String($0.playCount) },
+            "LAST PLAYED": { $0.lastPlayedAt.map(Format.date) ?? "never" },
+            "DURATION": { Format.duration($0.duration) },
+        ])
     }
 }

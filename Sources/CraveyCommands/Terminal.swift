@@ -5,11 +5,9 @@ import SystemPackage
 
 /// Where the CLI writes: data to stdout, diagnostics to stderr, colour and meters only on a TTY.
 public enum Terminal {
-    public static var stderrIsTTY: Bool { isatty(2) == 1 }
-    public static var stdinIsTTY: Bool { isatty(0) == 1 }
-    /// Colour and live meters: only on a terminal, and never when NO_COLOR is set.
+    /// Colour and live meters: only on a terminal (stderr), and never when NO_COLOR is set.
     public static var isInteractive: Bool {
-        stderrIsTTY && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Writes a line of data to stdout. See ``write(_:)``.
@@ -36,23 +34,37 @@ public enum Terminal {
         _ = try? FileDescriptor.standardError.writeAll((text + terminator).utf8)
     }
 
-    public static func printJSON<T: Encodable>(_ value: T) throws {
+    /// Prints `value` as JSON with `--json`, else the text `describe` makes of it.
+    public static func print<Value: Encodable>(_ value: Value, json: Bool, _ describe: (Value) throws -> String) throws {
+        try json ? printJSON(value) : output(describe(value))
+    }
+
+    /// Prints `value` as pretty-printed JSON with sorted keys and ISO 8601 dates; recordings go
+    /// through ``RecordingJSON``, which writes the same JSON much faster than `JSONEncoder`.
+    public static func printJSON<Value: Encodable>(_ value: Value) throws {
+        if let recording = value as? Recording { return try write(RecordingJSON.encode(recording)) }
+        if let recordings = value as? [Recording] {
+            do {
+                return try RecordingJSON.write(recordings, to: .standardOutput)
+            } catch {
+                throw outputError(error)
+            }
+        }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        try output(String(decoding: data, as: UTF8.self))
+        try output(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    public static func printJSON(_ recording: Recording) throws {
-        try write(RecordingJSON.encode(recording))
-    }
-
-    public static func printJSON(_ recordings: [Recording]) throws {
-        do {
-            try RecordingJSON.write(recordings, to: .standardOutput)
-        } catch {
-            throw outputError(error)
+    /// Prints recordings: a JSON array with `--json`, else a table of `columns` (each a heading
+    /// and how to show a recording under it), or a hint on stderr when there are none.
+    static func printRecordings(_ recordings: [Recording], json: Bool,
+                                columns: KeyValuePairs<String, (Recording) -> String>) throws {
+        if recordings.isEmpty && !json {
+            return diagnostic("No recordings yet. Record one with `cravey record`.")
+        }
+        try print(recordings, json: json) { recordings in
+            Format.table(columns.map(\.key), recordings.map { recording in columns.map { $0.value(recording) } })
         }
     }
 
@@ -68,7 +80,7 @@ public enum Terminal {
     /// Asks on a terminal; refuses (exit 64) when stdin is not one and `--yes` was not given.
     static func confirm(_ question: String, yes: Bool) throws -> Bool {
         if yes { return true }
-        guard stdinIsTTY else {
+        guard isatty(0) == 1 else {
             throw CraveyError(.invalidInput, "Refusing to delete without confirmation: stdin is not a terminal. Add --yes to delete anyway.")
         }
         diagnostic("\(question) [y/N] ", terminator: "")
@@ -93,6 +105,11 @@ public enum Format {
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+    }
+
+    /// The first 8 characters of a recording's id, as `list` shows it; any command takes it as the id.
+    static func shortID(_ recording: Recording) -> String {
+        String(recording.id.uuidString.lowercased().prefix(8))
     }
 
     /// Left-aligns columns by character count.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyCommands
+import CraveyKit
 
 /// `cravey-media`'s root: the commands that need FFmpeg or PulseAudio. `cravey` hands their
 /// command lines over (see `CommandRoute`); it is named `cravey` so help and errors read as
@@ -10,4 +11,13 @@ struct CraveyMedia: AsyncParsableCommand {
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio; run them as `cravey <command>`.",
         version: Cravey.version,
         subcommands: [Record.self, Import.self, Doctor.self, Devices.self])
+
+    /// Refuses a `cravey` command handed over here that this executable cannot run yet (`quickplay 2`
+    /// would play a clip), saying so instead of ArgumentParser's "unexpected arguments" (exit 64).
+    static func checkAvailable(_ arguments: [String]) throws {
+        guard let verb = arguments.first,
+              Cravey.configuration.subcommands.contains(where: { $0.configuration.commandName == verb }),
+              !configuration.subcommands.contains(where: { $0.configuration.commandName == verb }) else { return }
+        throw CraveyError(.invalidInput, "`\(verb)` with these arguments is not available in this version of cravey. See `cravey help \(verb)` for what it can do.")
+    }
 }

@@ -10,10 +10,10 @@ struct Devices: AsyncParsableCommand {
     @OptionGroup var command: DevicesOptions
 
     func run() async throws {
-        let sources = try await SoundServer.sources()
-        if command.json { return try Terminal.printJSON(sources) }
-        try Terminal.output(Format.table(
-            ["DEFAULT", "NAME", "DESCRIPTION"],
-            sources.map { [$0.isDefault ? "*" : "", $0.name, $0.description + ($0.isMonitor ? " (monitor of an output)" : "")] }))
+        try Terminal.print(try await SoundServer.sources(), json: command.json) { sources in
+            Format.table(["DEFAULT", "NAME", "DESCRIPTION"], sources.map {
+                [$0.isDefault ? "*" : "", $0.name, $0.description + ($0.isMonitor ? " (monitor of an output)" : "")]
+            })
+        }
     }
 }

@@ -12,11 +12,7 @@ struct Doctor: AsyncParsableCommand {
     func run() async throws {
         let library = try command.options.open()
         let report = try await DoctorUseCase(library: library).execute(repair: command.repair, deleteUnplayable: command.deleteUnplayable)
-        if command.json {
-            try Terminal.printJSON(report)
-        } else {
-            try Terminal.output(describe(report, repaired: command.repair))
-        }
+        try Terminal.print(report, json: command.json) { describe($0, repaired: command.repair) }
         let after = command.repair ? try await DoctorUseCase(library: library).execute() : report
         if !after.isHealthy { throw ExitCode(1) }
     }

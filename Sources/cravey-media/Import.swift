@@ -16,10 +16,6 @@ struct Import: AsyncParsableCommand {
         let recording = try await ImportRecordingUseCase(library: library)
             .execute(fileAt: URL(fileURLWithPath: command.file), metadata: metadata)
         Terminal.diagnostic("Imported \"\(recording.title)\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-        if command.json {
-            try Terminal.printJSON(recording)
-        } else {
-            try Terminal.output(recording.id.uuidString.lowercased())
-        }
+        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }

@@ -40,11 +40,7 @@ struct Record: AsyncParsableCommand {
         }
         let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
         Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-        if command.json {
-            try Terminal.printJSON(recording)
-        } else {
-            try Terminal.output(recording.id.uuidString.lowercased())
-        }
+        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }
 
@@ -97,15 +93,11 @@ struct LevelMeterView {
     /// the tenth of a second (as sox's `rec` shows it), and the level of the latest block.
     static func meterLine(_ level: AudioLevel) -> String {
         let width = 30
-        let filled = Int(((level.rms + 60) / 60 * Double(width)).rounded()).clamped(to: 0...width)
+        let filled = min(max(Int(((level.rms + 60) / 60 * Double(width)).rounded()), 0), width)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let db = level.rms <= AudioLevel.floor ? " -inf" : String(format: "%5.1f", level.rms)
         let tenths = Int(level.elapsed * 10)
         let clock = String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
         return "\r\u{1B}[2K\u{1B}[31m●\u{1B}[0m \(clock) [\(bar)] \(db) dBFS"
     }
-}
-
-extension Comparable {
-    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }

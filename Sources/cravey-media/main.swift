@@ -7,7 +7,9 @@ import Foundation
 /// Parses once, runs the command, and maps whatever it throws to a message and an exit code once.
 func main(_ arguments: [String]) async -> Never {
     do {
-        var command = try CraveyMedia.parseAsRoot(CommandRoute(arguments).arguments)
+        let arguments = CommandRoute(arguments).arguments
+        try CraveyMedia.checkAvailable(arguments)
+        var command = try CraveyMedia.parseAsRoot(arguments)
         if var media = command as? any AsyncParsableCommand {
             try await media.run()
         } else {

@@ -70,14 +70,11 @@ public struct RecordingRepository: Sendable {
     public func recordPlay(of id: UUID, secondsListened: Double, completed: Bool,
                            at date: Date = Date()) throws -> Recording {
         try database.writer.write { db in
-            var event = PlayEvent(recordingId: id, playedAt: date, secondsListened: secondsListened, completed: completed)
-            let changed = try Recording.filter(key: id).updateAll(db, [
+            let recording = try update(id, in: db, [
                 Recording.Columns.playCount.set(to: Recording.Columns.playCount + 1),
                 Recording.Columns.lastPlayedAt.set(to: date),
             ])
-            guard changed == 1, let recording = try Recording.fetchOne(db, key: id) else {
-                throw CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
-            }
+            var event = PlayEvent(recordingId: id, playedAt: date, secondsListened: secondsListened, completed: completed)
             try event.insert(db)
             return recording
         }
@@ -94,16 +91,21 @@ public struct RecordingRepository: Sendable {
     /// never overwritten. Throws `.notFound` when the row is gone.
     public func updateMetadata(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
         try database.writer.write { db in
-            let changed = try Recording.filter(key: id).updateAll(db, [
+            try update(id, in: db, [
                 Recording.Columns.title.set(to: title),
                 Recording.Columns.notes.set(to: notes),
                 Recording.Columns.purpose.set(to: purpose?.rawValue),
             ])
-            guard changed == 1, let recording = try Recording.fetchOne(db, key: id) else {
-                throw CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
-            }
-            return recording
         }
+    }
+
+    /// Changes the row `id` and returns it as it now is; throws `.notFound` when the row is gone.
+    private func update(_ id: UUID, in db: Database, _ assignments: [ColumnAssignment]) throws -> Recording {
+        let changed = try Recording.filter(key: id).updateAll(db, assignments)
+        guard changed == 1, let recording = try Recording.fetchOne(db, key: id) else {
+            throw CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
+        }
+        return recording
     }
 
     /// Updates the stored size of a file, for `doctor --repair`.

@@ -21,16 +21,11 @@ public struct DeleteRecordingUseCase: Sendable {
             throw CraveyError(.notFound, "No recording has the id \(id.uuidString.lowercased()). Run `cravey list` to see the ids.")
         }
         var marked: [URL] = []
+        let deleted: (Recording, [PlayEvent])?
         do {
             for path in [recording.filePath, recording.thumbnailPath].compactMap({ $0 }) {
                 if let url = try storage.markForDeletion(path) { marked.append(url) }
             }
-        } catch {
-            marked.forEach(storage.unmark)
-            throw error
-        }
-        let deleted: (Recording, [PlayEvent])?
-        do {
             deleted = try library.repository.delete(id: id)
         } catch {
             marked.forEach(storage.unmark)
