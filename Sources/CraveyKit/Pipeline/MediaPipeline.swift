@@ -53,8 +53,8 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private var queue: [Item?]
     private var head = 0
     private var count = 0
+    /// Set by `start()` and cleared once joined: nil after `start()` means the thread was joined.
     private var consumerThread: DedicatedThread?
-    private var joined = false
 
     /// Makes a pipeline with room for `capacity` items between its two stages.
     ///
@@ -75,7 +75,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     }
 
     deinit {
-        if !joined { consumerThread?.detach() }
+        consumerThread?.detach()
     }
 
     /// Where the pipeline is now; it may change as soon as it is read.
@@ -86,16 +86,15 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// When a stage fails first, throws its error after both threads have ended. Cancelling the
     /// waiting task cancels the pipeline.
     func start() async throws {
-        let cancelledBefore: (any Error)? = locked {
+        try locked {
             precondition(!started, "a MediaPipeline starts once")
             started = true
             if current == .idle { current = .running }
-            return current == .failed ? firstError : nil
+            if current == .failed, let firstError { throw firstError }
+            // Started with the lock held, so `consumerThread` is set before anyone can join it.
+            let producer = DedicatedThread.start(named: threadNames.producer) { self.runProducer() }
+            consumerThread = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producer) }
         }
-        if let cancelledBefore { throw cancelledBefore }
-        let producer = DedicatedThread.start(named: threadNames.producer) { self.runProducer() }
-        let consumer = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producer) }
-        locked { consumerThread = consumer }
         do {
             try await withTaskCancellationHandler { try await readiness.value() } onCancel: { self.cancel() }
         } catch {
@@ -119,7 +118,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// The producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
     /// and returns.
     func stop() {
-        locked { if [.idle, .running, .paused].contains(current) { change(to: .stopping) } }
+        locked { beginStopping() }
     }
 
     /// Abandons the work; does nothing once the pipeline has finished or failed.
@@ -127,16 +126,13 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// Both stages stop as soon as they next push, pop, wait or proceed, queued items are
     /// dropped, `onCancel` runs, and ``result()`` throws `CancellationError`.
     func cancel() {
-        let notStarted: Bool? = locked {
-            guard current != .finished, current != .failed else { return nil }
+        let notStarted: Bool = locked {
+            guard current != .finished, current != .failed else { return false }
             cancelled = true
             fail(CancellationError())
             return !started
         }
-        if notStarted == true {
-            locked { joined = true }
-            end(.failure(CancellationError()))
-        }
+        if notStarted { end(.failure(CancellationError())) }
     }
 
     /// Waits for the consumer's result, or the first error, and for both threads to end.
@@ -151,7 +147,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             result = .failure(error)
         }
         // The consumer thread resolves the outcome as its last act and ends microseconds later.
-        while !locked({ joined || joinConsumer() }) {
+        while !locked({ joinConsumer() }) {
             try? await Task.sleep(for: .milliseconds(1))
             await Task.yield()
         }
@@ -172,7 +168,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Waits while paused; false once the pipeline is stopping (return then).
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
-        func proceed() throws -> Bool { try pipeline.proceed() }
+        func proceed() throws -> Bool { try pipeline.waitWhilePaused() == .running }
 
         /// Queues `item`, waiting while the queue is full.
         ///
@@ -203,7 +199,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Waits while the pipeline is paused (a player stops its output here).
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
-        func waitWhilePaused() throws { try pipeline.waitWhilePaused() }
+        func waitWhilePaused() throws { _ = try pipeline.waitWhilePaused() }
 
         /// Where the pipeline is now (a player's output can tell `.paused` from `.stopping`).
         var state: State { pipeline.state }
@@ -221,14 +217,6 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             return readyStages == 2
         }
         if allReady { readiness.resolve(.success(())) }
-    }
-
-    private func proceed() throws -> Bool {
-        try locked {
-            while current == .paused { condition.wait() }
-            try throwIfFailed()
-            return current == .running
-        }
     }
 
     private func push(_ item: Item) throws -> Bool {
@@ -258,10 +246,12 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
     }
 
-    private func waitWhilePaused() throws {
+    /// Waits while paused; returns the state it waited for.
+    private func waitWhilePaused() throws -> State {
         try locked {
             while current == .paused { condition.wait() }
             try throwIfFailed()
+            return current
         }
     }
 
@@ -271,8 +261,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         do { try produce(Producer(pipeline: self)) } catch { locked { fail(error) } }
         locked {
             producerEnded = true
-            if current == .running || current == .paused { current = .stopping }
-            condition.broadcast()
+            beginStopping()
         }
     }
 
@@ -284,9 +273,8 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         locked {
             if case .failure(let error) = output { fail(error) }
             consumerEnded = true
-            if current == .running || current == .paused { current = .stopping }
             dropQueued()
-            condition.broadcast()
+            beginStopping()
         }
         producer.join()
         let (final, wasCancelled): (Result<Output, any Error>, Bool) = locked {
@@ -312,6 +300,12 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         return try body()
     }
 
+    /// Moves the pipeline to `.stopping` unless it is already ending; wakes every waiting stage.
+    private func beginStopping() {
+        if [.idle, .running, .paused].contains(current) { current = .stopping }
+        condition.broadcast()
+    }
+
     private func change(to state: State) {
         current = state
         condition.broadcast()
@@ -335,9 +329,11 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         count = 0
     }
 
+    /// Joins the consumer thread if it has ended; true once joined (or never started).
     private func joinConsumer() -> Bool {
-        guard let consumerThread, consumerThread.joinIfEnded() else { return false }
-        joined = true
+        guard let thread = consumerThread else { return true }
+        guard thread.joinIfEnded() else { return false }
+        consumerThread = nil
         return true
     }
 }
