@@ -119,16 +119,15 @@ public struct DoctorUseCase: Sendable {
 
         for path in report.interruptedDeletions {
             let url = storage.url(of: path)
-            let original = url.deletingLastPathComponent().appendingPathComponent(
-                String(url.lastPathComponent.dropFirst(FileStorageManager.deletingPrefix.count)))
-            let originalPath = FileStorageManager.thumbnailsFolder + "/" + original.lastPathComponent
-            if byPath[Self.relative(original, in: storage)] != nil || rows.contains(where: { $0.thumbnailPath == originalPath }) {
+            // The path it had: the marked name in the same folder, without the prefix.
+            let original = path.replacingOccurrences(of: "/" + FileStorageManager.deletingPrefix, with: "/")
+            if byPath[original] != nil || rows.contains(where: { $0.thumbnailPath == original }) {
                 storage.unmark(url)
-                restored.insert(Self.relative(original, in: storage))
-                report.repairs.append("Restored \(Self.relative(original, in: storage)): its deletion was interrupted before the row was removed.")
+                restored.insert(original)
+                report.repairs.append("Restored \(original): its deletion was interrupted before the row was removed.")
             } else {
                 try storage.remove(url)
-                report.repairs.append("Finished deleting \(Self.relative(original, in: storage)).")
+                report.repairs.append("Finished deleting \(original).")
             }
         }
         for row in report.missingFiles + report.unsafePaths where !restored.contains(row.filePath) {
@@ -183,9 +182,5 @@ public struct DoctorUseCase: Sendable {
         let parts = name.split(separator: "_", maxSplits: 1)
         guard parts.count == 2, let type = RecordingType(rawValue: String(parts[0])) else { return (nil, nil) }
         return (type, UUID(uuidString: String(parts[1].prefix(36))))
-    }
-
-    static func relative(_ url: URL, in storage: FileStorageManager) -> String {
-        String(url.path.dropFirst(storage.libraryURL.path.count + 1))
     }
 }
