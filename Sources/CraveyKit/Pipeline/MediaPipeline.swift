@@ -30,7 +30,8 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         case failed
     }
 
-    /// Events the stages emit, in order; it finishes when the pipeline ends.
+    /// Events the stages emit, in order (the newest 256 unread are kept); it finishes when the
+    /// pipeline ends.
     let events: AsyncStream<Event>
 
     private let eventSink: AsyncStream<Event>.Continuation
@@ -45,7 +46,6 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private let condition = NSCondition()
     private var current = State.idle
     private var started = false
-    private var cancelled = false
     private var readyStages = 0
     private var producerEnded = false
     private var consumerEnded = false
@@ -60,7 +60,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     ///
     /// The stages run on threads with the given names. `onCancel` runs once both stages have
     /// ended after ``cancel()`` (on the consumer's thread, so it may block), to remove what they left.
-    init(capacity: Int, threads: (producer: String, consumer: String), eventBuffer: Int = 256,
+    init(capacity: Int, threads: (producer: String, consumer: String),
          producer: @escaping @Sendable (Producer) throws -> Void,
          consumer: @escaping @Sendable (Consumer) throws -> Output,
          onCancel: @escaping @Sendable () -> Void = {}) {
@@ -71,7 +71,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         consume = consumer
         self.onCancel = onCancel
         queue = Array(repeating: nil, count: capacity)
-        (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(eventBuffer))
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
     }
 
     deinit {
@@ -128,7 +128,6 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     func cancel() {
         let notStarted: Bool = locked {
             guard current != .finished, current != .failed else { return false }
-            cancelled = true
             fail(CancellationError())
             return !started
         }
@@ -181,7 +180,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         func emit(_ event: Event) { pipeline.eventSink.yield(event) }
     }
 
-    /// What the consumer's closure gets: pop items, emit events, see the state.
+    /// What the consumer's closure gets: pop items, wait while paused, emit events.
     struct Consumer: Sendable {
         fileprivate let pipeline: MediaPipeline
 
@@ -200,9 +199,6 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
         func waitWhilePaused() throws { _ = try pipeline.waitWhilePaused() }
-
-        /// Where the pipeline is now (a player's output can tell `.paused` from `.stopping`).
-        var state: State { pipeline.state }
 
         /// Sends an event to ``MediaPipeline/events``.
         func emit(_ event: Event) { pipeline.eventSink.yield(event) }
@@ -277,8 +273,9 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             beginStopping()
         }
         producer.join()
+        // Only ``cancel()`` makes `CancellationError` the first error; the stages throw it once failed.
         let (final, wasCancelled): (Result<Output, any Error>, Bool) = locked {
-            if let firstError { return (.failure(firstError), cancelled) }
+            if let firstError { return (.failure(firstError), firstError is CancellationError) }
             current = .finished
             return (output, false)
         }
