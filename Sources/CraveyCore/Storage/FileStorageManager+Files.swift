@@ -51,12 +51,12 @@ package final class MediaFile {
         try descriptor.seek(offset: offset, from: origin)
     }
 
-    /// The file's size in bytes, leaving the offset where it was. Throws `Errno`.
+    /// The file's size in bytes; the offset stays where it was. Throws `Errno`.
+    /// The corresponding C function is `fstat`.
     package func size() throws -> Int64 {
-        let position = try descriptor.seek(offset: 0, from: .current)
-        let end = try descriptor.seek(offset: 0, from: .end)
-        try descriptor.seek(offset: position, from: .start)
-        return end
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+        return Int64(info.st_size)
     }
 
     /// Closes the descriptor. Throws `Errno`. The corresponding C function is `close`.
