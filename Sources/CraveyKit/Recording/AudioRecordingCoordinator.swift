@@ -160,7 +160,7 @@ public actor AudioRecordingCoordinator {
                 break
             }
             if summary.samples == 0 {
-                summary.latency = (ContinuousClock.now - startedAt).seconds
+                summary.latency = (ContinuousClock.now - startedAt) / .seconds(1)
                 stage.emit(.started(source: source, latency: summary.latency))
             }
             let frames = min(blockFrames, limit - summary.samples)
@@ -238,11 +238,5 @@ public actor AudioRecordingCoordinator {
             sampleCount: summary.samples, peak: summary.peak,
             source: summary.source, startLatency: summary.latency,
             interruption: summary.interruption)
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
