@@ -159,8 +159,7 @@ public struct DoctorUseCase: Sendable {
         let url = storage.url(of: orphan.path)
         let info = try MediaProbe.info(of: url)
         let type: RecordingType = info.videoStream != nil ? .video : .audio
-        let (nameType, nameID) = Self.parse(url.lastPathComponent)
-        let id = nameType == type && (try? library.repository.fetch(id: nameID ?? UUID())) == nil ? nameID ?? UUID() : UUID()
+        let id = recoveredID(url.lastPathComponent, type: type)
         // A file a crash cut off is still fragmented: rewrite it as a normal MP4 when possible.
         do {
             try storage.rewriteAsNormalMP4(url, format: Container(for: type).formatName)
@@ -177,10 +176,12 @@ public struct DoctorUseCase: Sendable {
             metadata: try RecordingMetadata(title: title), createdAt: modified)
     }
 
-    /// `audio_<uuid>.m4a(.partial)` -> (.audio, uuid).
-    static func parse(_ name: String) -> (RecordingType?, UUID?) {
+    /// The id in a file's name (`audio_<uuid>.m4a(.partial)`) when the name is of this type and
+    /// no row has that id yet; a new id otherwise.
+    private func recoveredID(_ name: String, type: RecordingType) -> UUID {
         let parts = name.split(separator: "_", maxSplits: 1)
-        guard parts.count == 2, let type = RecordingType(rawValue: String(parts[0])) else { return (nil, nil) }
-        return (type, UUID(uuidString: String(parts[1].prefix(36))))
+        guard parts.count == 2, parts[0] == type.rawValue, let id = UUID(uuidString: String(parts[1].prefix(36))),
+              (try? library.repository.fetch(id: id)) == nil else { return UUID() }
+        return id
     }
 }
