@@ -100,7 +100,7 @@ public struct DoctorUseCase: Sendable {
             }
         }
 
-        if repair { try self.repair(&report, rows: rows, deleteUnplayable: deleteUnplayable) }
+        if repair { try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable) }
         return report
     }
 
@@ -111,17 +111,17 @@ public struct DoctorUseCase: Sendable {
         return modified.map { now.timeIntervalSince($0) < 5 } ?? false
     }
 
-    private func repair(_ report: inout Report, rows: [Recording], deleteUnplayable: Bool) throws {
+    /// Repairs what `report` found; `referenced` holds every media and thumbnail path the rows name.
+    private func repair(_ report: inout Report, referenced: Set<String>, deleteUnplayable: Bool) throws {
         let storage = library.storage
         let repository = library.repository
-        let byPath = Swift.Dictionary(rows.map { ($0.filePath, $0) }, uniquingKeysWith: { first, _ in first })
         var restored: Set<String> = []
 
         for path in report.interruptedDeletions {
             let url = storage.url(of: path)
             // The path it had: the marked name in the same folder, without the prefix.
             let original = path.replacingOccurrences(of: "/" + FileStorageManager.deletingPrefix, with: "/")
-            if byPath[original] != nil || rows.contains(where: { $0.thumbnailPath == original }) {
+            if referenced.contains(original) {
                 storage.unmark(url)
                 restored.insert(original)
                 report.repairs.append("Restored \(original): its deletion was interrupted before the row was removed.")
