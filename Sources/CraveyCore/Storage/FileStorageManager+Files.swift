@@ -14,6 +14,8 @@ package final class MediaFile {
     /// At most this many bytes a `write(2)` takes, as a kernel may accept less than asked: a fault
     /// a test injects to check that writes loop; nil in production.
     package var shortWrites: Int?
+    /// Called instead of `write(2)`, a fault a test injects (``StorageFaults/write``); nil in production.
+    package var writeFault: StorageFaults.Write?
 
     fileprivate init(url: URL, descriptor: FileDescriptor) {
         self.url = url
@@ -30,11 +32,17 @@ package final class MediaFile {
         var rest = bytes[...]
         while !rest.isEmpty {
             let chunk = shortWrites.map { rest.prefix(max($0, 1)) } ?? rest
-            let written = try descriptor.write(UnsafeRawBufferPointer(rebasing: chunk))
+            let buffer = UnsafeRawBufferPointer(rebasing: chunk)
+            let written = try writeFault?(descriptor, buffer) ?? descriptor.write(buffer)
             // A regular file takes at least one byte or fails; never spin on zero.
             guard written > 0 else { throw Errno.noSpace }
             rest = rest.dropFirst(written)
         }
+    }
+
+    /// Flushes what was written to the disk. Throws `Errno`. The corresponding C function is `fsync`.
+    package func sync() throws {
+        guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
     }
 
     /// Moves the offset the next write goes to; returns it. Throws `Errno`.
@@ -43,12 +51,12 @@ package final class MediaFile {
         try descriptor.seek(offset: offset, from: origin)
     }
 
-    /// The file's size in bytes, leaving the offset where it was. Throws `Errno`.
+    /// The file's size in bytes; the offset stays where it was. Throws `Errno`.
+    /// The corresponding C function is `fstat`.
     package func size() throws -> Int64 {
-        let position = try descriptor.seek(offset: 0, from: .current)
-        let end = try descriptor.seek(offset: 0, from: .end)
-        try descriptor.seek(offset: position, from: .start)
-        return end
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+        return Int64(info.st_size)
     }
 
     /// Closes the descriptor. Throws `Errno`. The corresponding C function is `close`.

@@ -93,7 +93,8 @@ package struct StorageFaults: Sendable {
     package var removal: (@Sendable (URL) throws(CraveyError) -> Void)?
     /// Called instead of `write` by ``FileStorageManager/writeAtomically(_:to:doing:faults:)``:
     /// returning fewer bytes than it was given makes a short write.
-    package var write: (@Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int)?
+    package var write: Write?
+    package typealias Write = @Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int
     /// Called before a rewritten file replaces its original (given the original); throwing makes
     /// the rename fail.
     package var replacement: (@Sendable (URL) throws -> Void)?

@@ -9,13 +9,10 @@ public enum LibraryLocation {
         if let path = environment["CRAVEY_LIBRARY"], !path.isEmpty {
             return URL(fileURLWithPath: path).standardizedFileURL
         }
-        let dataHome: URL
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: xdg)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
+            return URL(fileURLWithPath: xdg).appendingPathComponent("cravey").standardizedFileURL
         }
-        return dataHome.appendingPathComponent("cravey").standardizedFileURL
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/cravey").standardizedFileURL
     }
 }

@@ -30,7 +30,8 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         case failed
     }
 
-    /// Events the stages emit, in order; it finishes when the pipeline ends.
+    /// Events the stages emit, in order (the newest 256 unread are kept); it finishes when the
+    /// pipeline ends.
     let events: AsyncStream<Event>
 
     private let eventSink: AsyncStream<Event>.Continuation
@@ -45,7 +46,6 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private let condition = NSCondition()
     private var current = State.idle
     private var started = false
-    private var cancelled = false
     private var readyStages = 0
     private var producerEnded = false
     private var consumerEnded = false
@@ -53,14 +53,14 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private var queue: [Item?]
     private var head = 0
     private var count = 0
+    /// Set by `start()` and cleared once joined: nil after `start()` means the thread was joined.
     private var consumerThread: DedicatedThread?
-    private var joined = false
 
     /// Makes a pipeline with room for `capacity` items between its two stages.
     ///
     /// The stages run on threads with the given names. `onCancel` runs once both stages have
     /// ended after ``cancel()`` (on the consumer's thread, so it may block), to remove what they left.
-    init(capacity: Int, threads: (producer: String, consumer: String), eventBuffer: Int = 256,
+    init(capacity: Int, threads: (producer: String, consumer: String),
          producer: @escaping @Sendable (Producer) throws -> Void,
          consumer: @escaping @Sendable (Consumer) throws -> Output,
          onCancel: @escaping @Sendable () -> Void = {}) {
@@ -71,11 +71,11 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         consume = consumer
         self.onCancel = onCancel
         queue = Array(repeating: nil, count: capacity)
-        (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(eventBuffer))
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
     }
 
     deinit {
-        if !joined { consumerThread?.detach() }
+        consumerThread?.detach()
     }
 
     /// Where the pipeline is now; it may change as soon as it is read.
@@ -86,16 +86,15 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// When a stage fails first, throws its error after both threads have ended. Cancelling the
     /// waiting task cancels the pipeline.
     func start() async throws {
-        let cancelledBefore: (any Error)? = locked {
+        try locked {
             precondition(!started, "a MediaPipeline starts once")
             started = true
             if current == .idle { current = .running }
-            return current == .failed ? firstError : nil
+            if current == .failed, let firstError { throw firstError }
+            // Started with the lock held, so `consumerThread` is set before anyone can join it.
+            let producer = DedicatedThread.start(named: threadNames.producer) { self.runProducer() }
+            consumerThread = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producer) }
         }
-        if let cancelledBefore { throw cancelledBefore }
-        let producer = DedicatedThread.start(named: threadNames.producer) { self.runProducer() }
-        let consumer = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producer) }
-        locked { consumerThread = consumer }
         do {
             try await withTaskCancellationHandler { try await readiness.value() } onCancel: { self.cancel() }
         } catch {
@@ -119,7 +118,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// The producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
     /// and returns.
     func stop() {
-        locked { if [.idle, .running, .paused].contains(current) { change(to: .stopping) } }
+        locked { beginStopping() }
     }
 
     /// Abandons the work; does nothing once the pipeline has finished or failed.
@@ -127,16 +126,12 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// Both stages stop as soon as they next push, pop, wait or proceed, queued items are
     /// dropped, `onCancel` runs, and ``result()`` throws `CancellationError`.
     func cancel() {
-        let notStarted: Bool? = locked {
-            guard current != .finished, current != .failed else { return nil }
-            cancelled = true
+        let notStarted: Bool = locked {
+            guard current != .finished, current != .failed else { return false }
             fail(CancellationError())
             return !started
         }
-        if notStarted == true {
-            locked { joined = true }
-            end(.failure(CancellationError()))
-        }
+        if notStarted { end(.failure(CancellationError())) }
     }
 
     /// Waits for the consumer's result, or the first error, and for both threads to end.
@@ -151,7 +146,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             result = .failure(error)
         }
         // The consumer thread resolves the outcome as its last act and ends microseconds later.
-        while !locked({ joined || joinConsumer() }) {
+        while !locked({ joinConsumer() }) {
             try? await Task.sleep(for: .milliseconds(1))
             await Task.yield()
         }
@@ -172,7 +167,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Waits while paused; false once the pipeline is stopping (return then).
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
-        func proceed() throws -> Bool { try pipeline.proceed() }
+        func proceed() throws -> Bool { try pipeline.waitWhilePaused() == .running }
 
         /// Queues `item`, waiting while the queue is full.
         ///
@@ -185,7 +180,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         func emit(_ event: Event) { pipeline.eventSink.yield(event) }
     }
 
-    /// What the consumer's closure gets: pop items, emit events, see the state.
+    /// What the consumer's closure gets: pop items, wait while paused, emit events.
     struct Consumer: Sendable {
         fileprivate let pipeline: MediaPipeline
 
@@ -203,10 +198,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Waits while the pipeline is paused (a player stops its output here).
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
-        func waitWhilePaused() throws { try pipeline.waitWhilePaused() }
-
-        /// Where the pipeline is now (a player's output can tell `.paused` from `.stopping`).
-        var state: State { pipeline.state }
+        func waitWhilePaused() throws { _ = try pipeline.waitWhilePaused() }
 
         /// Sends an event to ``MediaPipeline/events``.
         func emit(_ event: Event) { pipeline.eventSink.yield(event) }
@@ -221,14 +213,6 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             return readyStages == 2
         }
         if allReady { readiness.resolve(.success(())) }
-    }
-
-    private func proceed() throws -> Bool {
-        try locked {
-            while current == .paused { condition.wait() }
-            try throwIfFailed()
-            return current == .running
-        }
     }
 
     private func push(_ item: Item) throws -> Bool {
@@ -258,10 +242,12 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
     }
 
-    private func waitWhilePaused() throws {
+    /// Waits while paused; returns the state it waited for.
+    private func waitWhilePaused() throws -> State {
         try locked {
             while current == .paused { condition.wait() }
             try throwIfFailed()
+            return current
         }
     }
 
@@ -271,8 +257,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         do { try produce(Producer(pipeline: self)) } catch { locked { fail(error) } }
         locked {
             producerEnded = true
-            if current == .running || current == .paused { current = .stopping }
-            condition.broadcast()
+            beginStopping()
         }
     }
 
@@ -284,13 +269,13 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         locked {
             if case .failure(let error) = output { fail(error) }
             consumerEnded = true
-            if current == .running || current == .paused { current = .stopping }
             dropQueued()
-            condition.broadcast()
+            beginStopping()
         }
         producer.join()
+        // Only ``cancel()`` makes `CancellationError` the first error; the stages throw it once failed.
         let (final, wasCancelled): (Result<Output, any Error>, Bool) = locked {
-            if let firstError { return (.failure(firstError), cancelled) }
+            if let firstError { return (.failure(firstError), firstError is CancellationError) }
             current = .finished
             return (output, false)
         }
@@ -310,6 +295,12 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         condition.lock()
         defer { condition.unlock() }
         return try body()
+    }
+
+    /// Moves the pipeline to `.stopping` unless it is already ending; wakes every waiting stage.
+    private func beginStopping() {
+        if [.idle, .running, .paused].contains(current) { current = .stopping }
+        condition.broadcast()
     }
 
     private func change(to state: State) {
@@ -335,9 +326,11 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         count = 0
     }
 
+    /// Joins the consumer thread if it has ended; true once joined (or never started).
     private func joinConsumer() -> Bool {
-        guard let consumerThread, consumerThread.joinIfEnded() else { return false }
-        joined = true
+        guard let thread = consumerThread else { return true }
+        guard thread.joinIfEnded() else { return false }
+        consumerThread = nil
         return true
     }
 }

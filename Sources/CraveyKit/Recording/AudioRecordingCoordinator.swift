@@ -73,7 +73,7 @@ public actor AudioRecordingCoordinator {
         pipeline = MediaPipeline(
             capacity: 256, threads: ("cravey.capture", "cravey.encoder"),
             producer: { try Self.capture($0, options: options) },
-            consumer: { try Self.encode($0, options: options, id: id, storage: storage) },
+            consumer: { try Self.encode($0, options: options, id: id, storage: storage, url: url) },
             onCancel: { try? storage.remove(url) })
         events = pipeline.events
         partialURL = url
@@ -160,7 +160,7 @@ public actor AudioRecordingCoordinator {
                 break
             }
             if summary.samples == 0 {
-                summary.latency = (ContinuousClock.now - startedAt).seconds
+                summary.latency = (ContinuousClock.now - startedAt) / .seconds(1)
                 stage.emit(.started(source: source, latency: summary.latency))
             }
             let frames = min(blockFrames, limit - summary.samples)
@@ -191,8 +191,7 @@ public actor AudioRecordingCoordinator {
     ///
     /// It holds a lock on the file while writing it; a file with nothing recorded in it goes.
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
-                               storage: FileStorageManager) throws -> AudioRecordingResult {
-        let url = storage.partialURL(for: id, type: .audio)
+                               storage: FileStorageManager, url: URL) throws -> AudioRecordingResult {
         let writer: AudioFileWriter
         do {
             // The writer creates the file and removes it again if it cannot start.
@@ -239,11 +238,5 @@ public actor AudioRecordingCoordinator {
             sampleCount: summary.samples, peak: summary.peak,
             source: summary.source, startLatency: summary.latency,
             interruption: summary.interruption)
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

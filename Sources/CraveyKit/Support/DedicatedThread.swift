@@ -19,12 +19,13 @@ struct DedicatedThread: Sendable {
     /// The first 15 bytes of the name show in `/proc/<pid>/task/*/comm`.
     /// The corresponding C function is `pthread_create`.
     static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> DedicatedThread {
-        let work = Unmanaged.passRetained(Work(name: name, body: body)).toOpaque()
+        let work = Unmanaged.passRetained(Work {
+            Thread.current.name = name
+            body()
+        }).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { work in
-            let work = Unmanaged<Work>.fromOpaque(work!).takeRetainedValue()
-            Thread.current.name = work.name
-            work.body()
+            Unmanaged<Work>.fromOpaque(work!).takeRetainedValue().body()
             return nil
         }, work)
         precondition(created == 0, "pthread_create failed: \(String(cString: strerror(created)))")
@@ -51,13 +52,10 @@ struct DedicatedThread: Sendable {
         pthread_detach(thread)
     }
 
+    /// The thread's closure, boxed to cross `pthread_create`'s `void *` argument.
     private final class Work: Sendable {
-        let name: String
         let body: @Sendable () -> Void
-        init(name: String, body: @escaping @Sendable () -> Void) {
-            self.name = name
-            self.body = body
-        }
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// glibc's `pthread_tryjoin_np`, looked up once: the Glibc module hides it as a GNU extension.

@@ -100,7 +100,7 @@ public struct DoctorUseCase: Sendable {
             }
         }
 
-        if repair { try self.repair(&report, rows: rows, deleteUnplayable: deleteUnplayable) }
+        if repair { try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable) }
         return report
     }
 
@@ -111,24 +111,23 @@ public struct DoctorUseCase: Sendable {
         return modified.map { now.timeIntervalSince($0) < 5 } ?? false
     }
 
-    private func repair(_ report: inout Report, rows: [Recording], deleteUnplayable: Bool) throws {
+    /// Repairs what `report` found; `referenced` holds every media and thumbnail path the rows name.
+    private func repair(_ report: inout Report, referenced: Set<String>, deleteUnplayable: Bool) throws {
         let storage = library.storage
         let repository = library.repository
-        let byPath = Swift.Dictionary(rows.map { ($0.filePath, $0) }, uniquingKeysWith: { first, _ in first })
         var restored: Set<String> = []
 
         for path in report.interruptedDeletions {
             let url = storage.url(of: path)
-            let original = url.deletingLastPathComponent().appendingPathComponent(
-                String(url.lastPathComponent.dropFirst(FileStorageManager.deletingPrefix.count)))
-            let originalPath = FileStorageManager.thumbnailsFolder + "/" + original.lastPathComponent
-            if byPath[Self.relative(original, in: storage)] != nil || rows.contains(where: { $0.thumbnailPath == originalPath }) {
+            // The path it had: the marked name in the same folder, without the prefix.
+            let original = path.replacingOccurrences(of: "/" + FileStorageManager.deletingPrefix, with: "/")
+            if referenced.contains(original) {
                 storage.unmark(url)
-                restored.insert(Self.relative(original, in: storage))
-                report.repairs.append("Restored \(Self.relative(original, in: storage)): its deletion was interrupted before the row was removed.")
+                restored.insert(original)
+                report.repairs.append("Restored \(original): its deletion was interrupted before the row was removed.")
             } else {
                 try storage.remove(url)
-                report.repairs.append("Finished deleting \(Self.relative(original, in: storage)).")
+                report.repairs.append("Finished deleting \(original).")
             }
         }
         for row in report.missingFiles + report.unsafePaths where !restored.contains(row.filePath) {
@@ -160,8 +159,7 @@ public struct DoctorUseCase: Sendable {
         let url = storage.url(of: orphan.path)
         let info = try MediaProbe.info(of: url)
         let type: RecordingType = info.videoStream != nil ? .video : .audio
-        let (nameType, nameID) = Self.parse(url.lastPathComponent)
-        let id = nameType == type && (try? library.repository.fetch(id: nameID ?? UUID())) == nil ? nameID ?? UUID() : UUID()
+        let id = recoveredID(url.lastPathComponent, type: type)
         // A file a crash cut off is still fragmented: rewrite it as a normal MP4 when possible.
         do {
             try storage.rewriteAsNormalMP4(url, format: Container(for: type).formatName)
@@ -178,14 +176,12 @@ public struct DoctorUseCase: Sendable {
             metadata: try RecordingMetadata(title: title), createdAt: modified)
     }
 
-    /// `audio_<uuid>.m4a(.partial)` -> (.audio, uuid).
-    static func parse(_ name: String) -> (RecordingType?, UUID?) {
+    /// The id in a file's name (`audio_<uuid>.m4a(.partial)`) when the name is of this type and
+    /// no row has that id yet; a new id otherwise.
+    private func recoveredID(_ name: String, type: RecordingType) -> UUID {
         let parts = name.split(separator: "_", maxSplits: 1)
-        guard parts.count == 2, let type = RecordingType(rawValue: String(parts[0])) else { return (nil, nil) }
-        return (type, UUID(uuidString: String(parts[1].prefix(36))))
-    }
-
-    static func relative(_ url: URL, in storage: FileStorageManager) -> String {
-        String(url.path.dropFirst(storage.libraryURL.path.count + 1))
+        guard parts.count == 2, parts[0] == type.rawValue, let id = UUID(uuidString: String(parts[1].prefix(36))),
+              (try? library.repository.fetch(id: id)) == nil else { return UUID() }
+        return id
     }
 }
