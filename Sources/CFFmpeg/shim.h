@@ -15,8 +15,6 @@
 /* For the types only: libavfilter is loaded with dlopen when a picture must be turned (see
    FilterGraph.swift), so that the audio recorder does not load its dozens of libraries. */
 #include <libavfilter/avfilter.h>
-#include <libavfilter/buffersrc.h>
-#include <libavfilter/buffersink.h>
 
 
 /* Macros that do not import into Swift, wrapped as static inline functions. */
