@@ -63,19 +63,13 @@ final class Muxer {
         }
     }
 
-    /// The I/O context's seek callback: `lseek`, or the file's size for `AVSEEK_SIZE`.
+    /// The I/O context's seek callback: `lseek` (which refuses a `whence` it does not know with
+    /// `EINVAL`), or the file's size for `AVSEEK_SIZE`.
     private static func seekCallback(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
         let file = Unmanaged<MediaFile>.fromOpaque(opaque!).takeUnretainedValue()
         do {
             if whence & AVSEEK_SIZE != 0 { return try file.size() }
-            let origin: FileDescriptor.SeekOrigin
-            switch whence & ~AVSEEK_FORCE {
-            case SEEK_SET: origin = .start
-            case SEEK_CUR: origin = .current
-            case SEEK_END: origin = .end
-            default: return Int64(cravey_averror(EINVAL))
-            }
-            return try file.seek(to: offset, from: origin)
+            return try file.seek(to: offset, from: FileDescriptor.SeekOrigin(rawValue: whence & ~AVSEEK_FORCE))
         } catch {
             return Int64(cravey_averror((error as? Errno)?.rawValue ?? EIO))
         }
