@@ -25,6 +25,7 @@ final class InputFile {
 
     /// Lends a stream's codec parameters to `body`, for a decoder or muxer stream to copy; the
     /// pointer must not outlive the call (the parameters belong to this input).
+    @discardableResult
     func withParameters<T>(ofStream index: Int32,
                            _ body: (UnsafePointer<AVCodecParameters>) throws(FFmpegError) -> T) throws(FFmpegError) -> T {
         try body(stream(index).pointee.codecpar)
