@@ -5,10 +5,8 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
-#include <libavutil/opt.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/samplefmt.h>
-#include <libavutil/imgutils.h>
 #include <libavutil/display.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
@@ -27,15 +25,5 @@ static inline int cravey_averror_encoder_not_found(void) { return AVERROR_ENCODE
 static inline int cravey_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 static inline int cravey_averror_filter_not_found(void) { return AVERROR_FILTER_NOT_FOUND; }
 static inline int64_t cravey_av_nopts_value(void) { return AV_NOPTS_VALUE; }
-static inline AVRational cravey_av_time_base_q(void) { return AV_TIME_BASE_Q; }
-
-static inline AVChannelLayout cravey_av_channel_layout_mono(void) {
-    AVChannelLayout layout = AV_CHANNEL_LAYOUT_MONO;
-    return layout;
-}
-static inline AVChannelLayout cravey_av_channel_layout_stereo(void) {
-    AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
-    return layout;
-}
 
 #endif
