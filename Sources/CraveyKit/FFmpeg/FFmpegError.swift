@@ -8,11 +8,6 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The operation that failed, for example `avformat_open_input`.
     public let operation: String
 
-    public init(code: Int32, operation: String) {
-        self.code = code
-        self.operation = operation
-    }
-
     /// FFmpeg's text for the code. The corresponding C function is `av_strerror`.
     public var message: String {
         var buffer = [CChar](repeating: 0, count: 256)
