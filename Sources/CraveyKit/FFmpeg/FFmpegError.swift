@@ -41,6 +41,18 @@ func check(_ code: Int32, _ operation: StaticString = #function) throws(FFmpegEr
     return code
 }
 
+/// Runs `body` and returns its result, or nil when it failed: for a step that may fail on a
+/// damaged or unseekable file. Running out of memory says nothing about the file and is thrown.
+func unlessOutOfMemory<T>(_ body: () throws(FFmpegError) -> T) throws(FFmpegError) -> T? {
+    do {
+        return try body()
+    } catch where error == .outOfMemory {
+        throw error
+    } catch {
+        return nil
+    }
+}
+
 /// What a walk's callback (or a step of it) says: read on, or stop here.
 enum WalkStep {
     case next
