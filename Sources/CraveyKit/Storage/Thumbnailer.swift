@@ -16,8 +16,7 @@ enum Thumbnailer {
             throw CraveyError(.undecodableMedia, "\(url.path) has no video to make a thumbnail from.")
         }
         do throws(FFmpegError) {
-            let index = Int32(stream.index)
-            let decoder = try Decoder(stream: index, of: input)
+            let decoder = try Decoder(stream: Int32(stream.index), of: input)
             let duration = info.containerDuration ?? stream.duration ?? 0
             let target = min(duration * 0.10, duration * 0.95)
             let size = thumbnailSize(width: Int32(stream.width ?? 0), height: Int32(stream.height ?? 0),
