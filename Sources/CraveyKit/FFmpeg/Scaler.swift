@@ -31,8 +31,8 @@ final class Scaler {
 
     deinit { sws_freeContext(context) }
 
-    /// Scales a decoded picture into a new frame of this scaler's size and format.
-    /// The corresponding C function is `sws_scale_frame`.
+    /// Scales a decoded picture into a new frame of this scaler's size and format, whose buffers
+    /// libswscale allocates. The corresponding C function is `sws_scale_frame`.
     func scale(_ frame: Frame) throws(FFmpegError) -> Frame {
         let output = try Frame()
         try check(sws_scale_frame(context, output.pointer, frame.pointer), "sws_scale_frame")
