@@ -5,18 +5,14 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
-#include <libavutil/opt.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/samplefmt.h>
-#include <libavutil/imgutils.h>
 #include <libavutil/display.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 /* For the types only: libavfilter is loaded with dlopen when a picture must be turned (see
    FilterGraph.swift), so that the audio recorder does not load its dozens of libraries. */
 #include <libavfilter/avfilter.h>
-#include <libavfilter/buffersrc.h>
-#include <libavfilter/buffersink.h>
 
 
 /* Macros that do not import into Swift, wrapped as static inline functions. */
@@ -29,15 +25,5 @@ static inline int cravey_averror_encoder_not_found(void) { return AVERROR_ENCODE
 static inline int cravey_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 static inline int cravey_averror_filter_not_found(void) { return AVERROR_FILTER_NOT_FOUND; }
 static inline int64_t cravey_av_nopts_value(void) { return AV_NOPTS_VALUE; }
-static inline AVRational cravey_av_time_base_q(void) { return AV_TIME_BASE_Q; }
-
-static inline AVChannelLayout cravey_av_channel_layout_mono(void) {
-    AVChannelLayout layout = AV_CHANNEL_LAYOUT_MONO;
-    return layout;
-}
-static inline AVChannelLayout cravey_av_channel_layout_stereo(void) {
-    AVChannelLayout layout = AV_CHANNEL_LAYOUT_STEREO;
-    return layout;
-}
 
 #endif

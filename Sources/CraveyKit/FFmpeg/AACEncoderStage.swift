@@ -56,15 +56,10 @@ final class AACEncoderStage {
     /// for recording), as many per channel as the array holds whole.
     func push(interleaved samples: [Int16]) throws(FFmpegError) {
         let count = samples.count / Int(max(resampler.input.channels, 1))
-        // withUnsafeBytes rethrows untyped: the error is carried out by hand to keep its type.
-        var failure: FFmpegError?
-        samples.withUnsafeBytes { raw in
-            var plane: UnsafePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            withUnsafePointer(to: &plane) { planes in
-                do throws(FFmpegError) { try push(planes, count: count) } catch { failure = error }
-            }
+        try samples.span.withUnsafeBytes { (raw) throws(FFmpegError) in
+            let plane: UnsafePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            try withUnsafePointer(to: plane) { (planes) throws(FFmpegError) in try push(planes, count: count) }
         }
-        if let failure { throw failure }
     }
 
     /// Drains the resampler, the FIFO and the encoder into the muxer.

@@ -70,22 +70,12 @@ final class Decoder {
             _ = try send(nil)
             return try drain()
         }
-        if try sendSkippingDamage(packet) == .needsMore {
+        if try unlessOutOfMemory({ () throws(FFmpegError) in try send(packet) }) == .needsMore {
             // The decoder is full: take its frames out, then it accepts the packet.
             if try drain() == .stop { return .stop }
-            _ = try sendSkippingDamage(packet)
+            _ = try unlessOutOfMemory { () throws(FFmpegError) in try send(packet) }
         }
         return try drain()
-    }
-
-    private func sendSkippingDamage(_ packet: Packet) throws(FFmpegError) -> CodecStep {
-        do {
-            return try send(packet)
-        } catch where error == .outOfMemory {
-            throw error
-        } catch {
-            return .ready
-        }
     }
 
     /// Forgets buffered data after a seek. The corresponding C function is `avcodec_flush_buffers`.

@@ -3,31 +3,22 @@ internal import CFFmpeg
 
 extension Encoder {
     /// Opens a video encoder (`mjpeg` for thumbnails, `libx264` for imports) with codec options
-    /// such as `preset` or `crf`. The corresponding C functions are `avcodec_find_encoder_by_name`
-    /// and `avcodec_open2`.
+    /// such as `preset` or `crf`.
     convenience init(videoCodec name: String, width: Int32, height: Int32, pixelFormat: AVPixelFormat,
                      timeBase: AVRational, frameRate: AVRational, globalHeader: Bool, quality: Int32? = nil,
                      options: [String: String] = [:]) throws(FFmpegError) {
-        guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw FFmpegError(code: FFmpegError.encoderNotFound.code, operation: "avcodec_find_encoder_by_name(\(name))")
+        try self.init(codec: name, globalHeader: globalHeader, options: options) { context in
+            context.pointee.width = width
+            context.pointee.height = height
+            context.pointee.pix_fmt = pixelFormat
+            context.pointee.time_base = timeBase
+            context.pointee.framerate = frameRate
+            if let quality {
+                // A fixed quantiser (2 best .. 31 worst), as ffmpeg's -q:v sets it.
+                context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
+                context.pointee.global_quality = quality * FF_QP2LAMBDA
+            }
         }
-        guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory }
-        context.pointee.width = width
-        context.pointee.height = height
-        context.pointee.pix_fmt = pixelFormat
-        context.pointee.time_base = timeBase
-        context.pointee.framerate = frameRate
-        if let quality {
-            // A fixed quantiser (2 best .. 31 worst), as ffmpeg's -q:v sets it.
-            context.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
-            context.pointee.global_quality = quality * FF_QP2LAMBDA
-        }
-        if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
-        var dictionary = OptionDictionary(options)
-        defer { dictionary.free() }
-        let opened = avcodec_open2(context, codec, &dictionary.pointer)
-        self.init(adopting: context)
-        try check(opened, "avcodec_open2")
     }
 
     /// Encodes one full-range YUV 4:2:0 picture (``PictureFormat/jpeg``) as a JPEG with a fixed

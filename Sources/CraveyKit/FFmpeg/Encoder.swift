@@ -4,29 +4,33 @@ internal import CFFmpeg
 final class Encoder {
     let context: UnsafeMutablePointer<AVCodecContext>
 
-    /// Opens an audio encoder, for example FFmpeg's native `aac`.
-    /// The corresponding C functions are `avcodec_find_encoder_by_name` and `avcodec_open2`.
-    init(audioCodec name: String, sampleRate: Int32, channels: Int32, bitRate: Int,
-         globalHeader: Bool) throws(FFmpegError) {
+    /// Opens the encoder named `name` (`aac`, `mjpeg`, `libx264`...) on a context that `configure`
+    /// sets up, with codec options such as `preset` or `crf`. The corresponding C functions are
+    /// `avcodec_find_encoder_by_name`, `avcodec_alloc_context3` and `avcodec_open2`.
+    init(codec name: String, globalHeader: Bool, options: [String: String] = [:],
+         configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws(FFmpegError) {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError(code: FFmpegError.encoderNotFound.code, operation: "avcodec_find_encoder_by_name(\(name))")
         }
         guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory }
         self.context = context
-        context.pointee.sample_rate = sampleRate
-        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        context.pointee.bit_rate = Int64(bitRate)
-        context.pointee.time_base = AVRational(num: 1, den: sampleRate)
-        av_channel_layout_default(&context.pointee.ch_layout, channels)
-        if globalHeader {
-            context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        }
-        try check(avcodec_open2(context, codec, nil), "avcodec_open2")
+        configure(context)
+        if globalHeader { context.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER) }
+        var dictionary = OptionDictionary(options)
+        defer { dictionary.free() }
+        try check(avcodec_open2(context, codec, &dictionary.pointer), "avcodec_open2")
     }
 
-    /// Takes ownership of an allocated context (freed in deinit).
-    init(adopting context: UnsafeMutablePointer<AVCodecContext>) {
-        self.context = context
+    /// Opens an audio encoder taking float planar samples, for example FFmpeg's native `aac`.
+    convenience init(audioCodec name: String, sampleRate: Int32, channels: Int32, bitRate: Int,
+                     globalHeader: Bool) throws(FFmpegError) {
+        try self.init(codec: name, globalHeader: globalHeader) { context in
+            context.pointee.sample_rate = sampleRate
+            context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            context.pointee.bit_rate = Int64(bitRate)
+            context.pointee.time_base = AVRational(num: 1, den: sampleRate)
+            av_channel_layout_default(&context.pointee.ch_layout, channels)
+        }
     }
 
     deinit {

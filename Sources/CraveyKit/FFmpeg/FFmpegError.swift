@@ -8,11 +8,6 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The operation that failed, for example `avformat_open_input`.
     public let operation: String
 
-    public init(code: Int32, operation: String) {
-        self.code = code
-        self.operation = operation
-    }
-
     /// FFmpeg's text for the code. The corresponding C function is `av_strerror`.
     public var message: String {
         var buffer = [CChar](repeating: 0, count: 256)
@@ -44,6 +39,18 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
 func check(_ code: Int32, _ operation: StaticString = #function) throws(FFmpegError) -> Int32 {
     if code < 0 { throw FFmpegError(code: code, operation: "\(operation)") }
     return code
+}
+
+/// Runs `body` and returns its result, or nil when it failed: for a step that may fail on a
+/// damaged or unseekable file. Running out of memory says nothing about the file and is thrown.
+func unlessOutOfMemory<T>(_ body: () throws(FFmpegError) -> T) throws(FFmpegError) -> T? {
+    do {
+        return try body()
+    } catch where error == .outOfMemory {
+        throw error
+    } catch {
+        return nil
+    }
 }
 
 /// What a walk's callback (or a step of it) says: read on, or stop here.

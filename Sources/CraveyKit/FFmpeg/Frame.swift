@@ -68,16 +68,6 @@ final class Frame {
         try check(av_channel_layout_copy(&pointer.pointee.ch_layout, &layout), "av_channel_layout_copy")
         try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
     }
-
-    /// Allocates a writable picture of the given size and format.
-    /// The corresponding C function is `av_frame_get_buffer`.
-    func allocatePicture(width: Int32, height: Int32, format: AVPixelFormat) throws(FFmpegError) {
-        unref()
-        pointer.pointee.width = width
-        pointer.pointee.height = height
-        pointer.pointee.format = format.rawValue
-        try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
-    }
 }
 
 @available(*, unavailable)

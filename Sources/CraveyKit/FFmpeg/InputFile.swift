@@ -4,28 +4,12 @@ internal import CFFmpeg
 /// An owned demuxer (`AVFormatContext` opened for reading a file or a capture device).
 final class InputFile {
     private var context: UnsafeMutablePointer<AVFormatContext>?
-    let url: String
 
     /// Opens a media file and reads its stream information.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
-    convenience init(url: URL) throws(FFmpegError) {
-        try self.init(url: url.path, format: nil, options: [:])
-    }
-
-    /// Opens an input, optionally with a named demuxer and options.
-    init(url: String, format: String?, options: [String: String]) throws(FFmpegError) {
+    init(url: URL) throws(FFmpegError) {
         FFmpegLog.configure
-        self.url = url
-        var inputFormat: UnsafePointer<AVInputFormat>?
-        if let format {
-            guard let found = av_find_input_format(format) else {
-                throw FFmpegError(code: FFmpegError.decoderNotFound.code, operation: "av_find_input_format(\(format))")
-            }
-            inputFormat = found
-        }
-        var dictionary = OptionDictionary(options)
-        defer { dictionary.free() }
-        try check(avformat_open_input(&context, url, inputFormat, &dictionary.pointer), "avformat_open_input")
+        try check(avformat_open_input(&context, url.path, nil, nil), "avformat_open_input")
         try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
     }
 

@@ -19,8 +19,7 @@ extension Muxer {
     ///
     /// `audioPriming` moves audio timestamps back by the encoder delay (in samples) that a
     /// fragmented file cannot record, so the output's edit list hides the priming samples again.
-    static func remux(_ input: URL, into output: MediaFile, format: String, audioPriming: Int64 = 0,
-                      options: [String: String] = ["movflags": "+faststart"]) throws {
+    static func remux(_ input: URL, into output: MediaFile, format: String, audioPriming: Int64 = 0) throws {
         let source = try InputFile(url: input)
         let muxer = try Muxer(writingTo: output, format: format)
         try muxer.closing {
@@ -33,7 +32,7 @@ extension Muxer {
                 mapping[index] = (try muxer.addStream(copying: index, of: source), timeBase, shift)
             }
             guard !mapping.isEmpty else { throw FFmpegError.streamNotFound }
-            try muxer.writeHeader(options: options)
+            try muxer.writeHeader(options: ["movflags": "+faststart"])
             try source.walk(packets: { (packet) throws(FFmpegError) in
                 guard let target = mapping[packet.streamIndex] else { return .next }
                 packet.streamIndex = target.index

@@ -35,8 +35,20 @@ final class Muxer {
         guard let buffer = av_malloc(Int(Self.bufferSize)) else { throw FFmpegError.outOfMemory }
         let io = avio_alloc_context(
             buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 1, Unmanaged.passUnretained(file).toOpaque(), nil,
-            { opaque, bytes, count in Muxer.writeCallback(opaque, bytes, count) },
-            { opaque, offset, whence in Muxer.seekCallback(opaque, offset, whence) })
+            { opaque, bytes, count in
+                // Every byte: a short write loops.
+                Int32(Muxer.onFile(opaque) { file in
+                    try file.writeAll(UnsafeRawBufferPointer(start: bytes, count: Int(count)))
+                    return Int64(count)
+                })
+            },
+            { opaque, offset, whence in
+                // The file's size for AVSEEK_SIZE; lseek refuses a `whence` it does not know (EINVAL).
+                Muxer.onFile(opaque) { file in
+                    try whence & AVSEEK_SIZE != 0 ? file.size()
+                        : file.seek(to: offset, from: FileDescriptor.SeekOrigin(rawValue: whence & ~AVSEEK_FORCE))
+                }
+            })
         guard let io else {
             av_free(buffer)
             throw FFmpegError.outOfMemory
@@ -51,31 +63,10 @@ final class Muxer {
         avformat_free_context(context)
     }
 
-    /// The I/O context's write callback: every byte, or `AVERROR(errno)`.
-    private static func writeCallback(_ opaque: UnsafeMutableRawPointer?, _ bytes: UnsafeMutablePointer<UInt8>?,
-                                      _ count: Int32) -> Int32 {
-        let file = Unmanaged<MediaFile>.fromOpaque(opaque!).takeUnretainedValue()
+    /// Runs an I/O callback's work on the file behind `opaque`: its result, or `AVERROR(errno)`.
+    private static func onFile(_ opaque: UnsafeMutableRawPointer?, _ body: (MediaFile) throws -> Int64) -> Int64 {
         do {
-            try file.writeAll(UnsafeRawBufferPointer(start: bytes, count: Int(count)))
-            return count
-        } catch {
-            return cravey_averror((error as? Errno)?.rawValue ?? EIO)
-        }
-    }
-
-    /// The I/O context's seek callback: `lseek`, or the file's size for `AVSEEK_SIZE`.
-    private static func seekCallback(_ opaque: UnsafeMutableRawPointer?, _ offset: Int64, _ whence: Int32) -> Int64 {
-        let file = Unmanaged<MediaFile>.fromOpaque(opaque!).takeUnretainedValue()
-        do {
-            if whence & AVSEEK_SIZE != 0 { return try file.size() }
-            let origin: FileDescriptor.SeekOrigin
-            switch whence & ~AVSEEK_FORCE {
-            case SEEK_SET: origin = .start
-            case SEEK_CUR: origin = .current
-            case SEEK_END: origin = .end
-            default: return Int64(cravey_averror(EINVAL))
-            }
-            return try file.seek(to: offset, from: origin)
+            return try body(Unmanaged<MediaFile>.fromOpaque(opaque!).takeUnretainedValue())
         } catch {
             return Int64(cravey_averror((error as? Errno)?.rawValue ?? EIO))
         }

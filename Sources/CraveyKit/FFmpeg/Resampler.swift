@@ -36,14 +36,12 @@ final class Resampler {
 
     /// Builds a resampler for frames coming out of a decoder, whatever their layout.
     convenience init(decoding decoder: Decoder, to output: AudioFormat) throws(FFmpegError) {
-        let input = decoder.audioFormat
         var layout = decoder.channelLayout
         if layout.order == AV_CHANNEL_ORDER_UNSPEC {
             // Some formats (WAV among them) only say how many channels: assume the usual layout.
-            layout = AudioFormat(sampleFormat: input.sampleFormat, sampleRate: input.sampleRate,
-                                 channels: max(input.channels, 1)).layout
+            av_channel_layout_default(&layout, max(layout.nb_channels, 1))
         }
-        try self.init(from: input, layout: layout, to: output)
+        try self.init(from: decoder.audioFormat, layout: layout, to: output)
     }
 
     /// The corresponding C functions are `swr_alloc_set_opts2` and `swr_init`.

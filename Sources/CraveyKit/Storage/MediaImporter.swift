@@ -75,7 +75,6 @@ enum MediaImporter {
         }
     }
 
-    /// The `errno` values that mean the library's folder cannot take the file.
     /// AAC audio (and H.264 video) in an MP4-family container: kept as it is.
     static func isLibraryFormat(_ info: MediaInfo) -> Bool {
         guard info.formatName.contains("mp4") else { return false }

@@ -36,13 +36,8 @@ enum MediaProbe {
         if let reason = try undecodableReason(input) {
             throw CraveyError(.undecodableMedia, "\(url.path) \(reason).")
         }
-        do {
-            try input.seek(to: 0)
-        } catch where error == .outOfMemory {
-            throw error
-        } catch {
-            // Not seekable: the duration is then read from the packets after the first frame.
-        }
+        // A file that cannot seek back has its duration read from the packets after the first frame.
+        _ = try unlessOutOfMemory { () throws(FFmpegError) in try input.seek(to: 0) }
         return try duration(of: input, at: url)
     }
 

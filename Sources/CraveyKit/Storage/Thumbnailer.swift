@@ -16,14 +16,14 @@ enum Thumbnailer {
             throw CraveyError(.undecodableMedia, "\(url.path) has no video to make a thumbnail from.")
         }
         do throws(FFmpegError) {
-            let index = Int32(stream.index)
-            let decoder = try Decoder(stream: index, of: input)
+            let decoder = try Decoder(stream: Int32(stream.index), of: input)
             let duration = info.containerDuration ?? stream.duration ?? 0
             let target = min(duration * 0.10, duration * 0.95)
             let size = thumbnailSize(width: Int32(stream.width ?? 0), height: Int32(stream.height ?? 0),
                                      rotation: stream.rotation)
             var picture: Frame?
-            if target > 0, try seek(input, to: target) {
+            // A file that cannot seek there is read from the start.
+            if target > 0, try unlessOutOfMemory({ () throws(FFmpegError) in try input.seek(to: target) }) != nil {
                 decoder.flush()
                 picture = try firstBright(input, decoder, after: target, size: size, rotation: stream.rotation)
             }
@@ -39,18 +39,6 @@ enum Thumbnailer {
             throw CraveyError(.other, "Ran out of memory making a thumbnail of \(url.path). Close other programs and try again.")
         } catch {
             throw CraveyError(.undecodableMedia, "Cannot make a thumbnail of \(url.path): \(error.message).")
-        }
-    }
-
-    /// Seeks to `seconds`; false when the file cannot seek there (it is then read from the start).
-    private static func seek(_ input: InputFile, to seconds: Double) throws(FFmpegError) -> Bool {
-        do {
-            try input.seek(to: seconds)
-            return true
-        } catch where error == .outOfMemory {
-            throw error
-        } catch {
-            return false
         }
     }
 
