@@ -30,7 +30,7 @@ struct FullDiskTests {
         try Data(count: free - 24 * 1024).write(to: mountPoint.appendingPathComponent("filler"))
 
         let microphone = try VirtualMicrophone()
-        let player = try await microphone.play(frequency: 440, seconds: 30)
+        let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         let recorded = try await Cravey.run(["record", "--seconds", "8", "--device", microphone.monitor, "--library", library.path])
         #expect(recorded.status == 73)

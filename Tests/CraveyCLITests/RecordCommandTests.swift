@@ -16,7 +16,7 @@ struct RecordCommandTests {
     @Test("records 2 s of a 440 Hz tone, prints the id, and `list --json` shows the row")
     func recordsAndLists() async throws {
         let microphone = try VirtualMicrophone()
-        let player = try await microphone.play(frequency: 440, seconds: 30)
+        let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
 
         let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "2",
@@ -99,7 +99,7 @@ struct RecordCommandTests {
           arguments: [SIGINT, SIGTERM])
     func interruptSaves(signal: Int32) async throws {
         let microphone = try VirtualMicrophone()
-        let player = try await microphone.play(frequency: 440, seconds: 30)
+        let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         let process = try Cravey.start(["record", "--library", library.path, "--device", microphone.monitor])
         try await waitForAudio(in: library, seconds: 1.5)
@@ -116,7 +116,7 @@ struct RecordCommandTests {
     @Test("kill -9 mid-recording leaves a .partial that ffprobe and the library read, within 1 s of the audio captured")
     func killedRecordingIsReadable() async throws {
         let microphone = try VirtualMicrophone()
-        let player = try await microphone.play(frequency: 440, seconds: 30)
+        let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         // On a terminal the meter shows the audio captured so far, counted in samples by cravey
         // itself: a clock in the test would also count the time the machine kept either waiting.

@@ -25,7 +25,7 @@ struct TerminalTests {
     @Test("record shows a live level meter on a terminal, and none with NO_COLOR or when piped")
     func meter() async throws {
         let microphone = try VirtualMicrophone()
-        let player = try await microphone.play(frequency: 440, seconds: 30)
+        let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         let library = temporaryLibrary().path
         let arguments = ["record", "--seconds", "1", "--device", microphone.monitor, "--library", library]

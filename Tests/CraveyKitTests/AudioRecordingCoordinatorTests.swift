@@ -29,7 +29,7 @@ struct AudioRecordingCoordinatorTests {
     func recordsTone() async throws {
         // Given a tone playing into the virtual microphone
         let microphone = try VirtualMicrophone()
-        let player = try await microphone.play(frequency: 440, seconds: 30)
+        let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
 
         // When 2 s are recorded and saved

@@ -42,52 +42,37 @@ public final class VirtualMicrophone: Sendable {
     /// The source to record from.
     public var monitor: String { sinkName + ".monitor" }
 
-    /// Plays a sine tone into the sink in the background; the returned process ends with the tone.
-    @discardableResult
-    public func play(frequency: Double, seconds: Double, amplitude: Double = 0.5) async throws -> Process {
-        try await play(file: ToneFile.write(frequency: frequency, seconds: seconds, amplitude: amplitude))
-    }
-
-    /// Plays a file into the sink in the background and returns once the sink is running, so
-    /// the audio is reaching the monitor.
-    @discardableResult
-    public func play(file: URL) async throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/paplay")
-        process.arguments = ["--device=\(sinkName)", file.path]
-        try process.run()
+    /// Starts a sine tone of `frequency` (amplitude 0.5) playing into the sink until the returned
+    /// tone is stopped, and returns once the sink is running, so the audio is reaching the monitor.
+    ///
+    /// The sound server generates it itself (PulseAudio's `module-sine`): no client process has to
+    /// keep feeding the sink, so a machine loaded by tests running in parallel cannot starve the
+    /// tone into seconds of silence, as it could a `paplay` of a file.
+    public func play(frequency: Double) async throws -> Tone {
+        let loaded = try run("pactl", ["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
+        guard loaded.status == 0 else { throw TestFailure("pactl load-module module-sine failed: \(loaded.error)") }
+        let tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
         let sinkName = sinkName
         let running = try await poll(within: 10, every: 0.02) {
-            guard process.isRunning else {
-                throw TestFailure("paplay ended (status \(process.terminationStatus)) before playing into \(sinkName)")
-            }
             let sinks = try run("pactl", ["list", "short", "sinks"]).output
             return sinks.split(separator: "\n").contains { $0.contains(sinkName) && $0.contains("RUNNING") }
         }
-        guard running else {
-            process.terminate()
-            throw TestFailure("paplay did not start playing into \(sinkName) within 10 s")
-        }
-        return process
+        guard running else { throw TestFailure("the tone did not start playing into \(sinkName) within 10 s") }
+        return tone
     }
 }
 
-/// Writes 16-bit mono WAV tones for the virtual microphone.
-public enum ToneFile {
-    public static func write(frequency: Double, seconds: Double, amplitude: Double, sampleRate: Int = 48_000) throws -> URL {
-        let count = Int(seconds * Double(sampleRate))
-        var data = Data()
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
-        data.append(contentsOf: Array("RIFF".utf8)); append(UInt32(36 + count * 2))
-        data.append(contentsOf: Array("WAVEfmt ".utf8)); append(UInt32(16)); append(UInt16(1)); append(UInt16(1))
-        append(UInt32(sampleRate)); append(UInt32(sampleRate * 2)); append(UInt16(2)); append(UInt16(16))
-        data.append(contentsOf: Array("data".utf8)); append(UInt32(count * 2))
-        for index in 0..<count {
-            append(Int16(amplitude * 32767 * sin(2 * .pi * frequency * Double(index) / Double(sampleRate))))
-        }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tone-\(UUID().uuidString).wav")
-        try data.write(to: url)
-        return url
+/// A tone the sound server plays into a virtual microphone; it stops when stopped or dropped.
+public final class Tone: Sendable {
+    private let module: String
+
+    init(module: String) { self.module = module }
+
+    deinit { terminate() }
+
+    /// Stops the tone (unloads its module; a second call does nothing).
+    public func terminate() {
+        _ = try? run("pactl", ["unload-module", module])
     }
 }
 
