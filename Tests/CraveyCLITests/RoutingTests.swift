@@ -44,6 +44,19 @@ struct RoutingTests {
         #expect(play.status == 1 && play.error.contains("cravey-media"), "\(play.error)")
     }
 
+    @Test("quickplay with a number, which plays, says plainly that playing is not in this version (exit 64)")
+    func quickPlayNumberNotYetAvailable() async throws {
+        // Given an empty library
+        let library = temporaryLibrary().path
+
+        // When asking Quick Play to play its second clip
+        let play = try await Cravey.run(["--library", library, "quickplay", "2"])
+
+        // Then cravey-media refuses it as unavailable, not as unexpected arguments
+        #expect(play.status == 64, "\(play.error)")
+        #expect(play.error.contains("not available in this version") && !play.error.contains("unexpected"), "\(play.error)")
+    }
+
     @Test("cravey alone lists every command in its help and shows a media command's help; --version works")
     func help() async throws {
         // Given cravey without cravey-media beside it
