@@ -16,7 +16,7 @@ public struct RecordOptions: ParsableCommand {
 
     @OptionGroup public var options: LibraryOptions
 
-    @Option(help: "Stop after this many seconds of audio.")
+    @Option(help: "Stop after this many seconds of audio, from 0.1 to 86400 (24 hours).")
     public var seconds: Double?
 
     @OptionGroup public var metadata: MetadataOptions
@@ -30,8 +30,10 @@ public struct RecordOptions: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        if let seconds, !(seconds > 0 && seconds <= 24 * 3600) {
-            throw ValidationError("--seconds must be more than 0 and at most 86400, not \(seconds).")
+        // Less than 0.1 s is a typo, not a clip (1e-9 used to end as "No audio arrived", exit 69);
+        // NaN fails both comparisons.
+        if let seconds, !(seconds >= 0.1 && seconds <= 24 * 3600) {
+            throw ValidationError("--seconds must be from 0.1 to 86400 (24 hours), not \(seconds).")
         }
     }
 }

@@ -20,4 +20,17 @@ struct CraveyMedia: AsyncParsableCommand {
               !configuration.subcommands.contains(where: { $0.configuration.commandName == verb }) else { return }
         throw CraveyError(.invalidInput, "`\(verb)` with these arguments is not available in this version of cravey. See `cravey help \(verb)` for what it can do.")
     }
+
+    /// Parses a command line, first refusing an `import` file name that would be read as options
+    /// (see ``ImportOptions/checkDashedFile(_:parseFailed:)``), and again once parsing failed.
+    static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        guard arguments.first == ImportOptions.configuration.commandName else { return try parseAsRoot(arguments) }
+        try ImportOptions.checkDashedFile(arguments.dropFirst())
+        do {
+            return try parseAsRoot(arguments)
+        } catch where exitCode(for: error) != .success {
+            try ImportOptions.checkDashedFile(arguments.dropFirst(), parseFailed: true)
+            throw error
+        }
+    }
 }

@@ -9,7 +9,7 @@ func main(_ arguments: [String]) async -> Never {
     do {
         let arguments = CommandRoute(arguments).arguments
         try CraveyMedia.checkAvailable(arguments)
-        var command = try CraveyMedia.parseAsRoot(arguments)
+        var command = try CraveyMedia.parse(arguments)
         if var media = command as? any AsyncParsableCommand {
             try await media.run()
         } else {

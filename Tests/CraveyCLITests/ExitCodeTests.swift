@@ -1,0 +1,76 @@
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// Exit codes for input cravey cannot take: 64 with a message naming what to change, never
+/// another code and never the help with exit 0.
+@Suite("Exit codes for invalid input")
+struct ExitCodeTests {
+    /// Runs the built `cravey` in `folder`, so a file name can be given relative to it.
+    func run(in folder: URL, _ arguments: [String]) async throws -> CommandResult {
+        try await runOffPool("env", ["-C", folder.path, Cravey.executable] + arguments, environment: Cravey.environment())
+    }
+
+    @Test("record --seconds under 0.1, negative, NaN or infinite is refused as invalid input (64), naming the range",
+          arguments: ["1e-9", "0.09", "0", "-1", "nan", "inf", "86401"])
+    func recordSecondsOutOfRange(seconds: String) async throws {
+        // Given an empty library
+        let library = temporaryLibrary().path
+
+        // When recording for a duration outside 0.1 s to 24 h
+        let result = try await Cravey.run(["record", "--library", library, "--seconds", seconds])
+
+        // Then nothing is recorded and the error names the option and its range
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.contains("--seconds") && result.error.contains("0.1") && result.error.contains("86400"),
+                "\(result.error)")
+        #expect(result.output.isEmpty)
+    }
+
+    @Test("import of a file whose name starts with a dash is refused (64) with how to give it, never the help (0)",
+          arguments: ["-dash.m4a", "-x.m4a", "--dash.m4a"])
+    func importDashedNameWithoutSeparator(name: String) async throws {
+        // Given a real audio file whose name starts with a dash, in the current folder
+        let folder = temporaryLibrary()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixture.audio(), to: folder.appendingPathComponent(name))
+        let library = folder.appendingPathComponent("library").path
+
+        // When importing it by name, without `--`
+        let result = try await run(in: folder, ["import", name, "--library", library])
+
+        // Then nothing is imported, and the error says to put `--` before the name
+        #expect(result.status == 64, "\(result.output)\(result.error)")
+        #expect(!result.output.contains("USAGE"), "the help was printed: \(result.output)")
+        #expect(result.error.contains("cravey import -- \(name)"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: library), "a library was made at \(library)")
+    }
+
+    @Test("import -- -dash.m4a imports the file, with options before the `--`")
+    func importDashedNameAfterSeparator() async throws {
+        // Given a real audio file named -dash.m4a in the current folder
+        let folder = temporaryLibrary()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try Fixture.audio(), to: folder.appendingPathComponent("-dash.m4a"))
+        let library = folder.appendingPathComponent("library").path
+
+        // When importing it after `--`
+        let result = try await run(in: folder, ["import", "--library", library, "--title", "Dash", "--", "-dash.m4a"])
+
+        // Then it is in the library
+        #expect(result.status == 0, "\(result.error)")
+        let list = try await Cravey.run(["list", "--json", "--library", library])
+        #expect(list.output.contains("\"Dash\""), "\(list.output)")
+    }
+
+    @Test("import -h and --help still show the help (0)", arguments: ["-h", "--help"])
+    func importHelp(flag: String) async throws {
+        // When asking import for its help
+        let result = try await Cravey.run(["import", flag])
+
+        // Then the help is shown and mentions how to give a name that starts with a dash
+        #expect(result.status == 0, "\(result.error)")
+        let unwrapped = result.output.replacingOccurrences(of: "\n", with: " ")
+        #expect(unwrapped.contains("USAGE: cravey import") && unwrapped.contains("`cravey import -- -"), "\(result.output)")
+    }
+}
