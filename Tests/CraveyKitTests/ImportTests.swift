@@ -167,6 +167,33 @@ struct ImportTests {
         #expect { try importing(dangling) } throws: { ($0 as? CraveyError)?.kind == .notFound }
     }
 
+    @Test("the title from a file's name: no extension, control characters as spaces, past 40 characters cut at a word with …", arguments: [
+        ("coach-talk.mp3", "coach-talk"),
+        ("archive.tar.gz", "archive.tar"),
+        ("  breathe  .wav", "breathe"),
+        ("no extension", "no extension"),
+        ("tab\there\u{7}\u{85}and\r\nthere.wav", "tab here and there"),
+        ("coach talk about breathing before the big race 2026.mp3", "coach talk about breathing before the…"),
+        ("coach-talk-about-breathing-before-the-big-race.mp3", "coach-talk-about-breathing-before-the…"),
+        ("morning_walk_by_the_river_with_the_dogs_and_kids.m4a", "morning_walk_by_the_river_with_the_dogs…"),
+        ("a title of forty characters, not shorter.m4a", "a title of forty characters, not shorter"),
+        ("Pneumonoultramicroscopicsilicovolcanoconiosis is long.mp3", "Pneumonoultramicroscopicsilicovolcanoco…"),
+        ("🧘🏽‍♀️ breathing 🫁 with the coach before the race 🏁.m4a", "🧘🏽‍♀️ breathing 🫁 with the coach before the…"),
+    ])
+    func titleFromFileName(name: String, title: String) throws {
+        // Given: a file of that name; When: its import title is derived
+        let derived = ImportRecordingUseCase.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)"))
+        // Then: it reads as expected, fits the limit and passes as a title
+        #expect(derived == title)
+        #expect((derived?.count ?? 0) <= RecordingMetadata.maxTitleLength)
+        #expect(try RecordingMetadata(title: derived).title == derived)
+    }
+
+    @Test("a file name that is only an extension, or blank, gives no title: the automatic one is used", arguments: [".m4a", "   .mp3", "\u{1}\u{2}.wav"])
+    func noTitleFromFileName(name: String) {
+        #expect(ImportRecordingUseCase.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)")) == nil)
+    }
+
     /// Imports `url` on a thread of its own and waits at most `seconds` for its answer and how
     /// long the import took on that thread (nil: no answer). An import still waiting then is freed
     /// by opening `pipe` for writing and closing it, so a regression fails this test instead of
