@@ -11,9 +11,11 @@ public struct ImportOptions: ParsableCommand {
         discussion: """
             Any format FFmpeg reads with an audio or video stream. AAC audio (and H.264 video) in \
             MP4 is kept as it is; anything else is converted: audio to AAC in .m4a, video to H.264 \
-            and AAC in .mp4. Videos get a thumbnail. A file that cannot be decoded exits 65 and \
-            nothing is stored. The original file is left where it is. A file whose name starts \
-            with a dash goes after `--`: `cravey import -- -take1.m4a`.
+            and AAC in .mp4. Videos get a thumbnail. Without --title, the clip is named after \
+            the file, without its extension (past 40 characters, shortened at a word with "…"). \
+            A named pipe, a directory or a device exits 64 at once; a file that cannot be \
+            decoded exits 65; either way nothing is stored. The original file is left where it \
+            is. A file whose name starts with a dash goes after `--`: `cravey import -- -take1.m4a`.
             """)
 
     @OptionGroup public var options: LibraryOptions

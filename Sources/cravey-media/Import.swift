@@ -11,10 +11,14 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var command: ImportOptions
 
     func run() async throws {
-        let metadata = try command.metadata.metadata()
+        var metadata = try command.metadata.metadata()
+        let source = URL(fileURLWithPath: command.file)
+        // No --title: the file's name tells the clip apart; `--title ""` asks for the automatic one.
+        if command.metadata.title == nil {
+            metadata.title = ImportRecordingUseCase.title(forFileAt: source)
+        }
         let library = try command.options.open()
-        let recording = try await ImportRecordingUseCase(library: library)
-            .execute(fileAt: URL(fileURLWithPath: command.file), metadata: metadata)
+        let recording = try await ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: metadata)
         Terminal.diagnostic("Imported \"\(recording.title)\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
         try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }

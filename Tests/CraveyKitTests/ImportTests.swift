@@ -1,5 +1,6 @@
 import CraveyTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import CraveyKit
 
@@ -127,5 +128,112 @@ struct ImportTests {
         #expect { try importing(folder.appendingPathComponent("no-such-file.wav")) } throws: {
             ($0 as? CraveyError)?.kind == .notFound
         }
+    }
+
+    @Test("a named pipe with no writer, a directory, /dev/zero and a socket are refused at once with invalid input, naming what they are; links are followed")
+    func refusesWhatIsNotAFile() async throws {
+        // Given: a named pipe nobody writes to, a link to it, a directory, a character device and a socket
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let pipe = folder.appendingPathComponent("talk.m4a")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let link = folder.appendingPathComponent("link.mp3")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: pipe)
+        let socket = try Self.listeningSocket(at: folder.appendingPathComponent("socket.wav"))
+        defer { close(socket) }
+        let refused = [(pipe, "a named pipe (FIFO)"), (link, "a named pipe (FIFO)"), (folder, "a directory"),
+                       (URL(fileURLWithPath: "/dev/zero"), "a character device"),
+                       (folder.appendingPathComponent("socket.wav"), "a socket")]
+        for (url, kind) in refused {
+            // When: importing it, with 5 s to answer
+            let answer = try await importing(url, within: 5, unblocking: pipe)
+            // Then: it is refused at once as invalid input (exit 64), saying what it is and what to do
+            guard let (outcome, seconds) = answer, case .failure(let error) = outcome else {
+                Issue.record("importing \(url.path): \(answer.map { "\($0.0)" } ?? "no answer within 5 s")")
+                continue
+            }
+            #expect(seconds < 1, "\(url.path) took \(seconds) s")
+            #expect(error.kind == .invalidInput, "\(url.path): \(error.message)")
+            #expect(error.message.contains("Cannot import \(url.path): it is \(kind)"), "\(error.message)")
+            #expect(error.message.contains("Nothing was stored"), "\(error.message)")
+        }
+        #expect(try library.repository.count() == 0 && library.storage.storedFiles().isEmpty)
+        // A link to a regular file is followed and imports; a link to nothing is a missing file.
+        let audio = folder.appendingPathComponent("audio-link.m4a")
+        try FileManager.default.createSymbolicLink(at: audio, withDestinationURL: try Fixture.audio(seconds: 1))
+        #expect(try importing(audio).type == .audio)
+        let dangling = folder.appendingPathComponent("dangling.m4a")
+        try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: folder.appendingPathComponent("gone.m4a"))
+        #expect { try importing(dangling) } throws: { ($0 as? CraveyError)?.kind == .notFound }
+    }
+
+    @Test("the title from a file's name: no extension, control characters as spaces, past 40 characters cut at a word with …", arguments: [
+        ("coach-talk.mp3", "coach-talk"),
+        ("archive.tar.gz", "archive.tar"),
+        ("  breathe  .wav", "breathe"),
+        ("no extension", "no extension"),
+        ("tab\there\u{7}\u{85}and\r\nthere.wav", "tab here and there"),
+        ("coach talk about breathing before the big race 2026.mp3", "coach talk about breathing before the…"),
+        ("coach-talk-about-breathing-before-the-big-race.mp3", "coach-talk-about-breathing-before-the…"),
+        ("morning_walk_by_the_river_with_the_dogs_and_kids.m4a", "morning_walk_by_the_river_with_the_dogs…"),
+        ("a title of forty characters, not shorter.m4a", "a title of forty characters, not shorter"),
+        ("Pneumonoultramicroscopicsilicovolcanoconiosis is long.mp3", "Pneumonoultramicroscopicsilicovolcanoco…"),
+        ("🧘🏽‍♀️ breathing 🫁 with the coach before the race 🏁.m4a", "🧘🏽‍♀️ breathing 🫁 with the coach before the…"),
+    ])
+    func titleFromFileName(name: String, title: String) throws {
+        // Given: a file of that name; When: its import title is derived
+        let derived = ImportRecordingUseCase.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)"))
+        // Then: it reads as expected, fits the limit and passes as a title
+        #expect(derived == title)
+        #expect((derived?.count ?? 0) <= RecordingMetadata.maxTitleLength)
+        #expect(try RecordingMetadata(title: derived).title == derived)
+    }
+
+    @Test("a file name that is only an extension, or blank, gives no title: the automatic one is used", arguments: [".m4a", "   .mp3", "\u{1}\u{2}.wav"])
+    func noTitleFromFileName(name: String) {
+        #expect(ImportRecordingUseCase.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)")) == nil)
+    }
+
+    /// Imports `url` on a thread of its own and waits at most `seconds` for its answer and how
+    /// long the import took on that thread (nil: no answer). An import still waiting then is freed
+    /// by opening `pipe` for writing and closing it, so a regression fails this test instead of
+    /// hanging the suite.
+    func importing(_ url: URL, within seconds: Double, unblocking pipe: URL) async throws -> (Result<Recording, CraveyError>, Double)? {
+        let outcome = Outcome()
+        let useCase = ImportRecordingUseCase(library: library)
+        Thread {
+            let started = Date()
+            let result: Result<Recording, CraveyError>
+            do { result = .success(try useCase.execute(fileAt: url, metadata: try RecordingMetadata(title: "Imported"))) }
+            catch { result = .failure(error as? CraveyError ?? CraveyError(.other, "\(error)")) }
+            let took = Date().timeIntervalSince(started)
+            outcome.value.withLock { $0 = (result, took) }
+        }.start()
+        if try await poll(within: seconds, every: 0.02, { outcome.value.withLock { $0 != nil } }) {
+            return outcome.value.withLock { $0 }
+        }
+        let writer = open(pipe.path, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+        _ = try await poll(within: 10, every: 0.05) { outcome.value.withLock { $0 != nil } }
+        return nil
+    }
+
+    final class Outcome: Sendable {
+        let value = Mutex<(Result<Recording, CraveyError>, Double)?>(nil)
+    }
+
+    /// A Unix socket bound (and listening) at `url`; the caller closes the returned descriptor.
+    static func listeningSocket(at url: URL) throws -> Int32 {
+        let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array(url.path.utf8CString)
+        try #require(path.count <= MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.map { UInt8(bitPattern: $0) }) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(socket >= 0 && bound == 0 && listen(socket, 1) == 0)
+        return socket
     }
 }

@@ -11,11 +11,11 @@ enum MediaImporter {
     }
 
     /// Writes the library's version of `source` to the `.partial` file of `id`. Throws
-    /// `.undecodableMedia` (nothing left behind) when `source` is not media FFmpeg can decode.
+    /// `.invalidInput` when `source` is not a regular file (a named pipe, a directory, a
+    /// device...), and `.undecodableMedia` (nothing left behind) when it is not media FFmpeg can
+    /// decode.
     static func prepare(_ source: URL, storage: FileStorageManager, id: UUID) throws(CraveyError) -> Imported {
-        guard FileManager.default.fileExists(atPath: source.path) else {
-            throw CraveyError(.notFound, "There is no file at \(source.path).")
-        }
+        try refuseUnlessRegularFile(source)
         let input: InputFile
         do {
             input = try InputFile(url: source)
@@ -73,6 +73,40 @@ enum MediaImporter {
             }
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): \(error). Nothing was stored.")
         }
+    }
+
+    /// Refuses, before FFmpeg opens anything, what is not a regular file once links are followed:
+    /// a named pipe would block the import until some program wrote to it, and a directory or a
+    /// device is no media file. A missing file is `.notFound`; the others are `.invalidInput`.
+    ///
+    /// The corresponding C function is `stat`.
+    static func refuseUnlessRegularFile(_ source: URL) throws(CraveyError) {
+        var status = stat()
+        guard stat(source.path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR {
+                throw CraveyError(.notFound, "There is no file at \(source.path).")
+            }
+            throw CraveyError(.notFound, "Cannot import \(source.path): \(String(cString: strerror(code))).")
+        }
+        let refusal: (kind: String, fix: String)
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFIFO:
+            refusal = ("a named pipe (FIFO)", "Save what is written to it as a file first (`cat \(source.path) > clip.m4a`) and import that file.")
+        case S_IFDIR:
+            refusal = ("a directory", "Name an audio or video file inside it.")
+        case S_IFCHR:
+            refusal = ("a character device", "Name an audio or video file; to record from a microphone, use `cravey record`.")
+        case S_IFBLK:
+            refusal = ("a block device", "Name an audio or video file on it.")
+        case S_IFSOCK:
+            refusal = ("a socket", "Name an audio or video file.")
+        default:
+            refusal = ("neither a file nor a link to one", "Name an audio or video file.")
+        }
+        throw CraveyError(.invalidInput, "Cannot import \(source.path): it is \(refusal.kind), not a media file. Nothing was stored. \(refusal.fix)")
     }
 
     /// AAC audio (and H.264 video) in an MP4-family container: kept as it is.

@@ -1,0 +1,49 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+@Suite("cravey import")
+struct ImportCommandTests {
+    @Test("without --title the clip is named after its file (long names shortened at a word with …); --title wins; --title \"\" keeps the automatic title")
+    func titleFromFileName() async throws {
+        // Given: an empty library and a clip named coach-talk.mp3
+        let library = try Fixture.library(clips: 0)
+        let path = library.storage.libraryURL.path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let tone = ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "libmp3lame"]
+        let clip = try Fixture.make("mp3", in: folder, tone)
+        let named = folder.appendingPathComponent("coach-talk.mp3")
+        try FileManager.default.moveItem(at: clip, to: named)
+        let long = folder.appendingPathComponent("coach talk about breathing before the big race 2026.mp3")
+        try FileManager.default.copyItem(at: named, to: long)
+
+        func importedTitle(_ arguments: [String]) async throws -> String {
+            let imported = try await Cravey.run(["import", "--library", path] + arguments)
+            #expect(imported.status == 0, "\(imported.error)")
+            let id = try #require(UUID(uuidString: imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+            return try #require(try library.repository.fetch(id: id)).title
+        }
+        // When / Then: no --title names it after the file, without the extension
+        #expect(try await importedTitle([named.path]) == "coach-talk")
+        #expect(try await importedTitle([long.path]) == "coach talk about breathing before the…")
+        // When / Then: a title the person typed wins, and an empty one is the automatic title
+        #expect(try await importedTitle([named.path, "--title", "Breathe"]) == "Breathe")
+        #expect(try await importedTitle([named.path, "--title", ""]).hasPrefix("Recording "))
+    }
+
+    @Test("a directory exits 64 at once, naming what it is; nothing is stored")
+    func refusesDirectory() async throws {
+        // Given: an empty library and a folder
+        let library = try Fixture.library(clips: 0)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // When: importing the folder
+        let refused = try await Cravey.run(["import", folder.path, "--library", library.storage.libraryURL.path])
+        // Then: 64, the message says it is a directory, and the library is empty
+        #expect(refused.status == 64, "\(refused.error)")
+        #expect(refused.error.contains("it is a directory"), "\(refused.error)")
+        #expect(try library.repository.count() == 0)
+    }
+}
