@@ -14,7 +14,8 @@ public struct MetadataOptions: ParsableArguments {
 
     public init() {}
 
-    /// The validated metadata; throws `.invalidInput` for a title or notes too long or an unknown purpose.
+    /// The validated metadata; throws `.invalidInput` for a title or notes too long or holding a
+    /// control character, or an unknown purpose.
     public func metadata() throws -> RecordingMetadata {
         try RecordingMetadata(title: title, notes: notes, purpose: try purpose.flatMap(RecordingMetadata.purpose(named:)))
     }
