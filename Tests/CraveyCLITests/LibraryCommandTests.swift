@@ -110,6 +110,18 @@ struct LibraryCommandTests {
         #expect(try Recording.jsonDecoder().decode(Recording.self, from: Data(json.output.utf8)).title == "\u{1B}]0;pwned\u{07}x\u{9B}")
     }
 
+    @Test("export writes a formula-looking title with a leading apostrophe; --raw keeps it verbatim")
+    func exportFormula() async throws {
+        let library = try Fixture.library(titles: ["=HYPERLINK(\"http://x\",\"click\")"])
+        let path = library.storage.libraryURL.path
+        let safe = try await Cravey.run(["export", "--format", "csv", "--library", path])
+        #expect(safe.status == 0, "\(safe.error)")
+        #expect(safe.output.contains("\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\""), "\(safe.output)")
+        let raw = try await Cravey.run(["export", "--format", "csv", "--raw", "--library", path])
+        #expect(raw.status == 0, "\(raw.error)")
+        #expect(raw.output.contains(",\"=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\","), "\(raw.output)")
+    }
+
     @Test("export --output writes a private file; storage counts bytes, types and purposes")
     func exportAndStorage() async throws {
         let library = try Fixture.library(clips: 3)

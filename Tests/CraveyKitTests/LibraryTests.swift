@@ -122,15 +122,11 @@ struct LibraryTests {
         let recordings = try library.repository.fetchAll()
         #expect(recordings.contains { $0.title == "line one\nline two" })
 
-        let csv = try export.execute(format: .csv)
-        let parsed = try run("python3", ["-c", """
-            import csv, io, json, sys
-            rows = list(csv.DictReader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))
-            print(json.dumps(rows))
-            """], input: csv)
-        #expect(parsed.status == 0, "\(parsed.error)")
-        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(parsed.output.utf8))
-        #expect(rows.map { $0["title"] } == recordings.map(\.title))
+        let rows = try parseCSV(try export.execute(format: .csv))
+        // For a spreadsheet, a cell that would start a formula starts with an apostrophe (OWASP).
+        #expect(rows.map { $0["title"] } == recordings.map { $0.title == "=1+1" ? "'=1+1" : $0.title })
+        // --raw: every title back verbatim.
+        #expect(try parseCSV(try export.execute(format: .csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
         #expect(rows.map { $0["id"] } == recordings.map { $0.id.uuidString.lowercased() })
         #expect(Set(rows[0].keys) == Set(ExportRecordingsUseCase.columns))
         #expect(rows[0]["playCount"] == "1" && rows[1]["purpose"] == "")
@@ -141,6 +137,26 @@ struct LibraryTests {
         #expect(document.recordings.map(\.title) == recordings.map(\.title))
         #expect(document.recordings.map(\.id) == recordings.map(\.id))
         #expect(document.recordings[0].playCount == 1)
+    }
+
+    @Test("CSV cells starting with = + - @ tab or CR get a leading apostrophe, in every text column; raw keeps them")
+    func exportFormulaInjection() throws {
+        let formulas = ["=HYPERLINK(\"http://x\",\"click\")", "+1", "-2+3", "@SUM(A1)"]
+        let library = try Fixture.library(titles: formulas + ["safe 'quote", "a=b"])
+        let hostile = try #require(try library.repository.fetchAll().first { $0.title == "safe 'quote" })
+        // Older rows may hold what can no longer be typed: a leading tab or CR.
+        _ = try library.repository.updateMetadata(of: hostile.id, title: "\tTAB", notes: "\r=1+2", purpose: nil)
+        let export = ExportRecordingsUseCase(library: library)
+
+        let rows = try parseCSV(try export.execute(format: .csv))
+        let titles = Set(rows.compactMap { $0["title"] })
+        #expect(titles == Set(formulas.map { "'" + $0 } + ["'\tTAB", "a=b"]))
+        #expect(rows.first { $0["title"] == "'\tTAB" }?["notes"] == "'\r=1+2")
+        #expect(rows.allSatisfy { $0["playCount"] == "0" && $0["notes"] != nil })
+
+        let raw = try parseCSV(try export.execute(format: .csv, raw: true))
+        #expect(Set(raw.compactMap { $0["title"] }) == Set(formulas + ["\tTAB", "a=b"]))
+        #expect(raw.first { $0["title"] == "\tTAB" }?["notes"] == "\r=1+2")
     }
 
     @Test("delete-all leaves no media bytes, no rows, and no deleted titles in the database files")
@@ -208,6 +224,17 @@ struct LibraryTests {
         #expect(try library.repository.fetch(id: recording.id) != nil, "the row stays: its file was restored")
         #expect(try DoctorUseCase(library: library).execute().isHealthy)
     }
+}
+
+/// Rows of a CSV export as Python's csv module reads them (a real CSV parser, not ours).
+func parseCSV(_ csv: Data) throws -> [[String: String]] {
+    let parsed = try run("python3", ["-c", """
+        import csv, io, json, sys
+        rows = list(csv.DictReader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))
+        print(json.dumps(rows))
+        """], input: csv)
+    #expect(parsed.status == 0, "\(parsed.error)")
+    return try JSONDecoder().decode([[String: String]].self, from: Data(parsed.output.utf8))
 }
 
 /// Expects `body` to throw a ``CraveyError`` of `kind`.
