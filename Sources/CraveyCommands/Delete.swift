@@ -9,8 +9,8 @@ struct Delete: ParsableCommand {
 
     func run() throws {
         let (library, recording) = try target.open()
-        guard try Terminal.confirm("Delete '\(recording.title)'? This cannot be undone.", yes: yes) else { return }
+        guard try Terminal.confirm("Delete '\(Format.visible(recording.title))'? This cannot be undone.", yes: yes) else { return }
         try DeleteRecordingUseCase(library: library).execute(id: recording.id)
-        Terminal.diagnostic("Deleted \"\(recording.title)\".")
+        Terminal.diagnostic("Deleted \"\(Format.visible(recording.title))\".")
     }
 }

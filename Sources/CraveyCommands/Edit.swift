@@ -25,6 +25,6 @@ struct Edit: ParsableCommand {
             purpose: try purpose.map { try RecordingMetadata.purpose(named: $0) })
         let edited = try EditRecordingUseCase(library: library).execute(id: recording.id, changes: changes)
         if json { return try Terminal.printJSON(edited) }
-        Terminal.diagnostic("Updated \"\(edited.title)\".")
+        Terminal.diagnostic("Updated \"\(Format.visible(edited.title))\".")
     }
 }

@@ -9,7 +9,7 @@ extension ParsableCommand {
     /// `ExitCode`) ArgumentParser reports as it always does.
     public static func exit(reporting error: any Error) -> Never {
         if let error = error as? CraveyError ?? CraveyError(database: error) {
-            Terminal.diagnostic("cravey: \(error.message)")
+            Terminal.diagnostic("cravey: \(Format.visible(error.message))")
             exit(withError: ExitCode(error.kind.exitCode))
         }
         exit(withError: error)

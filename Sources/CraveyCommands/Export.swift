@@ -9,15 +9,17 @@ struct Export: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @Option(help: "csv (RFC 4180) or json.") var format: ExportRecordingsUseCase.Format
+    @Flag(help: "CSV: write cells starting with = + - @ tab or CR verbatim, without the leading apostrophe that keeps a spreadsheet from running them as formulas. For scripts.")
+    var raw = false
     @Option(help: ArgumentHelp("Write to this file (mode 0600) instead of stdout.", valueName: "path")) var output: String?
 
     func run() throws {
         let export = ExportRecordingsUseCase(library: try options.open())
         if let output {
-            try export.execute(format: format, to: URL(fileURLWithPath: output))
+            try export.execute(format: format, raw: raw, to: URL(fileURLWithPath: output))
             Terminal.diagnostic("Exported to \(output).")
         } else {
-            try Terminal.write(try export.execute(format: format))
+            try Terminal.write(try export.execute(format: format, raw: raw))
         }
     }
 }

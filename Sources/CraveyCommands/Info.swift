@@ -14,17 +14,17 @@ struct Info: ParsableCommand {
         let file = library.storage.libraryURL.appendingPathComponent(recording.filePath).path
         let rows: [(String, String)] = [
             ("ID", recording.id.uuidString.lowercased()),
-            ("Title", recording.title),
+            ("Title", Format.visible(recording.title)),
             ("Type", recording.type.rawValue),
             ("Purpose", recording.purpose?.rawValue ?? "none"),
-            ("Notes", recording.notes ?? ""),
+            ("Notes", Format.visible(recording.notes ?? "")),
             ("Created", Format.date(recording.createdAt)),
             ("Duration", Format.duration(recording.duration) + String(format: " (%.3f s)", recording.duration)),
             ("Size", FileStorageManager.formatBytes(recording.fileSize)),
             ("Plays", String(recording.playCount)),
             ("Last played", recording.lastPlayedAt.map(Format.date) ?? "never"),
-            ("File", file),
-        ] + (recording.thumbnailPath.map { [("Thumbnail", library.storage.libraryURL.appendingPathComponent($0).path)] } ?? [])
+            ("File", Format.visible(file)),
+        ] + (recording.thumbnailPath.map { [("Thumbnail", Format.visible(library.storage.libraryURL.appendingPathComponent($0).path))] } ?? [])
         try Terminal.output(rows.map { "\($0.0):".padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
     }
 }

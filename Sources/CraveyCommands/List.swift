@@ -17,7 +17,7 @@ struct List: ParsableCommand {
     func run() throws {
         let recordings = try FetchRecordingsUseCase(library: try options.open()).execute(sortedBy: sort)
         try Terminal.printRecordings(recordings, json: json, columns: [
-            "ID": Format.shortID, "TYPE": \.type.rawValue, "TITLE": \.title,
+            "ID": Format.shortID, "TYPE": \.type.rawValue, "TITLE": { Format.visible($0.title) },
             "DATE": { Format.date($0.createdAt) }, "DURATION": { Format.duration($0.duration) },
             "PLAYS": { String($0.playCount) },
         ])

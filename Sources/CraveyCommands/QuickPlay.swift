@@ -11,7 +11,7 @@ struct QuickPlay: ParsableCommand {
 
     func run() throws {
         try Terminal.printRecordings(FetchRecordingsUseCase(library: try options.open()).quickPlay(), json: json, columns: [
-            "ID": Format.shortID, "TITLE": \.title, "PLAYS": { String($0.playCount) },
+            "ID": Format.shortID, "TITLE": { Format.visible($0.title) }, "PLAYS": { String($0.playCount) },
             "LAST PLAYED": { $0.lastPlayedAt.map(Format.date) ?? "never" },
             "DURATION": { Format.duration($0.duration) },
         ])

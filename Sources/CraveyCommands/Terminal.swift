@@ -112,6 +112,24 @@ public enum Format {
         String(recording.id.uuidString.lowercased().prefix(8))
     }
 
+    /// Stored text made safe for a terminal: a line break shows as "⏎" and any other control
+    /// character (C0, DEL, C1: ESC, BEL, CSI...) as "<U+001B>", so a title from an old row or a
+    /// hand-edited database cannot move the cursor, recolour or retitle the terminal.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                shown.append("⏎")
+            } else if scalar.properties.generalCategory == .control {
+                shown.append(contentsOf: String(format: "<U+%04X>", scalar.value).unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
     /// Left-aligns columns by character count.
     public static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows

@@ -34,6 +34,7 @@ struct Doctor: AsyncParsableCommand {
         } else if !report.isHealthy {
             lines.append("Run `cravey doctor --repair` to fix these.")
         }
-        return lines.joined(separator: "\n")
+        // Titles and paths come from stored rows and file names: no control character reaches the terminal.
+        return lines.map(Format.visible).joined(separator: "\n")
     }
 }

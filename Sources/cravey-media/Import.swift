@@ -19,7 +19,7 @@ struct Import: AsyncParsableCommand {
         }
         let library = try command.options.open()
         let recording = try await ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: metadata)
-        Terminal.diagnostic("Imported \"\(recording.title)\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
         try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }

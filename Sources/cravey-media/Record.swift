@@ -39,7 +39,7 @@ struct Record: AsyncParsableCommand {
             throw CraveyError(.unavailable, "No audio arrived from '\(result.source)' before the recording stopped. Check the source with `cravey devices`.")
         }
         let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
-        Terminal.diagnostic("Saved \"\(recording.title)\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
         try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }

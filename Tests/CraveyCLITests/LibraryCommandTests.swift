@@ -66,6 +66,62 @@ struct LibraryCommandTests {
         #expect(try Recording.jsonDecoder().decode([Recording].self, from: Data(quick.output.utf8)).map(\.id) == [recording.id])
     }
 
+    @Test("a control character in --title or --notes exits 64 naming it; list, quickplay, info, delete and doctor show a stored one escaped")
+    func controlCharacters() async throws {
+        let library = try Fixture.library(titles: ["Breathe", "Other"])
+        let recording = try #require(try library.repository.fetchAll().first { $0.title == "Breathe" })
+        let other = try #require(try library.repository.fetchAll().first { $0.title == "Other" })
+        let path = library.storage.libraryURL.path
+        let id = String(recording.id.uuidString.lowercased().prefix(8))
+
+        // Given: typed input with ESC (which could retitle the terminal) is refused, nothing changes.
+        let refused = try await Cravey.run(["edit", id, "--title", "ab\u{1B}]0;pwned\u{07}", "--library", path])
+        #expect(refused.status == 64)
+        #expect(refused.error.contains("U+001B (ESC) at character 3") && !refused.error.contains("\u{1B}"), "\(refused.error)")
+        let tabbed = try await Cravey.run(["edit", id, "--notes", "a\tb", "--library", path])
+        #expect(tabbed.status == 64 && tabbed.error.contains("U+0009 (TAB) at character 2"), "\(tabbed.error)")
+        #expect(try library.repository.fetch(id: recording.id)?.title == "Breathe")
+        let multiline = try await Cravey.run(["edit", id, "--notes", "one\ntwo", "--library", path])
+        #expect(multiline.status == 0, "\(multiline.error)")
+
+        // When: an older or hand-edited row holds control characters anyway
+        for row in [recording, other] {
+            _ = try library.repository.updateMetadata(of: row.id, title: "\u{1B}]0;pwned\u{07}x\u{9B}",
+                                                      notes: "one\ntwo\u{1B}[2J\u{7F}", purpose: nil)
+        }
+        let list = try await Cravey.run(["list", "--library", path])
+        let quick = try await Cravey.run(["quickplay", "--library", path])
+        let info = try await Cravey.run(["info", id, "--library", path])
+        let json = try await Cravey.run(["info", id, "--json", "--library", path])
+        let deleted = try await Cravey.run(["delete", id, "--yes", "--library", path])
+        try FileManager.default.removeItem(at: library.storage.libraryURL.appendingPathComponent(other.filePath))
+        let doctor = try await Cravey.run(["doctor", "--library", path])
+
+        // Then: no control character reaches the terminal; each shows as its code point.
+        let shown = "<U+001B>]0;pwned<U+0007>x<U+009B>"
+        for result in [list, quick, info, doctor, deleted] {
+            let printed = result.output + result.error
+            #expect(!printed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(printed.debugDescription)")
+            #expect(printed.contains(shown), "\(printed)")
+        }
+        #expect(list.status == 0 && quick.status == 0 && info.status == 0 && deleted.status == 0)
+        #expect(info.output.contains("one⏎two<U+001B>[2J<U+007F>"), "\(info.output)")
+        // JSON escapes them itself and keeps the stored text exact.
+        #expect(try Recording.jsonDecoder().decode(Recording.self, from: Data(json.output.utf8)).title == "\u{1B}]0;pwned\u{07}x\u{9B}")
+    }
+
+    @Test("export writes a formula-looking title with a leading apostrophe; --raw keeps it verbatim")
+    func exportFormula() async throws {
+        let library = try Fixture.library(titles: ["=HYPERLINK(\"http://x\",\"click\")"])
+        let path = library.storage.libraryURL.path
+        let safe = try await Cravey.run(["export", "--format", "csv", "--library", path])
+        #expect(safe.status == 0, "\(safe.error)")
+        #expect(safe.output.contains("\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\""), "\(safe.output)")
+        let raw = try await Cravey.run(["export", "--format", "csv", "--raw", "--library", path])
+        #expect(raw.status == 0, "\(raw.error)")
+        #expect(raw.output.contains(",\"=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\","), "\(raw.output)")
+    }
+
     @Test("export --output writes a private file; storage counts bytes, types and purposes")
     func exportAndStorage() async throws {
         let library = try Fixture.library(clips: 3)

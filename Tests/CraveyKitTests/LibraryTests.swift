@@ -112,21 +112,21 @@ struct LibraryTests {
 
     @Test("export round-trips titles with commas, quotes, newlines and emoji through a real CSV parser and JSON")
     func exportRoundTrip() throws {
-        let titles = ["Don't Do It", "a, b, c", "She said \"no\"", "line one\nline two", "💪🏽 strong 👨‍👩‍👧", "=1+1", " spaced "]
+        let titles = ["Don't Do It", "a, b, c", "She said \"no\"", "line one", "💪🏽 strong 👨‍👩‍👧", "=1+1", " spaced "]
         let library = try Fixture.library(titles: titles)
+        // A title with a line break can no longer be typed; an older row may still hold one.
+        let multiline = try #require(try library.repository.fetchAll().first { $0.title == "line one" })
+        _ = try library.repository.updateMetadata(of: multiline.id, title: "line one\nline two", notes: nil, purpose: nil)
         try library.repository.recordPlay(of: library.repository.fetchAll()[0].id, secondsListened: 2, completed: true)
         let export = ExportRecordingsUseCase(library: library)
         let recordings = try library.repository.fetchAll()
+        #expect(recordings.contains { $0.title == "line one\nline two" })
 
-        let csv = try export.execute(format: .csv)
-        let parsed = try run("python3", ["-c", """
-            import csv, io, json, sys
-            rows = list(csv.DictReader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))
-            print(json.dumps(rows))
-            """], input: csv)
-        #expect(parsed.status == 0, "\(parsed.error)")
-        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(parsed.output.utf8))
-        #expect(rows.map { $0["title"] } == recordings.map(\.title))
+        let rows = try parseCSV(try export.execute(format: .csv))
+        // For a spreadsheet, a cell that would start a formula starts with an apostrophe (OWASP).
+        #expect(rows.map { $0["title"] } == recordings.map { $0.title == "=1+1" ? "'=1+1" : $0.title })
+        // --raw: every title back verbatim.
+        #expect(try parseCSV(try export.execute(format: .csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
         #expect(rows.map { $0["id"] } == recordings.map { $0.id.uuidString.lowercased() })
         #expect(Set(rows[0].keys) == Set(ExportRecordingsUseCase.columns))
         #expect(rows[0]["playCount"] == "1" && rows[1]["purpose"] == "")
@@ -137,6 +137,26 @@ struct LibraryTests {
         #expect(document.recordings.map(\.title) == recordings.map(\.title))
         #expect(document.recordings.map(\.id) == recordings.map(\.id))
         #expect(document.recordings[0].playCount == 1)
+    }
+
+    @Test("CSV cells starting with = + - @ tab or CR get a leading apostrophe, in every text column; raw keeps them")
+    func exportFormulaInjection() throws {
+        let formulas = ["=HYPERLINK(\"http://x\",\"click\")", "+1", "-2+3", "@SUM(A1)"]
+        let library = try Fixture.library(titles: formulas + ["safe 'quote", "a=b"])
+        let hostile = try #require(try library.repository.fetchAll().first { $0.title == "safe 'quote" })
+        // Older rows may hold what can no longer be typed: a leading tab or CR.
+        _ = try library.repository.updateMetadata(of: hostile.id, title: "\tTAB", notes: "\r=1+2", purpose: nil)
+        let export = ExportRecordingsUseCase(library: library)
+
+        let rows = try parseCSV(try export.execute(format: .csv))
+        let titles = Set(rows.compactMap { $0["title"] })
+        #expect(titles == Set(formulas.map { "'" + $0 } + ["'\tTAB", "a=b"]))
+        #expect(rows.first { $0["title"] == "'\tTAB" }?["notes"] == "'\r=1+2")
+        #expect(rows.allSatisfy { $0["playCount"] == "0" && $0["notes"] != nil })
+
+        let raw = try parseCSV(try export.execute(format: .csv, raw: true))
+        #expect(Set(raw.compactMap { $0["title"] }) == Set(formulas + ["\tTAB", "a=b"]))
+        #expect(raw.first { $0["title"] == "\tTAB" }?["notes"] == "\r=1+2")
     }
 
     @Test("delete-all leaves no media bytes, no rows, and no deleted titles in the database files")
@@ -206,6 +226,17 @@ struct LibraryTests {
     }
 }
 
+/// Rows of a CSV export as Python's csv module reads them (a real CSV parser, not ours).
+func parseCSV(_ csv: Data) throws -> [[String: String]] {
+    let parsed = try run("python3", ["-c", """
+        import csv, io, json, sys
+        rows = list(csv.DictReader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))
+        print(json.dumps(rows))
+        """], input: csv)
+    #expect(parsed.status == 0, "\(parsed.error)")
+    return try JSONDecoder().decode([[String: String]].self, from: Data(parsed.output.utf8))
+}
+
 /// Expects `body` to throw a ``CraveyError`` of `kind`.
 func expectError(_ kind: CraveyError.Kind, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
     #expect(sourceLocation: sourceLocation) { try body() } throws: { ($0 as? CraveyError)?.kind == kind }
@@ -245,8 +276,13 @@ struct FastPathTests {
     @Test("the hand-written JSON decodes to the same recordings, nasty titles included")
     func json() throws {
         let titles = ["quote \" backslash \\ tab \t bell \u{7}", "line\nbreak\r", "💪🏽 ünïcödé", "/slash/"]
-        let library = try Fixture.library(titles: titles)
+        let library = try Fixture.library(clips: titles.count)
+        // Control characters can no longer be typed into a title; older rows may still hold them.
+        for (row, title) in zip(try library.repository.fetchAll(), titles) {
+            _ = try library.repository.updateMetadata(of: row.id, title: title, notes: nil, purpose: nil)
+        }
         let recordings = try library.repository.fetchAll()
+        #expect(Set(recordings.map(\.title)) == Set(titles))
         let decoded = try Recording.jsonDecoder().decode([Recording].self, from: RecordingJSON.encode(recordings))
         #expect(decoded.map(\.title) == recordings.map(\.title))
         #expect(decoded.map(\.id) == recordings.map(\.id))

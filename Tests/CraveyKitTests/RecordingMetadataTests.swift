@@ -38,6 +38,40 @@ struct RecordingMetadataTests {
         #expect(try RecordingMetadata(title: "Don't Do It").resolvedTitle(createdAt: date) == "Don't Do It")
     }
 
+    @Test("control characters in a title are refused, naming the character and where it is")
+    func titleControlCharacters() throws {
+        for (title, named) in [("ab\u{1B}]0;pwned\u{07}", "U+001B (ESC) at character 3"), ("a\u{07}", "U+0007 (BEL) at character 2"),
+                               ("x\u{9B}31m", "U+009B (CSI) at character 2"), ("tab\there", "U+0009 (TAB) at character 4"),
+                               ("line\nbreak", "U+000A (LF) at character 5"), ("del\u{7F}", "U+007F (DEL) at character 4"),
+                               ("  \u{1B}[31m", "U+001B (ESC) at character 3")] {
+            do {
+                _ = try RecordingMetadata(title: title)
+                Issue.record("\(title.debugDescription) was accepted")
+            } catch {
+                #expect(error.kind == .invalidInput)
+                #expect(error.message.contains(named), "\(error.message)")
+                #expect(error.message.contains("Remove it"), "\(error.message)")
+            }
+        }
+        // Around the title, whitespace is still trimmed as before.
+        #expect(try RecordingMetadata(title: "\tBreathe\n").title == "Breathe")
+    }
+
+    @Test("notes may hold line breaks, and no other control character")
+    func notesControlCharacters() throws {
+        #expect(try RecordingMetadata(notes: "one\ntwo\n\nthree").notes == "one\ntwo\n\nthree")
+        for (notes, named) in [("ok\u{1B}[2J", "U+001B (ESC) at character 3"), ("a\tb", "U+0009 (TAB) at character 2"),
+                               ("one\r\ntwo", "U+000D (CR) at character 4"), ("a\u{85}b", "U+0085 (NEL) at character 2")] {
+            do {
+                _ = try RecordingMetadata(notes: notes)
+                Issue.record("\(notes.debugDescription) was accepted")
+            } catch {
+                #expect(error.kind == .invalidInput)
+                #expect(error.message.contains("notes") && error.message.contains(named), "\(error.message)")
+            }
+        }
+    }
+
     @Test("purposes: the four names, none, or an error listing them")
     func purposes() throws {
         #expect(try RecordingMetadata.purpose(named: "Craving") == .craving)

@@ -11,8 +11,18 @@ public struct RecordingMetadata: Sendable, Equatable {
     public var notes: String?
     public var purpose: RecordingPurpose?
 
-    /// Validates lengths; longer input is an error, never cut. Blank notes become nil.
+    /// Validates lengths and characters; longer input is an error, never cut. Blank notes become nil.
+    ///
+    /// Whitespace around the text is trimmed; inside it, a control character (C0, DEL, C1: the
+    /// ESC or BEL that would rewrite a terminal's title or colours) is refused, save the line
+    /// breaks notes may hold.
     public init(title: String? = nil, notes: String? = nil, purpose: RecordingPurpose? = nil) throws(CraveyError) {
+        if let title, let (scalar, position) = Self.firstControlCharacter(in: title, allowing: []) {
+            throw CraveyError(.invalidInput, "The title holds the control character \(Self.describe(scalar)) at character \(position); titles cannot hold control characters, tabs or line breaks. Remove it and try again.")
+        }
+        if let notes, let (scalar, position) = Self.firstControlCharacter(in: notes, allowing: ["\n"]) {
+            throw CraveyError(.invalidInput, "The notes hold the control character \(Self.describe(scalar)) at character \(position); notes may hold line breaks but no other control character. Remove it and try again.")
+        }
         let title = title?.trimmingCharacters(in: .whitespacesAndNewlines)
         let notes = notes?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let title, title.count > Self.maxTitleLength {
@@ -24,6 +34,33 @@ public struct RecordingMetadata: Sendable, Equatable {
         self.title = title?.isEmpty == true ? nil : title
         self.notes = notes?.isEmpty == true ? nil : notes
         self.purpose = purpose
+    }
+
+    /// The first control character (Unicode category Cc: U+0000-U+001F, U+007F-U+009F) inside the
+    /// text once the whitespace around it is trimmed, and its 1-based position as a person counts
+    /// characters in the text as given.
+    static func firstControlCharacter(in text: String, allowing allowed: Set<Unicode.Scalar>) -> (Unicode.Scalar, Int)? {
+        let isSpace = { (character: Character) in character.unicodeScalars.allSatisfy(CharacterSet.whitespacesAndNewlines.contains) }
+        let characters = Array(text)
+        guard let first = characters.firstIndex(where: { !isSpace($0) }),
+              let last = characters.lastIndex(where: { !isSpace($0) }) else { return nil }
+        for index in first...last {
+            if let scalar = characters[index].unicodeScalars.first(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
+                return (scalar, index + 1)
+            }
+        }
+        return nil
+    }
+
+    /// "U+001B (ESC)": a control character's code point and its name, as `man ascii` and ECMA-48 give them.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        let value = Int(scalar.value)
+        let c0 = ["NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF", "CR", "SO", "SI",
+                  "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"]
+        let c1 = ["PAD", "HOP", "BPH", "NBH", "IND", "NEL", "SSA", "ESA", "HTS", "HTJ", "VTS", "PLD", "PLU", "RI", "SS2", "SS3",
+                  "DCS", "PU1", "PU2", "STS", "CCH", "MW", "SPA", "EPA", "SOS", "SGCI", "SCI", "CSI", "ST", "OSC", "PM", "APC"]
+        let name: String? = value < 0x20 ? c0[value] : value == 0x7F ? "DEL" : (0x80..<0xA0).contains(value) ? c1[value - 0x80] : nil
+        return String(format: "U+%04X", scalar.value) + (name.map { " (\($0))" } ?? "")
     }
 
     /// Parses a purpose name; the error lists the valid ones.

@@ -26,23 +26,27 @@ public struct ExportRecordingsUseCase: Sendable {
     }
 
     /// The export as bytes, newest recording first.
-    public func execute(format: Format, exportDate: Date = Date()) throws -> Data {
+    ///
+    /// CSV is for spreadsheets: a cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading
+    /// apostrophe, so a title such as `=HYPERLINK(...)` stays text (OWASP's advice on CSV
+    /// injection). `raw` keeps every cell verbatim, for scripts. JSON is always verbatim.
+    public func execute(format: Format, raw: Bool = false, exportDate: Date = Date()) throws -> Data {
         let recordings = try library.repository.fetchAll(sortedBy: .recent)
         switch format {
         case .json:
             return RecordingJSON.encodeExport(recordings, exportDate: exportDate, version: 1)
         case .csv:
-            return Data(Self.csv(recordings).utf8)
+            return Data(Self.csv(recordings, raw: raw).utf8)
         }
     }
 
     /// Writes the export to `url` atomically (a temporary file renamed into place), mode 0600.
-    public func execute(format: Format, to url: URL) throws {
-        try FileStorageManager.writeAtomically(try execute(format: format), to: url, doing: "write the export to",
+    public func execute(format: Format, raw: Bool = false, to url: URL) throws {
+        try FileStorageManager.writeAtomically(try execute(format: format, raw: raw), to: url, doing: "write the export to",
                                                faults: library.storageFaults)
     }
 
-    static func csv(_ recordings: [Recording]) -> String {
+    static func csv(_ recordings: [Recording], raw: Bool) -> String {
         let iso = ISO8601DateFormatter()
         var lines = [columns.joined(separator: ",")]
         for recording in recordings {
@@ -53,9 +57,15 @@ public struct ExportRecordingsUseCase: Sendable {
                 String(recording.fileSize), String(recording.playCount),
                 recording.lastPlayedAt.map(iso.string(from:)) ?? "",
             ]
-            lines.append(fields.map(csvField).joined(separator: ","))
+            lines.append(fields.map { csvField(raw ? $0 : inert($0)) }.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The cell with a leading apostrophe when a spreadsheet would read it as a formula.
+    static func inert(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
+        return "'" + value
     }
 
     /// Quotes a field when it holds a comma, a quote or a line break, doubling its quotes.
