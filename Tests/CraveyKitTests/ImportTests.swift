@@ -83,6 +83,37 @@ struct ImportTests {
                 == (try library.storage.probe(rotated)).videoStream?.rotation)
     }
 
+    @Test("elementary video streams without timestamps import at their length and frame rate", arguments: [
+        ("mpg", 30, 24, ["-c:v", "mpeg1video", "-f", "mpeg1video"]),
+        ("h264", 25, 50, ["-c:v", "libx264", "-f", "h264"]),
+        ("m2v", 25, 50, ["-c:v", "mpeg2video", "-f", "mpeg2video"]),
+    ])
+    func timesElementaryStreams(ext: String, rate: Int, frames: Int, codec: [String]) throws {
+        // Given a bare video stream: no container, so no (or hardly any) timestamps
+        let seconds = Double(frames) / Double(rate)
+        let source = try Fixture.make(ext, ["-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=320x240:rate=\(rate)"] + codec)
+
+        // When it is imported
+        let recording = try importing(source)
+
+        // Then it lasts its frames at its rate, one frame after another
+        let witness = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                                          "stream=nb_read_frames,r_frame_rate,duration", "-of", "default=nw=1",
+                                          try file(recording).path])
+        var fields: [String: String] = [:]
+        for line in witness.output.split(separator: "\n") {
+            let pair = line.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
+        }
+        let frame = 1 / Double(rate)
+        let videoDuration = try #require(Double(fields["duration"] ?? ""), "\(witness.output)")
+        #expect(abs(videoDuration - seconds) <= frame + 0.001, "video lasts \(videoDuration) s, not \(seconds) s")
+        #expect(abs((try Witness.ffprobe(try file(recording))).duration - seconds) <= frame + 0.001)
+        #expect(abs(recording.duration - seconds) <= frame + 0.001, "recorded as \(recording.duration) s")
+        #expect(abs((Int(fields["nb_read_frames"] ?? "") ?? 0) - frames) <= 1, "\(witness.output)")
+        #expect(fields["r_frame_rate"] == "\(rate)/1", "\(witness.output)")
+    }
+
     @Test("a faststart MP4 cut at half opens and decodes, but is refused as cut short, naming the times")
     func rejectsCutShort() throws {
         let whole = try Fixture.video(seconds: 4, extra: ["-movflags", "+faststart"])

@@ -45,6 +45,12 @@ final class Encoder {
     var height: Int32 { context.pointee.height }
     /// Samples of encoder delay in front of the audio (1024 for AAC).
     var primingSamples: Int64 { Int64(context.pointee.initial_padding) }
+    /// One video frame at the encoder's frame rate, in its time base (at least one tick); 0 for audio.
+    var frameDuration: Int64 {
+        let rate = context.pointee.framerate
+        return context.pointee.codec_type == AVMEDIA_TYPE_VIDEO && rate.num > 0 && rate.den > 0
+            ? max(av_rescale_q(1, av_inv_q(rate), timeBase), 1) : 0
+    }
 
     /// Hands a frame to the encoder; `nil` starts draining. The corresponding C function is `avcodec_send_frame`.
     func send(_ frame: Frame?) throws(FFmpegError) -> CodecStep {
@@ -60,9 +66,7 @@ final class Encoder {
     /// stream `stream` of `muxer`, reusing `packet`. A video packet without a duration (libx264
     /// leaves it 0) gets one frame's time, or the MP4's last frame would show for no time.
     func encode(_ frame: Frame?, into muxer: Muxer, stream: Int32, using packet: Packet) throws(FFmpegError) {
-        let rate = context.pointee.framerate
-        let frameDuration = context.pointee.codec_type == AVMEDIA_TYPE_VIDEO && rate.num > 0 && rate.den > 0
-            ? max(av_rescale_q(1, av_inv_q(rate), timeBase), 1) : 0
+        let frameDuration = frameDuration
         func writePackets() throws(FFmpegError) {
             while try receive(into: packet) == .ready {
                 if packet.pointer.pointee.duration <= 0 { packet.pointer.pointee.duration = frameDuration }

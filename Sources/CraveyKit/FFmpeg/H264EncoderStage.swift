@@ -8,7 +8,7 @@ final class H264EncoderStage {
     private let streamIndex: Int32
     private var scaler: Scaler?
     private let packet: Packet
-    private var nextPTS: Int64 = 0
+    private var previousPTS: Int64?
 
     /// Adds an H.264 stream to `muxer` for stream `index` of `input`, its size made even, its
     /// frame rate and time base kept, and its side data (the display matrix) copied.
@@ -33,10 +33,16 @@ final class H264EncoderStage {
             scaler = try Scaler(from: frame, to: encoder.width, encoder.height, format: .yuv420p)
         }
         let picture = try scaler!.scale(frame)
-        // Timestamps must rise for the encoder; a missing or repeated one takes the next free.
+        // Timestamps must rise for the encoder. A missing one (an elementary stream has few or
+        // none) comes one frame at the stream's rate after the previous, as `-fflags +genpts`
+        // does; a repeated one takes the next free tick, so the ones after it stay where they are.
         let pts = frame.bestEffortTimestamp
-        picture.pts = pts != noTimestamp && pts >= nextPTS ? pts : nextPTS
-        nextPTS = picture.pts + 1
+        if pts == noTimestamp {
+            picture.pts = previousPTS.map { $0 + encoder.frameDuration } ?? 0
+        } else {
+            picture.pts = max(pts, previousPTS.map { $0 + 1 } ?? 0)
+        }
+        previousPTS = picture.pts
         try encoder.encode(picture, into: muxer, stream: streamIndex, using: packet)
     }
 
