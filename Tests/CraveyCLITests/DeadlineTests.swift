@@ -6,7 +6,7 @@ import Testing
 /// Promises to a person about time: checked one at a time, in a pass of their own after the
 /// parallel tests (`scripts/test` runs them so), because a 2-core machine running 30 tests at
 /// once measures the scheduler, not cravey.
-@Suite("Deadlines", .serialized)
+@Suite("Deadlines", .serialized, .temporaryFiles)
 struct DeadlineTests {
     let library = temporaryLibrary()
 

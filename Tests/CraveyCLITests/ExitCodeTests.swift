@@ -4,7 +4,7 @@ import Testing
 
 /// Exit codes for input cravey cannot take: 64 with a message naming what to change, never
 /// another code and never the help with exit 0.
-@Suite("Exit codes for invalid input")
+@Suite("Exit codes for invalid input", .temporaryFiles)
 struct ExitCodeTests {
     /// Runs the built `cravey` in `folder`, so a file name can be given relative to it.
     func run(in folder: URL, _ arguments: [String]) async throws -> CommandResult {

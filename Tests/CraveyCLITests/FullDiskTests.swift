@@ -4,13 +4,14 @@ import Foundation
 import Testing
 
 /// A real full disk: a 256 KiB tmpfs mounted for the test (mounting needs root, as CI has).
-@Suite("A full disk", .serialized)
+@Suite("A full disk", .serialized, .temporaryFiles)
 struct FullDiskTests {
     /// Whether this machine lets the tests mount a tmpfs (root with CAP_SYS_ADMIN).
     static let canMount: Bool = {
-        let point = temporaryLibrary()
-        guard (try? FileManager.default.createDirectory(at: point, withIntermediateDirectories: true)) != nil,
-              (try? run("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", point.path]).status) == 0 else { return false }
+        guard let folder = try? TemporaryFolder() else { return false }
+        defer { folder.remove() }
+        let point = folder.url
+        guard (try? run("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", point.path]).status) == 0 else { return false }
         _ = try? run("umount", [point.path])
         return true
     }()

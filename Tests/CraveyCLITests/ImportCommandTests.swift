@@ -3,14 +3,14 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-@Suite("cravey import")
+@Suite("cravey import", .temporaryFiles)
 struct ImportCommandTests {
     @Test("without --title the clip is named after its file (long names shortened at a word with …); --title wins; --title \"\" keeps the automatic title")
     func titleFromFileName() async throws {
         // Given: an empty library and a clip named coach-talk.mp3
         let library = try Fixture.library(clips: 0)
         let path = library.storage.libraryURL.path
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let tone = ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "libmp3lame"]
         let clip = try Fixture.make("mp3", in: folder, tone)
@@ -37,7 +37,7 @@ struct ImportCommandTests {
     func refusesDirectory() async throws {
         // Given: an empty library and a folder
         let library = try Fixture.library(clips: 0)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // When: importing the folder
         let refused = try await Cravey.run(["import", folder.path, "--library", library.storage.libraryURL.path])

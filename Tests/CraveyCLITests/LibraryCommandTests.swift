@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The library commands, run as the built binaries against real SQLite files and real media.
-@Suite("cravey library commands")
+@Suite("cravey library commands", .temporaryFiles)
 struct LibraryCommandTests {
     @Test("8 processes x 250 plays of one clip at once end at exactly 2,000 plays and 2,000 events")
     func concurrentPlays() async throws {
@@ -126,8 +126,7 @@ struct LibraryCommandTests {
     func exportAndStorage() async throws {
         let library = try Fixture.library(clips: 3)
         let path = library.storage.libraryURL.path
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).csv")
-        defer { try? FileManager.default.removeItem(at: output) }
+        let output = temporaryFolder().appendingPathComponent("export.csv")
         let exported = try await Cravey.run(["export", "--format", "csv", "--output", output.path, "--library", path])
         #expect(exported.status == 0, "\(exported.error)")
         #expect(try FileManager.default.attributesOfItem(atPath: output.path)[.posixPermissions] as? Int == 0o600)
@@ -153,7 +152,7 @@ struct LibraryCommandTests {
         let row = try #require(try library.repository.fetch(id: id))
         #expect(row.title == "Breathe" && row.purpose == .reflection && row.type == .audio)
 
-        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).mp3")
+        let garbage = temporaryFolder().appendingPathComponent("garbage.mp3")
         try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: garbage)
         let refused = try await Cravey.run(["import", garbage.path, "--library", path])
         #expect(refused.status == 65)

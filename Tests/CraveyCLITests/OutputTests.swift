@@ -5,7 +5,7 @@ import Testing
 
 /// Every command that prints data checks its writes: a full disk is exit 73 with a message, a
 /// reader that has gone (`cravey list | head`) ends the command quietly with 0.
-@Suite("Standard output")
+@Suite("Standard output", .temporaryFiles)
 struct OutputTests {
     /// The commands that print data, in both executables.
     static func printing(_ library: RecordingLibrary) throws -> [[String]] {

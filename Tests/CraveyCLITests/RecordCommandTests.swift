@@ -5,7 +5,7 @@ import Testing
 
 /// Runs the built `cravey` binary against a real PulseAudio server and checks stdout, stderr,
 /// exit codes and the files it leaves.
-@Suite("cravey record")
+@Suite("cravey record", .temporaryFiles)
 struct RecordCommandTests {
     let library = temporaryLibrary()
 

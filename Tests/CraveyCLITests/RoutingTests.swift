@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `cravey` picks the executable by verb before parsing: media verbs go to `cravey-media`.
-@Suite("Routing by verb")
+@Suite("Routing by verb", .temporaryFiles)
 struct RoutingTests {
     /// A copy of `cravey` alone in a folder, without `cravey-media` beside it.
     static func craveyAlone() throws -> String {

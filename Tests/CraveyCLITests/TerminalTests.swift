@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// What a person at a terminal sees: cravey runs on a real pseudo-terminal.
-@Suite("At a terminal")
+@Suite("At a terminal", .temporaryFiles)
 struct TerminalTests {
     @Test("delete asks 'Delete '<title>'? This cannot be undone. [y/N]': no keeps the clip, y deletes it")
     func deletePrompt() async throws {

@@ -4,12 +4,15 @@ import SystemPackage
 import Testing
 
 @Suite("Atomic writes")
-struct AtomicWriteTests {
+final class AtomicWriteTests: Sendable {
     let folder: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-core-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
+
+    /// Swift Testing makes an instance per test and drops it when the test ends, pass or fail.
+    deinit { try? FileManager.default.removeItem(at: folder) }
 
     @Test("short writes are followed by more writes until every byte is in the file")
     func shortWrites() throws {

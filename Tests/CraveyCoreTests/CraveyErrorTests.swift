@@ -10,6 +10,7 @@ struct CraveyErrorTests {
         // Given a library folder whose database is random bytes
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-core-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         try Data((0..<8192).map { _ in UInt8.random(in: 0...255) }).write(to: folder.appendingPathComponent("library.sqlite"))
 
         // When opening it

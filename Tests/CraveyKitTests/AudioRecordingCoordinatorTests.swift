@@ -4,13 +4,13 @@ import Testing
 @testable import CraveyKit
 
 /// Records from a real PulseAudio null sink's monitor while tones play into the sink.
-@Suite("Recording from the microphone")
+@Suite("Recording from the microphone", .temporaryFiles)
 struct AudioRecordingCoordinatorTests {
     let library: RecordingLibrary
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-test-\(UUID().uuidString)")
+        folder = temporaryLibrary()
         library = try RecordingLibrary(at: folder)
     }
 

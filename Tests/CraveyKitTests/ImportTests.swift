@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import CraveyKit
 
-@Suite("Importing media files")
+@Suite("Importing media files", .temporaryFiles)
 struct ImportTests {
     let library: RecordingLibrary
 
@@ -118,7 +118,7 @@ struct ImportTests {
     func rejectsCutShort() throws {
         let whole = try Fixture.video(seconds: 4, extra: ["-movflags", "+faststart"])
         let bytes = try Data(contentsOf: whole)
-        let half = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-half.mp4")
+        let half = temporaryFolder().appendingPathComponent("\(UUID().uuidString)-half.mp4")
         try bytes.prefix(bytes.count / 2).write(to: half)
         let decodes = try run("ffmpeg", ["-v", "error", "-i", half.path, "-f", "null", "-"])
         #expect(decodes.status == 0, "the witness plays what is there")
@@ -135,7 +135,7 @@ struct ImportTests {
     func rejectsGarbage() throws {
         let whole = try Data(contentsOf: try Fixture.video(seconds: 2))       // index at the end
         let faststart = try Data(contentsOf: try Fixture.video(seconds: 2, extra: ["-movflags", "+faststart"]))
-        let folder = FileManager.default.temporaryDirectory
+        let folder = temporaryFolder()
         var bad: [URL] = []
         for (name, bytes) in [("truncated.mp4", whole.prefix(whole.count / 2)),
                               ("cut-faststart.mp4", faststart.prefix(600)),
@@ -164,8 +164,7 @@ struct ImportTests {
     @Test("a named pipe with no writer, a directory, /dev/zero and a socket are refused at once with invalid input, naming what they are; links are followed")
     func refusesWhatIsNotAFile() async throws {
         // Given: a named pipe nobody writes to, a link to it, a directory, a character device and a socket
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = temporaryFolder()
         let pipe = folder.appendingPathComponent("talk.m4a")
         #expect(mkfifo(pipe.path, 0o600) == 0)
         let link = folder.appendingPathComponent("link.mp3")

@@ -5,7 +5,7 @@ import Testing
 @testable import CraveyKit
 @testable import CraveyCore
 
-@Suite("The recordings library")
+@Suite("The recordings library", .temporaryFiles)
 struct LibraryTests {
     @Test("Quick Play is the top 3 by plays, ties broken by last played, then newest")
     func quickPlay() throws {
@@ -242,7 +242,7 @@ func expectError(_ kind: CraveyError.Kind, sourceLocation: SourceLocation = #_so
     #expect(sourceLocation: sourceLocation) { try body() } throws: { ($0 as? CraveyError)?.kind == kind }
 }
 
-@Suite("Fast row and JSON paths agree with Foundation and GRDB")
+@Suite("Fast row and JSON paths agree with Foundation and GRDB", .temporaryFiles)
 struct FastPathTests {
     @Test("hand-parsed UUIDs equal Foundation's; malformed ones are refused")
     func uuids() {

@@ -5,12 +5,12 @@ import Testing
 @testable import CraveyCore
 @testable import CraveyKit
 
-@Suite("Muxer: files it cannot fill are not left behind")
+@Suite("Muxer: files it cannot fill are not left behind", .temporaryFiles)
 struct MuxerTests {
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-muxer-\(UUID().uuidString)")
+        folder = temporaryFolder().appendingPathComponent("muxer")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import CraveyCore
 @testable import CraveyKit
 
-@Suite("Storage: FileStorageManager creates, replaces and removes the media files")
+@Suite("Storage: FileStorageManager creates, replaces and removes the media files", .temporaryFiles)
 struct StorageFileTests {
     let storage: FileStorageManager
     let outside: URL
@@ -13,7 +13,7 @@ struct StorageFileTests {
     init() throws {
         storage = FileStorageManager(libraryURL: temporaryLibrary())
         try storage.prepare()
-        outside = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-outside-\(UUID().uuidString)")
+        outside = temporaryFolder().appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CraveyKit
 
-@Suite("Video thumbnails")
+@Suite("Video thumbnails", .temporaryFiles)
 struct ThumbnailTests {
     let library: RecordingLibrary
 

@@ -86,8 +86,3 @@ public enum Cravey {
         return process
     }
 }
-
-/// A fresh library folder under the temporary directory.
-public func temporaryLibrary() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("cravey-test-\(UUID().uuidString)")
-}

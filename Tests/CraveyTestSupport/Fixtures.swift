@@ -47,16 +47,16 @@ public enum Fixture {
         return Double(zip(left, right).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(left.count)
     }
 
-    /// Runs ffmpeg with `arguments` into a new file with the extension `ext`.
+    /// Runs ffmpeg with `arguments` into a new file with the extension `ext`, in the test's temporary folder by default.
     public static func make(_ ext: String, in folder: URL? = nil, _ arguments: [String]) throws -> URL {
-        let folder = folder ?? FileManager.default.temporaryDirectory
+        let folder = folder ?? temporaryFolder()
         let url = folder.appendingPathComponent("fixture-\(UUID().uuidString).\(ext)")
         let result = try run("ffmpeg", ["-v", "error", "-y"] + arguments + [url.path])
         guard result.status == 0 else { throw TestFailure("ffmpeg could not make \(url.lastPathComponent): \(result.error)") }
         return url
     }
 
-    /// A library at a fresh temporary folder holding `count` saved audio clips.
+    /// A library at a fresh folder in the test's temporary folder, holding `count` saved audio clips.
     public static func library(clips count: Int = 0, titles: [String] = []) throws -> RecordingLibrary {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let save = SaveRecordingUseCase(library: library)
