@@ -5,12 +5,21 @@ extension ParsableCommand {
     /// Ends the process for an error a command threw; each executable's `main` calls it once.
     ///
     /// A ``CraveyError`` (or a database error, explained as one) becomes "cravey: <message>" on
-    /// stderr and its kind's exit code; everything else (usage errors, `--help`, `--version`,
-    /// `ExitCode`) ArgumentParser reports as it always does.
+    /// stderr and its kind's exit code. What ends in success (`--help`, `--version`) is written
+    /// to stdout through ``Terminal/output(_:)``, so a full disk is exit 73 there too; everything
+    /// else (usage errors, `ExitCode`) ArgumentParser reports as it always does.
     public static func exit(reporting error: any Error) -> Never {
         if let error = error as? CraveyError ?? CraveyError(database: error) {
             Terminal.diagnostic("cravey: \(Format.visible(error.message))")
             exit(withError: ExitCode(error.kind.exitCode))
+        }
+        if exitCode(for: error) == .success, !(error is ExitCode) {
+            do {
+                try Terminal.output(fullMessage(for: error))
+            } catch {
+                exit(reporting: error)
+            }
+            exit(withError: ExitCode.success)
         }
         exit(withError: error)
     }

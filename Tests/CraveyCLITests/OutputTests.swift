@@ -13,7 +13,7 @@ struct OutputTests {
         let id = try #require(try library.repository.fetchAll().first).id.uuidString
         return [["list", "--json"], ["list"], ["info", id], ["info", id, "--json"], ["quickplay", "--json"],
                 ["export", "--format", "json"], ["export", "--format", "csv"], ["storage"], ["devices", "--json"]]
-            .map { $0 + ["--library", path] }
+            .map { $0 + ["--library", path] } + [["--version"], ["--help"], ["help", "list"], ["record", "--help"]]
     }
 
     @Test("output to a full disk (/dev/full) exits 73 saying the disk is full, for every printing command")
