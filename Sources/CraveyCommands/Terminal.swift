@@ -22,11 +22,7 @@ public enum Terminal {
     /// by SIGPIPE would end quietly, but without failing a `set -o pipefail` pipeline. Both
     /// executables ignore SIGPIPE, so the write reports EPIPE instead of killing the process.
     public static func write(_ data: Data) throws {
-        do {
-            _ = try FileDescriptor.standardOutput.writeAll(data)
-        } catch {
-            throw outputError(error)
-        }
+        try checked { _ = try FileDescriptor.standardOutput.writeAll(data) }
     }
 
     /// Diagnostics are best effort: a closed or full stderr does not stop a command.
@@ -44,11 +40,7 @@ public enum Terminal {
     public static func printJSON<Value: Encodable>(_ value: Value) throws {
         if let recording = value as? Recording { return try write(RecordingJSON.encode(recording)) }
         if let recordings = value as? [Recording] {
-            do {
-                return try RecordingJSON.write(recordings, to: .standardOutput)
-            } catch {
-                throw outputError(error)
-            }
+            return try checked { try RecordingJSON.write(recordings, to: .standardOutput) }
         }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -69,6 +61,15 @@ public enum Terminal {
     }
 
     /// What a failed write to stdout means for the command: see ``write(_:)``.
+    /// Runs a write to stdout and turns its failure into the one the command ends with.
+    private static func checked(_ write: () throws -> Void) throws {
+        do {
+            try write()
+        } catch {
+            throw outputError(error)
+        }
+    }
+
     static func outputError(_ error: any Error) -> any Error {
         guard let errno = error as? Errno else { return error }
         if errno == .brokenPipe { return ExitCode.success }
