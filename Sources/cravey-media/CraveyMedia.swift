@@ -16,8 +16,8 @@ struct CraveyMedia: AsyncParsableCommand {
     /// would play a clip), saying so instead of ArgumentParser's "unexpected arguments" (exit 64).
     static func checkAvailable(_ arguments: [String]) throws {
         guard let verb = arguments.first,
-              Cravey.configuration.subcommands.contains(where: { $0.configuration.commandName == verb }),
-              !configuration.subcommands.contains(where: { $0.configuration.commandName == verb }) else { return }
+              Cravey.configuration.subcommands.contains(where: { $0._commandName == verb }),
+              !configuration.subcommands.contains(where: { $0._commandName == verb }) else { return }
         throw CraveyError(.invalidInput, "`\(verb)` with these arguments is not available in this version of cravey. See `cravey help \(verb)` for what it can do.")
     }
 
