@@ -93,6 +93,19 @@ struct StorageFileTests {
         #expect(try recordingsFolder() == [partial.lastPathComponent])
     }
 
+    @Test("a .finishing file a crash left mid-rewrite does not block the next rewrite of that file")
+    func rewriteAfterCrash() throws {
+        // Given a fragmented recording, and the half-written .finishing a killed rewrite left
+        let partial = try fragmentedPartial()
+        let leftover = FileStorageManager.finishingURL(for: partial)
+        try Data(repeating: 0x5A, count: 1024).write(to: leftover)
+        // When it is rewritten
+        try storage.rewriteAsNormalMP4(partial, format: "ipod")
+        // Then it is a normal, decodable MP4, and the leftover is gone
+        #expect(try MediaProbe.playableDuration(of: partial) > 0.9)
+        #expect(try recordingsFolder() == [partial.lastPathComponent])
+    }
+
     @Test("a rewrite whose remux fails, or whose rename fails (injected), leaves the original and no .finishing")
     func rewriteFailures() throws {
         // Given a file that is not media under a partial name
