@@ -9,7 +9,6 @@ final class AudioFileWriter {
     private let file: MediaFile
     private let muxer: Muxer
     private let stage: AACEncoderStage
-    private var finished = false
 
     /// Creates the `.partial` file of recording `id` in `storage`, opens the encoder and writes the
     /// header of a fragmented MP4; on failure no file is left behind. A file that cannot be
@@ -41,7 +40,7 @@ final class AudioFileWriter {
     }
 
     deinit {
-        if !finished { muxer.abandon() }
+        muxer.abandon()  // does nothing once finish() closed it
     }
 
     /// Samples of encoder delay in front of the audio, hidden by an edit list after a rewrite.
@@ -58,7 +57,6 @@ final class AudioFileWriter {
     /// Drains the encoder, writes the trailer and closes the file. The file is complete afterwards.
     func finish() throws {
         try stage.finish()
-        finished = true
         try muxer.close()
         try file.close()
     }
