@@ -299,7 +299,10 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
 
     /// Moves the pipeline to `.stopping` unless it is already ending; wakes every waiting stage.
     private func beginStopping() {
-        if [.idle, .running, .paused].contains(current) { current = .stopping }
+        switch current {
+        case .idle, .running, .paused: current = .stopping
+        case .stopping, .finished, .failed: break
+        }
         condition.broadcast()
     }
 
