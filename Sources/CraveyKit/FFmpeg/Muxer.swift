@@ -54,6 +54,7 @@ final class Muxer {
             throw FFmpegError.outOfMemory
         }
         self.context.pointee.pb = io
+        self.context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO  // ours to free, not avformat's
         isOpen = true
     }
 
