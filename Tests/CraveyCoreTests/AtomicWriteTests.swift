@@ -18,9 +18,7 @@ final class AtomicWriteTests: Sendable {
     func shortWrites() throws {
         // Given a write that takes at most 7 bytes at a time
         var faults = StorageFaults()
-        faults.write = { descriptor, bytes throws(Errno) in
-            do { return try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes.prefix(7))) } catch { throw error as! Errno }
-        }
+        faults.write = StorageFaults.writesTakingAtMost(7)
         let data = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 * 31) })
         let url = folder.appendingPathComponent("short.bin")
 

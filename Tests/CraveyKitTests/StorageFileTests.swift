@@ -137,7 +137,7 @@ struct StorageFileTests {
         let whole = outside.appendingPathComponent("whole.m4a"), short = outside.appendingPathComponent("short.m4a")
         try FileStorageManager.create(whole) { try Muxer.remux(partial, into: $0, format: "ipod") }
         try FileStorageManager.create(short) { file in
-            file.shortWrites = 7
+            file.writeFault = StorageFaults.writesTakingAtMost(7)
             try Muxer.remux(partial, into: file, format: "ipod")
         }
         // Then both files are the same bytes, and they decode

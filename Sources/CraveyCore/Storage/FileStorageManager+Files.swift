@@ -11,9 +11,6 @@ package final class MediaFile {
     package let url: URL
     private let descriptor: FileDescriptor
     private var isOpen = true
-    /// At most this many bytes a `write(2)` takes, as a kernel may accept less than asked: a fault
-    /// a test injects to check that writes loop; nil in production.
-    package var shortWrites: Int?
     /// Called instead of `write(2)`, a fault a test injects (``StorageFaults/write``); nil in production.
     package var writeFault: StorageFaults.Write?
 
@@ -31,8 +28,7 @@ package final class MediaFile {
     package func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var rest = bytes[...]
         while !rest.isEmpty {
-            let chunk = shortWrites.map { rest.prefix(max($0, 1)) } ?? rest
-            let buffer = UnsafeRawBufferPointer(rebasing: chunk)
+            let buffer = UnsafeRawBufferPointer(rebasing: rest)
             let written = try writeFault?(descriptor, buffer) ?? descriptor.write(buffer)
             // A regular file takes at least one byte or fails; never spin on zero.
             guard written > 0 else { throw Errno.noSpace }

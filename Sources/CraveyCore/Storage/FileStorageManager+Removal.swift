@@ -95,6 +95,18 @@ package struct StorageFaults: Sendable {
     /// returning fewer bytes than it was given makes a short write.
     package var write: Write?
     package typealias Write = @Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int
+
+    /// A write that takes at most `count` bytes a call, as a kernel may: for tests that check
+    /// writes loop.
+    package static func writesTakingAtMost(_ count: Int) -> Write {
+        { descriptor, bytes throws(Errno) in
+            do {
+                return try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes.prefix(count)))
+            } catch {
+                throw error as? Errno ?? .ioError
+            }
+        }
+    }
     /// Called before a rewritten file replaces its original (given the original); throwing makes
     /// the rename fail.
     package var replacement: (@Sendable (URL) throws -> Void)?
