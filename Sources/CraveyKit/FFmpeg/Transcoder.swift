@@ -15,7 +15,7 @@ enum Transcoder {
             if let stream = info.videoStream {
                 let index = Int32(stream.index)
                 decoders.append(try Decoder(stream: index, of: input))
-                video = try H264EncoderStage(stream: index, of: input, into: muxer)
+                video = try H264EncoderStage(stream, of: input, into: muxer)
             }
             if let stream = info.audioStream {
                 let decoder = try Decoder(stream: Int32(stream.index), of: input)
