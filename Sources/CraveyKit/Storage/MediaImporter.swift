@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Brings an outside media file into the library's formats: AAC in .m4a for audio, H.264 with
 /// AAC in .mp4 for video. Files already in those formats keep their streams (a remux); others
@@ -77,7 +78,7 @@ enum MediaImporter {
 
     /// Refuses, before FFmpeg opens anything, what is not a regular file once links are followed:
     /// a named pipe would block the import until some program wrote to it, and a directory or a
-    /// device is no media file. A missing file is `.notFound`; the others are `.invalidInput`.
+    /// device is no media file. A missing file is `.notFound`, one that cannot be looked at `.other`; the others are `.invalidInput`.
     ///
     /// The corresponding C function is `stat`.
     static func refuseUnlessRegularFile(_ source: URL) throws(CraveyError) {
@@ -87,7 +88,9 @@ enum MediaImporter {
             if code == ENOENT || code == ENOTDIR {
                 throw CraveyError(.notFound, "There is no file at \(source.path).")
             }
-            throw CraveyError(.notFound, "Cannot import \(source.path): \(String(cString: strerror(code))).")
+            // It is there but cannot be looked at (permission, a loop of links): not "unknown".
+            throw CraveyError(.other, "Cannot import \(source.path): \(String(cString: strerror(code))). Check the file's permissions and path.",
+                              underlying: Errno(rawValue: code))
         }
         let refusal: (kind: String, fix: String)
         switch status.st_mode & S_IFMT {
