@@ -44,6 +44,9 @@ public struct AudioRecordingResult: Sendable, Equatable {
     public var sampleCount: Int
     /// The loudest sample of the whole recording in dBFS.
     public var peak: Double
+    /// The recording's loudness, measured on the captured samples as the encoder took them (so
+    /// stopping costs no second pass over the file).
+    public var loudness: LoudnessMeasurement
     /// The PulseAudio source recorded from.
     public var source: String
     /// Seconds from `start()` to the first captured sample.
@@ -187,7 +190,8 @@ public actor AudioRecordingCoordinator {
         }
     }
 
-    /// The encoder stage: owns the AAC encoder and the muxer, and finalises the file at the end.
+    /// The encoder stage: owns the AAC encoder and the muxer, measures the loudness of what it
+    /// encodes, and finalises the file at the end.
     ///
     /// It holds a lock on the file while writing it; a file with nothing recorded in it goes.
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
@@ -203,6 +207,7 @@ public actor AudioRecordingCoordinator {
         let lock = FileLock(url)
         defer { lock?.release() }
         var summary = CaptureSummary(source: options.source ?? "default")
+        var meter = LoudnessMeter.forPlayback(sampleRate: options.sampleRate, channels: options.channels)
         var written = 0
         do {
             try stage.ready()
@@ -210,6 +215,7 @@ public actor AudioRecordingCoordinator {
                 switch chunk {
                 case .samples(let samples):
                     try writer.append(samples)
+                    meter.append(samples)
                     written += samples.count
                 case .end(let end):
                     summary = end
@@ -235,7 +241,7 @@ public actor AudioRecordingCoordinator {
         return AudioRecordingResult(
             id: id, fileURL: url,
             duration: Double(summary.samples) / Double(options.sampleRate),
-            sampleCount: summary.samples, peak: summary.peak,
+            sampleCount: summary.samples, peak: summary.peak, loudness: meter.measurement,
             source: summary.source, startLatency: summary.latency,
             interruption: summary.interruption)
     }
