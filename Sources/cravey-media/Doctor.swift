@@ -35,6 +35,11 @@ struct Doctor: AsyncParsableCommand {
         }
         if repaired {
             lines.append(contentsOf: report.repairs.map { "repaired: \($0)" })
+            if report.measuredLoudness > 0 {
+                let count = report.measuredLoudness
+                lines.append("repaired: Measured the loudness of \(count) recording\(count == 1 ? "" : "s").")
+            }
+            lines.append(contentsOf: report.loudnessFailures)
         } else if !report.isHealthy {
             lines.append("Run `cravey doctor --repair` to fix these.")
         }

@@ -44,9 +44,10 @@ public struct AudioRecordingResult: Sendable, Equatable {
     public var sampleCount: Int
     /// The loudest sample of the whole recording in dBFS.
     public var peak: Double
-    /// The recording's loudness, measured on the captured samples as the encoder took them (so
-    /// stopping costs no second pass over the file).
-    public var loudness: LoudnessMeasurement
+    /// The recording's loudness, measured on the finished file as it will play (nil if that
+    /// failed): AAC's ringing where a recording starts and stops can put its true peak several
+    /// dB above the captured samples', and playback's peak ceiling needs the decoded one.
+    public var loudness: LoudnessMeasurement?
     /// The PulseAudio source recorded from.
     public var source: String
     /// Seconds from `start()` to the first captured sample.
@@ -190,8 +191,8 @@ public actor AudioRecordingCoordinator {
         }
     }
 
-    /// The encoder stage: owns the AAC encoder and the muxer, measures the loudness of what it
-    /// encodes, and finalises the file at the end.
+    /// The encoder stage: owns the AAC encoder and the muxer, finalises the file at the end and
+    /// measures its loudness.
     ///
     /// It holds a lock on the file while writing it; a file with nothing recorded in it goes.
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
@@ -207,7 +208,6 @@ public actor AudioRecordingCoordinator {
         let lock = FileLock(url)
         defer { lock?.release() }
         var summary = CaptureSummary(source: options.source ?? "default")
-        var meter = LoudnessMeter.forPlayback(sampleRate: options.sampleRate, channels: options.channels)
         var written = 0
         do {
             try stage.ready()
@@ -215,7 +215,6 @@ public actor AudioRecordingCoordinator {
                 switch chunk {
                 case .samples(let samples):
                     try writer.append(samples)
-                    meter.append(samples)
                     written += samples.count
                 case .end(let end):
                     summary = end
@@ -238,10 +237,11 @@ public actor AudioRecordingCoordinator {
         do {
             try storage.rewriteAsNormalMP4(url, format: Container.m4a.formatName, audioPriming: writer.primingSamples)
         } catch {}
+        let loudness = (try? LoudnessMeter.measure(fileAt: url)) ?? nil
         return AudioRecordingResult(
             id: id, fileURL: url,
             duration: Double(summary.samples) / Double(options.sampleRate),
-            sampleCount: summary.samples, peak: summary.peak, loudness: meter.measurement,
+            sampleCount: summary.samples, peak: summary.peak, loudness: loudness,
             source: summary.source, startLatency: summary.latency,
             interruption: summary.interruption)
     }

@@ -50,6 +50,8 @@ public struct DoctorUseCase: Sendable {
         public var missingLoudness: [Row] = []
         /// How many clips `--repair` measured.
         public var measuredLoudness = 0
+        /// Clips `--repair` could not measure, and why, one sentence each.
+        public var loudnessFailures: [String] = []
         /// What `--repair` did, one sentence each.
         public var repairs: [String] = []
 
@@ -161,11 +163,8 @@ public struct DoctorUseCase: Sendable {
                 guard let recording = try repository.fetch(id: row.id), try measure.execute(recording) != nil else { continue }
                 report.measuredLoudness += 1
             } catch let error as CraveyError {
-                report.repairs.append("Could not measure the loudness of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
+                report.loudnessFailures.append("Could not measure the loudness of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
             }
-        }
-        if report.measuredLoudness > 0 {
-            report.repairs.append("Measured the loudness of \(report.measuredLoudness) recording\(report.measuredLoudness == 1 ? "" : "s").")
         }
         for orphan in report.orphanFiles {
             if orphan.playable {
