@@ -199,3 +199,46 @@ struct PlaybackGainTests {
         #expect(LoudnessMeasurement(integrated: -18.24, truePeak: -1.26).description == "-18.2 LUFS, true peak -1.3 dBTP")
     }
 }
+
+@Suite("Loudness meter on arbitrary input")
+struct LoudnessMeterFuzzTests {
+    @Test("random rates, channel counts, lengths, levels and chunkings: never NaN, silent only below the gate, the gain always finite")
+    func arbitraryInput() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            // Given a random signal: white noise, a tone, or silence, possibly with spikes and
+            // values past full scale, at a random rate and channel count
+            let rate = [8_000, 11_025, 16_000, 22_050, 32_000, 44_100, 48_000, 88_200, 96_000, 192_000].randomElement(using: &generator)!
+            let channels = Int.random(in: 1...4, using: &generator)
+            let frames = Int.random(in: 0...24_000, using: &generator)
+            let level = Float(pow(10, Double.random(in: -5...0.5, using: &generator)))
+            let kind = Int.random(in: 0..<3, using: &generator)
+            var samples = (0..<frames * channels).map { index -> Float in
+                switch kind {
+                case 0: return Float.random(in: -level...level, using: &generator)
+                case 1: return level * Float(sin(Double(index / channels) * 0.05))
+                default: return 0
+                }
+            }
+            if !samples.isEmpty, Bool.random(using: &generator) { samples[Int.random(in: 0..<samples.count, using: &generator)] = 4 }
+
+            // When appended in random chunks of whole frames
+            var meter = LoudnessMeter(sampleRate: rate, channels: channels, dualMono: Bool.random(using: &generator))
+            var start = 0
+            while start < samples.count {
+                let end = min(start + channels * Int.random(in: 1...9_000, using: &generator), samples.count)
+                meter.append(Array(samples[start..<end]))
+                start = end
+            }
+            let measurement = meter.measurement
+
+            // Then nothing is NaN, a measurement is silent exactly when it is minus infinity, and the gain is finite
+            #expect(!measurement.integrated.isNaN && !measurement.truePeak.isNaN)
+            #expect(measurement.integrated < 10 && measurement.truePeak < 20)
+            #expect(measurement.isSilent == (measurement.integrated == -.infinity))
+            #expect(measurement.playbackGain().isFinite)
+            #expect(abs(meter.duration - Double(frames) / Double(rate)) < 1e-9)
+            if kind == 2 && samples.allSatisfy({ $0 == 0 }) { #expect(measurement.isSilent && measurement.truePeak == -.infinity) }
+        }
+    }
+}

