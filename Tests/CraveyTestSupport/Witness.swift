@@ -96,7 +96,8 @@ public enum Witness {
     }
 
     /// Decodes with the ffmpeg tool into interleaved float samples, keeping the rate and channels
-    /// unless `arguments` say otherwise (`["-ar", "44100"]`).
+    /// unless `arguments` say otherwise (`["-ar", "44100"]`). Works in the test's temporary folder
+    /// (its suite needs the `.temporaryFiles` trait).
     public static func decodeFloat(_ input: [String], _ arguments: [String] = []) throws -> [Float] {
         let output = temporaryFolder().appendingPathComponent("pcm-\(UUID().uuidString).f32")
         defer { try? FileManager.default.removeItem(at: output) }

@@ -32,7 +32,8 @@ public struct LoudnessMeter: Sendable {
     private var scratch: [Float] = []
     private var segments: [Double] = []
 
-    /// A meter for interleaved samples of `channels` channels at `sampleRate` Hz.
+    /// A meter for interleaved samples of `channels` channels at `sampleRate` Hz (both must be
+    /// positive: anything else is a programming error and stops the program).
     public init(sampleRate: Int, channels: Int, dualMono: Bool = false) {
         precondition(sampleRate > 0 && channels > 0, "A loudness meter needs a sample rate and at least one channel.")
         self.sampleRate = sampleRate
