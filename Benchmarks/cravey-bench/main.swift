@@ -3,6 +3,8 @@
 //   cravey-bench durations DIR        duration(of:) of every file in DIR, in one process
 //   cravey-bench latency SOURCE [N]   start() to first captured sample, N recordings of 0.5 s
 //   cravey-bench thumbnail VIDEO [N]  generateThumbnail(forVideoAt:id:) N times, the fastest run
+//   cravey-bench loudness FILE        CPU seconds of LoudnessMeter.measure(fileAt:) of FILE, and of
+//                                     the meter alone over as long a stereo noise at 48 kHz
 import CraveyKit
 import Foundation
 
@@ -45,6 +47,26 @@ case (3, "latency"), (4, "latency"):
     let sorted = intervals.sorted()
     let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     print("{\"latencies\": \(latencies), \"medianLevelInterval\": \(median)}")
+case (3, "loudness"):
+    // CPU seconds (the machine may be busy with other work), from `clock()`.
+    func cpu(_ body: () throws -> Void) rethrows -> Double {
+        let start = clock()
+        try body()
+        return Double(clock() - start) / Double(CLOCKS_PER_SEC)
+    }
+    let file = URL(fileURLWithPath: arguments[2])
+    var measurement: LoudnessMeasurement?
+    let decoding = try cpu { measurement = try LoudnessMeter.measure(fileAt: file) }
+    let length = try FileStorageManager(libraryURL: file.deletingLastPathComponent()).duration(of: file)
+    // Noise from a xorshift generator: SystemRandomNumberGenerator makes a system call a number.
+    var state: UInt32 = 2_463_534_242
+    let noise = (0..<Int(length * 48_000) * 2).map { _ -> Float in
+        state ^= state << 13; state ^= state >> 17; state ^= state << 5
+        return Float(state) / Float(UInt32.max) - 0.5
+    }
+    var meter = LoudnessMeter(sampleRate: 48_000, channels: 2)
+    let metering = cpu { noise.withUnsafeBufferPointer { meter.append($0) } }
+    print("{\"audioSeconds\": \(length), \"measureFileCPUSeconds\": \(decoding), \"meterStereo48kCPUSeconds\": \(metering), \"integrated\": \(measurement?.integrated ?? .nan), \"noiseIntegrated\": \(meter.measurement.integrated)}")
 case (3, "thumbnail"), (4, "thumbnail"):
     let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-bench-\(UUID().uuidString)")

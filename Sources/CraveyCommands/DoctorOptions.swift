@@ -13,6 +13,8 @@ public struct DoctorOptions: ParsableCommand {
             deletions. --repair registers playable orphan files as recordings titled \
             "Recovered <date>", removes entries whose media is gone, fixes sizes and removes \
             orphan thumbnails. Unplayable fragments are deleted only with --delete-unplayable.
+            It also counts clips whose loudness is not measured yet (which is no problem: \
+            playing one measures it); --repair measures them.
             Exits 0 when the library is healthy (or was repaired), 1 when problems remain.
             """)
 

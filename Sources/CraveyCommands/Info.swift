@@ -23,6 +23,9 @@ struct Info: ParsableCommand {
             ("Size", FileStorageManager.formatBytes(recording.fileSize)),
             ("Plays", String(recording.playCount)),
             ("Last played", recording.lastPlayedAt.map(Format.date) ?? "never"),
+            ("Loudness", recording.loudness?.description ?? (recording.type == .audio
+                ? "not measured yet (`cravey doctor --repair` measures it, as does playing it once)"
+                : "not measured (none if the clip has no sound; otherwise `cravey doctor --repair` measures it, as does playing it once)")),
             ("File", Format.visible(file)),
         ] + (recording.thumbnailPath.map { [("Thumbnail", Format.visible(library.storage.libraryURL.appendingPathComponent($0).path))] } ?? [])
         try Terminal.output(rows.map { "\($0.0):".padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))

@@ -29,8 +29,17 @@ struct Doctor: AsyncParsableCommand {
         for mismatch in report.sizeMismatches { lines.append("size mismatch: \(mismatch.filePath) is \(mismatch.actual) bytes, the entry says \(mismatch.recorded)") }
         for path in report.interruptedDeletions { lines.append("interrupted deletion: \(path)") }
         if lines.isEmpty { lines.append("The library is healthy.") }
+        if !repaired, !report.missingLoudness.isEmpty {
+            let count = report.missingLoudness.count
+            lines.append("loudness not measured yet: \(count) recording\(count == 1 ? "" : "s"); `cravey doctor --repair` measures \(count == 1 ? "it" : "them") (playing a clip once does too).")
+        }
         if repaired {
             lines.append(contentsOf: report.repairs.map { "repaired: \($0)" })
+            if report.measuredLoudness > 0 {
+                let count = report.measuredLoudness
+                lines.append("repaired: Measured the loudness of \(count) recording\(count == 1 ? "" : "s").")
+            }
+            lines.append(contentsOf: report.loudnessFailures)
         } else if !report.isHealthy {
             lines.append("Run `cravey doctor --repair` to fix these.")
         }

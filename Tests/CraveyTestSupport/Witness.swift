@@ -72,4 +72,48 @@ public enum Witness {
         let coarse = loudest(stride(from: 50, through: sampleRate / 2 - 10, by: 10))
         return loudest(stride(from: coarse - 10, through: coarse + 10, by: 0.5))
     }
+
+    /// What ffmpeg's `ebur128=peak=true` filter measures: integrated loudness (LUFS) and true
+    /// peak (dBTP), to its one decimal; minus infinity where it prints `-inf`. `input` is the
+    /// part of ffmpeg's command line naming the input (`["-i", path]`, or a raw format first);
+    /// `dualMono` counts a mono input twice, as `LoudnessMeter.forPlayback` does; `filters` run
+    /// first (`"aformat=channel_layouts=stereo,"` mixes down as libswresample does by default).
+    public static func ebur128(_ input: [String], dualMono: Bool = false, filters: String = "") throws -> (integrated: Double, truePeak: Double) {
+        let result = try run("ffmpeg", ["-hide_banner", "-nostats"] + input
+                             + ["-af", "\(filters)ebur128=peak=true:dualmono=\(dualMono)", "-f", "null", "-"])
+        guard result.status == 0, let summary = result.error.range(of: "Summary:") else {
+            throw TestFailure("ffmpeg's ebur128 could not measure \(input): \(result.error)")
+        }
+        func value(after label: String) throws -> Double {
+            let text = result.error[summary.upperBound...]
+            guard let start = text.range(of: label) else { throw TestFailure("no \(label) in ebur128's summary: \(text)") }
+            let field = text[start.upperBound...].drop { $0 == " " }.prefix { !$0.isWhitespace }
+            if field == "-inf" { return -.infinity }
+            guard let number = Double(field) else { throw TestFailure("ebur128 printed \(label) \(field)") }
+            return number
+        }
+        return (try value(after: "I:"), try value(after: "Peak:"))
+    }
+
+    /// Decodes with the ffmpeg tool into interleaved float samples, keeping the rate and channels
+    /// unless `arguments` say otherwise (`["-ar", "44100"]`). Works in the test's temporary folder
+    /// (its suite needs the `.temporaryFiles` trait).
+    public static func decodeFloat(_ input: [String], _ arguments: [String] = []) throws -> [Float] {
+        let output = temporaryFolder().appendingPathComponent("pcm-\(UUID().uuidString).f32")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try run("ffmpeg", ["-v", "error"] + input + arguments + ["-f", "f32le", output.path])
+        guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(input): \(result.error)") }
+        let data = try Data(contentsOf: output)
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// How many channels the first audio stream of a file has, as ffprobe reads it.
+    public static func ffprobeChannels(_ url: URL) throws -> Int {
+        let result = try run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels",
+                                         "-of", "csv=p=0", url.path])
+        guard result.status == 0, let channels = Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TestFailure("ffprobe could not count the channels of \(url.path): \(result.error)")
+        }
+        return channels
+    }
 }

@@ -81,6 +81,14 @@ public struct AppDatabase: Sendable {
                 t.column("completed", .boolean).notNull()
             }
         }
+        // A clip's loudness (see LoudnessMeasurement): NULL until measured, so existing rows keep
+        // their data and get a measurement from `doctor --repair` or their first play.
+        migrator.registerMigration("loudness") { db in
+            try db.alter(table: "recording") { t in
+                t.add(column: "loudnessIntegrated", .double)
+                t.add(column: "loudnessTruePeak", .double)
+            }
+        }
         return migrator
     }
 }

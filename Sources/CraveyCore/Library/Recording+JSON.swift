@@ -1,8 +1,9 @@
 import Foundation
 
 extension Recording {
-    /// Encodes every field, absent ones as `null`, the id in lowercase: GRDB writes rows through
-    /// it, and `JSONEncoder` gets the shape ``RecordingJSON`` writes (which `--json` uses, faster).
+    /// Encodes every JSON field, absent ones as `null`, the id in lowercase: `JSONEncoder` gets the
+    /// shape ``RecordingJSON`` writes (which `--json` uses, faster). GRDB writes rows through
+    /// `encode(to: inout PersistenceContainer)`, which adds the loudness columns.
     public func encode(to encoder: any Swift.Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id.uuidString.lowercased(), forKey: .id)

@@ -9,7 +9,7 @@ extension Recording {
     public static var databaseSelection: [any SQLSelectable] {
         [Columns.id, Columns.type, Columns.title, Columns.notes, Columns.purpose, Columns.createdAt,
          Columns.duration, Columns.filePath, Columns.thumbnailPath, Columns.fileSize, Columns.playCount,
-         Columns.lastPlayedAt]
+         Columns.lastPlayedAt, Columns.loudnessIntegrated, Columns.loudnessTruePeak]
     }
 
     /// Reads a row by column index, which is several times faster than the Codable path on
@@ -21,7 +21,13 @@ extension Recording {
         }
         self.init(id: id, type: row[1], title: row[2], notes: row[3], purpose: row[4], createdAt: createdAt,
                   duration: row[6], filePath: row[7], thumbnailPath: row[8], fileSize: row[9], playCount: row[10],
-                  lastPlayedAt: Self.storedDate(row[11]))
+                  lastPlayedAt: Self.storedDate(row[11]), loudness: Self.loudness(row[12], row[13]))
+    }
+
+    /// A stored measurement: both columns set, or none (not measured).
+    static func loudness(_ integrated: Double?, _ truePeak: Double?) -> LoudnessMeasurement? {
+        guard let integrated, let truePeak else { return nil }
+        return LoudnessMeasurement(integrated: integrated, truePeak: truePeak)
     }
 
     /// Parses a UUID's 36 characters by hand (`UUID(uuidString:)` goes through `sscanf`).

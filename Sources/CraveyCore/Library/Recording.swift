@@ -35,7 +35,13 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     public var fileSize: Int64
     public var playCount: Int
     public var lastPlayedAt: Date?
+    /// How loud the clip is; nil until it has been measured (when saved or imported, by
+    /// `doctor --repair`, or at its first play). Stored in the database only: the JSON that
+    /// `--json` and the export print has no such field.
+    public var loudness: LoudnessMeasurement? = nil
 
+    /// The JSON fields, which are also the columns of the v1 table; ``loudness`` has columns of
+    /// its own (``Columns/loudnessIntegrated``, ``Columns/loudnessTruePeak``).
     enum CodingKeys: String, CodingKey {
         case id, type, title, notes, purpose, createdAt, duration, filePath, thumbnailPath
         case fileSize, playCount, lastPlayedAt
@@ -44,7 +50,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     public init(id: UUID = UUID(), type: RecordingType, title: String, notes: String? = nil,
                 purpose: RecordingPurpose? = nil, createdAt: Date = Date(), duration: Double,
                 filePath: String, thumbnailPath: String? = nil, fileSize: Int64,
-                playCount: Int = 0, lastPlayedAt: Date? = nil) {
+                playCount: Int = 0, lastPlayedAt: Date? = nil, loudness: LoudnessMeasurement? = nil) {
         self.id = id
         self.type = type
         self.title = title
@@ -57,6 +63,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
         self.fileSize = fileSize
         self.playCount = playCount
         self.lastPlayedAt = lastPlayedAt
+        self.loudness = loudness
     }
 }
 
@@ -79,5 +86,28 @@ extension Recording: FetchableRecord, PersistableRecord {
         static let fileSize = Column(CodingKeys.fileSize)
         static let playCount = Column(CodingKeys.playCount)
         static let lastPlayedAt = Column(CodingKeys.lastPlayedAt)
+        /// Integrated loudness in LUFS (-Inf for a silent clip); NULL: not measured.
+        static let loudnessIntegrated = Column("loudnessIntegrated")
+        /// True peak in dBTP (-Inf for digital silence); NULL: not measured.
+        static let loudnessTruePeak = Column("loudnessTruePeak")
+    }
+
+    /// Writes every column, the loudness ones included (which the `Encodable` shape, the JSON's,
+    /// leaves out).
+    public func encode(to container: inout PersistenceContainer) throws {
+        container[Columns.id] = id.uuidString.lowercased()
+        container[Columns.type] = type
+        container[Columns.title] = title
+        container[Columns.notes] = notes
+        container[Columns.purpose] = purpose
+        container[Columns.createdAt] = createdAt
+        container[Columns.duration] = duration
+        container[Columns.filePath] = filePath
+        container[Columns.thumbnailPath] = thumbnailPath
+        container[Columns.fileSize] = fileSize
+        container[Columns.playCount] = playCount
+        container[Columns.lastPlayedAt] = lastPlayedAt
+        container[Columns.loudnessIntegrated] = loudness?.integrated
+        container[Columns.loudnessTruePeak] = loudness?.truePeak
     }
 }

@@ -108,6 +108,18 @@ public struct RecordingRepository: Sendable {
         return recording
     }
 
+    /// Stores a clip's loudness measurement (replacing any earlier one) and returns the row as it
+    /// now is. Throws `.notFound` when the row is gone.
+    @discardableResult
+    public func updateLoudness(of id: UUID, to loudness: LoudnessMeasurement) throws -> Recording {
+        try database.writer.write { db in
+            try update(id, in: db, [
+                Recording.Columns.loudnessIntegrated.set(to: loudness.integrated),
+                Recording.Columns.loudnessTruePeak.set(to: loudness.truePeak),
+            ])
+        }
+    }
+
     /// Updates the stored size of a file, for `doctor --repair`.
     public func updateFileSize(of id: UUID, to size: Int64) throws {
         try database.writer.write { db in

@@ -10,17 +10,18 @@ public struct SaveRecordingUseCase: Sendable {
         self.library = library
     }
 
-    /// Saves a finished media file of the library's formats under `id`.
+    /// Saves a finished media file of the library's formats under `id`, with its loudness when
+    /// it was measured.
     public func execute(fileAt url: URL, id: UUID, type: RecordingType, duration: Double,
                         thumbnailPath: String? = nil, metadata: RecordingMetadata,
-                        createdAt: Date = Date()) throws -> Recording {
+                        createdAt: Date = Date(), loudness: LoudnessMeasurement? = nil) throws -> Recording {
         let storage = library.storage
         let relative = try storage.saveRecording(from: url, type: type, id: id)
         let recording = Recording(
             id: id, type: type, title: metadata.resolvedTitle(createdAt: createdAt),
             notes: metadata.notes, purpose: metadata.purpose, createdAt: createdAt,
             duration: duration, filePath: relative, thumbnailPath: thumbnailPath,
-            fileSize: try storage.fileSize(at: relative))
+            fileSize: try storage.fileSize(at: relative), loudness: loudness)
         do {
             try library.repository.insert(recording)
         } catch {

@@ -16,6 +16,11 @@ struct AudioFormat {
         AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLTP, sampleRate: Int32(sampleRate), channels: Int32(channels))
     }
 
+    /// Interleaved 32-bit float samples, as the loudness meter reads them.
+    static func floatInterleaved(sampleRate: Int, channels: Int) -> AudioFormat {
+        AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLT, sampleRate: Int32(sampleRate), channels: Int32(channels))
+    }
+
     var layout: AVChannelLayout {
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, channels)

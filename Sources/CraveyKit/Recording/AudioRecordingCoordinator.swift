@@ -44,6 +44,10 @@ public struct AudioRecordingResult: Sendable, Equatable {
     public var sampleCount: Int
     /// The loudest sample of the whole recording in dBFS.
     public var peak: Double
+    /// The recording's loudness, measured on the finished file as it will play (nil if that
+    /// failed): AAC's ringing where a recording starts and stops can put its true peak several
+    /// dB above the captured samples', and playback's peak ceiling needs the decoded one.
+    public var loudness: LoudnessMeasurement?
     /// The PulseAudio source recorded from.
     public var source: String
     /// Seconds from `start()` to the first captured sample.
@@ -187,7 +191,8 @@ public actor AudioRecordingCoordinator {
         }
     }
 
-    /// The encoder stage: owns the AAC encoder and the muxer, and finalises the file at the end.
+    /// The encoder stage: owns the AAC encoder and the muxer, finalises the file at the end and
+    /// measures its loudness.
     ///
     /// It holds a lock on the file while writing it; a file with nothing recorded in it goes.
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
@@ -232,10 +237,11 @@ public actor AudioRecordingCoordinator {
         do {
             try storage.rewriteAsNormalMP4(url, format: Container.m4a.formatName, audioPriming: writer.primingSamples)
         } catch {}
+        let loudness = (try? LoudnessMeter.measure(fileAt: url)) ?? nil
         return AudioRecordingResult(
             id: id, fileURL: url,
             duration: Double(summary.samples) / Double(options.sampleRate),
-            sampleCount: summary.samples, peak: summary.peak,
+            sampleCount: summary.samples, peak: summary.peak, loudness: loudness,
             source: summary.source, startLatency: summary.latency,
             interruption: summary.interruption)
     }

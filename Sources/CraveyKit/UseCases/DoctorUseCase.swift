@@ -7,6 +7,10 @@ import Foundation
 /// no row, sizes that disagree, and deletions a crash interrupted. Repairing registers playable
 /// orphans as recordings titled "Recovered <date>", removes rows whose media is gone, fixes
 /// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked.
+///
+/// It also lists clips whose loudness was never measured (saved before it was, or whose
+/// measurement failed); repairing measures them. That is no fault: it leaves the library
+/// healthy either way, since playback measures such a clip the first time it plays.
 public struct DoctorUseCase: Sendable {
     let library: RecordingLibrary
 
@@ -42,9 +46,16 @@ public struct DoctorUseCase: Sendable {
         public var orphanThumbnails: [String] = []
         public var sizeMismatches: [SizeMismatch] = []
         public var interruptedDeletions: [String] = []
+        /// Clips with audio whose loudness is not measured yet (not a fault, see ``isHealthy``).
+        public var missingLoudness: [Row] = []
+        /// How many clips `--repair` measured.
+        public var measuredLoudness = 0
+        /// Clips `--repair` could not measure, and why, one sentence each.
+        public var loudnessFailures: [String] = []
         /// What `--repair` did, one sentence each.
         public var repairs: [String] = []
 
+        /// No fault found. Loudness not measured yet is none: the first play measures it.
         public var isHealthy: Bool {
             missingFiles.isEmpty && unsafePaths.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty
@@ -80,6 +91,10 @@ public struct DoctorUseCase: Sendable {
             }
             if size != row.fileSize {
                 report.sizeMismatches.append(.init(id: row.id, filePath: row.filePath, recorded: row.fileSize, actual: size))
+            }
+            // A video without sound has nothing to measure; looking costs one open of its file.
+            if row.loudness == nil, row.type == .audio || (try? MediaProbe.info(of: url).audioStream) != nil {
+                report.missingLoudness.append(entry)
             }
         }
 
@@ -142,6 +157,15 @@ public struct DoctorUseCase: Sendable {
             try storage.deleteThumbnail(at: path)
             report.repairs.append("Deleted the thumbnail \(path), which no recording uses.")
         }
+        let measure = MeasureLoudnessUseCase(library: library)
+        for row in report.missingLoudness {
+            do {
+                guard let recording = try repository.fetch(id: row.id), try measure.execute(recording) != nil else { continue }
+                report.measuredLoudness += 1
+            } catch let error as CraveyError {
+                report.loudnessFailures.append("Could not measure the loudness of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
+            }
+        }
         for orphan in report.orphanFiles {
             if orphan.playable {
                 let recording = try recover(orphan)
@@ -171,9 +195,10 @@ public struct DoctorUseCase: Sendable {
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
         let thumbnail = type == .video ? try? storage.generateThumbnail(forVideoAt: url, id: id) : nil
+        let loudness = (try? LoudnessMeter.measure(fileAt: url)) ?? nil
         return try SaveRecordingUseCase(library: library).execute(
             fileAt: url, id: id, type: type, duration: try MediaProbe.duration(of: url), thumbnailPath: thumbnail,
-            metadata: try RecordingMetadata(title: title), createdAt: modified)
+            metadata: try RecordingMetadata(title: title), createdAt: modified, loudness: loudness)
     }
 
     /// The id in a file's name (`audio_<uuid>.m4a(.partial)`) when the name is of this type and

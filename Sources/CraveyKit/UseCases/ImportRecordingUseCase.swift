@@ -2,7 +2,7 @@ import Foundation
 
 /// Brings an existing media file into the library: probes it, refuses what cannot be decoded
 /// (storing nothing), keeps AAC/H.264 in MP4 as it is and transcodes anything else, makes a
-/// thumbnail for video, and adds the row.
+/// thumbnail for video, measures the loudness of the audio, and adds the row.
 public struct ImportRecordingUseCase: Sendable {
     let library: RecordingLibrary
 
@@ -41,10 +41,13 @@ public struct ImportRecordingUseCase: Sendable {
                 ? CraveyError(.undecodableMedia, "Cannot import \(source.path): no picture of its video decodes. Nothing was stored.")
                 : error
         }
+        // The library's copy, as it will play. No audio stream, no measurement; audio that does
+        // not decode is no reason to refuse a clip whose picture does (it gets none either).
+        let loudness = (try? LoudnessMeter.measure(fileAt: imported.url)) ?? nil
         do {
             return try SaveRecordingUseCase(library: library).execute(
                 fileAt: imported.url, id: id, type: imported.type, duration: imported.duration,
-                thumbnailPath: thumbnail, metadata: metadata, createdAt: createdAt)
+                thumbnailPath: thumbnail, metadata: metadata, createdAt: createdAt, loudness: loudness)
         } catch {
             removeImported()
             throw error

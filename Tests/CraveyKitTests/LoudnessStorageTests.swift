@@ -1,0 +1,136 @@
+import CraveyTestSupport
+import Foundation
+import Testing
+@testable import CraveyKit
+
+/// Loudness measured when clips are recorded, imported or repaired, checked against ffmpeg's
+/// `ebur128` on the library's file (a mono clip as dual mono, as the library measures it).
+@Suite("Loudness of the library's clips", .temporaryFiles)
+struct LoudnessStorageTests {
+    /// ffmpeg's measurement of a clip's file in the library.
+    func witness(_ recording: Recording, in library: RecordingLibrary) throws -> (integrated: Double, truePeak: Double) {
+        let url = try library.storage.absoluteURL(for: recording.filePath)
+        return try Witness.ebur128(["-i", url.path], dualMono: try Witness.ffprobeChannels(url) == 1)
+    }
+
+    func expectClose(_ measurement: LoudnessMeasurement?, _ witness: (integrated: Double, truePeak: Double),
+                     sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let measurement else {
+            Issue.record("no measurement", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(abs(measurement.integrated - witness.integrated) <= 0.3,
+                "integrated \(measurement.integrated) vs ffmpeg \(witness.integrated)", sourceLocation: sourceLocation)
+        #expect(abs(measurement.truePeak - witness.truePeak) <= 0.5,
+                "true peak \(measurement.truePeak) vs ffmpeg \(witness.truePeak)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a recording is saved with the loudness of its file, within 0.3 LU and 0.5 dB of ffmpeg's reading of it")
+    func recording() async throws {
+        // Given a tone playing into a virtual microphone
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let microphone = try VirtualMicrophone()
+        let tone = try await microphone.play(frequency: 440)
+        defer { tone.terminate() }
+
+        // When 3 s are recorded and saved
+        let coordinator = AudioRecordingCoordinator(
+            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor, maxDuration: 3))
+        try await coordinator.start()
+        for await _ in coordinator.events {}
+        let result = try await coordinator.result()
+        let saved = try SaveRecordingUseCase(library: library).execute(result, metadata: try RecordingMetadata(title: "Tone"))
+
+        // Then the row holds the measurement, which agrees with ffmpeg's of the file
+        let row = try #require(try library.repository.fetch(id: saved.id))
+        #expect(row.loudness == result.loudness && saved.loudness == result.loudness)
+        expectClose(row.loudness, try witness(row, in: library))
+        // A tone at half of full scale: loud, nowhere near silent
+        let loudness = try #require(result.loudness)
+        #expect(loudness.integrated > -12 && loudness.truePeak > -7)
+    }
+
+    @Test("an import is saved with the loudness of the library's copy: AAC copied, WAV transcoded, a video's sound", arguments: [
+        ("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.02*sin(2*PI*440*t):s=48000:d=3", "-c:a", "aac", "-b:a", "96k"]),
+        ("wav", ["-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.6:sample_rate=44100:seed=5:d=3", "-ac", "2", "-c:a", "pcm_s16le"]),
+        ("mp4", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25", "-f", "lavfi", "-i", "sine=frequency=300:duration=2",
+                 "-shortest", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"]),
+    ])
+    func importing(ext: String, arguments: [String]) throws {
+        // Given a media file
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let source = try Fixture.make(ext, arguments)
+        // When imported
+        let recording = try ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: try RecordingMetadata(title: "In"))
+        // Then its row holds the loudness ffmpeg reads in the library's copy
+        let row = try #require(try library.repository.fetch(id: recording.id))
+        #expect(row.loudness == recording.loudness)
+        expectClose(row.loudness, try witness(row, in: library))
+    }
+
+    @Test("a video without sound is imported without a measurement, and doctor does not ask for one")
+    func silentVideo() throws {
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let source = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
+                                              "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+        let recording = try ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: try RecordingMetadata(title: "Mute"))
+        #expect(recording.loudness == nil)
+        #expect(try library.repository.fetch(id: recording.id)?.loudness == nil)
+        #expect(try DoctorUseCase(library: library).execute().missingLoudness.isEmpty)
+        #expect(try MeasureLoudnessUseCase(library: library).execute(recording) == nil)
+    }
+
+    @Test("doctor lists clips not measured yet without touching them, still healthy; --repair measures them as ffmpeg does")
+    func doctorRepair() throws {
+        // Given two clips saved without a measurement, as before loudness was measured
+        let library = try Fixture.library(clips: 2)
+        let rows = try library.repository.fetchAll()
+        #expect(rows.allSatisfy { $0.loudness == nil })
+
+        // When doctor only looks
+        let report = try DoctorUseCase(library: library).execute()
+        // Then it lists both, calls the library healthy, and measured nothing
+        #expect(Set(report.missingLoudness.map(\.id)) == Set(rows.map(\.id)))
+        #expect(report.isHealthy && report.measuredLoudness == 0)
+        #expect(try library.repository.fetchAll().allSatisfy { $0.loudness == nil })
+
+        // When it repairs
+        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+        // Then both are measured, as ffmpeg measures their files, and nothing is missing any more
+        #expect(repaired.measuredLoudness == 2 && repaired.loudnessFailures.isEmpty)
+        for row in try library.repository.fetchAll() { expectClose(row.loudness, try witness(row, in: library)) }
+        let after = try DoctorUseCase(library: library).execute()
+        #expect(after.missingLoudness.isEmpty && after.isHealthy)
+    }
+
+    @Test("--repair says which clip it could not measure, and goes on with the others")
+    func doctorRepairFailure() throws {
+        // Given two clips without measurement, one of whose files was replaced by garbage of the same size
+        let library = try Fixture.library(clips: 2)
+        let rows = try library.repository.fetchAll()
+        let damaged = try library.storage.absoluteURL(for: rows[0].filePath)
+        try Data(repeating: 0x5A, count: Int(rows[0].fileSize)).write(to: damaged)
+
+        // When doctor repairs
+        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+
+        // Then the other is measured and the damaged one is named
+        #expect(repaired.measuredLoudness == 1)
+        #expect(repaired.loudnessFailures.count == 1 && repaired.loudnessFailures[0].contains(rows[0].id.uuidString.lowercased()))
+        #expect(try library.repository.fetch(id: rows[1].id)?.loudness != nil)
+        #expect(try library.repository.fetch(id: rows[0].id)?.loudness == nil)
+    }
+
+    @Test("MeasureLoudnessUseCase stores the measurement of a row; a missing file is .notFound and stores nothing")
+    func measureUseCase() async throws {
+        let library = try Fixture.library(clips: 2)
+        let rows = try library.repository.fetchAll()
+        let measured = try #require(try await MeasureLoudnessUseCase(library: library).execute(rows[0]))
+        #expect(try library.repository.fetch(id: rows[0].id)?.loudness == measured)
+
+        try FileManager.default.removeItem(at: try library.storage.absoluteURL(for: rows[1].filePath))
+        let error = await #expect(throws: CraveyError.self) { try await MeasureLoudnessUseCase(library: library).execute(rows[1]) }
+        #expect(error?.kind == .notFound)
+        #expect(try library.repository.fetch(id: rows[1].id)?.loudness == nil)
+    }
+}
