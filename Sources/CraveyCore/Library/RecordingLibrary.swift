@@ -5,6 +5,9 @@ import GRDB
 public struct RecordingLibrary: Sendable {
     public private(set) var storage: FileStorageManager
     public let repository: RecordingRepository
+    /// What a person should read once about the library folder (``FileStorageManager/prepare()``):
+    /// other users can reach it, or it belongs to someone else.
+    public let warnings: [String]
 
     /// Faults a test injects into file operations.
     package var storageFaults: StorageFaults {
@@ -12,10 +15,11 @@ public struct RecordingLibrary: Sendable {
         set { storage.faults = newValue }
     }
 
-    /// Opens the library at `url`, creating the folders (0700) and the database (0600) if needed.
+    /// Opens the library at `url`, creating the folders (0700) and the database (0600) if needed;
+    /// nothing that exists changes mode. A read-only library opens for reading.
     public init(at url: URL) throws {
         storage = FileStorageManager(libraryURL: url)
-        try storage.prepare()
+        warnings = try storage.prepare()
         let file = storage.libraryURL.appendingPathComponent(AppDatabase.fileName)
         do {
             repository = RecordingRepository(database: try AppDatabase(url: file))

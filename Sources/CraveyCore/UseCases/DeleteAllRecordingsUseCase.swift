@@ -34,6 +34,16 @@ public struct DeleteAllRecordingsUseCase: Sendable {
                 failed.append((path, error))
             }
         }
+        // Names that are not UTF-8 no row can hold: they go by their bytes.
+        for file in storage.unreadableNames() {
+            do {
+                try storage.remove(raw: file.name, in: file.folder)
+                summary.files += 1
+                summary.bytes += file.size
+            } catch {
+                failed.append((FileStorageManager.visibleName(file.name), error))
+            }
+        }
         guard failed.isEmpty else {
             // Rows whose file is still there come back, so no file is left without its row.
             let remaining = Set(failed.map(\.path))

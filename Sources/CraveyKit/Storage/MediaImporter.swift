@@ -55,7 +55,7 @@ enum MediaImporter {
         let partial = storage.partialURL(for: id, type: type)
         var created = false
         do {
-            try FileStorageManager.create(partial) { file in
+            try storage.create(partial) { file in
                 created = true
                 if isLibraryFormat(info) {
                     try Muxer.remux(source, into: file, format: Container(for: type).formatName)

@@ -36,8 +36,18 @@ public struct DoctorUseCase: Sendable {
             public var actual: Int64
         }
 
+        /// A row whose stored thumbnail path would leave the library or is a link.
+        public struct Thumbnail: Codable, Sendable, Equatable {
+            public var id: UUID
+            public var title: String
+            public var thumbnailPath: String
+        }
+
         public var missingFiles: [Row] = []
         public var unsafePaths: [Row] = []
+        public var unsafeThumbnails: [Thumbnail] = []
+        /// Files under `Recordings/` whose names are not UTF-8, shown with `\xNN` for the bad bytes.
+        public var unreadableNames: [String] = []
         public var orphanFiles: [Orphan] = []
         public var orphanThumbnails: [String] = []
         public var sizeMismatches: [SizeMismatch] = []
@@ -46,7 +56,7 @@ public struct DoctorUseCase: Sendable {
         public var repairs: [String] = []
 
         public var isHealthy: Bool {
-            missingFiles.isEmpty && unsafePaths.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+            missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && unreadableNames.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty
         }
     }
@@ -69,12 +79,15 @@ public struct DoctorUseCase: Sendable {
         let referenced = Set(rows.flatMap { [$0.filePath, $0.thumbnailPath].compactMap { $0 } })
 
         for row in rows {
+            if let thumbnail = row.thumbnailPath, (try? storage.absoluteURL(for: thumbnail)) == nil {
+                report.unsafeThumbnails.append(.init(id: row.id, title: row.title, thumbnailPath: thumbnail))
+            }
             let entry = Report.Row(id: row.id, title: row.title, filePath: row.filePath)
             guard let url = try? storage.absoluteURL(for: row.filePath) else {
                 report.unsafePaths.append(entry)
                 continue
             }
-            guard let size = FileStorageManager.size(of: url) else {
+            guard let size = storage.size(of: url) else {
                 report.missingFiles.append(entry)
                 continue
             }
@@ -100,7 +113,16 @@ public struct DoctorUseCase: Sendable {
             }
         }
 
-        if repair { try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable) }
+        let unreadable = storage.unreadableNames()
+        report.unreadableNames = unreadable.map { file in
+            (file.folder == .thumbnails ? FileStorageManager.thumbnailsFolder : FileStorageManager.recordingsFolder)
+                + "/" + FileStorageManager.visibleName(file.name)
+        }
+
+        if repair {
+            try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable)
+            try repairNames(unreadable, in: &report, deleteUnplayable: deleteUnplayable)
+        }
         return report
     }
 
@@ -134,6 +156,10 @@ public struct DoctorUseCase: Sendable {
             _ = try repository.delete(id: row.id)
             report.repairs.append("Removed the entry \"\(row.title)\" (\(row.id.uuidString.lowercased())): its media \(row.filePath) is gone.")
         }
+        for thumbnail in report.unsafeThumbnails {
+            try repository.removeThumbnail(of: thumbnail.id)
+            report.repairs.append("Removed the thumbnail path \(thumbnail.thumbnailPath) of \"\(thumbnail.title)\" (\(thumbnail.id.uuidString.lowercased())): it pointed outside the library.")
+        }
         for mismatch in report.sizeMismatches {
             try repository.updateFileSize(of: mismatch.id, to: mismatch.actual)
             report.repairs.append("Updated the size of \(mismatch.filePath) to \(mismatch.actual) bytes.")
@@ -149,6 +175,36 @@ public struct DoctorUseCase: Sendable {
             } else if deleteUnplayable {
                 try storage.deleteRecording(at: orphan.path)
                 report.repairs.append("Deleted \(orphan.path), which cannot be played.")
+            }
+        }
+    }
+
+    /// Gives files whose names are not UTF-8 a name a row can hold, then treats them as the orphans
+    /// they are: a playable media file is registered, a thumbnail (or, when asked, an unplayable
+    /// file) is deleted.
+    private func repairNames(_ files: [(folder: FileStorageManager.Folder, name: [UInt8], size: Int64)],
+                             in report: inout Report, deleteUnplayable: Bool) throws {
+        let storage = library.storage
+        for file in files {
+            let shown = FileStorageManager.visibleName(file.name)
+            if file.folder == .thumbnails {
+                try storage.remove(raw: file.name, in: .thumbnails)
+                report.repairs.append("Deleted the thumbnail \(shown), whose name is not UTF-8 and which no recording can use.")
+                continue
+            }
+            let name = "renamed-\(UUID().uuidString.lowercased())"
+            try storage.rename(raw: file.name, in: .recordings, to: name)
+            let path = FileStorageManager.recordingsFolder + "/" + name
+            let url = storage.url(of: path)
+            let duration: Double?
+            do { duration = try MediaProbe.playableDuration(of: url) } catch is CraveyError { duration = nil }
+            report.repairs.append("Renamed \(FileStorageManager.recordingsFolder)/\(shown), whose name is not UTF-8, to \(path).")
+            if duration != nil {
+                let recording = try recover(.init(path: path, bytes: file.size, playable: true, duration: duration))
+                report.repairs.append("Registered \(path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased())).")
+            } else if deleteUnplayable {
+                try storage.deleteRecording(at: path)
+                report.repairs.append("Deleted \(path), which cannot be played.")
             }
         }
     }
