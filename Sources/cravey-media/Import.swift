@@ -18,8 +18,16 @@ struct Import: AsyncParsableCommand {
             metadata.title = ImportRecordingUseCase.title(forFileAt: source)
         }
         let library = try command.options.open()
+        // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130.
+        let signals = StopOnSignals {
+            library.storage.abandonLiveFiles()
+            Terminal.diagnostic("cravey: import stopped; nothing was stored.")
+            Foundation.exit(130)
+        }
+        defer { signals.cancel() }
         let recording = try await ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: metadata)
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
         try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }
+

@@ -29,5 +29,17 @@ public struct RecordingLibrary: Sendable {
             throw CraveyError(database: error)
                 ?? CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.", underlying: error)
         }
+        // A delete-all a crash interrupted is finished by the next command, whichever it is.
+        if storage.isDeletingAll { try? exclusively {} }
+    }
+
+    /// Runs `body` holding the library's writer lock (``FileStorageManager/exclusively(_:)``),
+    /// after finishing a `delete-all` a crash interrupted: a confirmed deletion is completed
+    /// before anything else changes the library, and never undone.
+    public func exclusively<T>(_ body: () throws -> T) throws -> T {
+        try storage.exclusively {
+            if storage.isDeletingAll { try DeleteAllRecordingsUseCase(library: self).finish() }
+            return try body()
+        }
     }
 }

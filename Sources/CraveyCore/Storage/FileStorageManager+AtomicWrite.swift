@@ -15,11 +15,26 @@ extension FileStorageManager {
     /// The corresponding C functions are `openat`, `write`, `fsync`, `linkat` and `renameat`.
     package static func writeAtomically(_ data: Data, to url: URL, doing action: String, replacing: Bool = true,
                                         faults: StorageFaults = StorageFaults()) throws(CraveyError) {
-        let name = url.lastPathComponent
-        let temporary = ".\(name).\(UUID().uuidString).tmp"
         let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { throw writeError(errno, url, doing: action) }
         defer { close(folder) }
+        try writeAtomically(data, named: url.lastPathComponent, in: folder, url: url, doing: action,
+                            replacing: replacing, faults: faults)
+    }
+
+    /// ``writeAtomically(_:to:doing:replacing:faults:)`` for a file stored in the library
+    /// (a thumbnail), beneath its folder's descriptor.
+    package func writeAtomically(_ data: Data, to relativePath: String, doing action: String) throws(CraveyError) {
+        let (folder, name) = try locate(relativePath)
+        let descriptor = try openFolder(folder)
+        defer { try? descriptor.close() }
+        try Self.writeAtomically(data, named: name, in: descriptor.rawValue, url: url(of: relativePath), doing: action,
+                                 replacing: true, faults: faults)
+    }
+
+    private static func writeAtomically(_ data: Data, named name: String, in folder: Int32, url: URL, doing action: String,
+                                        replacing: Bool, faults: StorageFaults) throws(CraveyError) {
+        let temporary = ".\(name).\(UUID().uuidString).tmp"
         do {
             let file = MediaFile(url: url, descriptor: try create(temporary, in: FileDescriptor(rawValue: folder)))
             do {

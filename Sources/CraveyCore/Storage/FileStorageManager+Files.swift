@@ -81,11 +81,19 @@ extension FileStorageManager {
     /// existing one, never through a link at its place or in its folders) with mode 0600 from its
     /// first byte, whatever the umask lets through. Throws `Errno`.
     /// The corresponding C function is `openat` with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`.
+    ///
+    /// A `.partial` or `.finishing` file is created under the library lock and locked at once,
+    /// until its row is saved or it is removed: no other process ever sees it unowned.
     package func create(_ url: URL) throws -> MediaFile {
         let (folder, name) = try located(url)
-        let descriptor = try folderDescriptor(folder)
-        defer { try? descriptor.close() }
-        return MediaFile(url: url, descriptor: try Self.create(name, in: descriptor))
+        let directory = try folderDescriptor(folder)
+        defer { try? directory.close() }
+        guard Self.isLiveName(name) else { return MediaFile(url: url, descriptor: try Self.create(name, in: directory)) }
+        return try exclusively {
+            let descriptor = try Self.create(name, in: directory)
+            holdLive(url, descriptor.rawValue)
+            return MediaFile(url: url, descriptor: descriptor)
+        }
     }
 
     /// Creates `name` beneath `folder`, 0600, exclusively and without following a link. Throws `Errno`.
@@ -113,6 +121,7 @@ extension FileStorageManager {
     package func discard(_ file: MediaFile) {
         try? file.close()
         try? unlinkFile(file.url)
+        release(file.url)
     }
 
     /// The name a rewritten version of `url` is written under until it replaces `url`.
@@ -127,8 +136,10 @@ extension FileStorageManager {
         do {
             if let fault = faults.replacement { try fault(original) }
             try moveFile(replacement, to: original)
+            moveLive(from: replacement, to: original)
         } catch {
             try? unlinkFile(replacement)
+            release(replacement)
             throw error
         }
     }

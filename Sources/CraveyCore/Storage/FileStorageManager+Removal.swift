@@ -40,6 +40,7 @@ extension FileStorageManager {
     /// Unlinks a file inside the library; never follows a link. ENOENT is success.
     package func remove(_ url: URL) throws(CraveyError) {
         if let fault = faults.removal { try fault(url) }
+        defer { release(url) }
         do throws(Errno) {
             try unlinkFile(url)
         } catch where error != .noSuchFileOrDirectory {

@@ -11,6 +11,8 @@ public struct FileStorageManager: Sendable {
     public static let thumbnailsFolder = "Recordings/Thumbnails"
     /// The suffix of a file still being written; `doctor` finds those left by a crash.
     public static let partialSuffix = ".partial"
+    /// The suffix of an import still being written (``importingURL(for:type:)``).
+    public static let importingSuffix = ".importing"
 
     /// The library folder.
     public let libraryURL: URL
@@ -183,6 +185,12 @@ public struct FileStorageManager: Sendable {
     /// Where a recording in progress is written, inside the library so a crash leaves it findable.
     public func partialURL(for id: UUID, type: RecordingType) -> URL {
         url(of: relativePath(for: id, type: type) + Self.partialSuffix)
+    }
+
+    /// Where an import in progress is written. Unlike a cut-off recording, an import cut off is
+    /// worth nothing (the person still has the file): whoever finds one no process holds removes it.
+    public func importingURL(for id: UUID, type: RecordingType) -> URL {
+        url(of: relativePath(for: id, type: type) + Self.importingSuffix)
     }
 
     /// Moves a finished file into `Recordings/` under its final name in one rename (never a second

@@ -71,7 +71,14 @@ public struct DoctorUseCase: Sendable {
 
     /// Examines the library; with `repair`, fixes what it found. `deleteUnplayable` also deletes
     /// orphan files that cannot be played.
+    ///
+    /// It holds the library lock throughout: a clip another process is saving (rename, then row)
+    /// is seen saved or not yet begun, never as a file without its row.
     public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) throws -> Report {
+        try library.exclusively { try examine(repair: repair, deleteUnplayable: deleteUnplayable, now: now) }
+    }
+
+    private func examine(repair: Bool, deleteUnplayable: Bool, now: Date) throws -> Report {
         let storage = library.storage
         let repository = library.repository
         var report = Report()
@@ -96,10 +103,13 @@ public struct DoctorUseCase: Sendable {
             }
         }
 
+        let live = storage.liveStems()
         for (path, bytes) in storage.storedFilesWithSizes() where !referenced.contains(path) {
             let url = storage.url(of: path)
             let name = url.lastPathComponent
-            if name.hasPrefix(FileStorageManager.deletingPrefix) {
+            if live.contains(FileStorageManager.stem(of: name)) {
+                continue  // a recording or an import still being made by another process
+            } else if name.hasPrefix(FileStorageManager.deletingPrefix) {
                 report.interruptedDeletions.append(path)
             } else if path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") {
                 report.orphanThumbnails.append(path)
