@@ -30,6 +30,7 @@ struct Doctor: AsyncParsableCommand {
         for path in report.orphanThumbnails { lines.append("thumbnail with no entry: \(path)") }
         for mismatch in report.sizeMismatches { lines.append("size mismatch: \(mismatch.filePath) is \(mismatch.actual) bytes, the entry says \(mismatch.recorded)") }
         for path in report.interruptedDeletions { lines.append("interrupted deletion: \(path)") }
+        for path in report.interruptedImports { lines.append("interrupted import: \(path)") }
         if lines.isEmpty { lines.append("The library is healthy.") }
         if repaired {
             lines.append(contentsOf: report.repairs.map { "repaired: \($0)" })

@@ -52,12 +52,14 @@ public struct DoctorUseCase: Sendable {
         public var orphanThumbnails: [String] = []
         public var sizeMismatches: [SizeMismatch] = []
         public var interruptedDeletions: [String] = []
+        /// `.importing` files no process holds: imports cut off by a crash, worth nothing.
+        public var interruptedImports: [String] = []
         /// What `--repair` did, one sentence each.
         public var repairs: [String] = []
 
         public var isHealthy: Bool {
             missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && unreadableNames.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
-                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty
+                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty
         }
     }
 
@@ -109,6 +111,8 @@ public struct DoctorUseCase: Sendable {
             let name = url.lastPathComponent
             if live.contains(FileStorageManager.stem(of: name)) {
                 continue  // a recording or an import still being made by another process
+            } else if name.hasSuffix(FileStorageManager.importingSuffix) {
+                report.interruptedImports.append(path)
             } else if name.hasPrefix(FileStorageManager.deletingPrefix) {
                 report.interruptedDeletions.append(path)
             } else if path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") {
@@ -161,6 +165,10 @@ public struct DoctorUseCase: Sendable {
                 try storage.remove(url)
                 report.repairs.append("Finished deleting \(original).")
             }
+        }
+        for path in report.interruptedImports {
+            try storage.remove(storage.url(of: path))
+            report.repairs.append("Deleted \(path), an import that was cut off.")
         }
         for row in report.missingFiles + report.unsafePaths where !restored.contains(row.filePath) {
             _ = try repository.delete(id: row.id)
