@@ -19,10 +19,14 @@ struct Import: AsyncParsableCommand {
         }
         let library = try command.options.open()
         // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130.
+        // Holding the library lock to the end, so nothing new is created or saved meanwhile; a
+        // clip saved an instant before is left to finish and print.
         let signals = StopOnSignals {
-            library.storage.abandonLiveFiles()
-            Terminal.diagnostic("cravey: import stopped; nothing was stored.")
-            Foundation.exit(130)
+            library.storage.exclusively {
+                guard library.storage.abandonLiveFiles() else { return }
+                Terminal.diagnostic("cravey: import stopped; nothing was stored.")
+                Foundation.exit(130)
+            }
         }
         defer { signals.cancel() }
         let recording = try await ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: metadata)

@@ -22,7 +22,8 @@ public struct RecordingLibrary: Sendable {
         warnings = try storage.prepare()
         let file = storage.libraryURL.appendingPathComponent(AppDatabase.fileName)
         do {
-            repository = RecordingRepository(database: try AppDatabase(url: file))
+            // Two processes opening a new library at once would both create its tables.
+            repository = RecordingRepository(database: try storage.exclusively { try AppDatabase(url: file) })
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")). Move it aside (mv '\(file.path)' '\(file.path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings.", underlying: error)
         } catch {

@@ -107,20 +107,21 @@ extension FileStorageManager {
 extension FileStorageManager {
     /// Gives up, for good, every file this process is still writing and has not saved: for an
     /// import stopped by Ctrl-C, which then leaves nothing behind. Under the library lock, so a
-    /// save under way completes first and is left alone; a file already saved (renamed) is gone
-    /// from its writing name, and its thumbnail stays with it.
-    package func abandonLiveFiles() {
+    /// save under way completes first and is left alone. Returns false when there was nothing
+    /// left to give up because it had just been saved (renamed away from its writing name; its
+    /// thumbnail stays with it): the command is then as good as done.
+    package func abandonLiveFiles() -> Bool {
         exclusively {
-            for path in liveFiles.withLock({ Array($0.keys) }) {
+            let paths = liveFiles.withLock { Array($0.keys) }
+            var abandoned = paths.isEmpty
+            for path in paths {
                 let url = URL(fileURLWithPath: path)
-                guard (try? unlinkFile(url)) != nil else {
-                    release(url)
-                    continue
-                }
-                release(url)
-                let stem = Self.stem(of: url.lastPathComponent)
-                try? unlinkFile(self.url(of: "\(Self.thumbnailsFolder)/\(stem).jpg"))
+                defer { release(url) }
+                guard (try? unlinkFile(url)) != nil else { continue }
+                abandoned = true
+                try? unlinkFile(self.url(of: "\(Self.thumbnailsFolder)/\(Self.stem(of: url.lastPathComponent)).jpg"))
             }
+            return abandoned
         }
     }
 }

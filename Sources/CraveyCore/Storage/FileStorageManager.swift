@@ -124,12 +124,12 @@ public struct FileStorageManager: Sendable {
             let code = errno
             try? current.close()
             guard next >= 0 else {
-                let where_ = url(of: step).path
+                let place = url(of: step).path
                 switch code {
                 case ENOENT:
-                    throw CraveyError(.notFound, "The folder \(where_) does not exist.")
+                    throw CraveyError(.notFound, "The folder \(place) does not exist.")
                 case ELOOP, ENOTDIR:
-                    throw CraveyError(.cannotWrite, "Refusing to use the library: \(where_) is a symbolic link or not a folder, and cravey never follows a link out of the library folder. Move it aside (mv '\(where_)' '\(where_).moved'); the next command creates a real folder.", underlying: Errno(rawValue: code))
+                    throw CraveyError(.cannotWrite, "Refusing to use the library: \(place) is a symbolic link or not a folder, and cravey never follows a link out of the library folder. Move it aside (mv '\(place)' '\(place).moved'); the next command creates a real folder.", underlying: Errno(rawValue: code))
                 default:
                     throw Self.writeError(code, url(of: step), doing: "open the folder")
                 }

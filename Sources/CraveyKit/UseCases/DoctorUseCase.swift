@@ -65,9 +65,9 @@ public struct DoctorUseCase: Sendable {
 
     /// Examines (and repairs) the library on a thread of its own: probing every file blocks,
     /// which must not hold a thread of the cooperative pool.
-    public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) async throws -> Report {
+    public func execute(repair: Bool = false, deleteUnplayable: Bool = false) async throws -> Report {
         try await onDedicatedThread(named: "cravey.doctor") {
-            try self.execute(repair: repair, deleteUnplayable: deleteUnplayable, now: now)
+            try self.execute(repair: repair, deleteUnplayable: deleteUnplayable)
         }
     }
 
@@ -76,11 +76,13 @@ public struct DoctorUseCase: Sendable {
     ///
     /// It holds the library lock throughout: a clip another process is saving (rename, then row)
     /// is seen saved or not yet begun, never as a file without its row.
-    public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) throws -> Report {
-        try library.exclusively { try examine(repair: repair, deleteUnplayable: deleteUnplayable, now: now) }
+    /// A `.partial` no process holds locked is a crash leftover at once: a live one is locked
+    /// from its creation (see "Several processes, one library" in the README).
+    public func execute(repair: Bool = false, deleteUnplayable: Bool = false) throws -> Report {
+        try library.exclusively { try examine(repair: repair, deleteUnplayable: deleteUnplayable) }
     }
 
-    private func examine(repair: Bool, deleteUnplayable: Bool, now: Date) throws -> Report {
+    private func examine(repair: Bool, deleteUnplayable: Bool) throws -> Report {
         let storage = library.storage
         let repository = library.repository
         var report = Report()
@@ -117,8 +119,8 @@ public struct DoctorUseCase: Sendable {
                 report.interruptedDeletions.append(path)
             } else if path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") {
                 report.orphanThumbnails.append(path)
-            } else if name.hasSuffix(FileStorageManager.finishingSuffix) || (name.hasSuffix(FileStorageManager.partialSuffix) && isLive(url, now: now)) {
-                continue  // a recording still being made by another process
+            } else if name.hasSuffix(FileStorageManager.finishingSuffix) {
+                continue  // the unfinished copy of a rewrite a crash cut off; its original is kept
             } else {
                 // Only the file's faults make it unplayable; running out of memory is thrown.
                 let duration: Double?
@@ -138,13 +140,6 @@ public struct DoctorUseCase: Sendable {
             try repairNames(unreadable, in: &report, deleteUnplayable: deleteUnplayable)
         }
         return report
-    }
-
-    /// A `.partial` another process holds locked, or wrote to in the last few seconds.
-    private func isLive(_ url: URL, now: Date) -> Bool {
-        if library.storage.isBeingRecorded(url) { return true }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
-        return modified.map { now.timeIntervalSince($0) < 5 } ?? false
     }
 
     /// Repairs what `report` found; `referenced` holds every media and thumbnail path the rows name.
