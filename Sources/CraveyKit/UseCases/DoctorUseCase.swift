@@ -6,7 +6,8 @@ import Foundation
 /// under `Recordings/` with no row (a recording cut off by a crash, for example), thumbnails with
 /// no row, sizes that disagree, and deletions a crash interrupted. Repairing registers playable
 /// orphans as recordings titled "Recovered <date>", removes rows whose media is gone, fixes
-/// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked.
+/// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked (a
+/// recording fragment holding not one packet, cut off before its first sound, goes regardless).
 public struct DoctorUseCase: Sendable {
     let library: RecordingLibrary
 
@@ -188,6 +189,9 @@ public struct DoctorUseCase: Sendable {
             } else if deleteUnplayable {
                 try storage.deleteRecording(at: orphan.path)
                 report.repairs.append("Deleted \(orphan.path), which cannot be played.")
+            } else if orphan.path.hasSuffix(FileStorageManager.partialSuffix), MediaProbe.holdsNoPacket(storage.url(of: orphan.path)) {
+                try storage.deleteRecording(at: orphan.path)
+                report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
             }
         }
     }
