@@ -11,12 +11,13 @@ struct Export: ParsableCommand {
     @Option(help: "csv (RFC 4180) or json.") var format: ExportRecordingsUseCase.Format
     @Flag(help: "CSV: write cells starting with = + - @ tab or CR verbatim, without the leading apostrophe that keeps a spreadsheet from running them as formulas. For scripts.")
     var raw = false
-    @Option(help: ArgumentHelp("Write to this file (mode 0600) instead of stdout.", valueName: "path")) var output: String?
+    @Option(help: ArgumentHelp("Write to this new file (mode 0600) instead of stdout. Never a place inside the library.", valueName: "path")) var output: String?
+    @Flag(help: "With --output: replace a regular file already there (never a folder, a link or a device).") var force = false
 
     func run() throws {
         let export = ExportRecordingsUseCase(library: try options.open())
         if let output {
-            try export.execute(format: format, raw: raw, to: URL(fileURLWithPath: output))
+            try export.execute(format: format, raw: raw, to: URL(fileURLWithPath: output), force: force)
             Terminal.diagnostic("Exported to \(output).")
         } else {
             try Terminal.write(try export.execute(format: format, raw: raw))

@@ -9,8 +9,14 @@ public struct LibraryOptions: ParsableArguments {
 
     public init() {}
 
-    /// Opens the library, creating it if needed.
+    /// Opens the library, creating it if needed, and shows its warnings once on stderr.
+    /// `--library ""` is refused (exit 64): it must never quietly mean the default library.
     public func open() throws -> RecordingLibrary {
-        try RecordingLibrary(at: LibraryLocation.resolve(explicit: library))
+        if library?.isEmpty == true {
+            throw CraveyError(.invalidInput, "--library needs a folder; it was given an empty path. Name the library folder, or leave the option out for the default ($CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).")
+        }
+        let opened = try RecordingLibrary(at: LibraryLocation.resolve(explicit: library))
+        for warning in opened.warnings { Terminal.diagnostic("cravey: warning: \(warning)") }
+        return opened
     }
 }

@@ -21,6 +21,8 @@ struct Doctor: AsyncParsableCommand {
         var lines: [String] = []
         for row in report.missingFiles { lines.append("missing file: \"\(row.title)\" (\(row.id.uuidString.lowercased().prefix(8))) expects \(row.filePath)") }
         for row in report.unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(row.id.uuidString.lowercased().prefix(8))) points outside the library: \(row.filePath)") }
+        for thumbnail in report.unsafeThumbnails { lines.append("unsafe thumbnail: \"\(thumbnail.title)\" (\(thumbnail.id.uuidString.lowercased().prefix(8))) points outside the library: \(thumbnail.thumbnailPath)") }
+        for name in report.unreadableNames { lines.append("file name not UTF-8: \(name)") }
         for orphan in report.orphanFiles {
             let state = orphan.playable ? "playable, \(Format.duration(orphan.duration ?? 0))" : "cannot be played"
             lines.append("file with no entry: \(orphan.path) (\(FileStorageManager.formatBytes(orphan.bytes)), \(state))")
@@ -28,6 +30,7 @@ struct Doctor: AsyncParsableCommand {
         for path in report.orphanThumbnails { lines.append("thumbnail with no entry: \(path)") }
         for mismatch in report.sizeMismatches { lines.append("size mismatch: \(mismatch.filePath) is \(mismatch.actual) bytes, the entry says \(mismatch.recorded)") }
         for path in report.interruptedDeletions { lines.append("interrupted deletion: \(path)") }
+        for path in report.interruptedImports { lines.append("interrupted import: \(path)") }
         if lines.isEmpty { lines.append("The library is healthy.") }
         if !repaired, !report.missingLoudness.isEmpty {
             let count = report.missingLoudness.count

@@ -18,8 +18,20 @@ struct Import: AsyncParsableCommand {
             metadata.title = ImportRecordingUseCase.title(forFileAt: source)
         }
         let library = try command.options.open()
+        // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130.
+        // Holding the library lock to the end, so nothing new is created or saved meanwhile; a
+        // clip saved an instant before is left to finish and print.
+        let signals = StopOnSignals {
+            library.storage.exclusively {
+                guard library.storage.abandonLiveFiles() else { return }
+                Terminal.diagnostic("cravey: import stopped; nothing was stored.")
+                Foundation.exit(130)
+            }
+        }
+        defer { signals.cancel() }
         let recording = try await ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: metadata)
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
         try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }
+

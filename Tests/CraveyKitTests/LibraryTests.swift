@@ -213,6 +213,30 @@ struct LibraryTests {
         #expect(try DoctorUseCase(library: library).execute().isHealthy)
     }
 
+    @Test("doctor --repair deletes a recording fragment killed before its first sound (no packet), and keeps a damaged one unless asked")
+    func soundlessFragment() throws {
+        // Given the fragment a recording killed before any audio leaves (header, no packet),
+        // no longer held by its writer, and a damaged fragment with bytes in it
+        let library = try Fixture.library(clips: 1)
+        let id = UUID()
+        do {
+            let writer = try AudioFileWriter(partialOf: id, in: library.storage, sampleRate: 48_000, channels: 1, bitRate: 96_000)
+            library.storage.release(writer.url)
+        }
+        let empty = library.storage.partialURL(for: id, type: .audio)
+        #expect(FileManager.default.fileExists(atPath: empty.path))
+        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID()).m4a.partial")
+        try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
+
+        // When the library is repaired, without --delete-unplayable
+        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+
+        // Then the soundless fragment is gone and the damaged one stays
+        #expect(!FileManager.default.fileExists(atPath: empty.path), "\(repaired.repairs)")
+        #expect(FileManager.default.fileExists(atPath: garbage.path))
+        #expect(try library.repository.count() == 1)
+    }
+
     @Test("an interrupted deletion is undone while the row exists")
     func interruptedDeletion() throws {
         let library = try Fixture.library(clips: 1)

@@ -7,15 +7,18 @@ import Testing
 
 @Suite("Muxer: files it cannot fill are not left behind", .temporaryFiles)
 struct MuxerTests {
+    let storage: FileStorageManager
+    /// `Recordings/` of a fresh library: media files are only ever created in a library.
     let folder: URL
 
     init() throws {
-        folder = temporaryFolder().appendingPathComponent("muxer")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        storage = FileStorageManager(libraryURL: temporaryLibrary())
+        try storage.prepare()
+        folder = storage.recordingsURL
     }
 
     func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "Thumbnails" }
     }
 
     @Test("a muxer name FFmpeg does not know throws and leaves no file")
@@ -24,7 +27,7 @@ struct MuxerTests {
         let output = folder.appendingPathComponent("clip.m4a")
         // When a muxer is asked for a format that does not exist
         #expect(throws: FFmpegError.self) {
-            try FileStorageManager.create(output) { file in _ = try Muxer(writingTo: file, format: "no-such-muxer") }
+            try storage.create(output) { file in _ = try Muxer(writingTo: file, format: "no-such-muxer") }
         }
         // Then nothing was created
         #expect(try contents().isEmpty)
@@ -38,7 +41,7 @@ struct MuxerTests {
         let output = folder.appendingPathComponent("clip.mp4")
         // When it is remuxed
         #expect(throws: FFmpegError.streamNotFound) {
-            try FileStorageManager.create(output) { try Muxer.remux(subtitles, into: $0, format: Container.mp4.formatName) }
+            try storage.create(output) { try Muxer.remux(subtitles, into: $0, format: Container.mp4.formatName) }
         }
         // Then only the source is there
         #expect(try contents() == ["words.srt"])
@@ -50,7 +53,7 @@ struct MuxerTests {
         let refused = folder.appendingPathComponent("refused.m4a")
         // When its owner gives it up
         #expect(throws: FFmpegError.self) {
-            try FileStorageManager.create(refused) { file in
+            try storage.create(refused) { file in
                 let muxer = try Muxer(writingTo: file, format: Container.m4a.formatName)
                 #expect(FileManager.default.fileExists(atPath: refused.path), "open creates the file")
                 do { try muxer.writeHeader() } catch {
@@ -65,7 +68,7 @@ struct MuxerTests {
         // Given a remux that succeeds
         let kept = folder.appendingPathComponent("kept.m4a")
         let source = try Fixture.audio(seconds: 0.5)
-        try FileStorageManager.create(kept) { try Muxer.remux(source, into: $0, format: Container.m4a.formatName) }
+        try storage.create(kept) { try Muxer.remux(source, into: $0, format: Container.m4a.formatName) }
         // Then its file is there, private
         #expect(try contents() == ["kept.m4a"])
         #expect(try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int == 0o600)
@@ -73,10 +76,11 @@ struct MuxerTests {
 
     @Test("a file that cannot be created is an errno error, and a full disk reads as cannot-write")
     func errnoErrors() throws {
-        // Given a path in a folder that does not exist
-        let output = folder.appendingPathComponent("missing/clip.m4a")
+        // Given a path in a library folder that does not exist
+        let missing = FileStorageManager(libraryURL: temporaryLibrary())
+        let output = missing.partialURL(for: UUID(), type: .audio)
         // When a muxer opens it, Then the failure is the system's errno, not an FFmpeg code
-        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try FileStorageManager.create(output) }
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try missing.create(output) }
         // And errno errors and FFmpeg's AVERROR(errno) both explain a full disk
         #expect(CraveyError.writing(Errno.noSpace, to: output).kind == .cannotWrite)
         #expect(CraveyError.writing(FFmpegError(code: -ENOSPC, operation: "avio_write"), to: output).kind == .cannotWrite)

@@ -45,7 +45,7 @@ struct StorageFileTests {
             file = try storage.createPartial(id: UUID(), type: .audio)
         }
         // Then it is there, empty, and private already
-        #expect(FileStorageManager.size(of: file.url) == 0)
+        #expect(storage.size(of: file.url) == 0)
         #expect(try mode(file.url) == 0o600)
         try file.close()
     }
@@ -134,9 +134,9 @@ struct StorageFileTests {
         // Given a recording to remux (faststart: writes, seeks back, and rewrites the front)
         let partial = try fragmentedPartial(seconds: 2)
         // When it is remuxed once normally and once with every write(2) taking at most 7 bytes
-        let whole = outside.appendingPathComponent("whole.m4a"), short = outside.appendingPathComponent("short.m4a")
-        try FileStorageManager.create(whole) { try Muxer.remux(partial, into: $0, format: "ipod") }
-        try FileStorageManager.create(short) { file in
+        let whole = storage.url(of: "Recordings/whole.m4a"), short = storage.url(of: "Recordings/short.m4a")
+        try storage.create(whole) { try Muxer.remux(partial, into: $0, format: "ipod") }
+        try storage.create(short) { file in
             file.writeFault = StorageFaults.writesTakingAtMost(7)
             try Muxer.remux(partial, into: file, format: "ipod")
         }

@@ -10,10 +10,13 @@ public struct AppDatabase: Sendable {
 
     let writer: any DatabaseWriter
 
-    /// Opens (creating with mode 0600) and migrates the database at `url`.
+    /// Opens (creating with mode 0600) and migrates the database at `url`. Where the file or
+    /// its folder cannot be written (a read-only mount, a folder the person set to 0500) it opens
+    /// read-only: reading works, and every write fails with `SQLITE_READONLY` (exit 73).
     public init(url: URL) throws {
-        try Self.createPrivately(url)
+        let readOnly = try Self.createPrivately(url)
         var configuration = Configuration()
+        configuration.readonly = readOnly
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
             // Deleted titles and notes must not linger in free pages of the file.
@@ -26,19 +29,29 @@ public struct AppDatabase: Sendable {
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
         writer = try DatabasePool(path: url.path, configuration: configuration)
-        try Self.migrator.migrate(writer)
+        if readOnly {
+            guard try writer.read(Self.migrator.hasCompletedMigrations) else {
+                throw CraveyError(.cannotWrite, "The library database \(url.path) is read-only and was made by an older cravey; it needs updating once, where it can be written.")
+            }
+        } else {
+            try Self.migrator.migrate(writer)
+        }
     }
 
-    /// SQLite gives the -wal and -shm files the mode of the database file, so creating it 0600
-    /// keeps all three private.
-    private static func createPrivately(_ url: URL) throws {
-        let descriptor = open(url.path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let code = Errno(rawValue: errno)
+    /// Creates the file with mode 0600 when it is missing (SQLite gives the -wal and -shm files
+    /// the mode of the database file, so all three are private) and never changes the mode of
+    /// one that exists. Returns whether it can only be read.
+    private static func createPrivately(_ url: URL) throws -> Bool {
+        let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return false
+        }
+        let code = Errno(rawValue: errno)
+        guard code == .fileExists || access(url.path, F_OK) == 0 else {
             throw CraveyError(.cannotWrite, "Cannot create the library database \(url.path): \(code). Check that the folder is writable.", underlying: code)
         }
-        fchmod(descriptor, 0o600)
-        close(descriptor)
+        return access(url.path, W_OK) != 0 || access(url.deletingLastPathComponent().path, W_OK) != 0
     }
 
     /// Moves the write-ahead log into the database file and truncates it, so nothing deleted

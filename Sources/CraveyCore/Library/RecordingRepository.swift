@@ -127,6 +127,13 @@ public struct RecordingRepository: Sendable {
         }
     }
 
+    /// Forgets a recording's thumbnail, for `doctor --repair` when its stored path is unsafe.
+    public func removeThumbnail(of id: UUID) throws {
+        try database.writer.write { db in
+            _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.thumbnailPath.set(to: nil))
+        }
+    }
+
     /// Deletes a row and its play events; returns what was deleted, to put back if needed.
     public func delete(id: UUID) throws -> (Recording, [PlayEvent])? {
         try database.writer.write { db in

@@ -3,30 +3,65 @@ import SystemPackage
 
 extension FileStorageManager {
     /// Writes `data` to `url` all at once or not at all: a private (0600) temporary file in the
-    /// same folder (``create(_:filling:)``), flushed to disk, then renamed into place. A short
-    /// write is followed by another for the rest; only an error from `write` (a full disk, say)
-    /// fails. A failure leaves no temporary file and says what happened to `url` (`doing` names
-    /// the action, "write the export to"), with the `Errno` underneath.
+    /// same folder, flushed to disk, then given the name `url` in one step. A short write is
+    /// followed by another for the rest; only an error from `write` (a full disk, say) fails. A
+    /// failure leaves no temporary file and says what happened to `url` (`doing` names the
+    /// action, "write the export to"), with the `Errno` underneath.
     ///
-    /// The corresponding C functions are `open`, `write`, `fsync` and `rename`.
-    package static func writeAtomically(_ data: Data, to url: URL, doing action: String,
+    /// Everything happens beneath the descriptor of `url`'s folder. Without `replacing`, the
+    /// name is made with `linkat`, which fails when anything is at `url` (a link included):
+    /// nothing there is ever replaced. With `replacing`, `renameat` replaces a regular file only.
+    ///
+    /// The corresponding C functions are `openat`, `write`, `fsync`, `linkat` and `renameat`.
+    package static func writeAtomically(_ data: Data, to url: URL, doing action: String, replacing: Bool = true,
                                         faults: StorageFaults = StorageFaults()) throws(CraveyError) {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp", isDirectory: false)
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw writeError(errno, url, doing: action) }
+        defer { close(folder) }
+        try writeAtomically(data, named: url.lastPathComponent, in: folder, url: url, doing: action,
+                            replacing: replacing, faults: faults)
+    }
+
+    /// ``writeAtomically(_:to:doing:replacing:faults:)`` for a file stored in the library
+    /// (a thumbnail), beneath its folder's descriptor.
+    package func writeAtomically(_ data: Data, to relativePath: String, doing action: String) throws(CraveyError) {
+        let (folder, name) = try locate(relativePath)
+        let descriptor = try openFolder(folder)
+        defer { try? descriptor.close() }
+        try Self.writeAtomically(data, named: name, in: descriptor.rawValue, url: url(of: relativePath), doing: action,
+                                 replacing: true, faults: faults)
+    }
+
+    private static func writeAtomically(_ data: Data, named name: String, in folder: Int32, url: URL, doing action: String,
+                                        replacing: Bool, faults: StorageFaults) throws(CraveyError) {
+        let temporary = ".\(name).\(UUID().uuidString).tmp"
         do {
-            try create(temporary) { file in
+            let file = MediaFile(url: url, descriptor: try create(temporary, in: FileDescriptor(rawValue: folder)))
+            do {
                 file.writeFault = faults.write
                 try data.withUnsafeBytes { try file.writeAll($0) }
                 try file.sync()
+                try file.close()
+            } catch {
+                try? file.close()
+                unlinkat(folder, temporary, 0)
+                throw error
             }
         } catch {
             throw writeError((error as? Errno ?? .ioError).rawValue, url, doing: action)
         }
-        do throws(Errno) {
-            try moveFile(temporary, to: url)
-        } catch {
-            try? unlinkFile(temporary)
-            throw writeError(error.rawValue, url, doing: action)
+        defer { unlinkat(folder, temporary, 0) }
+        if replacing {
+            var info = stat()
+            if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is not a regular file (a folder, a link or a device), and cravey only replaces files.")
+            }
+            if renameat(folder, temporary, folder, name) != 0 { throw writeError(errno, url, doing: action) }
+        } else if linkat(folder, temporary, folder, name, 0) != 0 {
+            if errno == EEXIST {
+                throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already. Choose another name, or pass --force to replace a file.")
+            }
+            throw writeError(errno, url, doing: action)
         }
     }
 }

@@ -14,7 +14,7 @@ package final class MediaFile {
     /// Called instead of `write(2)`, a fault a test injects (``StorageFaults/write``); nil in production.
     package var writeFault: StorageFaults.Write?
 
-    fileprivate init(url: URL, descriptor: FileDescriptor) {
+    init(url: URL, descriptor: FileDescriptor) {
         self.url = url
         self.descriptor = descriptor
     }
@@ -74,22 +74,38 @@ extension FileStorageManager {
     /// Creates the `.partial` file a recording (or an import) of this type and id is written to.
     /// Throws `Errno` (`.fileExists` when something, a link included, is already there).
     package func createPartial(id: UUID, type: RecordingType) throws -> MediaFile {
-        try Self.create(partialURL(for: id, type: type))
+        try create(partialURL(for: id, type: type))
     }
 
-    /// Creates `url` for writing: a new file (never an existing one, never through a link at its
-    /// place) with mode 0600 from its first byte, whatever the umask lets through. Throws `Errno`.
-    /// The corresponding C function is `open` with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`.
-    package static func create(_ url: URL) throws -> MediaFile {
-        let descriptor = try FileDescriptor.open(
-            FilePath(url.path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
-            permissions: [.ownerRead, .ownerWrite])
-        return MediaFile(url: url, descriptor: descriptor)
+    /// Creates `url`, a place in `Recordings/` or `Thumbnails/`, for writing: a new file (never an
+    /// existing one, never through a link at its place or in its folders) with mode 0600 from its
+    /// first byte, whatever the umask lets through. Throws `Errno`.
+    /// The corresponding C function is `openat` with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`.
+    ///
+    /// A `.partial` or `.finishing` file is created under the library lock and locked at once,
+    /// until its row is saved or it is removed: no other process ever sees it unowned.
+    package func create(_ url: URL) throws -> MediaFile {
+        let (folder, name) = try located(url)
+        let directory = try folderDescriptor(folder)
+        defer { try? directory.close() }
+        guard Self.isLiveName(name) else { return MediaFile(url: url, descriptor: try Self.create(name, in: directory)) }
+        return try exclusively {
+            let descriptor = try Self.create(name, in: directory)
+            holdLive(url, descriptor.rawValue)
+            return MediaFile(url: url, descriptor: descriptor)
+        }
+    }
+
+    /// Creates `name` beneath `folder`, 0600, exclusively and without following a link. Throws `Errno`.
+    package static func create(_ name: String, in folder: FileDescriptor) throws(Errno) -> FileDescriptor {
+        let descriptor = openat(folder.rawValue, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Errno(rawValue: errno) }
+        return FileDescriptor(rawValue: descriptor)
     }
 
     /// Creates `url`, has `body` fill it and closes it; when anything throws, removes it: a file
     /// that could not be filled is never left behind. A file already at `url` is left alone.
-    package static func create(_ url: URL, filling body: (MediaFile) throws -> Void) throws {
+    package func create(_ url: URL, filling body: (MediaFile) throws -> Void) throws {
         let file = try create(url)
         do {
             try body(file)
@@ -102,9 +118,10 @@ extension FileStorageManager {
 
     /// Gives up a file this library created and could not fill: closes and removes it, quietly,
     /// on a path that is already throwing.
-    package static func discard(_ file: MediaFile) {
+    package func discard(_ file: MediaFile) {
         try? file.close()
         try? unlinkFile(file.url)
+        release(file.url)
     }
 
     /// The name a rewritten version of `url` is written under until it replaces `url`.
@@ -114,25 +131,57 @@ extension FileStorageManager {
 
     /// Puts the finished `replacement` in the place of `original` in one rename: a reader sees
     /// one or the other, never a mix. On failure `replacement` is removed and `original` stays
-    /// as it was. Throws `Errno`. The corresponding C function is `rename`.
+    /// as it was. Throws `Errno`. The corresponding C function is `renameat`.
     package func replace(_ original: URL, with replacement: URL) throws {
         do {
             if let fault = faults.replacement { try fault(original) }
-            try Self.moveFile(replacement, to: original)
+            try moveFile(replacement, to: original)
+            moveLive(from: replacement, to: original)
         } catch {
-            try? Self.unlinkFile(replacement)
+            try? unlinkFile(replacement)
+            release(replacement)
             throw error
         }
     }
 
-    /// Renames within the library; throws `Errno`. swift-system 1.8.1 has no `rename`.
-    static func moveFile(_ source: URL, to destination: URL) throws(Errno) {
-        if Glibc.rename(source.path, destination.path) != 0 { throw Errno(rawValue: errno) }
+    /// The folder and name of a place inside the library, or EINVAL for any other place.
+    private func located(_ url: URL) throws(Errno) -> (folder: Folder, name: String) {
+        do throws(CraveyError) {
+            return try locate(url)
+        } catch {
+            throw .invalidArgument
+        }
     }
 
-    /// Removes a name; never follows a link. Throws `Errno`, ENOENT included.
-    /// swift-system 1.8.1 has no `unlink`.
-    static func unlinkFile(_ url: URL) throws(Errno) {
-        if Glibc.unlink(url.path) != 0 { throw Errno(rawValue: errno) }
+    /// ``openFolder(_:)``, its failure as the `Errno` underneath (ELOOP for a link).
+    package func folderDescriptor(_ folder: Folder) throws(Errno) -> FileDescriptor {
+        do throws(CraveyError) {
+            return try openFolder(folder)
+        } catch {
+            if let code = error.underlying as? Errno { throw code }
+            throw error.kind == .notFound ? .noSuchFileOrDirectory : .ioError
+        }
+    }
+
+    /// Renames within the library, beneath the folders' descriptors; throws `Errno`.
+    /// The corresponding C function is `renameat`.
+    func moveFile(_ source: URL, to destination: URL) throws(Errno) {
+        let from = try located(source), to = try located(destination)
+        let sourceFolder = try folderDescriptor(from.folder)
+        defer { try? sourceFolder.close() }
+        let destinationFolder = try folderDescriptor(to.folder)
+        defer { try? destinationFolder.close() }
+        if renameat(sourceFolder.rawValue, from.name, destinationFolder.rawValue, to.name) != 0 {
+            throw Errno(rawValue: errno)
+        }
+    }
+
+    /// Removes a name inside the library, beneath its folder's descriptor; never follows a link.
+    /// Throws `Errno`, ENOENT included. The corresponding C function is `unlinkat`.
+    func unlinkFile(_ url: URL) throws(Errno) {
+        let (folder, name) = try located(url)
+        let descriptor = try folderDescriptor(folder)
+        defer { try? descriptor.close() }
+        if unlinkat(descriptor.rawValue, name, 0) != 0 { throw Errno(rawValue: errno) }
     }
 }

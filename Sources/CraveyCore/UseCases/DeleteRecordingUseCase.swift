@@ -14,8 +14,13 @@ public struct DeleteRecordingUseCase: Sendable {
         self.library = library
     }
 
+    /// Runs under the library lock, so no other process sees the files half-renamed.
     @discardableResult
     public func execute(id: UUID) throws -> Recording {
+        try library.exclusively { try delete(id: id) }
+    }
+
+    private func delete(id: UUID) throws -> Recording {
         let storage = library.storage
         guard let recording = try library.repository.fetch(id: id) else {
             throw CraveyError(.notFound, "No recording has the id \(id.uuidString.lowercased()). Run `cravey list` to see the ids.")

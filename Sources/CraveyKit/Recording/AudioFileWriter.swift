@@ -33,7 +33,7 @@ final class AudioFileWriter {
             }
             self.muxer = muxer
         } catch {
-            FileStorageManager.discard(file)
+            storage.discard(file)
             throw error
         }
         self.file = file

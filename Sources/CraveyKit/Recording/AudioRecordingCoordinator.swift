@@ -194,7 +194,8 @@ public actor AudioRecordingCoordinator {
     /// The encoder stage: owns the AAC encoder and the muxer, finalises the file at the end and
     /// measures its loudness.
     ///
-    /// It holds a lock on the file while writing it; a file with nothing recorded in it goes.
+    /// The file stays locked from its creation until it is saved (``FileStorageManager/create(_:)``);
+    /// a file with nothing recorded in it goes.
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
                                storage: FileStorageManager, url: URL) throws -> AudioRecordingResult {
         let writer: AudioFileWriter
@@ -205,8 +206,6 @@ public actor AudioRecordingCoordinator {
         } catch {
             throw CraveyError.writing(error, to: url)
         }
-        let lock = FileLock(url)
-        defer { lock?.release() }
         var summary = CaptureSummary(source: options.source ?? "default")
         var written = 0
         do {
@@ -222,7 +221,8 @@ public actor AudioRecordingCoordinator {
             }
             try writer.finish()
         } catch {
-            if written == 0 { try? storage.remove(url) }
+            // Kept, what was recorded is no longer this process's: doctor may register it.
+            if written == 0 { try? storage.remove(url) } else { storage.release(url) }
             // The capture stage failed, or the recording was cancelled: that error surfaces.
             if error is CancellationError { throw error }
             var failure = CraveyError.writing(error, to: url)

@@ -21,7 +21,7 @@ extension FileStorageManager {
     func rewriteAsNormalMP4(_ url: URL, format: String, audioPriming: Int64 = 0) throws {
         let finishing = Self.finishingURL(for: url)
         try remove(finishing)
-        try Self.create(finishing) { file in
+        try create(finishing) { file in
             try Muxer.remux(url, into: file, format: format, audioPriming: audioPriming)
         }
         try replace(url, with: finishing)

@@ -7,7 +7,7 @@ extension FileStorageManager {
     public func generateThumbnail(forVideoAt url: URL, id: UUID) throws(CraveyError) -> String {
         let jpeg = try Thumbnailer.jpeg(forVideoAt: url)
         let relative = "\(Self.thumbnailsFolder)/video_\(id.uuidString.lowercased()).jpg"
-        try Self.writeAtomically(jpeg, to: libraryURL.appendingPathComponent(relative), doing: "write the thumbnail")
+        try writeAtomically(jpeg, to: relative, doing: "write the thumbnail")
         return relative
     }
 }

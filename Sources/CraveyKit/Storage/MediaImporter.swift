@@ -11,7 +11,7 @@ enum MediaImporter {
         var duration: Double
     }
 
-    /// Writes the library's version of `source` to the `.partial` file of `id`. Throws
+    /// Writes the library's version of `source` to the `.importing` file of `id`. Throws
     /// `.invalidInput` when `source` is not a regular file (a named pipe, a directory, a
     /// device...), and `.undecodableMedia` (nothing left behind) when it is not media FFmpeg can
     /// decode.
@@ -52,10 +52,10 @@ enum MediaImporter {
                 """)
         }
         let type: RecordingType = info.videoStream != nil ? .video : .audio
-        let partial = storage.partialURL(for: id, type: type)
+        let partial = storage.importingURL(for: id, type: type)
         var created = false
         do {
-            try FileStorageManager.create(partial) { file in
+            try storage.create(partial) { file in
                 created = true
                 if isLibraryFormat(info) {
                     try Muxer.remux(source, into: file, format: Container(for: type).formatName)

@@ -58,6 +58,13 @@ enum MediaProbe {
         }
     }
 
+    /// Whether `url` opens as media with an audio or video stream and holds not one packet: a
+    /// recording killed before its first sound arrived. Such a file holds nothing of anyone's.
+    static func holdsNoPacket(_ url: URL) -> Bool {
+        guard let input = try? open(url), input.info.videoStream ?? input.info.audioStream != nil else { return false }
+        return (try? input.walk(packets: { _ in .stop })) == .next
+    }
+
     static func packetDuration(_ input: InputFile) throws(FFmpegError) -> Double {
         var starts: [Int32: Double] = [:]
         var ends: [Int32: Double] = [:]

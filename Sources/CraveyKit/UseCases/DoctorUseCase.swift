@@ -6,7 +6,8 @@ import Foundation
 /// under `Recordings/` with no row (a recording cut off by a crash, for example), thumbnails with
 /// no row, sizes that disagree, and deletions a crash interrupted. Repairing registers playable
 /// orphans as recordings titled "Recovered <date>", removes rows whose media is gone, fixes
-/// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked.
+/// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked (a
+/// recording fragment holding not one packet, cut off before its first sound, goes regardless).
 ///
 /// It also lists clips whose loudness was never measured (saved before it was, or whose
 /// measurement failed); repairing measures them. That is no fault: it leaves the library
@@ -40,8 +41,18 @@ public struct DoctorUseCase: Sendable {
             public var actual: Int64
         }
 
+        /// A row whose stored thumbnail path would leave the library or is a link.
+        public struct Thumbnail: Codable, Sendable, Equatable {
+            public var id: UUID
+            public var title: String
+            public var thumbnailPath: String
+        }
+
         public var missingFiles: [Row] = []
         public var unsafePaths: [Row] = []
+        public var unsafeThumbnails: [Thumbnail] = []
+        /// Files under `Recordings/` whose names are not UTF-8, shown with `\xNN` for the bad bytes.
+        public var unreadableNames: [String] = []
         public var orphanFiles: [Orphan] = []
         public var orphanThumbnails: [String] = []
         public var sizeMismatches: [SizeMismatch] = []
@@ -52,27 +63,38 @@ public struct DoctorUseCase: Sendable {
         public var measuredLoudness = 0
         /// Clips `--repair` could not measure, and why, one sentence each.
         public var loudnessFailures: [String] = []
+        /// `.importing` files no process holds: imports cut off by a crash, worth nothing.
+        public var interruptedImports: [String] = []
         /// What `--repair` did, one sentence each.
         public var repairs: [String] = []
 
         /// No fault found. Loudness not measured yet is none: the first play measures it.
         public var isHealthy: Bool {
-            missingFiles.isEmpty && unsafePaths.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
-                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty
+            missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && unreadableNames.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty
         }
     }
 
     /// Examines (and repairs) the library on a thread of its own: probing every file blocks,
     /// which must not hold a thread of the cooperative pool.
-    public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) async throws -> Report {
+    public func execute(repair: Bool = false, deleteUnplayable: Bool = false) async throws -> Report {
         try await onDedicatedThread(named: "cravey.doctor") {
-            try self.execute(repair: repair, deleteUnplayable: deleteUnplayable, now: now)
+            try self.execute(repair: repair, deleteUnplayable: deleteUnplayable)
         }
     }
 
     /// Examines the library; with `repair`, fixes what it found. `deleteUnplayable` also deletes
     /// orphan files that cannot be played.
-    public func execute(repair: Bool = false, deleteUnplayable: Bool = false, now: Date = Date()) throws -> Report {
+    ///
+    /// It holds the library lock throughout: a clip another process is saving (rename, then row)
+    /// is seen saved or not yet begun, never as a file without its row.
+    /// A `.partial` no process holds locked is a crash leftover at once: a live one is locked
+    /// from its creation (see "Several processes, one library" in the README).
+    public func execute(repair: Bool = false, deleteUnplayable: Bool = false) throws -> Report {
+        try library.exclusively { try examine(repair: repair, deleteUnplayable: deleteUnplayable) }
+    }
+
+    private func examine(repair: Bool, deleteUnplayable: Bool) throws -> Report {
         let storage = library.storage
         let repository = library.repository
         var report = Report()
@@ -80,12 +102,15 @@ public struct DoctorUseCase: Sendable {
         let referenced = Set(rows.flatMap { [$0.filePath, $0.thumbnailPath].compactMap { $0 } })
 
         for row in rows {
+            if let thumbnail = row.thumbnailPath, (try? storage.absoluteURL(for: thumbnail)) == nil {
+                report.unsafeThumbnails.append(.init(id: row.id, title: row.title, thumbnailPath: thumbnail))
+            }
             let entry = Report.Row(id: row.id, title: row.title, filePath: row.filePath)
             guard let url = try? storage.absoluteURL(for: row.filePath) else {
                 report.unsafePaths.append(entry)
                 continue
             }
-            guard let size = FileStorageManager.size(of: url) else {
+            guard let size = storage.size(of: url) else {
                 report.missingFiles.append(entry)
                 continue
             }
@@ -98,15 +123,20 @@ public struct DoctorUseCase: Sendable {
             }
         }
 
+        let live = storage.liveStems()
         for (path, bytes) in storage.storedFilesWithSizes() where !referenced.contains(path) {
             let url = storage.url(of: path)
             let name = url.lastPathComponent
-            if name.hasPrefix(FileStorageManager.deletingPrefix) {
+            if live.contains(FileStorageManager.stem(of: name)) {
+                continue  // a recording or an import still being made by another process
+            } else if name.hasSuffix(FileStorageManager.importingSuffix) {
+                report.interruptedImports.append(path)
+            } else if name.hasPrefix(FileStorageManager.deletingPrefix) {
                 report.interruptedDeletions.append(path)
             } else if path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") {
                 report.orphanThumbnails.append(path)
-            } else if name.hasSuffix(FileStorageManager.finishingSuffix) || (name.hasSuffix(FileStorageManager.partialSuffix) && isLive(url, now: now)) {
-                continue  // a recording still being made by another process
+            } else if name.hasSuffix(FileStorageManager.finishingSuffix) {
+                continue  // the unfinished copy of a rewrite a crash cut off; its original is kept
             } else {
                 // Only the file's faults make it unplayable; running out of memory is thrown.
                 let duration: Double?
@@ -115,15 +145,17 @@ public struct DoctorUseCase: Sendable {
             }
         }
 
-        if repair { try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable) }
-        return report
-    }
+        let unreadable = storage.unreadableNames()
+        report.unreadableNames = unreadable.map { file in
+            (file.folder == .thumbnails ? FileStorageManager.thumbnailsFolder : FileStorageManager.recordingsFolder)
+                + "/" + FileStorageManager.visibleName(file.name)
+        }
 
-    /// A `.partial` another process holds locked, or wrote to in the last few seconds.
-    private func isLive(_ url: URL, now: Date) -> Bool {
-        if library.storage.isBeingRecorded(url) { return true }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
-        return modified.map { now.timeIntervalSince($0) < 5 } ?? false
+        if repair {
+            try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable)
+            try repairNames(unreadable, in: &report, deleteUnplayable: deleteUnplayable)
+        }
+        return report
     }
 
     /// Repairs what `report` found; `referenced` holds every media and thumbnail path the rows name.
@@ -145,9 +177,17 @@ public struct DoctorUseCase: Sendable {
                 report.repairs.append("Finished deleting \(original).")
             }
         }
+        for path in report.interruptedImports {
+            try storage.remove(storage.url(of: path))
+            report.repairs.append("Deleted \(path), an import that was cut off.")
+        }
         for row in report.missingFiles + report.unsafePaths where !restored.contains(row.filePath) {
             _ = try repository.delete(id: row.id)
             report.repairs.append("Removed the entry \"\(row.title)\" (\(row.id.uuidString.lowercased())): its media \(row.filePath) is gone.")
+        }
+        for thumbnail in report.unsafeThumbnails {
+            try repository.removeThumbnail(of: thumbnail.id)
+            report.repairs.append("Removed the thumbnail path \(thumbnail.thumbnailPath) of \"\(thumbnail.title)\" (\(thumbnail.id.uuidString.lowercased())): it pointed outside the library.")
         }
         for mismatch in report.sizeMismatches {
             try repository.updateFileSize(of: mismatch.id, to: mismatch.actual)
@@ -173,6 +213,39 @@ public struct DoctorUseCase: Sendable {
             } else if deleteUnplayable {
                 try storage.deleteRecording(at: orphan.path)
                 report.repairs.append("Deleted \(orphan.path), which cannot be played.")
+            } else if orphan.path.hasSuffix(FileStorageManager.partialSuffix), MediaProbe.holdsNoPacket(storage.url(of: orphan.path)) {
+                try storage.deleteRecording(at: orphan.path)
+                report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
+            }
+        }
+    }
+
+    /// Gives files whose names are not UTF-8 a name a row can hold, then treats them as the orphans
+    /// they are: a playable media file is registered, a thumbnail (or, when asked, an unplayable
+    /// file) is deleted.
+    private func repairNames(_ files: [(folder: FileStorageManager.Folder, name: [UInt8], size: Int64)],
+                             in report: inout Report, deleteUnplayable: Bool) throws {
+        let storage = library.storage
+        for file in files {
+            let shown = FileStorageManager.visibleName(file.name)
+            if file.folder == .thumbnails {
+                try storage.remove(raw: file.name, in: .thumbnails)
+                report.repairs.append("Deleted the thumbnail \(shown), whose name is not UTF-8 and which no recording can use.")
+                continue
+            }
+            let name = "renamed-\(UUID().uuidString.lowercased())"
+            try storage.rename(raw: file.name, in: .recordings, to: name)
+            let path = FileStorageManager.recordingsFolder + "/" + name
+            let url = storage.url(of: path)
+            let duration: Double?
+            do { duration = try MediaProbe.playableDuration(of: url) } catch is CraveyError { duration = nil }
+            report.repairs.append("Renamed \(FileStorageManager.recordingsFolder)/\(shown), whose name is not UTF-8, to \(path).")
+            if duration != nil {
+                let recording = try recover(.init(path: path, bytes: file.size, playable: true, duration: duration))
+                report.repairs.append("Registered \(path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased())).")
+            } else if deleteUnplayable {
+                try storage.deleteRecording(at: path)
+                report.repairs.append("Deleted \(path), which cannot be played.")
             }
         }
     }

@@ -1,0 +1,209 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// Nothing outside the library folder is read, changed or deleted (issue 9, items 1 to 7).
+@Suite("Confinement: the library never reaches outside its folder", .temporaryFiles)
+struct ConfinementTests {
+    func mode(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    /// A folder outside every library, holding one file someone cares about.
+    func outsideFolder() throws -> (folder: URL, file: URL) {
+        let folder = temporaryFolder().appendingPathComponent("outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let file = folder.appendingPathComponent("a.txt")
+        try Data("keep".utf8).write(to: file)
+        return (folder, file)
+    }
+
+    @Test("a Recordings/ or Thumbnails/ that is a link is refused (exit 73) by delete-all and doctor --repair; nothing outside is deleted or re-moded")
+    func linkedFolders() async throws {
+        for linked in ["Recordings", "Recordings/Thumbnails"] {
+            // Given a library whose folder is a link to a folder outside
+            let (outside, file) = try outsideFolder()
+            let library = temporaryLibrary()
+            try FileManager.default.createDirectory(at: library.appendingPathComponent("Recordings"), withIntermediateDirectories: true)
+            if linked == "Recordings" { try FileManager.default.removeItem(at: library.appendingPathComponent("Recordings")) }
+            try FileManager.default.createSymbolicLink(at: library.appendingPathComponent(linked), withDestinationURL: outside)
+
+            // When deleting everything and repairing
+            let deleteAll = try await Cravey.run(["delete-all", "--yes", "--library", library.path])
+            let doctor = try await Cravey.run(["doctor", "--repair", "--library", library.path])
+
+            // Then both refuse, naming the link, and the folder outside is as it was
+            for result in [deleteAll, doctor] {
+                #expect(result.status == 73, "\(linked): \(result.error)")
+                #expect(result.error.contains("symbolic link") && result.error.contains(linked), "\(result.error)")
+            }
+            #expect(try Data(contentsOf: file) == Data("keep".utf8), "\(linked)")
+            #expect(try mode(outside.path) == 0o755, "\(linked)")
+        }
+    }
+
+    @Test("export --output refuses what exists (unless --force), anything not a regular file (even with --force), and any place inside the library")
+    func exportOutput() async throws {
+        let library = try Fixture.library(titles: ["Kept"])
+        let path = library.storage.libraryURL.path
+        let folder = temporaryFolder()
+        let existing = folder.appendingPathComponent("existing.csv")
+        try Data("mine".utf8).write(to: existing)
+        let fifo = folder.appendingPathComponent("fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let link = folder.appendingPathComponent("link.csv")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: existing)
+        let export = { (output: String, force: Bool) in
+            try await Cravey.run(["export", "--format", "csv", "--output", output, "--library", path] + (force ? ["--force"] : []))
+        }
+
+        // An existing file: refused, unchanged; replaced with --force
+        let refused = try await export(existing.path, false)
+        #expect(refused.status == 64 && refused.error.contains("--force"), "\(refused.error)")
+        #expect(try Data(contentsOf: existing) == Data("mine".utf8))
+        // A named pipe and a link: refused even with --force, and still what they were
+        for target in [fifo, link] {
+            let forced = try await export(target.path, true)
+            #expect(forced.status == 64, "\(target.lastPathComponent): \(forced.error)")
+        }
+        var info = stat()
+        #expect(lstat(fifo.path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == existing.path)
+        #expect(try Data(contentsOf: existing) == Data("mine".utf8))
+        // The library's own database, and any new name inside the library: refused, the database intact
+        for inside in ["library.sqlite", "export.csv", "Recordings/export.csv"] {
+            let result = try await export(path + "/" + inside, true)
+            #expect(result.status == 64 && result.error.contains("inside the library"), "\(inside): \(result.error)")
+        }
+        #expect(try library.repository.fetchAll().map(\.title) == ["Kept"])
+        #expect(!FileManager.default.fileExists(atPath: path + "/export.csv"))
+        // --force replaces a regular file
+        let replaced = try await export(existing.path, true)
+        #expect(replaced.status == 0, "\(replaced.error)")
+        #expect(try String(contentsOf: existing, encoding: .utf8).contains("Kept"))
+    }
+
+    @Test("no command changes the mode of what exists: a file named as the library stays 0644, a 0500 library stays 0500")
+    func modesUnchanged() async throws {
+        // Given a file where the library should be
+        let file = temporaryFolder().appendingPathComponent("somefile")
+        try Data("x".utf8).write(to: file)
+        #expect(chmod(file.path, 0o644) == 0)
+        // When listing it as a library
+        let list = try await Cravey.run(["list"], environment: ["CRAVEY_LIBRARY": file.path])
+        // Then it is refused (73) and keeps its mode
+        #expect(list.status == 73, "\(list.error)")
+        #expect(try mode(file.path) == 0o644)
+
+        // Given a library the person made 0500
+        let library = try Fixture.library(clips: 1).storage.libraryURL
+        #expect(chmod(library.path, 0o500) == 0)
+        // When listing it
+        let listed = try await Cravey.run(["list", "--library", library.path])
+        // Then it lists and stays 0500
+        #expect(listed.status == 0, "\(listed.error)")
+        #expect(try mode(library.path) == 0o500)
+    }
+
+    @Test("a library others can reach is warned about once on stderr, naming the fix, and left as it is")
+    func openLibraryWarned() async throws {
+        let library = try Fixture.library(clips: 1).storage.libraryURL
+        #expect(chmod(library.path, 0o755) == 0)
+        let listed = try await Cravey.run(["list", "--library", library.path])
+        #expect(listed.status == 0, "\(listed.error)")
+        #expect(listed.error.components(separatedBy: "warning:").count == 2, "\(listed.error)")
+        #expect(listed.error.contains("chmod 700 '\(library.path)'"), "\(listed.error)")
+        #expect(try mode(library.path) == 0o755)
+
+        // A private library: no warning at all
+        #expect(chmod(library.path, 0o700) == 0)
+        let quiet = try await Cravey.run(["list", "--library", library.path])
+        #expect(!quiet.error.contains("warning"), "\(quiet.error)")
+    }
+
+    @Test("--library \"\" exits 64 and leaves the default library alone")
+    func emptyLibraryPath() async throws {
+        // Given a default library (XDG_DATA_HOME/cravey) holding a clip
+        let data = temporaryFolder().appendingPathComponent("xdg")
+        let library = try RecordingLibrary(at: data.appendingPathComponent("cravey"))
+        let clip = try Fixture.audio(seconds: 0.5)
+        _ = try await ImportRecordingUseCase(library: library).execute(fileAt: clip, metadata: RecordingMetadata())
+        // When deleting everything in the library named ""
+        let result = try await Cravey.run(["delete-all", "--yes", "--library", ""], environment: ["XDG_DATA_HOME": data.path])
+        // Then it is a usage error and the clip is still there
+        #expect(result.status == 64, "\(result.error)")
+        #expect(result.error.contains("--library"))
+        #expect(try library.repository.count() == 1)
+    }
+
+    @Test("a read-only library lists, shows, exports to stdout and reports storage (exit 0); only writes fail, with 73",
+          .enabled(if: geteuid() == 0, "a read-only bind mount needs root"))
+    func readOnlyLibrary() async throws {
+        // Given a library with a clip, seen through a read-only bind mount in a private mount namespace
+        let library = try Fixture.library(titles: ["Calm"])
+        let id = try #require(try library.repository.fetchAll().first).id.uuidString.lowercased()
+        let source = library.storage.libraryURL.path
+        let mounted = temporaryFolder().appendingPathComponent("readonly").path
+        try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let commands = [["list"], ["info", id], ["export", "--format", "json"], ["storage"], ["delete", id, "--yes"],
+                        ["edit", id, "--title", "Other"]]
+        let script = "mount --bind \(quoted(source)) \(quoted(mounted)) && mount -o remount,bind,ro \(quoted(mounted)) || exit 99\n"
+            + commands.map { command in
+                (["\(quoted(Cravey.executable))"] + command.map(quoted) + ["--library", quoted(mounted)]).joined(separator: " ")
+                    + " >/dev/null 2>&1; echo $?"
+            }.joined(separator: "\n")
+        // When each command runs there
+        let result = try run("unshare", ["--mount", "--propagation", "private", "sh", "-c", script], environment: Cravey.environment())
+        // Then the reads succeed and the writes exit 73, and nothing changed
+        #expect(result.output.split(separator: "\n") == ["0", "0", "0", "0", "73", "73"], "\(result.output) \(result.error)")
+        #expect(try library.repository.fetchAll().map(\.title) == ["Calm"])
+    }
+
+    @Test("doctor finds a thumbnail path pointing outside, --repair removes it, and the recording can then be deleted")
+    func thumbnailOutside() async throws {
+        // Given a row whose thumbnail path leaves the library
+        let library = try Fixture.library(titles: ["Odd"])
+        var recording = try #require(try library.repository.fetchAll().first)
+        let deleted = try #require(try library.repository.delete(id: recording.id))
+        recording.thumbnailPath = "../x.jpg"
+        try library.repository.restore([(recording, deleted.1)])
+        let path = library.storage.libraryURL.path
+
+        // When the doctor looks, repairs, and the recording is deleted
+        let doctor = try await Cravey.run(["doctor", "--library", path])
+        let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
+        let delete = try await Cravey.run(["delete", recording.id.uuidString, "--yes", "--library", path])
+
+        // Then the doctor saw it, repaired it, and the delete succeeded
+        #expect(doctor.status == 1 && doctor.output.contains("../x.jpg"), "\(doctor.output)")
+        #expect(repair.status == 0, "\(repair.output) \(repair.error)")
+        #expect(delete.status == 0, "\(delete.error)")
+        #expect(try library.repository.count() == 0)
+    }
+
+    @Test("a file whose name is not UTF-8 is seen by doctor and removed by delete-all")
+    func nonUTF8Names() async throws {
+        // Given a file in Recordings/ whose name holds the byte 0xFF
+        let library = try Fixture.library(clips: 1)
+        let folder = library.storage.recordingsURL.path
+        let name: [UInt8] = Array("bad-".utf8) + [0xFF, 0xFE] + Array(".m4a".utf8)
+        let descriptor = (Array(folder.utf8) + [0x2F] + name + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o600) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        let path = library.storage.libraryURL.path
+
+        // When the doctor looks, then everything is deleted
+        let doctor = try await Cravey.run(["doctor", "--library", path])
+        let deleteAll = try await Cravey.run(["delete-all", "--yes", "--library", path])
+
+        // Then the doctor names it (escaped), and delete-all leaves Recordings/ with only Thumbnails/
+        #expect(doctor.status == 1 && doctor.output.contains("bad-\\xFF\\xFE.m4a"), "\(doctor.output)")
+        #expect(deleteAll.status == 0, "\(deleteAll.error)")
+        let left = try run("ls", ["-A", folder])
+        #expect(left.output.split(separator: "\n") == ["Thumbnails"], "\(left.output)")
+    }
+}

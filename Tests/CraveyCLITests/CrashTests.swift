@@ -1,0 +1,92 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// A command killed at a bad instant: a confirmed delete stays deleted, an interrupted import
+/// leaves nothing (issue 9, items 11 and 12).
+@Suite("Crashes: kills and Ctrl-C leave the library whole", .temporaryFiles)
+struct CrashTests {
+    /// The names in a folder, `Thumbnails` left out.
+    func names(in folder: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0 != "Thumbnails" }
+    }
+
+    /// Waits (polling every millisecond, off the cooperative pool) until `condition` holds or
+    /// `process` has ended; true when it held while the process still ran.
+    func wait(for process: Process, until condition: @escaping @Sendable () -> Bool) async throws -> Bool {
+        try await offPool {
+            while process.isRunning {
+                if condition() { return true }
+                usleep(1000)
+            }
+            return false
+        }
+    }
+
+    @Test("kill -9 in the middle of delete-all: the next command finishes it, and doctor --repair brings no deleted clip back", .timeLimit(.minutes(5)))
+    func deleteAllKilled() async throws {
+        var killedMidway = false
+        for _ in 0..<3 where !killedMidway {
+            // Given a library of 1,500 clips
+            let library = try Fixture.library(clips: 1500)
+            let path = library.storage.libraryURL.path
+            let recordings = library.storage.recordingsURL
+
+            // When delete-all is killed once its files have started to go
+            let process = try Cravey.start(["delete-all", "--yes", "--library", path])
+            let folder = recordings.path
+            killedMidway = try await wait(for: process) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? 0) < 1500
+            }
+            if killedMidway { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+
+            // Then the next command sees nothing, the files are gone, and a repair recovers none
+            let list = try await Cravey.run(["list", "--json", "--library", path])
+            #expect(list.status == 0 && list.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(list.output)")
+            #expect(names(in: recordings).isEmpty, "\(names(in: recordings).count) files left")
+            let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
+            #expect(repair.status == 0, "\(repair.output.prefix(300)) \(repair.error)")
+            #expect(!repair.output.contains("Registered"), "\(repair.output.prefix(300))")
+            #expect(try library.repository.count() == 0)
+        }
+        #expect(killedMidway, "delete-all ended before it could be killed in the middle")
+    }
+
+    @Test("an import stopped by Ctrl-C exits 130 and leaves nothing; one killed with -9 leaves what doctor --repair removes (exit 0)", .timeLimit(.minutes(5)))
+    func importInterrupted() async throws {
+        // Given a long WAV, which import transcodes for a few seconds
+        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=900:sample_rate=48000", "-ac", "1"])
+        for signal in [SIGINT, SIGKILL] {
+            let library = try RecordingLibrary(at: temporaryLibrary())
+            let path = library.storage.libraryURL.path
+            let recordings = library.storage.recordingsURL
+
+            // When the import is signalled once its file in the library has bytes
+            let process = try Cravey.start(["import", wav.path, "--library", path])
+            let folder = recordings.path
+            let started = try await wait(for: process) {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                return names.contains { name in
+                    name != "Thumbnails" && ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0) > 100_000
+                }
+            }
+            #expect(started, "the import ended before it could be interrupted")
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+
+            if signal == SIGINT {
+                // Then Ctrl-C: exit 130, and nothing is left
+                #expect(process.terminationStatus == 130, "exit \(process.terminationStatus)")
+                #expect(names(in: recordings).isEmpty, "\(names(in: recordings).prefix(3))")
+            } else {
+                // Then kill -9: a plain repair succeeds and leaves nothing
+                let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
+                #expect(repair.status == 0, "\(repair.output) \(repair.error)")
+                #expect(names(in: recordings).isEmpty, "\(names(in: recordings).prefix(3))")
+            }
+            #expect(try library.repository.count() == 0)
+        }
+    }
+}
