@@ -1,0 +1,210 @@
+import CraveyTestSupport
+import Foundation
+import Synchronization
+import Testing
+@testable import CraveyKit
+
+/// Plays real files through a real PulseAudio null sink and records its monitor as the witness.
+@Suite("Playback through PulseAudio", .temporaryFiles)
+struct PlaybackTests {
+    /// Plays `url` into `sink` to the end (or until `control` returns), capturing the sink's monitor.
+    func play(_ url: URL, duration: Double, sink: VirtualMicrophone, options: PlaybackOptions = PlaybackOptions(),
+              rate: Double = Witness.analysisRate,
+              control: @escaping @Sendable (PlaybackManager) async throws -> Void = { _ in })
+        async throws -> (summary: PlaybackSummary, samples: [Float], wall: Double, events: [PlaybackEvent]) {
+        var options = options
+        options.sink = sink.sinkName
+        let capture = try SinkCapture(sink: sink.sinkName, rate: rate)
+        let manager = PlaybackManager(fileAt: url, duration: duration, options: options)
+        try await manager.start()
+        let started = ContinuousClock.now
+        let collector = Task { await manager.events.reduce(into: [PlaybackEvent]()) { $0.append($1) } }
+        try await control(manager)
+        let summary = try await manager.result()
+        let wall = (ContinuousClock.now - started) / .seconds(1)
+        let events = await collector.value
+        return (summary, try await offPool { try capture.stop() }, wall, events)
+    }
+
+    /// Waits until the manager's position reaches `position`.
+    func wait(_ manager: PlaybackManager, until position: Double) async throws {
+        let reached = try await poll(within: 30, every: 0.01) { manager.event.position >= position }
+        #expect(reached, "the position did not reach \(position)")
+    }
+
+    @Test("a 2 s clip of 440 Hz comes out of the sink at 440 Hz for 2 s +/- 0.2 s, and completes")
+    func playsTone() async throws {
+        // Given a 2 s tone
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 2)])
+
+        // When it plays to the end
+        let (summary, samples, _, events) = try await play(clip, duration: 2, sink: sink)
+
+        // Then the sink played 2 s of 440 Hz, and the events said so at least 10 times a second
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        #expect(sounding.count == 1 && sounding.allSatisfy { $0.frequency == 440 }, "\(sounding)")
+        #expect(abs(sounding.reduce(0) { $0 + $1.duration } - 2) <= 0.2, "\(sounding)")
+        #expect(abs(Witness.dominantFrequency(samples) - 440) <= 5)
+        #expect(summary.completed && abs(summary.secondsListened - 2) <= 0.2, "\(summary)")
+        #expect(events.last?.state == .completed && events.last?.position == 2)
+        #expect(events.filter { $0.state == .playing }.count >= 15, "\(events.count) events for 2 s")
+    }
+
+    @Test("started at 15 s, a tone change at 20 s comes after 5 s +/- 0.3 s")
+    func startsAt() async throws {
+        // Given 440 Hz for 20 s, then 880 Hz
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 20), (880, 2)])
+
+        // When played from 15 s
+        let (summary, samples, _, _) = try await play(clip, duration: 22, sink: sink, options: PlaybackOptions(start: 15))
+
+        // Then 5 s of 440 Hz come first, then 2 s of 880 Hz
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        #expect(sounding.map(\.frequency) == [440, 880], "\(sounding)")
+        #expect(abs(sounding[0].duration - 5) <= 0.3, "\(sounding)")
+        #expect(abs(sounding[1].duration - 2) <= 0.3, "\(sounding)")
+        #expect(summary.completed && abs(summary.secondsListened - 7) <= 0.3, "\(summary)")
+    }
+
+    @Test("a skip back of 15 s from 17 s plays the span at 2 s again: 0.5 s of 660 Hz, then 440 Hz")
+    func skipsBack() async throws {
+        // Given 440 Hz, 660 Hz from 1.5 s to 2.5 s, 440 Hz again to 16 s, then 880 Hz
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 1.5), (660, 1), (440, 13.5), (880, 2)])
+
+        // When played from 16 s and skipped back at 17 s, then stopped 1 s later
+        let (summary, samples, _, _) = try await play(clip, duration: 18, sink: sink, options: PlaybackOptions(start: 16)) { manager in
+            try await wait(manager, until: 17)
+            let target = manager.skip(by: -15)
+            #expect(abs(target - 2) < 0.1)
+            try await wait(manager, until: 3.5)
+            manager.stop()
+        }
+
+        // Then about 1 s of 880 Hz, exactly the 0.5 s of 660 Hz left after 2 s, then 440 Hz
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 660, 880]))
+        #expect(sounding.map(\.frequency) == [880, 660, 440], "\(sounding)")
+        guard sounding.count == 3 else { return }
+        #expect(abs(sounding[0].duration - 1) <= 0.3, "\(sounding)")
+        #expect(abs(sounding[1].duration - 0.5) <= 0.15, "\(sounding)")
+        #expect(!summary.completed && abs(summary.secondsListened - 2.5) <= 0.3, "\(summary)")
+    }
+
+    @Test("pausing 2 s silences the sink at once; resuming continues without gap or repeat; wall time grows by 2 s")
+    func pausesAndResumes() async throws {
+        // Given 2 s of 440 Hz then 2 s of 880 Hz
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 2), (880, 2)])
+        let pausedAt = Mutex(0.0)
+
+        // When paused at 1 s for 2 s
+        let (_, samples, wall, events) = try await play(clip, duration: 4, sink: sink) { manager in
+            try await wait(manager, until: 1)
+            manager.pause()
+            pausedAt.withLock { $0 = manager.event.position }
+            try await Task.sleep(for: .seconds(2))
+            manager.resume()
+        }
+
+        // Then the sink went quiet within 0.1 s of the pause, for 2 s +/- 0.3 s, and every tone
+        // played for its length (a gap or repeat of more than one buffer would show)
+        let spans = ToneTrack.spans(samples, frequencies: [440, 880])
+        let sounding = ToneTrack.sounding(spans)
+        #expect(sounding.map(\.frequency) == [440, 440, 880], "\(spans)")
+        guard sounding.count == 3 else { return }
+        #expect(abs(sounding[0].duration - pausedAt.withLock { $0 }) <= 0.1, "\(spans)")
+        #expect(abs(sounding[1].start - sounding[0].end - 2) <= 0.3, "\(spans)")
+        #expect(abs(sounding[0].duration + sounding[1].duration - 2) <= 0.1, "\(spans)")
+        #expect(abs(sounding[2].duration - 2) <= 0.1, "\(spans)")
+        #expect(abs(wall - 6) <= 0.3, "wall \(wall)")
+        #expect(events.contains { $0.state == .paused })
+    }
+
+    @Test("a gain of +12 dB on a tone at half scale comes out at full scale and never beyond; -6 dB halves it")
+    func gainIsClamped() async throws {
+        // Given a tone at amplitude 0.5
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 1)], ext: "wav", codec: ["-c:a", "pcm_f32le"])
+
+        // When played with +12 dB and with -6 dB, captured at the sink's own rate (resampling a
+        // clipped sine would overshoot by itself)
+        let (_, loud, _, _) = try await play(clip, duration: 1, sink: sink, options: PlaybackOptions(gainDB: 12), rate: 48_000)
+        let (_, quiet, _, _) = try await play(clip, duration: 1, sink: sink, options: PlaybackOptions(gainDB: -6), rate: 48_000)
+
+        // Then +12 dB reaches full scale and no sample passes it; -6 dB halves the amplitude
+        let loudPeak = loud.map(abs).max() ?? 0
+        let quietPeak = quiet.map(abs).max() ?? 0
+        #expect(loudPeak > 0.95 && loudPeak <= 1.0001, "\(loudPeak)")
+        #expect(abs(quietPeak - 0.25) <= 0.03, "\(quietPeak)")
+    }
+
+    @Test("the gain stage multiplies and clamps every sample to full scale")
+    func gainStage() {
+        var samples: [Float] = [0.5, -0.5, 1.5, -3, 0]
+        PlaybackManager.apply(2, to: &samples)
+        #expect(samples == [1, -1, 1, -1, 0])
+        var unchanged: [Float] = [0.25, -1.25]
+        PlaybackManager.apply(1, to: &unchanged)
+        #expect(unchanged == [0.25, -1])
+    }
+
+    @Test("a video without an audio stream plays its duration in silence and completes")
+    func silentVideo() async throws {
+        // Given a 2 s video with no audio stream
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
+                                            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+
+        // When played
+        let (summary, samples, wall, _) = try await play(clip, duration: 2, sink: sink)
+
+        // Then it took 2 s of silence (in real time, not at once) and completed
+        #expect(summary.completed && abs(summary.secondsListened - 2) <= 0.2, "\(summary)")
+        #expect(wall >= 1.9 && wall <= 4, "wall \(wall)")
+        #expect(ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440])).isEmpty)
+    }
+
+    @Test("a missing file is notFound, a file that is not media is undecodable, an unknown sink is unavailable")
+    func failures() async throws {
+        let folder = temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let missing = folder.appendingPathComponent("missing.m4a")
+        let garbage = folder.appendingPathComponent("garbage.m4a")
+        try Data(repeating: 0x5A, count: 4096).write(to: garbage)
+        let tone = try Fixture.tones([(440, 1)])
+
+        for (url, sink, kind) in [(missing, nil, CraveyError.Kind.notFound), (garbage, nil, .undecodableMedia),
+                                  (tone, "no_such_sink", .unavailable)] as [(URL, String?, CraveyError.Kind)] {
+            let manager = PlaybackManager(fileAt: url, duration: 1, options: PlaybackOptions(sink: sink))
+            let error = await #expect(throws: CraveyError.self) { try await manager.start() }
+            #expect(error?.kind == kind, "\(url.lastPathComponent): \(String(describing: error))")
+        }
+    }
+
+    @Test("the use case counts a completed play and a stopped one, each in one transaction; a preview counts nothing")
+    func countsPlays() async throws {
+        // Given a library with one clip and a sink
+        let sink = try VirtualMicrophone()
+        let library = try Fixture.library(clips: 1)
+        let recording = try #require(try library.repository.fetchAll().first)
+        let useCase = PlayRecordingUseCase(library: library)
+        let options = PlaybackOptions(sink: sink.sinkName)
+
+        // When it is played to the end, previewed, and stopped at once
+        let completed = try await useCase.finish(try await useCase.start(recording, options: options), of: recording)
+        let preview = try await useCase.finish(try await useCase.start(recording, options: options), of: recording, countsPlay: false)
+        let manager = try await useCase.start(recording, options: options)
+        manager.stop()
+        let stopped = try await useCase.finish(manager, of: recording)
+
+        // Then two plays are counted, one completed and one not
+        #expect(completed.counted && completed.summary.completed && completed.recording.playCount == 1)
+        #expect(!preview.counted && preview.recording.playCount == 0)
+        #expect(stopped.counted && !stopped.summary.completed && stopped.recording.playCount == 2)
+        let events = try library.repository.playEvents(of: recording.id)
+        #expect(events.map(\.completed) == [true, false])
+        #expect(abs(events[0].secondsListened - 0.5) <= 0.2)
+    }
+}
