@@ -11,16 +11,12 @@ public final class SinkCapture: @unchecked Sendable {
     /// Starts recording `sink`'s monitor at `rate` samples a second, and returns once the recorder runs.
     ///
     /// A stream of silence keeps the sink running meanwhile: an idle null sink hands its monitor
-    /// nothing, so a pause would leave no trace in the recording.
-    public init(sink: String, rate: Double = Witness.analysisRate) throws {
+    /// nothing, so a pause would leave no trace in the recording. It asks for a low latency: a
+    /// null sink renders as far ahead as its streams allow, and a stream of the default 2 s
+    /// would make it mix a new stream's first second late.
+    public init(sink: String, rate: Double = Witness.analysisRate, in folder: URL? = nil) throws {
         _ = TestSoundServer.address
-        keeper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        keeper.arguments = ["pacat", "--playback", "--raw", "--device=\(sink)", "--format=float32le", "--rate=8000",
-                            "--channels=1", "/dev/zero"]
-        keeper.standardOutput = FileHandle.nullDevice
-        keeper.standardError = FileHandle.nullDevice
-        try keeper.run()
-        file = temporaryFolder().appendingPathComponent("capture-\(UUID().uuidString).f32")
+        file = (folder ?? temporaryFolder()).appendingPathComponent("capture-\(UUID().uuidString).f32")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["parec", "--device=\(sink).monitor", "--format=float32le", "--rate=\(Int(rate))",
@@ -28,7 +24,19 @@ public final class SinkCapture: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: file)
         process.standardError = FileHandle.nullDevice
         try process.run()
+        keeper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        keeper.arguments = ["pacat", "--playback", "--raw", "--device=\(sink)", "--format=float32le", "--rate=8000",
+                            "--channels=1", "--latency-msec=20", "/dev/zero"]
+        keeper.standardOutput = FileHandle.nullDevice
+        keeper.standardError = FileHandle.nullDevice
+        try keeper.run()
         Thread.sleep(forTimeInterval: 0.3)
+    }
+
+    /// Starts recording off the cooperative pool (starting waits for the recorder).
+    public static func start(sink: String, rate: Double = Witness.analysisRate) async throws -> SinkCapture {
+        let folder = temporaryFolder()
+        return try await offPool { try SinkCapture(sink: sink, rate: rate, in: folder) }
     }
 
     deinit {

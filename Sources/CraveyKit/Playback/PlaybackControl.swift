@@ -15,6 +15,9 @@ final class PlaybackControl: Sendable {
         var generation: Int
         var start: Double
         var streamTime: Double
+        /// The latest stream time read: the server's timing can be briefly unknown (after a write
+        /// or a flush), and the position must not go back meanwhile.
+        var lastPlayed: Double
     }
 
     private struct State {
@@ -72,10 +75,13 @@ final class PlaybackControl: Sendable {
 
     /// The event describing now.
     var event: PlaybackEvent {
-        let (snapshot, stream) = state.withLock { ($0, $0.stream) }
-        if let ended = snapshot.ended { return ended }
-        return PlaybackEvent(state: snapshot.paused ? .paused : .playing,
-                             position: position(snapshot, playedTime: stream?.playedTime), duration: duration)
+        let stream = state.withLock { $0.stream }
+        let playedTime = stream?.playedTime
+        return state.withLock { state in
+            if let ended = state.ended { return ended }
+            return PlaybackEvent(state: state.paused ? .paused : .playing,
+                                 position: position(&state, playedTime: playedTime), duration: duration)
+        }
     }
 
     // MARK: - The stages' side
@@ -98,18 +104,18 @@ final class PlaybackControl: Sendable {
 
     /// Adds what the sink played of the current segment to the seconds listened, and ends it.
     func closeSegment() {
-        let (snapshot, stream) = state.withLock { ($0, $0.stream) }
-        guard let segment = snapshot.segment else { return }
-        let played = position(snapshot, playedTime: stream?.playedTime, ignoringSeeks: true) - segment.start
+        let stream = state.withLock { $0.stream }
+        let playedTime = stream?.playedTime
         state.withLock { state in
-            state.listened += max(played, 0)
+            guard let segment = state.segment else { return }
+            state.listened += max(position(&state, playedTime: playedTime, ignoringSeeks: true) - segment.start, 0)
             state.segment = nil
         }
     }
 
     /// Starts a segment: `generation`'s first sample is clip position `start`, played at `streamTime`.
     func openSegment(generation: Int, start: Double, streamTime: Double) {
-        state.withLock { $0.segment = Segment(generation: generation, start: start, streamTime: streamTime) }
+        state.withLock { $0.segment = Segment(generation: generation, start: start, streamTime: streamTime, lastPlayed: streamTime) }
     }
 
     /// Ends the playback: closes the segment and returns the summary (the whole clip for a completed one).
@@ -128,11 +134,12 @@ final class PlaybackControl: Sendable {
         state.withLock { $0.stream = nil }
     }
 
-    private func position(_ snapshot: State, playedTime: Double?, ignoringSeeks: Bool = false) -> Double {
-        guard let segment = snapshot.segment, ignoringSeeks || segment.generation == snapshot.generation else {
-            return snapshot.seekTarget
+    private func position(_ state: inout State, playedTime: Double?, ignoringSeeks: Bool = false) -> Double {
+        guard var segment = state.segment, ignoringSeeks || segment.generation == state.generation else {
+            return state.seekTarget
         }
-        let played = max((playedTime ?? segment.streamTime) - segment.streamTime, 0)
-        return min(segment.start + played, duration)
+        segment.lastPlayed = max(segment.lastPlayed, playedTime ?? segment.lastPlayed)
+        state.segment = segment
+        return min(segment.start + segment.lastPlayed - segment.streamTime, duration)
     }
 }

@@ -22,7 +22,7 @@ final class PlaybackStream: @unchecked Sendable {
     /// machine to be late), and starts to play once `startDuration` seconds are there (`prebuf`:
     /// how soon the first sample is heard). The corresponding C functions are `pa_context_connect`
     /// and `pa_stream_connect_playback`.
-    init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 0.3, startDuration: Double = 0.05,
+    init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 0.5, startDuration: Double = 0.05,
          applicationName: String = "cravey", mediaName: String = "Playback") throws(PulseAudioError) {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_threaded_mainloop_new")
