@@ -19,8 +19,9 @@ struct Player {
         let manager = try await useCase.start(recording, options: PlaybackOptions(sink: flags.device, start: flags.from ?? 0))
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
-        // Keys need the terminal on stdin; the bar goes to stderr, which must be one too.
-        let live = !json && isatty(0) == 1 && Terminal.isInteractive
+        // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
+        // has no colour, so NO_COLOR does not turn it off.
+        let live = !json && isatty(0) == 1 && isatty(2) == 1
         let keys = live ? KeyReader(handling: { Self.handle($0, manager) }) : nil
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }

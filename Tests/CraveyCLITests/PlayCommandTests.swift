@@ -249,4 +249,25 @@ struct PlayCommandTests {
         #expect(opened.status == 69 && opened.error.contains("desktop"), "\(opened.error)")
         #expect(try playCount(library, ids[0]) == 1)
     }
+
+    @Test("devices lists the sinks beside the sources, adding kind and isDefaultSink to the JSON")
+    func devicesListSinks() async throws {
+        // Given a sink of the test's own
+        let sink = try VirtualMicrophone()
+
+        // When the devices are listed
+        let json = try await Cravey.run(["devices", "--json"])
+        let table = try await Cravey.run(["devices"])
+
+        // Then the sink is there as a sink, its monitor as a source, and one default of each
+        #expect(json.status == 0, "\(json.error)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let sinkRow = try #require(rows.first { $0["name"] as? String == sink.sinkName })
+        #expect(sinkRow["kind"] as? String == "sink" && sinkRow["isDefault"] as? Bool == false)
+        let monitor = try #require(rows.first { $0["name"] as? String == sink.monitor })
+        #expect(monitor["kind"] as? String == "source" && monitor["isMonitor"] as? Bool == true)
+        #expect(rows.filter { $0["isDefault"] as? Bool == true }.count == 1)
+        #expect(rows.filter { $0["isDefaultSink"] as? Bool == true }.count == 1)
+        #expect(table.output.contains(sink.sinkName) && table.output.hasPrefix("DEFAULT  KIND"))
+    }
 }
