@@ -1,5 +1,6 @@
 import CraveyTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import CraveyKit
 
@@ -91,6 +92,40 @@ struct PlaybackTests {
         #expect(abs(sounding[0].duration - 1) <= 0.3, "\(sounding)")
         #expect(abs(sounding[1].duration - 0.5) <= 0.15, "\(sounding)")
         #expect(!summary.completed && abs(summary.secondsListened - 2.5) <= 0.3, "\(summary)")
+    }
+
+    @Test("a pause of 2 s holds the position and grows the playback by 2 s; resuming continues without gap or repeat")
+    func pausesAndResumes() async throws {
+        // Given 2 s of 440 Hz then 2 s of 880 Hz
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 2), (880, 2)])
+        let pause = Mutex<(at: Double, from: ContinuousClock.Instant, to: ContinuousClock.Instant)?>(nil)
+
+        // When paused at 1 s for 2 s
+        let (summary, samples, wall, events) = try await play(clip, duration: 4, sink: sink) { manager in
+            try await wait(manager, until: 1)
+            manager.pause()
+            let (at, from) = (manager.event.position, ContinuousClock.now)
+            try await Task.sleep(for: .seconds(2))
+            pause.withLock { $0 = (at, from, ContinuousClock.now) }
+            manager.resume()
+        }
+
+        // Then the position stood still while paused, the playback took 2 s longer than the clip,
+        // and the sink played each tone for its length: a gap or a repeat of more than one buffer
+        // would show. (Where the silence falls in the monitor's recording is the null sink's
+        // business: with another stream running it mixes a new one's audio up to 2 s late.)
+        let paused = try #require(pause.withLock { $0 })
+        let during = events.filter { $0.state == .paused }
+        #expect(during.count >= 15, "\(during.count) events while paused")
+        #expect(during.allSatisfy { abs($0.position - paused.at) <= 0.05 }, "\(during.map(\.position))")
+        // (The wall time includes opening the file and the stream, up to a second on a loaded machine.)
+        #expect(wall >= 5.7 && wall <= 7.5, "wall \(wall)")
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        let played = { (frequency: Double) in sounding.filter { $0.frequency == frequency }.reduce(0) { $0 + $1.duration } }
+        #expect(abs(played(440) - 2) <= 0.1 && abs(played(880) - 2) <= 0.1, "\(sounding)")
+        #expect(sounding.first?.frequency == 440 && sounding.last?.frequency == 880, "\(sounding)")
+        #expect(summary.completed && abs(summary.secondsListened - 4) <= 0.2, "\(summary)")
     }
 
     @Test("a gain of +12 dB on a tone at half scale comes out at full scale and never beyond; -6 dB halves it")

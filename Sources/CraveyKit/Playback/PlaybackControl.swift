@@ -26,6 +26,9 @@ final class PlaybackControl: Sendable {
         var segment: Segment?
         var listened = 0.0
         var paused = false
+        /// Where a pause froze the position: the latest timing update may still say it plays, so
+        /// the computed time would run on while the stream is corked.
+        var pausedAt: Double?
         var stopping = false
         var stream: PlaybackStream?
         var ended: PlaybackEvent?
@@ -64,12 +67,39 @@ final class PlaybackControl: Sendable {
         stream?.wakeUp()
     }
 
-    /// Marks the playback paused or not; returns the stream to cork, nil when nothing changed.
-    func setPaused(_ paused: Bool) -> PlaybackStream? {
-        state.withLock { state in
-            guard state.paused != paused, state.ended == nil, !state.stopping else { return nil }
-            state.paused = paused
+    /// Marks the playback paused, freezing its position; returns the stream to cork, nil when
+    /// nothing changed.
+    func pause() -> PlaybackStream? {
+        let position = event.position
+        return state.withLock { state in
+            guard !state.paused, state.ended == nil, !state.stopping else { return nil }
+            state.paused = true
+            state.pausedAt = position
             return state.stream
+        }
+    }
+
+    /// Marks the playback playing again; returns the stream to uncork, nil when nothing changed.
+    func beginResume() -> PlaybackStream? {
+        state.withLock { state in
+            guard state.paused, state.ended == nil, !state.stopping else { return nil }
+            return state.stream
+        }
+    }
+
+    /// Ends a pause once the stream is uncorked: the segment goes on from the frozen position at
+    /// `streamTime`, the stream's time now.
+    func endPause(streamTime: Double?) {
+        state.withLock { state in
+            if let pausedAt = state.pausedAt, var segment = state.segment, segment.generation == state.generation,
+               let streamTime {
+                // What was played before the pause stays counted; the segment starts again here.
+                state.listened += max(pausedAt - segment.start, 0)
+                segment = Segment(generation: segment.generation, start: pausedAt, streamTime: streamTime, lastPlayed: streamTime)
+                state.segment = segment
+            }
+            state.paused = false
+            state.pausedAt = nil
         }
     }
 
@@ -79,6 +109,9 @@ final class PlaybackControl: Sendable {
         let playedTime = stream?.playedTime
         return state.withLock { state in
             if let ended = state.ended { return ended }
+            if state.paused, let pausedAt = state.pausedAt, state.segment?.generation == state.generation {
+                return PlaybackEvent(state: .paused, position: pausedAt, duration: duration)
+            }
             return PlaybackEvent(state: state.paused ? .paused : .playing,
                                  position: position(&state, playedTime: playedTime), duration: duration)
         }

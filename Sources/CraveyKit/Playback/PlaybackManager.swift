@@ -71,7 +71,7 @@ public final class PlaybackManager: Sendable {
 
     /// Pauses: the stream is corked, so the sink goes quiet at once; decoding waits.
     public func pause() {
-        guard let stream = control.setPaused(true) else { return }
+        guard let stream = control.pause() else { return }
         pipeline.withLock { $0 }?.pause()
         try? stream.cork(true)
         eventSink.yield(control.event)
@@ -79,8 +79,9 @@ public final class PlaybackManager: Sendable {
 
     /// Resumes where it paused.
     public func resume() {
-        guard let stream = control.setPaused(false) else { return }
+        guard let stream = control.beginResume() else { return }
         try? stream.cork(false)
+        control.endPause(streamTime: try? stream.refreshedPlayedTime())
         pipeline.withLock { $0 }?.resume()
         eventSink.yield(control.event)
     }
