@@ -136,6 +136,10 @@ struct PlayCommandTests {
         // Given a 10 s clip playing
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try Fixture.tones([(440, 10)])])
+        // A null sink alone with one stream has been seen to take it faster than real time; the
+        // capture's stream of silence keeps it to the clock.
+        let clock = try await SinkCapture.start(sink: sink.sinkName)
+        defer { _ = try? clock.stop() }
         let process = try Cravey.start(["play", ids[0], "--library", library.storage.libraryURL.path, "--device", sink.sinkName])
         try await Task.sleep(for: .seconds(1.5))
 
@@ -154,6 +158,8 @@ struct PlayCommandTests {
         // Given a 40 s clip
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try Fixture.tones([(440, 40)])])
+        let clock = try await SinkCapture.start(sink: sink.sinkName)  // see signalStops
+        defer { _ = try? clock.stop() }
         var environment = Cravey.environment()
         environment.removeValue(forKey: "NO_COLOR")
         let script = "stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.storage.libraryURL.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"

@@ -26,8 +26,8 @@ final class PlaybackControl: Sendable {
         var segment: Segment?
         var listened = 0.0
         var paused = false
-        /// Where a pause froze the position: the latest timing update may still say it plays, so
-        /// the computed time would run on while the stream is corked.
+        /// Where a pause froze the position: PulseAudio 16's interpolated stream time runs on
+        /// while the stream is corked (and stands still after the uncork until it is right again).
         var pausedAt: Double?
         var stopping = false
         var stream: PlaybackStream?
@@ -87,17 +87,9 @@ final class PlaybackControl: Sendable {
         }
     }
 
-    /// Ends a pause once the stream is uncorked: the segment goes on from the frozen position at
-    /// `streamTime`, the stream's time now.
-    func endPause(streamTime: Double?) {
+    /// Ends a pause once the stream is uncorked.
+    func endPause() {
         state.withLock { state in
-            if let pausedAt = state.pausedAt, var segment = state.segment, segment.generation == state.generation,
-               let streamTime {
-                // What was played before the pause stays counted; the segment starts again here.
-                state.listened += max(pausedAt - segment.start, 0)
-                segment = Segment(generation: segment.generation, start: pausedAt, streamTime: streamTime, lastPlayed: streamTime)
-                state.segment = segment
-            }
             state.paused = false
             state.pausedAt = nil
         }

@@ -81,7 +81,7 @@ public final class PlaybackManager: Sendable {
     public func resume() {
         guard let stream = control.beginResume() else { return }
         try? stream.cork(false)
-        control.endPause(streamTime: try? stream.refreshedPlayedTime())
+        control.endPause()
         pipeline.withLock { $0 }?.resume()
         eventSink.yield(control.event)
     }

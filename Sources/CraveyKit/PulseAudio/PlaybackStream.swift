@@ -61,7 +61,8 @@ final class PlaybackStream: @unchecked Sendable {
         let start = UInt32(pa_usec_to_bytes(UInt64(startDuration * 1_000_000), &spec))
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: start,
                                         minreq: UInt32.max, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue)
+        let flags = pa_stream_flags_t(PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+                                      | PA_STREAM_ADJUST_LATENCY.rawValue)
         func abandonStream(_ operation: String) -> PulseAudioError {
             pa_stream_unref(stream)
             return abandon(operation)
@@ -155,32 +156,15 @@ final class PlaybackStream: @unchecked Sendable {
         }
     }
 
-    /// Seconds of the stream the sink has played: the server's read index less the sink's
-    /// latency, from the latest timing update (kept fresh by the server), plus the time since
-    /// that update while the stream plays; nil before the first update.
-    ///
-    /// Computed here rather than by `pa_stream_get_time` with `PA_STREAM_INTERPOLATE_TIMING`:
-    /// with PulseAudio 16 that interpolated time kept running while the stream was corked, and
-    /// then stood still after the uncork until the real time caught up.
-    /// The corresponding C functions are `pa_stream_get_timing_info` and `pa_timeval_age`.
+    /// Seconds of the stream the sink has played (its latency accounted for, interpolated between
+    /// the server's updates); nil before the server has said. It stops while corked and does not
+    /// go back on a flush. The corresponding C function is `pa_stream_get_time`.
     var playedTime: Double? {
         locked {
-            guard let timing = pa_stream_get_timing_info(stream) else { return nil }
-            var info = timing.pointee
-            let read = Double(max(info.read_index, 0)) / Double(frameBytes * sampleRate)
-            let age = info.playing != 0 ? Double(pa_timeval_age(&info.timestamp)) / 1_000_000 : 0
-            return max(read - Double(info.sink_usec) / 1_000_000 + age, 0)
+            var microseconds: pa_usec_t = 0
+            guard pa_stream_get_time(stream, &microseconds) >= 0 else { return nil }
+            return Double(microseconds) / 1_000_000
         }
-    }
-
-    /// ``playedTime`` after asking the server for fresh timing (after a cork, the latest update
-    /// may still say the stream plays). The corresponding C function is `pa_stream_update_timing_info`.
-    func refreshedPlayedTime() throws(PulseAudioError) -> Double? {
-        try locked { () throws(PulseAudioError) in
-            _ = try perform("pa_stream_update_timing_info",
-                            pa_stream_update_timing_info(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)))
-        }
-        return playedTime
     }
 
     /// Wakes a ``write(_:while:)`` or ``drain(while:)`` waiting on the server, so it asks its
