@@ -24,7 +24,7 @@ public final class PlaybackManager: Sendable {
     private let pipeline = Mutex<Stages?>(nil)
 
     /// How often ``events`` reports the position.
-    static let eventInterval = Duration.milliseconds(80)
+    static let eventInterval = 0.08
 
     /// Prepares to play the file at `url`, `duration` seconds long (the library's value: it is
     /// not probed again).
@@ -59,14 +59,16 @@ public final class PlaybackManager: Sendable {
             throw error
         }
         let sink = eventSink
-        Task {
+        // A thread of its own, not a task: on a busy cooperative pool a sleeping task wakes late,
+        // and the events must keep their pace.
+        DedicatedThread.start(named: "cravey.events") {
             while stages.state != .finished, stages.state != .failed {
                 sink.yield(control.event)
-                try? await Task.sleep(for: Self.eventInterval)
+                Thread.sleep(forTimeInterval: Self.eventInterval)
             }
             if stages.state == .finished { sink.yield(control.event) }
             sink.finish()
-        }
+        }.detach()
     }
 
     /// Pauses: the stream is corked, so the sink goes quiet at once; decoding waits.
