@@ -32,7 +32,7 @@ public struct CommandRoute: Equatable, Sendable {
     /// Every verb that is not `cravey`'s own. Verbs not listed (library commands, `help`,
     /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
     static let verbs: [String: Destination] = [
-        "record": .media, "devices": .media, "doctor": .media, "import": .media,
+        "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
         "quickplay": .mediaWithOperand,
     ]
 

@@ -6,12 +6,17 @@ import CraveyCore
 public struct DevicesOptions: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the sound server's audio sources (pass a name to `record --device`).")
+        abstract: "List the sound server's sources (for `record --device`) and sinks (for `play --device`).",
+        discussion: """
+            --json prints one array: each source as before (name, description, isDefault: the \
+            default source, isMonitor) and each sink, all with kind ("source" or "sink") and \
+            isDefaultSink.
+            """)
 
     /// Not used: accepted so the global `cravey --library PATH devices` works as for every command.
     @OptionGroup public var options: LibraryOptions
 
-    @Flag(help: "Print a JSON array of sources.")
+    @Flag(help: "Print a JSON array of the sources and sinks.")
     public var json = false
 
     public init() {}

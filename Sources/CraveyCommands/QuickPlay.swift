@@ -1,19 +1,67 @@
 import ArgumentParser
 import CraveyCore
 
-struct QuickPlay: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `cravey quickplay [N]`'s command line, shared by `cravey` (whose ``QuickPlay`` lists) and
+/// `cravey-media`, which plays the Nth (``CommandRoute`` sends it there when N is given).
+public struct QuickPlayOptions: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "quickplay",
-        abstract: "List Quick Play: the 3 most played recordings.")
+        abstract: "List Quick Play, the 3 most played recordings, or play one of them.",
+        discussion: """
+            Without N, lists them. With N (1 to 3), plays the Nth at once, as `cravey play` does \
+            (same keys, counting and exit codes); an empty library exits 66 and says how to \
+            record the first clip.
+            """)
 
-    @OptionGroup var options: LibraryOptions
-    @Flag(help: "Print a JSON array of recordings.") var json = false
+    @OptionGroup public var options: LibraryOptions
+    @Argument(help: "Play the Nth recording of Quick Play (1 to 3).") public var number: Int?
+    @OptionGroup public var playback: PlaybackFlags
+    @Flag(help: "Print a JSON array of recordings; with N, one JSON object per line while playing, as `play --json`.")
+    public var json = false
 
-    func run() throws {
+    public init() {}
+
+    public func validate() throws {
+        if let number, !(1...RecordingRepository.quickPlayCount).contains(number) {
+            throw ValidationError("N must be from 1 to \(RecordingRepository.quickPlayCount), not \(number).")
+        }
+    }
+
+    /// Prints Quick Play as a table, or a JSON array with `--json`.
+    public func list() throws {
         try Terminal.printRecordings(FetchRecordingsUseCase(library: try options.open()).quickPlay(), json: json, columns: [
             "ID": Format.shortID, "TITLE": { Format.visible($0.title) }, "PLAYS": { String($0.playCount) },
             "LAST PLAYED": { $0.lastPlayedAt.map(Format.date) ?? "never" },
             "DURATION": { Format.duration($0.duration) },
         ])
+    }
+
+    /// The recording `quickplay N` plays; throws `.notFound` (exit 66) when there is none.
+    public func chosen() throws -> (library: RecordingLibrary, recording: Recording) {
+        let library = try options.open()
+        let top = try FetchRecordingsUseCase(library: library).quickPlay()
+        let number = number ?? 1
+        guard !top.isEmpty else {
+            throw CraveyError(.notFound, "Quick Play is empty: the library has no recordings yet. Record the first one with `cravey record --title \"Why I stopped\"` (Ctrl-C ends it), then `cravey quickplay 1` plays it.")
+        }
+        guard number <= top.count else {
+            throw CraveyError(.notFound, "Quick Play holds \(top.count) recording\(top.count == 1 ? "" : "s"), so there is no number \(number). Run `cravey quickplay` to list them.")
+        }
+        return (library, top[number - 1])
+    }
+}
+
+/// `cravey quickplay` without N: lists. With N, ``CommandRoute`` has already handed the command
+/// line to `cravey-media`, which plays it.
+struct QuickPlay: ParsableCommand {
+    static let configuration = QuickPlayOptions.configuration
+
+    @OptionGroup var command: QuickPlayOptions
+
+    func run() throws {
+        guard command.number == nil else {
+            throw CraveyError(.other, "Playing needs cravey-media, which runs `quickplay N`; run it through `cravey`.")
+        }
+        try command.list()
     }
 }

@@ -44,17 +44,17 @@ struct RoutingTests {
         #expect(play.status == 1 && play.error.contains("cravey-media"), "\(play.error)")
     }
 
-    @Test("quickplay with a number, which plays, says plainly that playing is not in this version (exit 64)")
-    func quickPlayNumberNotYetAvailable() async throws {
+    @Test("quickplay with a number plays in cravey-media: with an empty library it says how to record the first clip (exit 66)")
+    func quickPlayNumberOnEmptyLibrary() async throws {
         // Given an empty library
         let library = temporaryLibrary().path
 
         // When asking Quick Play to play its second clip
         let play = try await Cravey.run(["--library", library, "quickplay", "2"])
 
-        // Then cravey-media refuses it as unavailable, not as unexpected arguments
-        #expect(play.status == 64, "\(play.error)")
-        #expect(play.error.contains("not available in this version") && !play.error.contains("unexpected"), "\(play.error)")
+        // Then cravey-media answers, as a missing clip, not as unexpected arguments
+        #expect(play.status == 66, "\(play.error)")
+        #expect(play.error.contains("cravey record") && !play.error.contains("unexpected"), "\(play.error)")
     }
 
     @Test("cravey alone lists every command in its help and shows a media command's help; --version works")
@@ -69,7 +69,7 @@ struct RoutingTests {
 
         // Then every command is listed, and record's options are shown, without cravey-media
         #expect(root.status == 0)
-        for verb in ["record", "list", "info", "quickplay", "edit", "delete", "delete-all", "import", "export",
+        for verb in ["record", "play", "list", "info", "quickplay", "edit", "delete", "delete-all", "import", "export",
                      "storage", "doctor", "devices"] {
             #expect(root.output.contains("\n  \(verb) "), "\(verb) missing from:\n\(root.output)")
         }

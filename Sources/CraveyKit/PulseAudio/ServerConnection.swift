@@ -72,6 +72,35 @@ final class ServerConnection {
         }
     }
 
+    /// The name of the server's default sink. The corresponding C function is `pa_context_get_server_info`.
+    func defaultSinkName() throws(PulseAudioError) -> String? {
+        let box = Collector<String?>(nil)
+        try run(pa_context_get_server_info(context, { _, info, userdata in
+            let box = Unmanaged<Collector<String?>>.fromOpaque(userdata!).takeUnretainedValue()
+            if let name = info?.pointee.default_sink_name { box.value = String(cString: name) }
+        }, Unmanaged.passUnretained(box).toOpaque()))
+        return box.value
+    }
+
+    /// Every sink the server has. The corresponding C function is `pa_context_get_sink_info_list`.
+    func sinks() throws(PulseAudioError) -> [AudioSink] {
+        let defaultName = try defaultSinkName()
+        let box = Collector<[AudioSink]>([])
+        try run(pa_context_get_sink_info_list(context, { _, info, end, userdata in
+            guard end == 0, let info else { return }
+            let box = Unmanaged<Collector<[AudioSink]>>.fromOpaque(userdata!).takeUnretainedValue()
+            box.value.append(AudioSink(
+                name: String(cString: info.pointee.name),
+                description: info.pointee.description.map { String(cString: $0) } ?? "",
+                isDefault: false))
+        }, Unmanaged.passUnretained(box).toOpaque()))
+        return box.value.map { sink in
+            var sink = sink
+            sink.isDefault = sink.name == defaultName
+            return sink
+        }
+    }
+
     /// Iterates the main loop until an operation completes.
     private func run(_ operation: OpaquePointer?) throws(PulseAudioError) {
         guard let operation else {

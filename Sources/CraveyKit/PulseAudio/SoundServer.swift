@@ -11,4 +11,16 @@ public enum SoundServer {
             throw CraveyError.soundServer(error, source: nil)
         }
     }
+
+    /// The sinks the server offers, the default one marked. Throws ``CraveyError`` `.unavailable`
+    /// when no server is reachable.
+    public static func sinks() async throws -> [AudioSink] {
+        do {
+            return try await onDedicatedThread(named: "cravey.pulse") { () throws(PulseAudioError) in
+                try ServerConnection().sinks()
+            }
+        } catch let error as PulseAudioError {
+            throw CraveyError.soundServer(error, sink: nil)
+        }
+    }
 }

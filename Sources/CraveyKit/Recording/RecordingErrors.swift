@@ -4,6 +4,15 @@ import SystemPackage
 extension CraveyError {
     /// Explains a PulseAudio failure to a person, naming the source and the fix.
     static func soundServer(_ error: PulseAudioError, source: String?) -> CraveyError {
+        soundServer(error, device: "audio source", named: source, use: "the recording from '\(source ?? "the default source")'")
+    }
+
+    /// Explains a PulseAudio failure while playing, naming the sink and the fix.
+    static func soundServer(_ error: PulseAudioError, sink: String?) -> CraveyError {
+        soundServer(error, device: "audio output (sink)", named: sink, use: "playback on '\(sink ?? "the default sink")'")
+    }
+
+    private static func soundServer(_ error: PulseAudioError, device: String, named name: String?, use: String) -> CraveyError {
         // Spelled out: with swift-system imported, `.connectionRefused` would match as
         // `Errno.connectionRefused ~= error` (its `~=(Errno, Error)`) and never be true.
         switch error {
@@ -11,11 +20,11 @@ extension CraveyError {
             let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " at \($0)" } ?? ""
             return CraveyError(.unavailable, "No sound server is reachable\(server) (\(error.message)). Start PulseAudio or PipeWire's pulse server, or run `scripts/pulse start` for a private one, then try again.")
         case PulseAudioError.noSuchEntity:
-            return CraveyError(.unavailable, "There is no audio source named '\(source ?? "default")'. Run `cravey devices` to list the sources, then pass one with --device.")
+            return CraveyError(.unavailable, "There is no \(device) named '\(name ?? "default")'. Run `cravey devices` to list them, then pass one with --device.")
         case PulseAudioError.connectionTerminated:
             return CraveyError(.unavailable, "The sound server went away (\(error.message)). Restart it and try again.")
         default:
-            return CraveyError(.unavailable, "The sound server refused the recording from '\(source ?? "the default source")': \(error.description).")
+            return CraveyError(.unavailable, "The sound server refused \(use): \(error.description).")
         }
     }
 

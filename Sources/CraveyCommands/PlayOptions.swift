@@ -1,0 +1,50 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+/// `cravey play`'s command line: its help, options and validation, shared by `cravey` (which
+/// lists it in its help) and `cravey-media` (whose `Play` command runs it). See ``Cravey``.
+public struct PlayOptions: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a recording through the sound server and count the play.",
+        discussion: """
+            Plays the clip's audio (a video's audio track) to the default PulseAudio sink or \
+            --device. On a terminal it shows the title and a progress bar; keys: space \
+            pause/resume, left/right arrows skip 15 s back/forward, q, Escape or Ctrl-C stop. \
+            Elsewhere it plays to the end; SIGINT and SIGTERM stop it. Playing to the end or \
+            stopping counts one play (the seconds listened, whether it completed); --no-count \
+            counts nothing. A missing file exits 66, an undecodable one 65, no sound server 69; \
+            none of them counts a play.
+            """)
+
+    @OptionGroup public var options: LibraryOptions
+    @Argument(help: "The recording's id, or any unique prefix of it.") public var id: String
+    @OptionGroup public var playback: PlaybackFlags
+    @Flag(help: "Print one JSON object per line while playing (state, position, duration), and the play at the end.")
+    public var json = false
+    @Flag(help: "Hand the file to the desktop's default player (xdg-open) instead, and count the play; without a desktop, exit 69.")
+    public var open = false
+
+    public init() {}
+}
+
+/// The options `play` and `quickplay N` share.
+public struct PlaybackFlags: ParsableArguments {
+    @Option(help: ArgumentHelp("Start this many seconds into the clip.", valueName: "seconds"))
+    public var from: Double?
+
+    @Flag(name: .customLong("no-count"), help: "Play without counting a play (a preview).")
+    public var noCount = false
+
+    @Option(help: ArgumentHelp("The PulseAudio sink to play to (see `cravey devices`).", valueName: "sink"))
+    public var device: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if let from, !(from >= 0 && from.isFinite) {
+            throw ValidationError("--from must be a number of seconds from 0, not \(from).")
+        }
+    }
+}

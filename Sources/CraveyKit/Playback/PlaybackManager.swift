@@ -1,0 +1,254 @@
+import Foundation
+import Synchronization
+
+/// Plays one media file through PulseAudio: decode -> resample (+ gain) -> bounded queue ->
+/// playback stream, as one ``MediaPipeline``.
+///
+/// The decoder thread runs ahead of the sink by a small queue; the writer thread owns the
+/// PulseAudio stream. Pause corks the stream (the sink goes quiet at once) and holds both threads;
+/// a seek drops what was decoded ahead, flushes the stream and decodes again from the new
+/// position; playing to the end drains the stream, so the last sample is heard. The position in
+/// ``events`` is what the sink has played, not what was decoded. A file without an audio stream
+/// plays its duration in silence. None of the calls block: the caller never waits on audio.
+public final class PlaybackManager: Sendable {
+    /// The state, position and duration at least 10 times a second, and at once when the state
+    /// changes; it finishes after the final event (completed or stopped), or when playback fails.
+    public let events: AsyncStream<PlaybackEvent>
+    /// The clip's length in seconds.
+    public var duration: Double { control.duration }
+
+    private let url: URL
+    private let options: PlaybackOptions
+    private let control: PlaybackControl
+    private let eventSink: AsyncStream<PlaybackEvent>.Continuation
+    private let pipeline = Mutex<Stages?>(nil)
+
+    /// How often ``events`` reports the position.
+    static let eventInterval = 0.08
+
+    /// Prepares to play the file at `url`, `duration` seconds long (the library's value: it is
+    /// not probed again).
+    public init(fileAt url: URL, duration: Double, options: PlaybackOptions = PlaybackOptions()) {
+        self.url = url
+        self.options = options
+        let duration = max(duration, 0)
+        control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration)
+        (events, eventSink) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    /// Opens the file and the playback stream, and starts playing.
+    ///
+    /// Throws ``CraveyError``: `.notFound` for a missing file, `.undecodableMedia` for one that is
+    /// not media, `.unavailable` when no sound server answers or the sink does not exist.
+    public func start() async throws {
+        let url = url
+        let info = try await onDedicatedThread(named: "cravey.probe") { () throws -> MediaInfo in try MediaProbe.info(of: url) }
+        let format = Self.outputFormat(for: info.audioStream)
+        let control = control
+        let options = options
+        let stages = Stages(
+            capacity: 16, threads: ("cravey.decoder", "cravey.player"),
+            producer: { try Self.decode($0, url: url, audio: info.audioStream, format: format, gainDB: options.gainDB, control: control) },
+            consumer: { try Self.play($0, sink: options.sink, format: format, control: control) })
+        pipeline.withLock { $0 = stages }
+        do {
+            try await stages.start()
+        } catch {
+            control.detach()
+            eventSink.finish()
+            throw error
+        }
+        let sink = eventSink
+        // A thread of its own, not a task: on a busy cooperative pool a sleeping task wakes late,
+        // and the events must keep their pace.
+        DedicatedThread.start(named: "cravey.events") {
+            while stages.state != .finished, stages.state != .failed {
+                sink.yield(control.event)
+                Thread.sleep(forTimeInterval: Self.eventInterval)
+            }
+            if stages.state == .finished { sink.yield(control.event) }
+            sink.finish()
+        }.detach()
+    }
+
+    /// Pauses: the stream is corked, so the sink goes quiet at once; decoding waits.
+    public func pause() {
+        guard let stream = control.pause() else { return }
+        pipeline.withLock { $0 }?.pause()
+        try? stream.cork(true)
+        eventSink.yield(control.event)
+    }
+
+    /// Resumes where it paused.
+    public func resume() {
+        guard let stream = control.beginResume() else { return }
+        try? stream.cork(false)
+        control.endPause()
+        pipeline.withLock { $0 }?.resume()
+        eventSink.yield(control.event)
+    }
+
+    /// Pauses when playing, resumes when paused.
+    public func togglePause() {
+        if control.event.state == .paused { resume() } else { pause() }
+    }
+
+    /// Goes to `position` seconds (clamped to the clip); returns where it goes.
+    @discardableResult
+    public func seek(to position: Double) -> Double {
+        let target = control.seek(to: position)
+        eventSink.yield(control.event)
+        return target
+    }
+
+    /// Skips forward (positive) or back (negative) by `seconds`, clamped to the clip.
+    @discardableResult
+    public func skip(by seconds: Double) -> Double {
+        seek(to: control.event.position + seconds)
+    }
+
+    /// Where the playback is now.
+    public var event: PlaybackEvent { control.event }
+
+    /// Stops at once (the app's dismiss); ``result()`` then returns. Safe from any thread,
+    /// a signal handler's queue included.
+    public func stop() {
+        control.stop()
+        pipeline.withLock { $0 }?.stop()
+    }
+
+    /// Waits for the playback to end: played to the end, or stopped.
+    public func result() async throws -> PlaybackSummary {
+        guard let stages = pipeline.withLock({ $0 }) else {
+            throw CraveyError(.other, "This playback was never started.")
+        }
+        do {
+            return try await stages.result()
+        } catch {
+            control.detach()
+            throw error
+        }
+    }
+
+    // MARK: - Stages
+
+    private typealias Stages = MediaPipeline<Chunk, PlaybackSummary, PlaybackEvent>
+
+    /// Decoded samples of one generation (see ``PlaybackControl``), or its end.
+    private struct Chunk: Sendable {
+        enum Content: Sendable {
+            /// Interleaved samples whose first plays at `start` seconds into the clip.
+            case samples([Float], start: Double)
+            case end
+        }
+        var generation: Int
+        var content: Content
+    }
+
+    /// The stream's format: the clip's own rate, mono or stereo, so PulseAudio resamples only
+    /// for the sink, if at all.
+    private static func outputFormat(for audio: StreamInfo?) -> (sampleRate: Int, channels: Int) {
+        (min(max(audio?.sampleRate ?? 48_000, 8_000), 192_000), min(max(audio?.channels ?? 1, 1), 2))
+    }
+
+    /// The decoder stage: decodes from the requested position, converts to the stream's format,
+    /// applies the gain, and starts over at every seek. After the end it waits for a seek or a stop.
+    private static func decode(_ stage: Stages.Producer, url: URL, audio: StreamInfo?,
+                               format: (sampleRate: Int, channels: Int), gainDB: Double,
+                               control: PlaybackControl) throws {
+        let gain = Float(pow(10, gainDB / 20))
+        let source: SampleSource
+        if let audio {
+            source = try AudioDecoding(url: url, stream: audio.index,
+                                       format: .floatInterleaved(sampleRate: format.sampleRate, channels: format.channels))
+        } else {
+            source = Silence(format: format, duration: control.duration)
+        }
+        try stage.ready()
+        var failure: (any Error)?
+        while true {
+            let (generation, target) = control.seekRequest
+            let ended = try source.samples(from: target) { samples, start in
+                guard control.isCurrent(generation) else { return false }
+                var samples = samples
+                Self.apply(gain, to: &samples)
+                do {
+                    return try stage.push(Chunk(generation: generation, content: .samples(samples, start: start)))
+                        && stage.proceed()
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+            if let failure { throw failure }
+            if ended {
+                guard try stage.push(Chunk(generation: generation, content: .end)) else { return }
+                while try stage.proceed(), control.isCurrent(generation) {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
+            guard try stage.proceed(), !control.isStopping else { return }
+        }
+    }
+
+    /// Multiplies by `gain` and clamps to full scale, so no sample ever leaves beyond it.
+    static func apply(_ gain: Float, to samples: inout [Float]) {
+        samples.withUnsafeMutableBufferPointer { samples in
+            if gain != 1 { for index in samples.indices { samples[index] *= gain } }
+            for index in samples.indices { samples[index] = min(max(samples[index], -1), 1) }
+        }
+    }
+
+    /// The writer stage: owns the PulseAudio stream; writes the current generation's samples,
+    /// flushes at a seek, drains at the end.
+    private static func play(_ stage: Stages.Consumer, sink: String?, format: (sampleRate: Int, channels: Int),
+                             control: PlaybackControl) throws -> PlaybackSummary {
+        let stream: PlaybackStream
+        do {
+            stream = try PlaybackStream(sink: sink, sampleRate: format.sampleRate, channels: format.channels)
+        } catch {
+            throw CraveyError.soundServer(error, sink: sink)
+        }
+        control.attach(stream)
+        try stage.ready()
+        var playing: Int?
+        var flushed = 0
+        var streamTime = 0.0
+        do {
+            /// Flushes once for the newest generation, ending the segment that played until now.
+            func flush(for generation: Int) throws(PulseAudioError) {
+                guard flushed != generation else { return }
+                control.closeSegment()
+                streamTime = try stream.flush()
+                flushed = generation
+            }
+            while let chunk = try stage.pop() {
+                guard !control.isStopping else { break }
+                let current = control.seekRequest.generation
+                guard chunk.generation == current else {
+                    try flush(for: current)
+                    continue
+                }
+                if playing != current {
+                    if playing != nil { try flush(for: current) }
+                    if case .samples(_, let start) = chunk.content {
+                        control.openSegment(generation: current, start: start, streamTime: streamTime)
+                    }
+                    playing = current
+                }
+                switch chunk.content {
+                case .samples(let samples, _):
+                    _ = try stream.write(samples) { control.isCurrent(current) }
+                    try stage.waitWhilePaused()
+                case .end:
+                    if try stream.drain(while: { control.isCurrent(current) }) {
+                        return control.finish(completed: true)
+                    }
+                }
+            }
+        } catch let error as PulseAudioError {
+            throw CraveyError.soundServer(error, sink: sink)
+        }
+        return control.finish(completed: false)
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// Runs `cravey play` (its command line is ``PlayOptions``, which `cravey` shows in its help).
+struct Play: AsyncParsableCommand {
+    static let configuration = PlayOptions.configuration
+
+    /// The command line, named so because the body reads it as `command.<option>`.
+    @OptionGroup var command: PlayOptions
+
+    func run() async throws {
+        let library = try command.options.open()
+        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: command.id)
+        let player = Player(library: library, flags: command.playback, json: command.json)
+        if command.open {
+            try player.openInDesktop(recording)
+        } else {
+            try await player.play(recording)
+        }
+    }
+}
+
+/// Runs `cravey quickplay N` (its command line is ``QuickPlayOptions``); without N it lists, as
+/// `cravey quickplay` does.
+struct QuickPlayMedia: AsyncParsableCommand {
+    static let configuration = QuickPlayOptions.configuration
+
+    /// The command line, named so because the body reads it as `command.<option>`.
+    @OptionGroup var command: QuickPlayOptions
+
+    func run() async throws {
+        guard command.number != nil else { return try command.list() }
+        let (library, recording) = try command.chosen()
+        try await Player(library: library, flags: command.playback, json: command.json).play(recording)
+    }
+}

@@ -1,0 +1,140 @@
+import ArgumentParser
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// Plays a recording for `play` and `quickplay N`: the keys and progress bar on a terminal, JSON
+/// lines with `--json`, a clean stop on SIGINT/SIGTERM, and the play counted at the end.
+struct Player {
+    let library: RecordingLibrary
+    let flags: PlaybackFlags
+    let json: Bool
+
+    func play(_ recording: Recording) async throws {
+        let useCase = PlayRecordingUseCase(library: library)
+        let title = Format.visible(recording.title)
+        if recording.type == .video {
+            Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
+        }
+        let manager = try await useCase.start(recording, options: PlaybackOptions(sink: flags.device, start: flags.from ?? 0))
+        let signals = StopOnSignals { manager.stop() }
+        defer { signals.cancel() }
+        // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
+        // has no colour, so NO_COLOR does not turn it off.
+        let live = !json && isatty(0) == 1 && isatty(2) == 1
+        let keys = live ? KeyReader(handling: { Self.handle($0, manager) }) : nil
+        // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
+        defer { keys?.restore() }
+        if live {
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · q stop")
+        } else if !json {
+            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
+        }
+        let view = Task { [manager, live, json] () -> (any Error)? in await Player.show(manager, live: live, json: json) }
+        let outcome: PlayRecordingUseCase.Outcome
+        do {
+            outcome = try await useCase.finish(manager, of: recording, countsPlay: !flags.noCount)
+        } catch {
+            _ = await view.value
+            throw error
+        }
+        if let failure = await view.value { throw failure }
+        keys?.restore()
+        try report(outcome, title: title)
+    }
+
+    /// `--open`: hands the file to the desktop's default player and counts the play.
+    func openInDesktop(_ recording: Recording) throws {
+        let useCase = PlayRecordingUseCase(library: library)
+        let url = try useCase.fileURL(of: recording)
+        let environment = ProcessInfo.processInfo.environment
+        guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else {
+            throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.uuidString.lowercased().prefix(8))`.")
+        }
+        let opener = Process()
+        opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        opener.arguments = ["xdg-open", url.path]
+        do {
+            try opener.run()
+        } catch {
+            throw CraveyError(.unavailable, "Cannot run xdg-open (\(error.localizedDescription)). Install xdg-utils, or play the clip here with `cravey play`.")
+        }
+        opener.waitUntilExit()
+        guard opener.terminationStatus == 0 else {
+            throw CraveyError(.unavailable, "xdg-open could not open \(url.path) (exit \(opener.terminationStatus)): the desktop has no player for it. Play it here with `cravey play`.")
+        }
+        Terminal.diagnostic("Opened \"\(Format.visible(recording.title))\" in the desktop's player.")
+        let outcome = try useCase.countHandedOff(recording, countsPlay: !flags.noCount)
+        try report(outcome, title: Format.visible(recording.title))
+    }
+
+    /// What a key does.
+    private static func handle(_ key: KeyReader.Key, _ manager: PlaybackManager) {
+        switch key {
+        case .space: manager.togglePause()
+        case .left: manager.skip(by: -15)
+        case .right: manager.skip(by: 15)
+        case .stop: manager.stop()
+        }
+    }
+
+    /// Shows the events until the playback ends: a bar on a terminal, JSON lines with `--json`.
+    /// Returns the error a write to stdout ended with (the playback is stopped then).
+    private static func show(_ manager: PlaybackManager, live: Bool, json: Bool) async -> (any Error)? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var lastLine = ""
+        for await event in manager.events {
+            if json {
+                do {
+                    try Terminal.output(String(decoding: try encoder.encode(event), as: UTF8.self))
+                } catch {
+                    manager.stop()
+                    return error
+                }
+            } else if live {
+                let line = progressLine(event)
+                if line != lastLine { Terminal.diagnostic(line, terminator: "") }
+                lastLine = line
+            }
+        }
+        if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+        return nil
+    }
+
+    /// "❚❚ 0:03 [██████░░░░░░] 0:12", redrawn in place.
+    static func progressLine(_ event: PlaybackEvent) -> String {
+        let width = 30
+        let fraction = event.duration > 0 ? min(max(event.position / event.duration, 0), 1) : 1
+        let filled = Int((fraction * Double(width)).rounded())
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let mark = event.state == .paused ? "❚❚" : "▶"
+        return "\r\u{1B}[2K\(mark) \(Format.duration(event.position)) [\(bar)] \(Format.duration(event.duration))"
+    }
+
+    private func report(_ outcome: PlayRecordingUseCase.Outcome, title: String) throws {
+        let summary = outcome.summary
+        if json {
+            let play = PlayReport(id: outcome.recording.id.uuidString.lowercased(), counted: outcome.counted,
+                                  completed: summary.completed, secondsListened: summary.secondsListened,
+                                  position: summary.position, playCount: outcome.recording.playCount)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try Terminal.output(String(decoding: try encoder.encode(["play": play]), as: UTF8.self))
+            return
+        }
+        let how = summary.completed ? "to the end" : "stopped at \(Format.duration(summary.position))"
+        let counted = outcome.counted ? "counted: \(outcome.recording.playCount) play\(outcome.recording.playCount == 1 ? "" : "s")" : "not counted"
+        Terminal.diagnostic("Played \"\(title)\" \(how) (\(counted)).")
+    }
+
+    /// The play as `--json` prints it on its last line.
+    struct PlayReport: Encodable {
+        var id: String
+        var counted: Bool
+        var completed: Bool
+        var secondsListened: Double
+        var position: Double
+        var playCount: Int
+    }
+}

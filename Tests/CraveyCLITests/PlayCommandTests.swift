@@ -1,0 +1,249 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// `cravey play` and `cravey quickplay N`, run as the built binaries against the private sound
+/// server, with the sink's monitor recorded as the witness.
+// Serialized: each test plays in real time (see PlaybackTests).
+@Suite("cravey play", .temporaryFiles, .serialized)
+struct PlayCommandTests {
+    /// A library holding `clips` (each imported from a file), and a sink of its own.
+    func library(_ clips: [URL]) async throws -> (library: RecordingLibrary, ids: [String]) {
+        let folder = temporaryLibrary()
+        var ids: [String] = []
+        for clip in clips {
+            let imported = try await Cravey.run(["import", "--library", folder.path, clip.path])
+            #expect(imported.status == 0, "\(imported.error)")
+            ids.append(imported.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return (try RecordingLibrary(at: folder), ids)
+    }
+
+    func playCount(_ library: RecordingLibrary, _ id: String) throws -> Int {
+        try library.repository.fetch(idPrefix: id).playCount
+    }
+
+    /// The JSON objects `--json` printed, one a line.
+    func jsonLines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("play --json plays the tone to the sink for its duration, reports at least 10 times a second, and counts one completed play")
+    func playsAndCounts() async throws {
+        // Given a library with a 2 s tone
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 2)])])
+        let capture = try await SinkCapture.start(sink: sink.sinkName)
+
+        // When it is played with --json
+        let result = try await Cravey.run(["play", ids[0], "--library", library.storage.libraryURL.path,
+                                           "--device", sink.sinkName, "--json"])
+        let samples = try await offPool { try capture.stop() }
+
+        // Then the sink played 2 s of 440 Hz, and stdout has the events and the play
+        #expect(result.status == 0, "\(result.error)")
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        #expect(sounding.count == 1 && abs((sounding.first?.duration ?? 0) - 2) <= 0.2, "\(sounding)")
+        let lines = try jsonLines(result.output)
+        let events = lines.dropLast()
+        #expect(events.filter { $0["state"] as? String == "playing" }.count >= 20, "\(events.count) events")
+        #expect(events.last?["state"] as? String == "completed" && events.last?["duration"] as? Double == 2)
+        let play = try #require(lines.last?["play"] as? [String: Any])
+        #expect(play["counted"] as? Bool == true && play["completed"] as? Bool == true && play["playCount"] as? Int == 1)
+        #expect(try playCount(library, ids[0]) == 1)
+        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
+        #expect(event.completed && abs(event.secondsListened - 2) <= 0.2)
+    }
+
+    @Test("--no-count counts nothing; a missing file exits 66 and a dead sound server 69 within 2 s, counting nothing")
+    func countsNothing() async throws {
+        // Given a library with two clips, the second one's file gone
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 0.5)]), try Fixture.tones([(440, 0.5)])])
+        let path = library.storage.libraryURL.path
+        try FileManager.default.removeItem(at: library.storage.url(of: try library.repository.fetch(idPrefix: ids[1]).filePath))
+
+        // When each is played
+        let preview = try await Cravey.run(["play", ids[0], "--library", path, "--device", sink.sinkName, "--no-count"])
+        let missing = try await Cravey.run(["play", ids[1], "--library", path, "--device", sink.sinkName])
+        let started = ContinuousClock.now
+        let noServer = try await Cravey.run(["play", ids[0], "--library", path],
+                                            environment: ["PULSE_SERVER": "unix:/nonexistent/cravey-test/native"])
+        let noServerTime = (ContinuousClock.now - started) / .seconds(1)
+
+        // Then nothing is counted
+        #expect(preview.status == 0 && preview.error.contains("not counted"), "\(preview.error)")
+        #expect(missing.status == 66 && missing.error.contains("missing") && missing.error.contains("cravey doctor"), "\(missing.error)")
+        #expect(noServer.status == 69 && noServer.error.contains("No sound server") && noServer.error.contains("scripts/pulse start"),
+                "\(noServer.error)")
+        #expect(noServerTime < 2, "took \(noServerTime) s")
+        #expect(try playCount(library, ids[0]) == 0 && playCount(library, ids[1]) == 0)
+    }
+
+    @Test("quickplay N plays the Nth most played; an empty library exits 66 and says how to record the first clip")
+    func quickPlay() async throws {
+        // Given an empty library
+        let sink = try VirtualMicrophone()
+        let empty = try await Cravey.run(["--library", temporaryLibrary().path, "quickplay", "1"])
+        #expect(empty.status == 66 && empty.error.contains("cravey record"), "\(empty.error)")
+
+        // And a library of three clips with scripted plays: B 3 times, C twice, A once
+        let (library, ids) = try await library((0..<3).map { _ in try Fixture.tones([(440, 0.3)]) })
+        for (index, plays) in [(1, 3), (2, 2), (0, 1)] {
+            for _ in 0..<plays { try library.repository.recordPlay(of: UUID(uuidString: ids[index])!, secondsListened: 1, completed: true) }
+        }
+
+        // When Quick Play's second clip is played
+        let path = library.storage.libraryURL.path
+        let second = try await Cravey.run(["quickplay", "2", "--library", path, "--device", sink.sinkName, "--json"])
+        let beyond = try await Cravey.run(["quickplay", "3", "--library", temporaryLibrary().path, "--device", sink.sinkName])
+
+        // Then C was played and counted, and now leads: as many plays as B, played last
+        #expect(second.status == 0, "\(second.error)")
+        let play = try #require(try jsonLines(second.output).last?["play"] as? [String: Any])
+        #expect(play["id"] as? String == ids[2] && play["playCount"] as? Int == 3)
+        let order = try library.repository.quickPlay().map { $0.id.uuidString.lowercased() }
+        #expect(order == [ids[2], ids[1], ids[0]])
+        #expect(beyond.status == 66)
+    }
+
+    @Test("6 processes playing one clip at once count exactly 6 plays")
+    func concurrentPlays() async throws {
+        // Given a library with one short clip
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 0.5)])])
+        let path = library.storage.libraryURL.path
+
+        // When 6 processes play it at once
+        let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
+            for _ in 0..<6 {
+                group.addTask { try await Cravey.run(["play", ids[0], "--library", path, "--device", sink.sinkName]) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        // Then every play counted once
+        for result in results { #expect(result.status == 0, "\(result.error)") }
+        #expect(try playCount(library, ids[0]) == 6)
+        #expect(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).count == 6)
+    }
+
+    @Test("not on a terminal, SIGTERM and SIGINT stop the playback and count it as not completed", arguments: [SIGTERM, SIGINT])
+    func signalStops(signal: Int32) async throws {
+        // Given a 10 s clip playing
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 10)])])
+        // A null sink alone with one stream has been seen to take it faster than real time; the
+        // capture's stream of silence keeps it to the clock.
+        let clock = try await SinkCapture.start(sink: sink.sinkName)
+        defer { _ = try? clock.stop() }
+        let process = try Cravey.start(["play", ids[0], "--library", library.storage.libraryURL.path, "--device", sink.sinkName])
+        try await Task.sleep(for: .seconds(1.5))
+
+        // When signalled
+        kill(process.processIdentifier, signal)
+        await exit(of: process)
+
+        // Then it stopped cleanly and counted a play that did not complete
+        #expect(process.terminationStatus == 0)
+        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
+        #expect(!event.completed && event.secondsListened > 0.3 && event.secondsListened < 5, "\(event)")
+    }
+
+    @Test("on a terminal: space pauses and resumes, the right arrow skips, q stops and counts; the terminal mode is restored")
+    func terminalKeys() async throws {
+        // Given a 40 s clip
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 40)])])
+        let clock = try await SinkCapture.start(sink: sink.sinkName)  // see signalStops
+        defer { _ = try? clock.stop() }
+        var environment = Cravey.environment()
+        environment.removeValue(forKey: "NO_COLOR")
+        let script = "stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.storage.libraryURL.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
+
+        // When it plays on a terminal and keys are typed
+        let terminal = try PseudoTerminal("/bin/sh", ["-c", script], environment: environment)
+        let shown = { @Sendable (text: String) async throws -> Bool in
+            try await offPool { terminal.waitUntilShown(within: 10) { $0.contains(text) } }
+        }
+        #expect(try await shown("space pause"), "\(terminal.output)")
+        #expect(try await shown("0:01 ["), "\(terminal.output)")
+        terminal.type(" ")
+        #expect(try await shown("❚❚"), "\(terminal.output)")
+        terminal.type(" ")
+        terminal.type("\u{1B}[C")
+        #expect(try await shown("0:17 ["), "skipped 15 s: \(terminal.output)")
+        terminal.type("q")
+        let output = try await offPool { terminal.waitForExit() }
+
+        // Then it stopped with status 0, counted a play past 15 s, and the mode is as before
+        #expect(output.contains("status 0"), "\(output)")
+        let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
+        #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
+        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
+        #expect(!event.completed, "\(event)")
+        #expect(try library.repository.fetch(idPrefix: ids[0]).playCount == 1)
+    }
+
+    @Test("MP3, Opus, FLAC and WAV files imported into the library play their tone for their duration", arguments: [
+        ("mp3", ["-c:a", "libmp3lame"]), ("opus", ["-c:a", "libopus"]), ("flac", ["-c:a", "flac"]), ("wav", ["-c:a", "pcm_s16le"]),
+    ])
+    func formatsPlay(ext: String, codec: [String]) async throws {
+        // Given a 1.5 s tone in that format, imported
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 1.5)], ext: ext, codec: codec, channels: 2)])
+        let capture = try await SinkCapture.start(sink: sink.sinkName)
+
+        // When played
+        let result = try await Cravey.run(["play", ids[0], "--library", library.storage.libraryURL.path, "--device", sink.sinkName])
+        let samples = try await offPool { try capture.stop() }
+
+        // Then the sink played 1.5 s of 440 Hz
+        #expect(result.status == 0, "\(result.error)")
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        #expect(sounding.count == 1 && sounding.first?.frequency == 440, "\(sounding)")
+        #expect(abs((sounding.first?.duration ?? 0) - 1.5) <= 0.2, "\(sounding)")
+    }
+
+    @Test("a video plays its audio track and says so; --open without a desktop exits 69 and counts nothing")
+    func video() async throws {
+        // Given a library with a 1 s video
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.video(seconds: 1, size: "160x120")])
+        let path = library.storage.libraryURL.path
+
+        // When it is played, and opened without a desktop
+        let played = try await Cravey.run(["play", ids[0], "--library", path, "--device", sink.sinkName])
+        let opened = try await Cravey.run(["play", ids[0], "--library", path, "--open"],
+                                          environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+
+        // Then the audio played and was counted; opening failed and counted nothing more
+        #expect(played.status == 0 && played.error.contains("audio track"), "\(played.error)")
+        #expect(opened.status == 69 && opened.error.contains("desktop"), "\(opened.error)")
+        #expect(try playCount(library, ids[0]) == 1)
+    }
+
+    @Test("devices lists the sinks beside the sources, adding kind and isDefaultSink to the JSON")
+    func devicesListSinks() async throws {
+        // Given a sink of the test's own
+        let sink = try VirtualMicrophone()
+
+        // When the devices are listed
+        let json = try await Cravey.run(["devices", "--json"])
+        let table = try await Cravey.run(["devices"])
+
+        // Then the sink is there as a sink, its monitor as a source, and one default of each
+        #expect(json.status == 0, "\(json.error)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let sinkRow = try #require(rows.first { $0["name"] as? String == sink.sinkName })
+        #expect(sinkRow["kind"] as? String == "sink" && sinkRow["isDefault"] as? Bool == false)
+        let monitor = try #require(rows.first { $0["name"] as? String == sink.monitor })
+        #expect(monitor["kind"] as? String == "source" && monitor["isMonitor"] as? Bool == true)
+        #expect(rows.filter { $0["isDefault"] as? Bool == true }.count == 1)
+        #expect(rows.filter { $0["isDefaultSink"] as? Bool == true }.count == 1)
+        #expect(table.output.contains(sink.sinkName) && table.output.hasPrefix("DEFAULT  KIND"))
+    }
+}

@@ -1,0 +1,217 @@
+import CraveyTestSupport
+import Foundation
+import Synchronization
+import Testing
+@testable import CraveyKit
+
+/// Plays real files through a real PulseAudio null sink and records its monitor as the witness.
+// Serialized: each test plays in real time, and a 2-core machine running them all at once
+// measures its scheduler (underruns), not the player.
+@Suite("Playback through PulseAudio", .temporaryFiles, .serialized)
+struct PlaybackTests {
+    /// Plays `url` into `sink` to the end (or until `control` returns), capturing the sink's monitor.
+    func play(_ url: URL, duration: Double, sink: VirtualMicrophone, options: PlaybackOptions = PlaybackOptions(),
+              rate: Double = Witness.analysisRate,
+              control: @escaping @Sendable (PlaybackManager) async throws -> Void = { _ in })
+        async throws -> (summary: PlaybackSummary, samples: [Float], wall: Double, events: [PlaybackEvent]) {
+        var options = options
+        options.sink = sink.sinkName
+        let capture = try await SinkCapture.start(sink: sink.sinkName, rate: rate)
+        let manager = PlaybackManager(fileAt: url, duration: duration, options: options)
+        let started = ContinuousClock.now
+        try await manager.start()
+        let collector = Task { await manager.events.reduce(into: [PlaybackEvent]()) { $0.append($1) } }
+        try await control(manager)
+        let summary = try await manager.result()
+        let wall = (ContinuousClock.now - started) / .seconds(1)
+        let events = await collector.value
+        return (summary, try await offPool { try capture.stop() }, wall, events)
+    }
+
+    /// Waits until the manager's position reaches `position`.
+    func wait(_ manager: PlaybackManager, until position: Double) async throws {
+        let reached = try await poll(within: 30, every: 0.01) { manager.event.position >= position }
+        #expect(reached, "the position did not reach \(position)")
+    }
+
+    @Test("a 2 s clip of 440 Hz comes out of the sink at 440 Hz for 2 s +/- 0.2 s, and completes")
+    func playsTone() async throws {
+        // Given a 2 s tone
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 2)])
+
+        // When it plays to the end
+        let (summary, samples, _, events) = try await play(clip, duration: 2, sink: sink)
+
+        // Then the sink played 2 s of 440 Hz, and the events said so at least 10 times a second
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        #expect(sounding.count == 1 && sounding.allSatisfy { $0.frequency == 440 }, "\(sounding)")
+        #expect(abs(sounding.reduce(0) { $0 + $1.duration } - 2) <= 0.2, "\(sounding)")
+        #expect(abs(Witness.dominantFrequency(samples) - 440) <= 5)
+        #expect(summary.completed && abs(summary.secondsListened - 2) <= 0.2, "\(summary)")
+        #expect(events.last?.state == .completed && events.last?.position == 2)
+        #expect(events.filter { $0.state == .playing }.count >= 15, "\(events.count) events for 2 s")
+    }
+
+    @Test("started at 15 s, a tone change at 20 s comes after 5 s +/- 0.3 s")
+    func startsAt() async throws {
+        // Given 440 Hz for 20 s, then 880 Hz
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 20), (880, 2)])
+
+        // When played from 15 s
+        let (summary, samples, _, _) = try await play(clip, duration: 22, sink: sink, options: PlaybackOptions(start: 15))
+
+        // Then 5 s of 440 Hz come first, then 2 s of 880 Hz
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        #expect(sounding.map(\.frequency) == [440, 880], "\(sounding)")
+        #expect(abs(sounding[0].duration - 5) <= 0.3, "\(sounding)")
+        #expect(abs(sounding[1].duration - 2) <= 0.3, "\(sounding)")
+        #expect(summary.completed && abs(summary.secondsListened - 7) <= 0.3, "\(summary)")
+    }
+
+    @Test("a skip back of 15 s from 18 s plays the span at 3 s again: exactly its 1 s of 660 Hz, then 440 Hz")
+    func skipsBack() async throws {
+        // Given 440 Hz, 660 Hz from 3 s to 4 s, 440 Hz again to 16 s, then 880 Hz to 20 s
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 3), (660, 1), (440, 12), (880, 4)])
+
+        // When played from 16 s and skipped back at 18 s, then stopped at 4.5 s
+        let (summary, samples, _, _) = try await play(clip, duration: 20, sink: sink, options: PlaybackOptions(start: 16)) { manager in
+            try await wait(manager, until: 18)
+            let target = manager.skip(by: -15)
+            #expect(abs(target - 3) < 0.1)
+            try await wait(manager, until: 4.5)
+            manager.stop()
+        }
+
+        // Then 880 Hz, then the whole second of 660 Hz at 3 s, then 440 Hz. (The 880 Hz span is
+        // not measured: a null sink may mix a new stream's first second late, and the recording
+        // of its monitor may start after that.)
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 660, 880]))
+        #expect(sounding.map(\.frequency) == [880, 660, 440], "\(sounding)")
+        guard sounding.count == 3 else { return }
+        #expect(abs(sounding[1].duration - 1) <= 0.15, "\(sounding)")
+        #expect(!summary.completed && abs(summary.secondsListened - 3.5) <= 0.4, "\(summary)")
+    }
+
+    @Test("a pause of 2 s holds the position and grows the playback by 2 s; resuming continues without gap or repeat")
+    func pausesAndResumes() async throws {
+        // Given 2 s of 440 Hz then 2 s of 880 Hz
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 2), (880, 2)])
+        let pause = Mutex<(at: Double, from: ContinuousClock.Instant, to: ContinuousClock.Instant)?>(nil)
+
+        // When paused at 1 s for 2 s
+        let (summary, samples, wall, events) = try await play(clip, duration: 4, sink: sink) { manager in
+            try await wait(manager, until: 1)
+            manager.pause()
+            let (at, from) = (manager.event.position, ContinuousClock.now)
+            try await Task.sleep(for: .seconds(2))
+            pause.withLock { $0 = (at, from, ContinuousClock.now) }
+            manager.resume()
+        }
+
+        // Then the position stood still while paused, the playback took 2 s longer than the clip,
+        // and the sink played each tone for its length: a gap or a repeat of more than one buffer
+        // would show. (Where the silence falls in the monitor's recording is the null sink's
+        // business: with another stream running it mixes a new one's audio up to 2 s late.)
+        let paused = try #require(pause.withLock { $0 })
+        let during = events.filter { $0.state == .paused }
+        #expect(during.count >= 15, "\(during.count) events while paused")
+        #expect(during.allSatisfy { abs($0.position - paused.at) <= 0.05 }, "\(during.map(\.position))")
+        // (The wall time includes opening the file and the stream, up to a second on a loaded machine.)
+        #expect(wall >= 5.7 && wall <= 7.5, "wall \(wall)")
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        let played = { (frequency: Double) in sounding.filter { $0.frequency == frequency }.reduce(0) { $0 + $1.duration } }
+        #expect(abs(played(440) - 2) <= 0.1 && abs(played(880) - 2) <= 0.1, "\(sounding)")
+        #expect(sounding.first?.frequency == 440 && sounding.last?.frequency == 880, "\(sounding)")
+        #expect(summary.completed && abs(summary.secondsListened - 4) <= 0.2, "\(summary)")
+    }
+
+    @Test("a gain of +12 dB on a tone at half scale comes out at full scale and never beyond; -6 dB halves it")
+    func gainIsClamped() async throws {
+        // Given a tone at amplitude 0.5
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 1)], ext: "wav", codec: ["-c:a", "pcm_f32le"])
+
+        // When played with +12 dB and with -6 dB, captured at the sink's own rate (resampling a
+        // clipped sine would overshoot by itself)
+        let (_, loud, _, _) = try await play(clip, duration: 1, sink: sink, options: PlaybackOptions(gainDB: 12), rate: 48_000)
+        let (_, quiet, _, _) = try await play(clip, duration: 1, sink: sink, options: PlaybackOptions(gainDB: -6), rate: 48_000)
+
+        // Then +12 dB reaches full scale and no sample passes it; -6 dB halves the amplitude
+        let loudPeak = loud.map(abs).max() ?? 0
+        let quietPeak = quiet.map(abs).max() ?? 0
+        #expect(loudPeak > 0.95 && loudPeak <= 1.0001, "\(loudPeak)")
+        #expect(abs(quietPeak - 0.25) <= 0.03, "\(quietPeak)")
+    }
+
+    @Test("the gain stage multiplies and clamps every sample to full scale")
+    func gainStage() {
+        var samples: [Float] = [0.5, -0.5, 1.5, -3, 0]
+        PlaybackManager.apply(2, to: &samples)
+        #expect(samples == [1, -1, 1, -1, 0])
+        var unchanged: [Float] = [0.25, -1.25]
+        PlaybackManager.apply(1, to: &unchanged)
+        #expect(unchanged == [0.25, -1])
+    }
+
+    @Test("a video without an audio stream plays its duration in silence and completes")
+    func silentVideo() async throws {
+        // Given a 2 s video with no audio stream
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
+                                            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+
+        // When played
+        let (summary, samples, wall, _) = try await play(clip, duration: 2, sink: sink)
+
+        // Then it took 2 s of silence (in real time, not at once) and completed
+        #expect(summary.completed && abs(summary.secondsListened - 2) <= 0.2, "\(summary)")
+        #expect(wall >= 1.9 && wall <= 10, "wall \(wall)")
+        #expect(ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440])).isEmpty)
+    }
+
+    @Test("a missing file is notFound, a file that is not media is undecodable, an unknown sink is unavailable")
+    func failures() async throws {
+        let folder = temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let missing = folder.appendingPathComponent("missing.m4a")
+        let garbage = folder.appendingPathComponent("garbage.m4a")
+        try Data(repeating: 0x5A, count: 4096).write(to: garbage)
+        let tone = try Fixture.tones([(440, 1)])
+
+        for (url, sink, kind) in [(missing, nil, CraveyError.Kind.notFound), (garbage, nil, .undecodableMedia),
+                                  (tone, "no_such_sink", .unavailable)] as [(URL, String?, CraveyError.Kind)] {
+            let manager = PlaybackManager(fileAt: url, duration: 1, options: PlaybackOptions(sink: sink))
+            let error = await #expect(throws: CraveyError.self) { try await manager.start() }
+            #expect(error?.kind == kind, "\(url.lastPathComponent): \(String(describing: error))")
+        }
+    }
+
+    @Test("the use case counts a completed play and a stopped one, each in one transaction; a preview counts nothing")
+    func countsPlays() async throws {
+        // Given a library with one clip and a sink
+        let sink = try VirtualMicrophone()
+        let library = try Fixture.library(clips: 1)
+        let recording = try #require(try library.repository.fetchAll().first)
+        let useCase = PlayRecordingUseCase(library: library)
+        let options = PlaybackOptions(sink: sink.sinkName)
+
+        // When it is played to the end, previewed, and stopped at once
+        let completed = try await useCase.finish(try await useCase.start(recording, options: options), of: recording)
+        let preview = try await useCase.finish(try await useCase.start(recording, options: options), of: recording, countsPlay: false)
+        let manager = try await useCase.start(recording, options: options)
+        manager.stop()
+        let stopped = try await useCase.finish(manager, of: recording)
+
+        // Then two plays are counted, one completed and one not
+        #expect(completed.counted && completed.summary.completed && completed.recording.playCount == 1)
+        #expect(!preview.counted && preview.recording.playCount == 0)
+        #expect(stopped.counted && !stopped.summary.completed && stopped.recording.playCount == 2)
+        let events = try library.repository.playEvents(of: recording.id)
+        #expect(events.map(\.completed) == [true, false])
+        #expect(abs(events[0].secondsListened - 0.5) <= 0.2)
+    }
+}
