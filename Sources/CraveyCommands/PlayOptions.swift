@@ -14,8 +14,9 @@ public struct PlayOptions: ParsableCommand {
             pause/resume, left/right arrows skip 15 s back/forward, q, Escape or Ctrl-C stop. \
             Elsewhere it plays to the end; SIGINT and SIGTERM stop it. Playing to the end or \
             stopping counts one play (the seconds listened, whether it completed); --no-count \
-            counts nothing. A missing file exits 66, an undecodable one 65, no sound server 69; \
-            none of them counts a play.
+            counts nothing. Every clip plays at one loudness (toward -16 LUFS, its true peak \
+            under -1 dBTP); --no-normalize plays it at its own level. A missing file exits 66, \
+            an undecodable one 65, no sound server 69; none of them counts a play.
             """)
 
     @OptionGroup public var options: LibraryOptions
@@ -36,6 +37,10 @@ public struct PlaybackFlags: ParsableArguments {
 
     @Flag(name: .customLong("no-count"), help: "Play without counting a play (a preview).")
     public var noCount = false
+
+    @Flag(name: .customLong("no-normalize"),
+          help: "Play at the clip's own level instead of turning it toward -16 LUFS (equal loudness).")
+    public var noNormalize = false
 
     @Option(help: ArgumentHelp("The PulseAudio sink to play to (see `cravey devices`).", valueName: "sink"))
     public var device: String?

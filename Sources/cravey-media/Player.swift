@@ -16,7 +16,8 @@ struct Player {
         if recording.type == .video {
             Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
         }
-        let manager = try await useCase.start(recording, options: PlaybackOptions(sink: flags.device, start: flags.from ?? 0))
+        let manager = try await useCase.start(recording, options: PlaybackOptions(sink: flags.device, start: flags.from ?? 0),
+                                              normalize: !flags.noNormalize)
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
         // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar

@@ -1,12 +1,5 @@
 internal import CFFmpeg
 
-extension AudioFormat {
-    /// Interleaved 32-bit float samples, as the playback stream takes them.
-    static func floatInterleaved(sampleRate: Int, channels: Int) -> AudioFormat {
-        AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLT, sampleRate: Int32(sampleRate), channels: Int32(channels))
-    }
-}
-
 extension Resampler {
     /// Converts a decoded frame (nil drains what is buffered) into samples of ``output``, which must
     /// be an interleaved format of 32-bit floats (``AudioFormat/floatInterleaved(sampleRate:channels:)``).

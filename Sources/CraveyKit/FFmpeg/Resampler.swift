@@ -16,7 +16,8 @@ struct AudioFormat {
         AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLTP, sampleRate: Int32(sampleRate), channels: Int32(channels))
     }
 
-    /// Interleaved 32-bit float samples, as the loudness meter reads them.
+    /// Interleaved 32-bit float samples, as the loudness meter reads them and the playback stream
+    /// takes them.
     static func floatInterleaved(sampleRate: Int, channels: Int) -> AudioFormat {
         AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLT, sampleRate: Int32(sampleRate), channels: Int32(channels))
     }

@@ -20,15 +20,34 @@ public struct PlayRecordingUseCase: Sendable {
         self.library = library
     }
 
-    /// Starts playing `recording`'s file (resolved inside the library folder).
+    /// Starts playing `recording`'s file (resolved inside the library folder). With `normalize`
+    /// (the default) the clip is turned toward -16 LUFS with its true peak kept under -1 dBTP
+    /// (``LoudnessMeasurement/playbackGain(target:ceiling:)``), replacing `options.gainDB`; a clip
+    /// saved before loudness was measured is measured first, once.
     ///
     /// Throws ``CraveyError``: `.notFound` when the file is missing, `.undecodableMedia` when it
     /// does not decode, `.unavailable` without a sound server or sink; nothing is counted then.
-    public func start(_ recording: Recording, options: PlaybackOptions = PlaybackOptions()) async throws -> PlaybackManager {
+    public func start(_ recording: Recording, options: PlaybackOptions = PlaybackOptions(),
+                      normalize: Bool = true) async throws -> PlaybackManager {
         let url = try fileURL(of: recording)
+        var options = options
+        if normalize {
+            options.gainDB = try await loudness(of: recording, fileAt: url)?.playbackGain() ?? 0
+        }
         let manager = PlaybackManager(fileAt: url, duration: recording.duration, options: options)
         try await manager.start()
         return manager
+    }
+
+    /// The clip's stored loudness, or, the first time a clip saved before loudness was measured
+    /// plays, its measurement (about 0.1 s of decoding a minute of audio), stored for next time.
+    /// Nil for a clip without sound. Storing is only a cache: a read-only library still plays
+    /// its clips at one loudness, measuring them each time.
+    private func loudness(of recording: Recording, fileAt url: URL) async throws -> LoudnessMeasurement? {
+        if let loudness = recording.loudness { return loudness }
+        let measured = try await onDedicatedThread(named: "cravey.loudness") { try LoudnessMeter.measure(fileAt: url) }
+        if let measured { _ = try? library.repository.updateLoudness(of: recording.id, to: measured) }
+        return measured
     }
 
     /// Waits for `manager` to end and counts the play of `recording` unless `countsPlay` is false.

@@ -27,24 +27,11 @@ extension LoudnessMeter {
         let channels = min(max(Int(decoder.channelCount), 1), 2)
         let resampler = try Resampler(decoding: decoder, to: .floatInterleaved(sampleRate: rate, channels: channels))
         var meter = LoudnessMeter.forPlayback(sampleRate: rate, channels: channels)
-        var samples: [Float] = []
-        func convert(_ planes: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int) throws(FFmpegError) {
-            let capacity = resampler.outputCapacity(forInput: count)
-            guard capacity > 0 else { return }
-            if samples.count < capacity * channels { samples = Array(repeating: 0, count: capacity * channels) }
-            let written = try samples.withUnsafeMutableBufferPointer { (buffer) throws(FFmpegError) -> Int in
-                let plane = UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt8.self)
-                return try withUnsafePointer(to: Optional(plane)) { (out) throws(FFmpegError) -> Int in
-                    try resampler.convert(planes, count: count, into: out, capacity: capacity)
-                }
-            }
-            samples.withUnsafeBufferPointer { meter.append(UnsafeBufferPointer(rebasing: $0[..<(written * channels)])) }
-        }
         try input.walk(decoding: [decoder], frames: { (_, frame) throws(FFmpegError) in
-            try convert(frame.audioPlanes, count: frame.sampleCount)
+            meter.append(try resampler.interleavedFloats(from: frame))
             return .next
         })
-        try convert(nil, count: 0)
+        meter.append(try resampler.interleavedFloats(from: nil))
         return meter.measurement
     }
 }
