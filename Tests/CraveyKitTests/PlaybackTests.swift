@@ -120,8 +120,9 @@ struct PlaybackTests {
         let during = events.filter { $0.state == .paused }
         #expect(during.count >= 15, "\(during.count) events while paused")
         #expect(during.allSatisfy { abs($0.position - paused.at) <= 0.05 }, "\(during.map(\.position))")
-        // (The wall time includes opening the file and the stream, up to a second on a loaded machine.)
-        #expect(wall >= 5.7 && wall <= 7.5, "wall \(wall)")
+        // (The wall time includes opening the file and the stream and the drain at the end: up to
+        // two seconds more on a loaded machine. The paused events below show the 2 s themselves.)
+        #expect(wall >= 5.7 && wall <= 8.5, "wall \(wall)")
         let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
         let played = { (frequency: Double) in sounding.filter { $0.frequency == frequency }.reduce(0) { $0 + $1.duration } }
         #expect(abs(played(440) - 2) <= 0.1 && abs(played(880) - 2) <= 0.1, "\(sounding)")

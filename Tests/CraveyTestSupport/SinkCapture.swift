@@ -95,8 +95,19 @@ public enum ToneTrack {
         return spans
     }
 
-    /// Spans of sound only, silence before, between and after left out.
-    public static func sounding(_ spans: [Span]) -> [Span] { spans.filter { $0.frequency != nil } }
+    /// Spans of sound only: silence before, between and after left out, and so are single
+    /// windows (a tone cut off mid-window can read as another frequency).
+    public static func sounding(_ spans: [Span]) -> [Span] {
+        var sounding: [Span] = []
+        for span in spans where span.frequency != nil && span.duration > 0.03 {
+            if let last = sounding.last, last.frequency == span.frequency, span.start - last.end < 0.001 {
+                sounding[sounding.count - 1].end = span.end
+            } else {
+                sounding.append(span)
+            }
+        }
+        return sounding
+    }
 
     /// The energy of one frequency in `samples` (Goertzel).
     static func power(_ samples: ArraySlice<Float>, _ frequency: Double, _ sampleRate: Double) -> Double {
