@@ -103,9 +103,16 @@ let package = Package(
             dependencies: ["CraveyKit"],
             path: "Tests/CraveyTestHelper"
         ),
+        // The fuzz targets (scripts/fuzz builds them for libFuzzer); built normally, it replays
+        // inputs, as the tests do with the ones that once crashed.
+        .executableTarget(
+            name: "cravey-fuzz",
+            dependencies: ["CraveyCore", "CraveyKit"],
+            path: "Tests/CraveyFuzz"
+        ),
         .testTarget(
             name: "CraveyCLITests",
-            dependencies: ["CraveyKit", "CraveyTestSupport", "cravey", "cravey-media", "cravey-test-helper"]
+            dependencies: ["CraveyKit", "CraveyTestSupport", "cravey", "cravey-media", "cravey-test-helper", "cravey-fuzz"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -8,6 +8,7 @@
 #include <libavutil/audio_fifo.h>
 #include <libavutil/samplefmt.h>
 #include <libavutil/display.h>
+#include <libavutil/opt.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 /* For the types only: libavfilter is loaded with dlopen when a picture must be turned (see

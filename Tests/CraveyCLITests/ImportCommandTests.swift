@@ -12,10 +12,8 @@ struct ImportCommandTests {
         let path = library.storage.libraryURL.path
         let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let tone = ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "libmp3lame"]
-        let clip = try Fixture.make("mp3", in: folder, tone)
         let named = folder.appendingPathComponent("coach-talk.mp3")
-        try FileManager.default.moveItem(at: clip, to: named)
+        try FileManager.default.copyItem(at: MediaFixture.named("tone.mp3").url, to: named)
         let long = folder.appendingPathComponent("coach talk about breathing before the big race 2026.mp3")
         try FileManager.default.copyItem(at: named, to: long)
 
@@ -45,5 +43,19 @@ struct ImportCommandTests {
         #expect(refused.status == 64, "\(refused.error)")
         #expect(refused.error.contains("it is a directory"), "\(refused.error)")
         #expect(try library.repository.count() == 0)
+    }
+
+    @Test("every malformed file in Media/ exits 65 saying nothing was stored, and the library stays empty",
+          arguments: MediaFixture.malformed)
+    func refusesMalformed(fixture: MediaFixture) async throws {
+        // Given: an empty library
+        let library = try Fixture.library(clips: 0)
+        // When: importing the malformed file
+        let refused = try await Cravey.run(["import", fixture.url.path, "--library", library.storage.libraryURL.path])
+        // Then: 65 (undecodable media), the message names the file, and nothing is stored
+        #expect(refused.status == 65, "\(refused.error)")
+        #expect(refused.error.contains(fixture.url.path) && refused.error.contains("Nothing was stored"), "\(refused.error)")
+        #expect(try library.repository.count() == 0)
+        #expect(library.storage.storedFiles().isEmpty, "left behind: \(library.storage.storedFiles())")
     }
 }

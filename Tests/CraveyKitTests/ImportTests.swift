@@ -32,13 +32,10 @@ struct ImportTests {
         #expect(FileManager.default.fileExists(atPath: source.path), "the original stays where it was")
     }
 
-    @Test("WAV, MP3 and Ogg/Opus are transcoded to AAC .m4a; the 440 Hz tone survives", arguments: [
-        ("wav", ["-c:a", "pcm_s16le", "-ac", "2"]),
-        ("mp3", ["-c:a", "libmp3lame", "-b:a", "128k"]),
-        ("ogg", ["-c:a", "libopus", "-b:a", "64k"]),
-    ])
-    func transcodesAudio(ext: String, codec: [String]) throws {
-        let source = try Fixture.make(ext, ["-f", "lavfi", "-i", "sine=frequency=440:duration=2.5:sample_rate=44100"] + codec)
+    @Test("WAV, MP3, Ogg Vorbis, Ogg Opus and FLAC are transcoded to AAC .m4a; the 440 Hz tone survives",
+          arguments: ["tone.wav", "tone.mp3", "tone.ogg", "tone.opus", "tone.flac"])
+    func transcodesAudio(name: String) throws {
+        let source = MediaFixture.named(name).url
         let recording = try importing(source)
         let url = try file(recording)
         let probe = try Witness.ffprobe(url)
@@ -62,11 +59,13 @@ struct ImportTests {
 
     @Test("MPEG-4 Part 2 video with MP3 in .avi is transcoded to H.264/AAC .mp4, rotation kept")
     func transcodesVideo() throws {
-        let source = try Fixture.video(seconds: 2, ext: "avi", codec: ["-c:v", "mpeg4", "-c:a", "libmp3lame"])
+        let source = MediaFixture.named("mpeg4.avi").url
         let recording = try importing(source)
         let info = try library.storage.probe(try file(recording))
         #expect(info.videoStream?.codecName == "h264" && info.audioStream?.codecName == "aac")
-        #expect(info.videoStream?.width == 640 && info.videoStream?.height == 480)
+        let sourceInfo = try library.storage.probe(source)
+        #expect(sourceInfo.videoStream?.codecName == "mpeg4" && sourceInfo.audioStream?.codecName == "mp3")
+        #expect(info.videoStream?.width == sourceInfo.videoStream?.width && info.videoStream?.height == sourceInfo.videoStream?.height)
         // The last frame lasts its 1/25 s too, as in the source (which starts one frame late).
         let witness = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration",
                                           "-of", "csv=p=0", source.path])
@@ -112,6 +111,79 @@ struct ImportTests {
         #expect(abs(recording.duration - seconds) <= frame + 0.001, "recorded as \(recording.duration) s")
         #expect(abs((Int(fields["nb_read_frames"] ?? "") ?? 0) - frames) <= 1, "\(witness.output)")
         #expect(fields["r_frame_rate"] == "\(rate)/1", "\(witness.output)")
+    }
+
+    @Test("audio whose timestamps go back is re-timed by its samples from its first timestamp: the clip keeps the source's length, both tracks alike")
+    func retimesAudioWhoseTimestampsGoBack() throws {
+        // Given: Matroska whose 5.1 AAC holds 5.9 s of samples, but on timestamps that jump back
+        // by 2.27 s, so that ffprobe (and ffmpeg) call the file 3.6 s long
+        let source = MediaFixture.named("audio-timestamps-go-back.mkv").url
+        let expected = try Witness.ffprobe(source).duration
+        #expect(abs(expected - 3.6) < 0.1, "the fixture is \(expected) s for ffprobe")
+
+        // When it is imported
+        let recording = try importing(source)
+
+        // Then the clip lasts what the source does, and its audio as long as its video
+        let tolerance = max(0.15, expected * 0.02)
+        #expect(abs(recording.duration - expected) <= tolerance, "stored as \(recording.duration) s, the source is \(expected) s")
+        let url = try file(recording)
+        #expect(abs((try Witness.ffprobe(url)).duration - expected) <= tolerance)
+        let info = try library.storage.probe(url)
+        let video = try #require(info.videoStream?.duration), audio = try #require(info.audioStream?.duration)
+        #expect(abs(video - audio) <= 0.1, "video \(video) s, audio \(audio) s")
+        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(url)) - 440) <= 5)
+    }
+
+    @Test("audio whose timestamps jump an hour ahead is joined up at the jump, not filled with an hour of silence")
+    func joinsAudioTimestampJumps() throws {
+        // Given: 2 s of video and sound whose audio timestamps leap forward by an hour after 0.85 s
+        let source = try Fixture.make("mkv", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
+                                              "-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=48000",
+                                              "-c:v", "mpeg4", "-c:a", "aac",
+                                              "-bsf:a", "setts=ts=if(gte(N\\,40)\\,PTS+3600000\\,PTS)"])
+        #expect(try Witness.ffprobe(source).duration > 3600, "the witness sees the hour")
+
+        // When it is imported
+        let started = Date()
+        let recording = try importing(source)
+
+        // Then it is the 2 s there are, quickly, audio as long as video
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(abs(recording.duration - 2) <= 0.15, "stored as \(recording.duration) s")
+        let info = try library.storage.probe(try file(recording))
+        let video = try #require(info.videoStream?.duration), audio = try #require(info.audioStream?.duration)
+        #expect(abs(video - audio) <= 0.1, "video \(video) s, audio \(audio) s")
+    }
+
+    @Test("every playable file in Media/ imports as the clip it is, at its length", arguments: MediaFixture.playable)
+    func importsEveryFixture(fixture: MediaFixture) throws {
+        // Given: a fixture; When: it is imported
+        let recording = try importing(fixture.url)
+        // Then: a clip of its type and length, with a thumbnail when it is video
+        let seconds = try #require(fixture.seconds)
+        if case .video = fixture.expectation {
+            #expect(recording.type == .video && recording.thumbnailPath != nil)
+        } else {
+            #expect(recording.type == .audio && recording.thumbnailPath == nil)
+        }
+        #expect(abs(recording.duration - seconds) <= max(0.15, seconds * 0.02), "stored as \(recording.duration) s")
+        #expect(try library.storage.probe(try file(recording)).streams.contains { $0.kind == (recording.type == .video ? .video : .audio) })
+    }
+
+    @Test("every malformed file in Media/ is refused as undecodable, and nothing is stored", arguments: MediaFixture.malformed)
+    func refusesEveryMalformedFixture(fixture: MediaFixture) throws {
+        #expect { try importing(fixture.url) } throws: {
+            guard let error = $0 as? CraveyError else { return false }
+            return error.kind == .undecodableMedia && error.message.contains("Nothing was stored")
+        }
+        #expect(try library.repository.count() == 0 && library.storage.storedFiles().isEmpty)
+    }
+
+    @Test("Media/ holds exactly the fixtures MediaFixture.all lists (and its README)")
+    func fixtureListIsComplete() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: MediaFixture.folder.path)
+        #expect(Set(names) == Set(MediaFixture.all.map(\.name) + ["README.md"]))
     }
 
     @Test("a faststart MP4 cut at half opens and decodes, but is refused as cut short, naming the times")

@@ -159,6 +159,20 @@ struct LibraryTests {
         #expect(raw.first { $0["title"] == "\tTAB" }?["notes"] == "\r=1+2")
     }
 
+    @Test("a quote followed by a combining mark is still doubled: a title cannot end its CSV cell early and start a formula cell (a fuzz finding)")
+    func exportQuoteWithCombiningMark() throws {
+        // Given: titles whose quote and the combining mark after it make one Character, "͆
+        let titles = ["Breathe\"\u{346},=HYPERLINK(\"http://x\")", "\"\u{301}", "a\u{300}\"\u{346} b"]
+        let library = try Fixture.library(titles: titles)
+        for raw in [false, true] {
+            // When: exported as CSV
+            let rows = try parseCSV(try ExportRecordingsUseCase(library: library).execute(format: .csv, raw: raw))
+            // Then: every title is one cell, read back as stored, and no cell is a formula
+            #expect(Set(rows.compactMap { $0["title"] }) == Set(titles), "\(rows)")
+            #expect(rows.allSatisfy { $0.count == ExportRecordingsUseCase.columns.count }, "\(rows)")
+        }
+    }
+
     @Test("delete-all leaves no media bytes, no rows, and no deleted titles in the database files")
     func deleteAll() throws {
         let secret = "SECRET-TITLE-\(UUID().uuidString.prefix(8))"

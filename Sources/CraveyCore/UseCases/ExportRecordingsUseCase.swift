@@ -84,8 +84,20 @@ public struct ExportRecordingsUseCase: Sendable {
     }
 
     /// Quotes a field when it holds a comma, a quote or a line break, doubling its quotes.
+    ///
+    /// It looks at Unicode scalars, as a CSV reader does, not at Characters: a quote followed by
+    /// a combining mark (`"` U+0346) is one Character that is not `"`, so a Character-wise
+    /// doubling left that quote single, and a title could end its cell and start a formula cell.
     static func csvField(_ value: String) -> String {
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let special: Set<Unicode.Scalar> = [",", "\"", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+        guard value.unicodeScalars.contains(where: special.contains) else { return value }
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 }

@@ -1,3 +1,5 @@
+internal import CFFmpeg
+
 /// Turns audio into AAC packets in one stream of a muxer: libswresample -> a FIFO of whole
 /// encoder frames -> libavcodec's native `aac`. Recording feeds it microphone PCM; import feeds
 /// it decoded frames.
@@ -11,6 +13,10 @@ final class AACEncoderStage {
     private let frame: Frame
     private let packet: Packet
     private var encodedSamples: Int64 = 0
+    /// For timed input: the first timestamp, in seconds, less the jumps skipped since.
+    private var timeOrigin: Double?
+    /// For timed input: where the next frame should start, in seconds from the first.
+    private var nextTime: Double = 0
 
     /// Adds an AAC stream to `muxer`, fed through `resampler` (whose output must be float planar).
     init(muxer: Muxer, resampler: Resampler, bitRate: Int) throws(FFmpegError) {
@@ -47,8 +53,32 @@ final class AACEncoderStage {
         try encodeWholeFrames(flushing: false)
     }
 
-    /// Converts and encodes a decoded frame.
-    func push(_ decoded: Frame) throws(FFmpegError) {
+    /// A timestamp further than this from where the audio stands is a break in the stream (a
+    /// joined or restarted recording), not drift: the audio carries on from where it stands, as
+    /// ffmpeg's `-dts_delta_threshold` (10 s) does, so a bad timestamp cannot add hours of silence.
+    static let discontinuity = 10.0
+
+    /// Converts and encodes a decoded frame at the time it carries, `timeBase` being its
+    /// decoder's: the audio is timed by its samples from its first timestamp, and a frame whose
+    /// timestamp says it overlaps what came before loses the overlap, one after a gap gets the gap
+    /// as silence (`aresample=async=1`), so broken timestamps neither stretch nor shrink the clip.
+    /// A frame with no timestamp follows the one before.
+    func push(_ decoded: Frame, timeBase: AVRational) throws(FFmpegError) {
+        let pts = decoded.bestEffortTimestamp
+        if pts != noTimestamp {
+            let stamped = Double(pts) * av_q2d(timeBase)
+            let origin = timeOrigin ?? stamped
+            var time = stamped - origin
+            if !(abs(time - nextTime) <= Self.discontinuity) {
+                timeOrigin = origin + time - nextTime
+                time = nextTime
+            } else {
+                timeOrigin = origin
+            }
+            resampler.startNext(at: time)
+            nextTime = time
+        }
+        nextTime += Double(decoded.sampleCount) / Double(max(resampler.input.sampleRate, 1))
         try push(decoded.audioPlanes, count: decoded.sampleCount)
     }
 

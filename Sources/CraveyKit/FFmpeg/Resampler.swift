@@ -40,18 +40,20 @@ final class Resampler {
         try self.init(from: input, layout: input.layout, to: output)
     }
 
-    /// Builds a resampler for frames coming out of a decoder, whatever their layout.
+    /// Builds a resampler for frames coming out of a decoder, whatever their layout, that keeps
+    /// their time as `aresample=async=1` does (see ``startNext(at:)``).
     convenience init(decoding decoder: Decoder, to output: AudioFormat) throws(FFmpegError) {
         var layout = decoder.channelLayout
         if layout.order == AV_CHANNEL_ORDER_UNSPEC {
             // Some formats (WAV among them) only say how many channels: assume the usual layout.
             av_channel_layout_default(&layout, max(layout.nb_channels, 1))
         }
-        try self.init(from: decoder.audioFormat, layout: layout, to: output)
+        try self.init(from: decoder.audioFormat, layout: layout, to: output, options: ["async": "1"])
     }
 
-    /// The corresponding C functions are `swr_alloc_set_opts2` and `swr_init`.
-    private init(from input: AudioFormat, layout: AVChannelLayout, to output: AudioFormat) throws(FFmpegError) {
+    /// The corresponding C functions are `swr_alloc_set_opts2`, `av_opt_set` and `swr_init`.
+    private init(from input: AudioFormat, layout: AVChannelLayout, to output: AudioFormat,
+                 options: [String: String] = [:]) throws(FFmpegError) {
         self.input = input
         self.output = output
         var inLayout = layout
@@ -59,6 +61,9 @@ final class Resampler {
         try check(swr_alloc_set_opts2(&context, &outLayout, output.sampleFormat, output.sampleRate,
                                       &inLayout, input.sampleFormat, input.sampleRate, 0, nil),
                   "swr_alloc_set_opts2")
+        for (key, value) in options {
+            try check(av_opt_set(UnsafeMutableRawPointer(context), key, value, 0), "av_opt_set")
+        }
         try check(swr_init(context), "swr_init")
     }
 
@@ -68,6 +73,15 @@ final class Resampler {
     /// The corresponding C function is `swr_get_out_samples`.
     func outputCapacity(forInput count: Int) -> Int {
         max(Int(swr_get_out_samples(context, Int32(count))), 0)
+    }
+
+    /// Says when the next input samples start, in seconds (the first call sets the start): with
+    /// `async` on, samples that would overlap what was converted before are dropped, and a gap is
+    /// filled with silence, once they are more than 0.1 s off (libswresample's `min_hard_comp`).
+    /// The corresponding C function is `swr_next_pts`.
+    func startNext(at seconds: Double) {
+        let unitsPerSecond = Double(input.sampleRate) * Double(output.sampleRate)
+        _ = swr_next_pts(context, Int64((seconds * unitsPerSecond).rounded()))
     }
 
     /// Converts `count` samples from `planes` (nil drains what is buffered) into `out` planes able to

@@ -2,7 +2,8 @@ import Foundation
 
 /// Re-encodes a media file into the library's formats in one pass: its video (if any) to H.264
 /// (libx264, yuv420p, even size, rotation kept), its audio to AAC 48 kHz (mono for audio-only
-/// files, as recordings are; up to stereo beside video), in a normal MP4 with its index up front.
+/// files, as recordings are; up to stereo beside video) timed by its samples from its first
+/// timestamp, in a normal MP4 with its index up front.
 enum Transcoder {
     static func transcode(_ source: URL, into destination: MediaFile, container: Container) throws {
         let input = try InputFile(url: source)
@@ -28,7 +29,11 @@ enum Transcoder {
             try muxer.writeHeader(options: ["movflags": "+faststart"])
             let videoIndex = info.videoStream.map { Int32($0.index) }
             try input.walk(decoding: decoders, frames: { (decoder, frame) throws(FFmpegError) in
-                if decoder.streamIndex == videoIndex { try video?.push(frame) } else { try audio?.push(frame) }
+                if decoder.streamIndex == videoIndex {
+                    try video?.push(frame)
+                } else {
+                    try audio?.push(frame, timeBase: decoder.timeBase)
+                }
                 return .next
             })
             try video?.finish()

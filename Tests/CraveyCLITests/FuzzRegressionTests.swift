@@ -1,0 +1,35 @@
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// The fuzz targets built normally (not for libFuzzer) replay inputs; `scripts/fuzz` runs them
+/// under libFuzzer and AddressSanitizer.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    static let driver = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent().appendingPathComponent("cravey-fuzz").path
+    static let fuzz = MediaFixture.folder.deletingLastPathComponent().appendingPathComponent("Tests/Fuzz")
+
+    @Test("every committed regression input, seed and Media/ fixture passes through its fuzz target, each in under 5 s",
+          arguments: ["probe", "thumbnail", "import", "text"])
+    func replays(target: String) async throws {
+        // Given: the inputs that once crashed or hung the target, and its seeds
+        var inputs = [Self.fuzz.appendingPathComponent("regressions/\(target)").path]
+        inputs.append(target == "text" ? Self.fuzz.appendingPathComponent("seeds/text").path : MediaFixture.folder.path)
+        inputs = inputs.filter { FileManager.default.fileExists(atPath: $0) }
+
+        // When: the target runs on each
+        let result = try await runOffPool(Self.driver, [target] + inputs)
+
+        // Then: none crashes or breaks a check, and none takes 5 s
+        #expect(result.status == 0, "\(result.error)")
+        let times = result.output.split(separator: "\n").compactMap { line -> (String, Double)? in
+            let parts = line.split(separator: " ")
+            guard parts.count >= 3, let seconds = Double(parts[parts.count - 2]) else { return nil }
+            return (String(parts[1].dropLast()), seconds)
+        }
+        #expect(times.count >= 7, "\(result.output)")
+        for (input, seconds) in times {
+            #expect(seconds < 5, "\(input) took \(seconds) s")
+        }
+    }
+}
