@@ -1,5 +1,3 @@
-internal import CFFmpeg
-
 /// Turns audio into AAC packets in one stream of a muxer: libswresample -> a FIFO of whole
 /// encoder frames -> libavcodec's native `aac`. Recording feeds it microphone PCM; import feeds
 /// it decoded frames.
@@ -58,15 +56,14 @@ final class AACEncoderStage {
     /// ffmpeg's `-dts_delta_threshold` (10 s) does, so a bad timestamp cannot add hours of silence.
     static let discontinuity = 10.0
 
-    /// Converts and encodes a decoded frame at the time it carries, `timeBase` being its
-    /// decoder's: the audio is timed by its samples from its first timestamp, and a frame whose
-    /// timestamp says it overlaps what came before loses the overlap, one after a gap gets the gap
-    /// as silence (`aresample=async=1`), so broken timestamps neither stretch nor shrink the clip.
-    /// A frame with no timestamp follows the one before.
-    func push(_ decoded: Frame, timeBase: AVRational) throws(FFmpegError) {
-        let pts = decoded.bestEffortTimestamp
-        if pts != noTimestamp {
-            let stamped = Double(pts) * av_q2d(timeBase)
+    /// Converts and encodes a decoded frame at the time it carries (`seconds`, its decoder's
+    /// ``Decoder/seconds(of:)``, nil for none): the audio is timed by its samples from its first
+    /// timestamp, and a frame whose timestamp says it overlaps what came before loses the
+    /// overlap, one after a gap gets the gap as silence (`aresample=async=1`), so broken
+    /// timestamps neither stretch nor shrink the clip. A frame with no timestamp follows the one
+    /// before.
+    func push(_ decoded: Frame, at seconds: Double?) throws(FFmpegError) {
+        if let stamped = seconds {
             let origin = timeOrigin ?? stamped
             var time = stamped - origin
             if !(abs(time - nextTime) <= Self.discontinuity) {

@@ -39,9 +39,6 @@ final class Decoder {
                     sampleRate: context.pointee.sample_rate, channels: channelCount)
     }
 
-    /// The time base of the frames' timestamps: the stream's.
-    var timeBase: AVRational { context.pointee.pkt_timebase }
-
     /// When a decoded frame is shown, in seconds from the stream's start; nil when it carries no time.
     func seconds(of frame: Frame) -> Double? {
         let pts = frame.bestEffortTimestamp

@@ -40,20 +40,21 @@ final class Resampler {
         try self.init(from: input, layout: input.layout, to: output)
     }
 
-    /// Builds a resampler for frames coming out of a decoder, whatever their layout, that keeps
-    /// their time as `aresample=async=1` does (see ``startNext(at:)``).
-    convenience init(decoding decoder: Decoder, to output: AudioFormat) throws(FFmpegError) {
+    /// Builds a resampler for frames coming out of a decoder, whatever their layout. A `timed`
+    /// one keeps their time as `aresample=async=1` does (see ``startNext(at:)``), for a stream
+    /// whose timestamps must be trusted over its sample count (import); others just convert.
+    convenience init(decoding decoder: Decoder, to output: AudioFormat, timed: Bool = false) throws(FFmpegError) {
         var layout = decoder.channelLayout
         if layout.order == AV_CHANNEL_ORDER_UNSPEC {
             // Some formats (WAV among them) only say how many channels: assume the usual layout.
             av_channel_layout_default(&layout, max(layout.nb_channels, 1))
         }
-        try self.init(from: decoder.audioFormat, layout: layout, to: output, options: ["async": "1"])
+        try self.init(from: decoder.audioFormat, layout: layout, to: output, timed: timed)
     }
 
     /// The corresponding C functions are `swr_alloc_set_opts2`, `av_opt_set` and `swr_init`.
     private init(from input: AudioFormat, layout: AVChannelLayout, to output: AudioFormat,
-                 options: [String: String] = [:]) throws(FFmpegError) {
+                 timed: Bool = false) throws(FFmpegError) {
         self.input = input
         self.output = output
         var inLayout = layout
@@ -61,8 +62,8 @@ final class Resampler {
         try check(swr_alloc_set_opts2(&context, &outLayout, output.sampleFormat, output.sampleRate,
                                       &inLayout, input.sampleFormat, input.sampleRate, 0, nil),
                   "swr_alloc_set_opts2")
-        for (key, value) in options {
-            try check(av_opt_set(UnsafeMutableRawPointer(context), key, value, 0), "av_opt_set")
+        if timed {
+            try check(av_opt_set(UnsafeMutableRawPointer(context), "async", "1", 0), "av_opt_set")
         }
         try check(swr_init(context), "swr_init")
     }

@@ -22,7 +22,7 @@ enum Transcoder {
                 let decoder = try Decoder(stream: Int32(stream.index), of: input)
                 decoders.append(decoder)
                 let channels = video == nil ? 1 : min(max(Int(decoder.channelCount), 1), 2)
-                let resampler = try Resampler(decoding: decoder, to: .floatPlanar(sampleRate: 48_000, channels: channels))
+                let resampler = try Resampler(decoding: decoder, to: .floatPlanar(sampleRate: 48_000, channels: channels), timed: true)
                 audio = try AACEncoderStage(muxer: muxer, resampler: resampler, bitRate: video == nil ? 96_000 : 128_000)
             }
             guard !decoders.isEmpty else { throw FFmpegError.streamNotFound }
@@ -32,7 +32,7 @@ enum Transcoder {
                 if decoder.streamIndex == videoIndex {
                     try video?.push(frame)
                 } else {
-                    try audio?.push(frame, timeBase: decoder.timeBase)
+                    try audio?.push(frame, at: decoder.seconds(of: frame))
                 }
                 return .next
             })
