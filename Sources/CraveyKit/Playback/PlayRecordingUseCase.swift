@@ -45,15 +45,22 @@ public struct PlayRecordingUseCase: Sendable {
     /// its clips at one loudness, measuring them each time.
     private func loudness(of recording: Recording, fileAt url: URL) async throws -> LoudnessMeasurement? {
         if let loudness = recording.loudness { return loudness }
-        let measured = try await onDedicatedThread(named: "cravey.loudness") { try LoudnessMeter.measure(fileAt: url) }
-        if let measured { _ = try? library.repository.updateLoudness(of: recording.id, to: measured) }
-        return measured
+        // Decoding and the write (which may wait on another process's transaction) block: on a
+        // thread of their own, not the cooperative pool.
+        return try await onDedicatedThread(named: "cravey.loudness") { [library] in
+            let measured = try LoudnessMeter.measure(fileAt: url)
+            if let measured { _ = try? library.repository.updateLoudness(of: recording.id, to: measured) }
+            return measured
+        }
     }
 
     /// Waits for `manager` to end and counts the play of `recording` unless `countsPlay` is false.
     public func finish(_ manager: PlaybackManager, of recording: Recording, countsPlay: Bool = true) async throws -> Outcome {
         let summary = try await manager.result()
-        return try count(recording, summary: summary, countsPlay: countsPlay)
+        // The count is a write transaction, which may wait on other processes: off the pool.
+        return try await onDedicatedThread(named: "cravey.count") { [self] in
+            try count(recording, summary: summary, countsPlay: countsPlay)
+        }
     }
 
     /// Counts a play that happened elsewhere (the desktop's player, handed the file): listened

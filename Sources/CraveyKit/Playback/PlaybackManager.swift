@@ -194,8 +194,7 @@ public final class PlaybackManager: Sendable {
     /// Multiplies by `gain` and clamps to full scale, so no sample ever leaves beyond it.
     static func apply(_ gain: Float, to samples: inout [Float]) {
         samples.withUnsafeMutableBufferPointer { samples in
-            if gain != 1 { for index in samples.indices { samples[index] *= gain } }
-            for index in samples.indices { samples[index] = min(max(samples[index], -1), 1) }
+            for index in samples.indices { samples[index] = min(max(samples[index] * gain, -1), 1) }
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Measures the loudness of a clip already in the library and stores it in its row: for
-/// `doctor --repair`, and for a clip's first play when it was saved before loudness was measured.
+/// `doctor --repair`, and for embedders measuring old clips ahead of time. (A play measures a
+/// clip without one itself, storing it only when it can: ``PlayRecordingUseCase``.)
 public struct MeasureLoudnessUseCase: Sendable {
     let library: RecordingLibrary
 
