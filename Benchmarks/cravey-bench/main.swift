@@ -65,7 +65,7 @@ case (3, "loudness"):
         return Float(state) / Float(UInt32.max) - 0.5
     }
     var meter = LoudnessMeter(sampleRate: 48_000, channels: 2)
-    let metering = cpu { noise.withUnsafeBufferPointer { meter.append($0) } }
+    let metering = cpu { meter.append(noise) }
     print("{\"audioSeconds\": \(length), \"measureFileCPUSeconds\": \(decoding), \"meterStereo48kCPUSeconds\": \(metering), \"integrated\": \(measurement?.integrated ?? .nan), \"noiseIntegrated\": \(meter.measurement.integrated)}")
 case (3, "thumbnail"), (4, "thumbnail"):
     let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
@@ -81,6 +81,6 @@ case (3, "thumbnail"), (4, "thumbnail"):
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")
 default:
-    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | thumbnail VIDEO [N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | loudness FILE | thumbnail VIDEO [N]\n".utf8))
     exit(64)
 }

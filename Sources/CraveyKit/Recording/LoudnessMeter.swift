@@ -61,7 +61,7 @@ public struct LoudnessMeter: Sendable {
     }
 
     /// Appends interleaved samples, full scale ±1; a trailing partial frame is ignored.
-    public mutating func append(_ samples: UnsafeBufferPointer<Float>) {
+    mutating func append(_ samples: UnsafeBufferPointer<Float>) {
         let frames = samples.count / channels
         guard frames > 0, let base = samples.baseAddress else { return }
         let lead = Self.tapsPerPhase - 1
