@@ -39,8 +39,8 @@ extension FileStorageManager {
 
     /// Unlinks a file inside the library; never follows a link. ENOENT is success.
     package func remove(_ url: URL) throws(CraveyError) {
-        if let fault = faults.removal { try fault(url) }
         defer { release(url) }
+        if let fault = faults.removal { try fault(url) }
         do throws(Errno) {
             try unlinkFile(url)
         } catch where error != .noSuchFileOrDirectory {

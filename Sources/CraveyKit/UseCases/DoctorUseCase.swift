@@ -254,6 +254,9 @@ public struct DoctorUseCase: Sendable {
     private func recover(_ orphan: Report.Orphan) throws -> Recording {
         let storage = library.storage
         let url = storage.url(of: orphan.path)
+        // The rewrite moves the orphan's lock onto `url`; the save releases it, and so does any
+        // failure before the save (releasing twice is harmless).
+        defer { storage.release(url) }
         let info = try MediaProbe.info(of: url)
         let type: RecordingType = info.videoStream != nil ? .video : .audio
         let id = recoveredID(url.lastPathComponent, type: type)
