@@ -60,7 +60,6 @@ public enum Terminal {
         }
     }
 
-    /// What a failed write to stdout means for the command: see ``write(_:)``.
     /// Runs a write to stdout and turns its failure into the one the command ends with.
     private static func checked(_ write: () throws -> Void) throws {
         do {
@@ -70,6 +69,7 @@ public enum Terminal {
         }
     }
 
+    /// What a failed write to stdout means for the command: see ``write(_:)``.
     static func outputError(_ error: any Error) -> any Error {
         guard let errno = error as? Errno else { return error }
         if errno == .brokenPipe { return ExitCode.success }

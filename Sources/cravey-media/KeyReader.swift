@@ -64,7 +64,7 @@ final class KeyReader: Sendable {
                 }
                 switch first {
                 case UInt8(ascii: " "): handle(.space)
-                case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03: handle(.stop)
+                case UInt8(ascii: "q"), UInt8(ascii: "Q"): handle(.stop)
                 default: break
                 }
                 pending.removeFirst()
