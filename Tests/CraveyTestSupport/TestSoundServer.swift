@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The PulseAudio server the tests record from: the one `scripts/test` started (`PULSE_SERVER`),
 /// or, when the tests run without it, the private server `scripts/pulse start` brings up.
@@ -49,7 +50,7 @@ public final class VirtualMicrophone: Sendable {
     /// keep feeding the sink, so a machine loaded by tests running in parallel cannot starve the
     /// tone into seconds of silence, as it could a `paplay` of a file.
     public func play(frequency: Double) async throws -> Tone {
-        let loaded = try run("pactl", ["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
+        let loaded = try await runOffPool("pactl", ["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
         guard loaded.status == 0 else { throw TestFailure("pactl load-module module-sine failed: \(loaded.error)") }
         let tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
         let sinkName = sinkName
@@ -65,6 +66,7 @@ public final class VirtualMicrophone: Sendable {
 /// A tone the sound server plays into a virtual microphone; it stops when stopped or dropped.
 public final class Tone: Sendable {
     private let module: String
+    private let stopped = Atomic(false)
 
     init(module: String) { self.module = module }
 
@@ -72,6 +74,7 @@ public final class Tone: Sendable {
 
     /// Stops the tone (unloads its module; a second call does nothing).
     public func terminate() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
         _ = try? run("pactl", ["unload-module", module])
     }
 }

@@ -27,15 +27,10 @@ public enum Witness {
     /// The sample rate ``decodeAudio(_:)`` delivers: enough for tones up to 4 kHz, and cheap to analyse.
     public static let analysisRate = 8_000.0
 
-    /// Decodes the audio with the ffmpeg tool into mono float samples at ``analysisRate``.
+    /// Decodes the audio with the ffmpeg tool into mono float samples at ``analysisRate`` (see
+    /// ``decodeFloat(_:_:)``).
     public static func decodeAudio(_ url: URL) throws -> [Float] {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("pcm-\(UUID().uuidString).f32")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-ac", "1", "-ar", String(Int(analysisRate)),
-                                        "-f", "f32le", output.path])
-        guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(url.path): \(result.error)") }
-        let data = try Data(contentsOf: output)
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        try decodeFloat(["-i", url.path], ["-ac", "1", "-ar", String(Int(analysisRate))])
     }
 
     /// The frequency with the most energy between 50 Hz and half the sample rate, to 0.5 Hz, over the loudest
@@ -50,17 +45,8 @@ public enum Witness {
             if energy > bestEnergy { (best, bestEnergy) = (start, energy) }
             start += window / 4
         }
-        let slice = Array(samples[best..<best + window])
-        func power(_ frequency: Double) -> Double {
-            // Goertzel: the energy of one frequency.
-            let coefficient = 2 * cos(2 * .pi * frequency / sampleRate)
-            var (s1, s2) = (0.0, 0.0)
-            for sample in slice {
-                let s0 = Double(sample) + coefficient * s1 - s2
-                (s2, s1) = (s1, s0)
-            }
-            return s1 * s1 + s2 * s2 - coefficient * s1 * s2
-        }
+        let slice = samples[best..<best + window]
+        func power(_ frequency: Double) -> Double { ToneTrack.power(slice, frequency, sampleRate) }
         func loudest(_ frequencies: StrideThrough<Double>) -> Double {
             var (best, bestPower) = (0.0, -1.0)
             for frequency in frequencies {
