@@ -4,7 +4,7 @@ import Testing
 
 /// The fuzz targets built normally (not for libFuzzer) replay inputs; `scripts/fuzz` runs them
 /// under libFuzzer and AddressSanitizer.
-@Suite("Fuzz regressions")
+@Suite("Fuzz regressions", .temporaryFiles)
 struct FuzzRegressionTests {
     static let driver = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent().appendingPathComponent("cravey-fuzz").path
     static let fuzz = MediaFixture.folder.deletingLastPathComponent().appendingPathComponent("Tests/Fuzz")
@@ -18,7 +18,9 @@ struct FuzzRegressionTests {
         inputs = inputs.filter { FileManager.default.fileExists(atPath: $0) }
 
         // When: the target runs on each
-        let result = try await runOffPool(Self.driver, [target] + inputs)
+        var environment = ProcessInfo.processInfo.environment
+        environment["CRAVEY_FUZZ_SCRATCH"] = temporaryFolder().appendingPathComponent(target).path
+        let result = try await runOffPool(Self.driver, [target] + inputs, environment: environment)
 
         // Then: none crashes or breaks a check, and none takes 5 s
         #expect(result.status == 0, "\(result.error)")

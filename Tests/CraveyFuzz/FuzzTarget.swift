@@ -29,8 +29,15 @@ enum FuzzTarget: String, CaseIterable {
 
     // MARK: Media
 
-    /// This process's scratch folder: in memory when /dev/shm is there.
+    /// This process's scratch folder: `$CRAVEY_FUZZ_SCRATCH` when the caller made one (and
+    /// removes it, however the run ends: `scripts/fuzz`, the regression tests), else one of its
+    /// own, in memory when /dev/shm is there, removed at a normal exit.
     static let scratch: URL = {
+        if let given = ProcessInfo.processInfo.environment["CRAVEY_FUZZ_SCRATCH"], !given.isEmpty {
+            let url = URL(fileURLWithPath: given)
+            try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return url
+        }
         let shm = URL(fileURLWithPath: "/dev/shm")
         let base = FileManager.default.fileExists(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
         let url = base.appendingPathComponent("cravey-fuzz-\(getpid())")
