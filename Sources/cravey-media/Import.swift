@@ -18,18 +18,20 @@ struct Import: AsyncParsableCommand {
             metadata.title = ImportRecordingUseCase.title(forFileAt: source)
         }
         let library = try command.options.open()
-        // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130.
-        // Holding the library lock to the end, so nothing new is created or saved meanwhile; a
-        // clip saved an instant before is left to finish and print.
+        // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. Holding the
+        // library lock to the end, so nothing new is created or saved meanwhile; a clip saved an
+        // instant before (its row is in the library) is left to finish and print, exit 0.
+        let useCase = ImportRecordingUseCase(library: library)
+        let id = UUID()
         let signals = StopOnSignals {
             library.storage.exclusively {
-                guard library.storage.abandonLiveFiles() else { return }
+                guard useCase.abandon(id) else { return }
                 Terminal.diagnostic("cravey: import stopped; nothing was stored.")
                 Foundation.exit(130)
             }
         }
         defer { signals.cancel() }
-        let recording = try await ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: metadata)
+        let recording = try await useCase.execute(fileAt: source, metadata: metadata, id: id)
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
         try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }

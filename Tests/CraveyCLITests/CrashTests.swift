@@ -89,4 +89,55 @@ struct CrashTests {
             #expect(try library.repository.count() == 0)
         }
     }
+
+    @Test("Ctrl-C just after an import has saved exits 0 and prints the id: the clip was stored", .timeLimit(.minutes(2)))
+    func importInterruptedAfterSave() async throws {
+        // Given an import whose stdout is a pipe already full, so it stops at printing the id,
+        // after its clip is saved and the file's lock is released
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let path = library.storage.libraryURL.path
+        let output = Pipe()
+        let writer = output.fileHandleForWriting.fileDescriptor
+        _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
+        let filler = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+        var filled = 0
+        while true {
+            let written = write(writer, filler, filler.count)
+            guard written > 0 else { break }
+            filled += written
+        }
+        _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) & ~O_NONBLOCK)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Cravey.executable)
+        process.arguments = ["import", MediaFixture.named("tone.m4a").url.path, "--library", path]
+        process.environment = Cravey.environment()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output.fileHandleForWriting
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try output.fileHandleForWriting.close()
+        let saved = try await wait(for: process) {
+            guard let recording = try? library.repository.fetchAll().first else { return false }
+            let descriptor = open(library.storage.url(of: recording.filePath).path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+        }
+        #expect(saved, "the import ended before its clip was saved and released")
+
+        // When Ctrl-C arrives while it prints, and the output is read after a second
+        kill(process.processIdentifier, SIGINT)
+        try await offPool { for _ in 0..<1000 where process.isRunning { usleep(1000) } }
+        let stoppedAlone = !process.isRunning
+        let printed = try await offPool { output.fileHandleForReading.readDataToEndOfFile() }
+        process.waitUntilExit()
+
+        // Then it did not stop on its own: it printed the id of the stored clip and exited 0
+        #expect(!stoppedAlone, "exit \(process.terminationStatus) while its output was blocked")
+        #expect(process.terminationStatus == 0, "exit \(process.terminationStatus)")
+        let recordings = try library.repository.fetchAll()
+        #expect(recordings.count == 1)
+        let id = String(decoding: printed.dropFirst(filled), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(id == recordings.first?.id.uuidString.lowercased(), "printed \(id)")
+    }
 }

@@ -105,23 +105,21 @@ extension FileStorageManager {
 }
 
 extension FileStorageManager {
-    /// Gives up, for good, every file this process is still writing and has not saved: for an
-    /// import stopped by Ctrl-C, which then leaves nothing behind. Under the library lock, so a
-    /// save under way completes first and is left alone. Returns false when there was nothing
-    /// left to give up because it had just been saved (renamed away from its writing name; its
-    /// thumbnail stays with it): the command is then as good as done.
-    package func abandonLiveFiles() -> Bool {
+    /// Gives up, for good, every file this process is still writing and has not saved, with its
+    /// thumbnail: for an import stopped by Ctrl-C, which then leaves nothing behind. Under the
+    /// library lock, so a save under way completes first; a file saved meanwhile was renamed
+    /// away from its writing name and is left alone. Whether the clip was saved is the
+    /// database's to say (`ImportRecordingUseCase.abandon(_:)`), not this list's: a save
+    /// empties it.
+    package func abandonLiveFiles() {
         exclusively {
             let paths = liveFiles.withLock { Array($0.keys) }
-            var abandoned = paths.isEmpty
             for path in paths {
                 let url = URL(fileURLWithPath: path)
                 defer { release(url) }
                 guard (try? unlinkFile(url)) != nil else { continue }
-                abandoned = true
                 try? unlinkFile(self.url(of: "\(Self.thumbnailsFolder)/\(Self.stem(of: url.lastPathComponent)).jpg"))
             }
-            return abandoned
         }
     }
 }

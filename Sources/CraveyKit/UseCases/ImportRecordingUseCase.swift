@@ -11,17 +11,19 @@ public struct ImportRecordingUseCase: Sendable {
     }
 
     /// Imports on a thread of its own: decoding and encoding block for as long as the file takes,
-    /// which must not hold a thread of the cooperative pool.
-    public func execute(fileAt source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) async throws -> Recording {
+    /// which must not hold a thread of the cooperative pool. The clip is stored under `id`, which
+    /// a caller that may stop the import (``abandon(_:)``) chooses first.
+    public func execute(fileAt source: URL, metadata: RecordingMetadata, id: UUID = UUID(),
+                        createdAt: Date = Date()) async throws -> Recording {
         try await onDedicatedThread(named: "cravey.import") {
-            try self.execute(fileAt: source, metadata: metadata, createdAt: createdAt)
+            try self.execute(fileAt: source, metadata: metadata, id: id, createdAt: createdAt)
         }
     }
 
     /// Imports on the calling thread.
-    public func execute(fileAt source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) throws -> Recording {
+    public func execute(fileAt source: URL, metadata: RecordingMetadata, id: UUID = UUID(),
+                        createdAt: Date = Date()) throws -> Recording {
         let storage = library.storage
-        let id = UUID()
         let imported = try MediaImporter.prepare(source, storage: storage, id: id)
         var thumbnail: String?
         // Nothing half-imported stays behind.
@@ -51,6 +53,21 @@ public struct ImportRecordingUseCase: Sendable {
         } catch {
             removeImported()
             throw error
+        }
+    }
+
+    /// Stops the import of clip `id` for good (Ctrl-C, SIGTERM), unless it is saved already.
+    ///
+    /// Under the writers' lock, so a save under way completes first: if the library holds a row
+    /// for `id`, the clip is stored, nothing is given up and the result is false (the import is
+    /// as good as done and should print its clip). Otherwise every file this process is still
+    /// writing goes, with its thumbnail, and the result is true: nothing was stored. A database
+    /// that cannot be read counts as no row.
+    public func abandon(_ id: UUID) -> Bool {
+        library.storage.exclusively {
+            guard (try? library.repository.fetch(id: id)) == nil else { return false }
+            library.storage.abandonLiveFiles()
+            return true
         }
     }
 
