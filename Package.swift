@@ -27,6 +27,11 @@ let package = Package(
             name: "CPulseAudio",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // <linux/videodev2.h>, to ask a camera what it offers; headers only, nothing linked.
+        .systemLibrary(
+            name: "CV4L2",
+            providers: [.apt(["linux-libc-dev"])]
+        ),
         // The library without media: recordings in SQLite, the Recordings/ folder, and the use
         // cases that only read and change those. It links neither FFmpeg nor PulseAudio, whose
         // ~200 shared libraries cost a process about 80 ms to load.
@@ -44,6 +49,7 @@ let package = Package(
                 "CraveyCore",
                 "CFFmpeg",
                 "CPulseAudio",
+                "CV4L2",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -6,17 +6,22 @@ import CraveyCore
 public struct DevicesOptions: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "devices",
-        abstract: "List the sound server's sources (for `record --device`) and sinks (for `play --device`).",
+        abstract: "List the sound server's sources (for `record --device`) and sinks (for `play --device`), and the cameras.",
         discussion: """
+            Cameras are the V4L2 devices that capture video (/dev/video*), each with its modes: \
+            pixel format, size and frame rates (`MJPG 1280x720 30,15 fps`).
+
             --json prints one array: each source as before (name, description, isDefault: the \
-            default source, isMonitor) and each sink, all with kind ("source" or "sink") and \
-            isDefaultSink.
+            default source, isMonitor), each sink and each camera, all with kind ("source", \
+            "sink" or "camera") and isDefaultSink. A camera's name is its path and its \
+            description its name; it adds bus and modes (pixelFormat, width, height, frameRates, \
+            isCompressed).
             """)
 
     /// Not used: accepted so the global `cravey --library PATH devices` works as for every command.
     @OptionGroup public var options: LibraryOptions
 
-    @Flag(help: "Print a JSON array of the sources and sinks.")
+    @Flag(help: "Print a JSON array of the sources, sinks and cameras.")
     public var json = false
 
     public init() {}

@@ -10,18 +10,28 @@ struct Devices: AsyncParsableCommand {
     @OptionGroup var command: DevicesOptions
 
     func run() async throws {
-        let rows = try await SoundServer.sources().map(Device.init) + SoundServer.sinks().map(Device.init)
-        try Terminal.print(rows, json: command.json) { rows in
-            Format.table(["DEFAULT", "KIND", "NAME", "DESCRIPTION"], rows.map {
-                [$0.isDefault || $0.isDefaultSink ? "*" : "", $0.kind, $0.name,
-                 $0.description + ($0.isMonitor ? " (monitor of an output)" : "")]
-            })
+        let sound = try await SoundServer.sources().map(Device.init) + SoundServer.sinks().map(Device.init)
+        let cameras = try Cameras.list()
+        guard !command.json else { return try Terminal.printJSON(sound + cameras.map(Device.init)) }
+        try Terminal.output(Format.table(["DEFAULT", "KIND", "NAME", "DESCRIPTION"], sound.map {
+            [$0.isDefault || $0.isDefaultSink ? "*" : "", $0.kind, $0.name,
+             $0.description + ($0.isMonitor ? " (monitor of an output)" : "")]
+        }))
+        guard !cameras.isEmpty else { return Terminal.diagnostic("No cameras found.") }
+        // A camera's first mode on its line, each other mode on a line of its own below.
+        let rows = cameras.flatMap { camera in
+            let modes = camera.modes.isEmpty ? ["(no modes listed)"] : camera.modes.map(\.description)
+            return [[camera.path, camera.name, modes[0]]] + modes.dropFirst().map { ["", "", $0] }
         }
+        try Terminal.output("\n" + Format.table(["CAMERA", "NAME", "MODES"], rows))
     }
 
-    /// One line of `devices`: a source, as the JSON always showed it, or a sink. Sinks came later,
-    /// so the keys a source had keep their meaning (`isDefault`: the default source) and the new
-    /// ones are added: `kind` and `isDefaultSink`.
+    /// One line of `devices`: a source, as the JSON always showed it, a sink or a camera. Sinks
+    /// and cameras came later, so the keys a source had keep their meaning (`isDefault`: the
+    /// default source) and the new ones are added: `kind` and `isDefaultSink`, and for a camera
+    /// `bus` and `modes` (each with pixelFormat, width, height, frameRates highest first,
+    /// isCompressed). A camera's `name` is its path and its `description` its name, as
+    /// `record --camera` takes either.
     struct Device: Encodable {
         var name: String
         var description: String
@@ -29,6 +39,8 @@ struct Devices: AsyncParsableCommand {
         var isMonitor: Bool
         var kind: String
         var isDefaultSink: Bool
+        var bus: String?
+        var modes: [CameraMode]?
 
         init(_ source: AudioSource) {
             (name, description, isDefault, isMonitor, kind, isDefaultSink) =
@@ -38,6 +50,12 @@ struct Devices: AsyncParsableCommand {
         init(_ sink: AudioSink) {
             (name, description, isDefault, isMonitor, kind, isDefaultSink) =
                 (sink.name, sink.description, false, false, "sink", sink.isDefault)
+        }
+
+        init(_ camera: CameraDevice) {
+            (name, description, isDefault, isMonitor, kind, isDefaultSink) =
+                (camera.path, camera.name, false, false, "camera", false)
+            (bus, modes) = (camera.bus, camera.modes)
         }
     }
 }

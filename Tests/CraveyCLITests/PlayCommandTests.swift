@@ -246,4 +246,29 @@ struct PlayCommandTests {
         #expect(rows.filter { $0["isDefaultSink"] as? Bool == true }.count == 1)
         #expect(table.output.contains(sink.sinkName) && table.output.hasPrefix("DEFAULT  KIND"))
     }
+
+    @Test("devices lists the cameras after the sources and sinks: here none, which it says, with the sound devices unchanged")
+    func devicesListCameras() async throws {
+        // Given this machine, which has no camera
+        let cameras = try Cameras.list()
+
+        // When the devices are listed
+        let json = try await Cravey.run(["devices", "--json"])
+        let table = try await Cravey.run(["devices"])
+
+        // Then the JSON holds a row of kind "camera" for each camera (none here), and the table
+        // the sound devices, then the cameras or "No cameras found" on stderr
+        #expect(json.status == 0 && table.status == 0, "\(json.error) \(table.error)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let cameraRows = rows.filter { $0["kind"] as? String == "camera" }
+        #expect(cameraRows.compactMap { $0["name"] as? String } == cameras.map(\.path))
+        #expect(rows.allSatisfy { $0["kind"] as? String == "camera" || $0["modes"] == nil })
+        #expect(table.output.hasPrefix("DEFAULT  KIND"))
+        if cameras.isEmpty {
+            #expect(table.error.contains("No cameras found."), "\(table.error)")
+            #expect(!table.output.contains("CAMERA"))
+        } else {
+            #expect(table.output.contains("\nCAMERA") && cameras.allSatisfy { table.output.contains($0.path) })
+        }
+    }
 }
