@@ -33,7 +33,7 @@ public struct CommandRoute: Equatable, Sendable {
     /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
     static let verbs: [String: Destination] = [
         "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
-        "quickplay": .mediaWithOperand,
+        "thumbnail": .media, "quickplay": .mediaWithOperand,
     ]
 
     /// The executable that runs the command.

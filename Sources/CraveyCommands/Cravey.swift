@@ -4,7 +4,7 @@ import CraveyCore
 /// `cravey`'s root command: every command, so `cravey --help` lists them all.
 ///
 /// The media commands appear here by their definitions (``RecordOptions``, ``DevicesOptions``,
-/// ``DoctorOptions``, ``ImportOptions``, ``PlayOptions``, ``QuickPlayOptions``: configuration, options and validation, no `run`), which
+/// ``DoctorOptions``, ``ImportOptions``, ``PlayOptions``, ``QuickPlayOptions``, ``ThumbnailOptions``: configuration, options and validation, no `run`), which
 /// `cravey` can show without linking FFmpeg: `cravey --help` and `cravey help record` work
 /// here. `cravey` never parses a media command line: ``CommandRoute`` hands it to
 /// `cravey-media` first, whose commands (`Record` and the rest, each wrapping its definition in
@@ -24,7 +24,7 @@ public struct Cravey: ParsableCommand {
             """,
         version: version,
         subcommands: [RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
-                      ImportOptions.self, Export.self, Storage.self, DoctorOptions.self, DevicesOptions.self]
+                      ImportOptions.self, Export.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self]
     )
 
     /// What `--version` prints, in both executables.

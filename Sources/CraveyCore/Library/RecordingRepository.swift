@@ -127,6 +127,15 @@ public struct RecordingRepository: Sendable {
         }
     }
 
+    /// Stores the path of a recording's thumbnail and returns the row as it now is. Throws
+    /// `.notFound` when the row is gone.
+    @discardableResult
+    public func updateThumbnail(of id: UUID, to path: String) throws -> Recording {
+        try database.writer.write { db in
+            try update(id, in: db, [Recording.Columns.thumbnailPath.set(to: path)])
+        }
+    }
+
     /// Forgets a recording's thumbnail, for `doctor --repair` when its stored path is unsafe.
     public func removeThumbnail(of id: UUID) throws {
         try database.writer.write { db in

@@ -22,6 +22,26 @@ extension FileStorageManager {
                             replacing: replacing, faults: faults)
     }
 
+    /// Writes a file a person asked for outside the library (an export, a thumbnail written
+    /// elsewhere), mode 0600, with ``writeAtomically(_:to:doing:replacing:faults:)``. Refused
+    /// (`.invalidInput`, exit 64): any place inside the library folder, links resolved (its
+    /// database, its clips, which only cravey manages); something already at `url` unless
+    /// `replacing` (`--force`); and, even then, anything there that is not a regular file.
+    package func writeOutside(_ data: Data, to url: URL, doing action: String, replacing: Bool) throws(CraveyError) {
+        if let folder = Self.realPath(url.deletingLastPathComponent()), let root = Self.realPath(libraryURL),
+           folder == root || folder.hasPrefix(root + "/") {
+            throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is inside the library folder \(libraryURL.path), whose files only cravey manages. Choose a place outside it.")
+        }
+        try Self.writeAtomically(data, to: url, doing: action, replacing: replacing, faults: faults)
+    }
+
+    /// The path with every link resolved, nil when it does not exist. The corresponding C function is `realpath`.
+    private static func realPath(_ url: URL) -> String? {
+        guard let resolved = realpath(url.path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// ``writeAtomically(_:to:doing:replacing:faults:)`` for a file stored in the library
     /// (a thumbnail), beneath its folder's descriptor.
     package func writeAtomically(_ data: Data, to relativePath: String, doing action: String) throws(CraveyError) {

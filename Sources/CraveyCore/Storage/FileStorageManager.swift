@@ -222,6 +222,16 @@ public struct FileStorageManager: Sendable {
         return url(of: relativePath)
     }
 
+    /// The location of `recording`'s media file, which must be there: `.notFound` (exit 66) when
+    /// it is missing, and refused as ``absoluteURL(for:)`` refuses a path leaving the library.
+    public func mediaURL(of recording: Recording) throws(CraveyError) -> URL {
+        let url = try absoluteURL(for: recording.filePath)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CraveyError(.notFound, "The file of \"\(recording.title)\" is missing: \(url.path). Run `cravey doctor` to check the library.")
+        }
+        return url
+    }
+
     /// The size in bytes of a stored file.
     public func fileSize(at relativePath: String) throws(CraveyError) -> Int64 {
         let url = try absoluteURL(for: relativePath)

@@ -45,20 +45,8 @@ public struct ExportRecordingsUseCase: Sendable {
     /// clips); something already at `url` unless `force`; and, even with `force`, anything there
     /// that is not a regular file (a device, a folder, a link).
     public func execute(format: Format, raw: Bool = false, to url: URL, force: Bool = false) throws {
-        let library = library.storage.libraryURL
-        if let folder = Self.realPath(url.deletingLastPathComponent()), let root = Self.realPath(library),
-           folder == root || folder.hasPrefix(root + "/") {
-            throw CraveyError(.invalidInput, "Refusing to write the export to \(url.path): it is inside the library folder \(library.path), whose files only cravey manages. Choose a place outside it.")
-        }
-        try FileStorageManager.writeAtomically(try execute(format: format, raw: raw), to: url, doing: "write the export to",
-                                               replacing: force, faults: self.library.storageFaults)
-    }
-
-    /// The path with every link resolved, nil when it does not exist. The corresponding C function is `realpath`.
-    private static func realPath(_ url: URL) -> String? {
-        guard let resolved = realpath(url.path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        try library.storage.writeOutside(try execute(format: format, raw: raw), to: url, doing: "write the export to",
+                                         replacing: force)
     }
 
     static func csv(_ recordings: [Recording], raw: Bool) -> String {

@@ -71,11 +71,7 @@ public struct PlayRecordingUseCase: Sendable {
 
     /// The file of `recording`, resolved inside the library folder, to hand to another player.
     public func fileURL(of recording: Recording) throws -> URL {
-        let url = try library.storage.absoluteURL(for: recording.filePath)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw CraveyError(.notFound, "The file of \"\(recording.title)\" is missing: \(url.path). Run `cravey doctor` to check the library.")
-        }
-        return url
+        try library.storage.mediaURL(of: recording)
     }
 
     private func count(_ recording: Recording, summary: PlaybackSummary, countsPlay: Bool) throws -> Outcome {

@@ -6,8 +6,13 @@ extension FileStorageManager {
     /// path relative to the library.
     public func generateThumbnail(forVideoAt url: URL, id: UUID) throws(CraveyError) -> String {
         let jpeg = try Thumbnailer.jpeg(forVideoAt: url)
-        let relative = "\(Self.thumbnailsFolder)/video_\(id.uuidString.lowercased()).jpg"
+        let relative = Self.thumbnailPath(for: id)
         try writeAtomically(jpeg, to: relative, doing: "write the thumbnail")
         return relative
+    }
+
+    /// Where the thumbnail of the video `id` is kept: `Recordings/Thumbnails/video_<uuid>.jpg`.
+    public static func thumbnailPath(for id: UUID) -> String {
+        "\(thumbnailsFolder)/video_\(id.uuidString.lowercased()).jpg"
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Makes a video's JPEG thumbnail: 320 px wide, aspect kept, rotation metadata honoured, taken at
-/// 10% of the duration (never past 95%), skipping near-black frames, the first frame as a fallback.
+/// 10% of the duration (never past 95%), skipping near-black frames, the first frame as a fallback;
+/// or at a time asked for, as it is there.
 enum Thumbnailer {
     static let width: Int32 = 320
     /// Mean full-range luma below which a frame counts as black (a fade-in, a covered lens).
@@ -9,29 +10,44 @@ enum Thumbnailer {
     /// How many frames after the target to try before falling back to the first frame.
     static let framesToTry = 90
 
-    static func jpeg(forVideoAt url: URL) throws(CraveyError) -> Data {
+    /// The thumbnail of the video at `url`: at 10% of its duration, the first frame there that
+    /// is not near-black; or, with `time`, the frame showing at `time` seconds, dark or not (at
+    /// the very end, the last frame). A time past the end is refused (`.invalidInput`).
+    static func jpeg(forVideoAt url: URL, at time: Double? = nil) throws(CraveyError) -> Data {
         let input = try MediaProbe.open(url)
         let info = input.info
         guard let stream = info.videoStream else {
             throw CraveyError(.undecodableMedia, "\(url.path) has no video to make a thumbnail from.")
         }
+        let duration = info.containerDuration ?? stream.duration ?? 0
+        if let time, !(time >= 0 && time <= duration + 0.001) {
+            throw CraveyError(.invalidInput, "There is no picture at \(Self.seconds(time)) s: the video is \(Self.seconds(duration)) s long. Choose a time from 0 to \(Self.seconds(duration)).")
+        }
         do throws(FFmpegError) {
             let decoder = try Decoder(stream: Int32(stream.index), of: input)
-            let duration = info.containerDuration ?? stream.duration ?? 0
-            let target = min(duration * 0.10, duration * 0.95)
+            let target = time.map { min($0, duration) } ?? min(duration * 0.10, duration * 0.95)
             let size = thumbnailSize(width: Int32(stream.width ?? 0), height: Int32(stream.height ?? 0),
                                      rotation: stream.rotation)
-            var picture: Frame?
-            // A file that cannot seek there is read from the start.
-            if target > 0, try unlessOutOfMemory({ () throws(FFmpegError) in try input.seek(to: target) }) != nil {
+            func decoded(after seconds: Double, _ pick: Pick) throws(FFmpegError) -> Frame? {
+                if seconds <= 0 {
+                    try input.seek(to: 0)
+                } else if try unlessOutOfMemory({ () throws(FFmpegError) in try input.seek(to: seconds) }) == nil {
+                    // A file that cannot seek there: the usual thumbnail falls back to its first
+                    // frame; a time asked for is read up to from the start.
+                    guard pick != .bright else { return nil }
+                    try input.seek(to: 0)
+                }
                 decoder.flush()
-                picture = try firstBright(input, decoder, after: target, size: size, rotation: stream.rotation)
+                return try Self.picture(input, decoder, after: seconds, size: size, rotation: stream.rotation, pick)
             }
-            if picture == nil {
-                try input.seek(to: 0)
-                decoder.flush()
-                picture = try firstBright(input, decoder, after: 0, size: size, rotation: stream.rotation,
-                                          acceptDark: true)
+            var picture: Frame?
+            if time != nil {
+                // Past the last frame's time (the very end): the last frame.
+                picture = try decoded(after: target, .first)
+                if picture == nil { picture = try decoded(after: max(target - 2, 0), .last) }
+            } else {
+                if target > 0 { picture = try decoded(after: target, .bright) }
+                if picture == nil { picture = try decoded(after: 0, .first) }
             }
             guard let picture else { throw FFmpegError.invalidData }
             return try Encoder.jpeg(picture)
@@ -42,6 +58,14 @@ enum Thumbnailer {
         }
     }
 
+    /// "2", "2.5", "12.34": seconds as a person reads them.
+    private static func seconds(_ value: Double) -> String {
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// The thumbnail's size: 320 wide, the displayed aspect kept, even height.
     static func thumbnailSize(width: Int32, height: Int32, rotation: Int) -> (width: Int32, height: Int32) {
         let (displayWidth, displayHeight) = rotation % 180 == 0 ? (width, height) : (height, width)
@@ -50,11 +74,20 @@ enum Thumbnailer {
         return (Self.width, max(height, 2))
     }
 
-    /// Decodes frames from `after` seconds on and returns the first that is not near-black,
-    /// scaled and turned upright; with `acceptDark`, the first frame whatever it looks like.
-    private static func firstBright(_ input: InputFile, _ decoder: Decoder, after seconds: Double,
-                                    size: (width: Int32, height: Int32), rotation: Int,
-                                    acceptDark: Bool = false) throws(FFmpegError) -> Frame? {
+    /// Which frame from a time on makes the thumbnail.
+    private enum Pick {
+        /// The first that is not near-black, within ``framesToTry`` frames.
+        case bright
+        /// The first, whatever it looks like.
+        case first
+        /// The last one there is.
+        case last
+    }
+
+    /// Decodes frames from `after` seconds on and returns the one `pick` asks for, scaled and
+    /// turned upright; nil when there is none.
+    private static func picture(_ input: InputFile, _ decoder: Decoder, after seconds: Double,
+                                size: (width: Int32, height: Int32), rotation: Int, _ pick: Pick) throws(FFmpegError) -> Frame? {
         var scaler: Scaler?
         var tried = 0
         var found: Frame?
@@ -67,12 +100,22 @@ enum Thumbnailer {
             }
             let scaled = try scaler!.scale(frame)
             tried += 1
-            if acceptDark || scaled.meanLuma >= blackLevel {
-                found = try FilterGraph.turn(scaled, clockwise: rotation)
+            switch pick {
+            case .last:
+                found = scaled
+                return .next
+            case .first:
+                found = scaled
                 return .stop
+            case .bright:
+                if scaled.meanLuma >= blackLevel {
+                    found = scaled
+                    return .stop
+                }
+                return tried < framesToTry ? .next : .stop
             }
-            return tried < framesToTry ? .next : .stop
         })
-        return found
+        guard let found else { return nil }
+        return try FilterGraph.turn(found, clockwise: rotation)
     }
 }

@@ -1,0 +1,164 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// `cravey thumbnail`: a video's thumbnail made again, stored or written elsewhere; every refusal
+/// changes nothing (issue 8).
+@Suite("cravey thumbnail", .temporaryFiles)
+struct ThumbnailCommandTests {
+    let library = temporaryLibrary()
+
+    /// Imports a `Media/` fixture and returns its row.
+    func imported(_ name: String) async throws -> Recording {
+        let result = try await Cravey.run(["import", MediaFixture.named(name).url.path, "--library", library.path])
+        #expect(result.status == 0, "\(result.error)")
+        let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try #require(try await listed(library).first { $0.id.uuidString.lowercased() == id })
+    }
+
+    /// The library as it stands: its rows and every file's bytes under Recordings/.
+    func state() async throws -> (rows: [Recording], files: [String: Data]) {
+        var files: [String: Data] = [:]
+        let root = library.appendingPathComponent("Recordings")
+        for case let path as String in FileManager.default.enumerator(atPath: root.path) ?? FileManager.DirectoryEnumerator() {
+            files[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
+        }
+        return (try await listed(library), files)
+    }
+
+    @Test("a video's thumbnail made again: a 320 px JPEG at the row's thumbnailPath, printed; --at takes another frame")
+    func regenerates() async throws {
+        // Given an imported video whose thumbnail file was lost
+        let video = try await imported("video.mp4")
+        let path = try #require(video.thumbnailPath)
+        let file = library.appendingPathComponent(path)
+        let first = try Data(contentsOf: file)
+        try FileManager.default.removeItem(at: file)
+
+        // When its thumbnail is made again, by a prefix of its id, then at 1.8 s and at the very end
+        let made = try await Cravey.run(["thumbnail", String(video.id.uuidString.lowercased().prefix(8)), "--library", library.path])
+        let again = try Data(contentsOf: file)
+        let copy = temporaryFolder().appendingPathComponent("default.jpg")
+        try again.write(to: copy)
+        let late = try await Cravey.run(["thumbnail", video.id.uuidString, "--at", "1.8", "--json", "--library", library.path])
+        let lateDiffers = try Fixture.difference(copy, file)
+        let end = try await Cravey.run(["thumbnail", video.id.uuidString, "--at", "2", "--library", library.path])
+
+        // Then each exits 0; the file is a private 320x240 JPEG where the row says (the only
+        // thumbnail); the default one is the import's, the one at 1.8 s another picture
+        #expect(made.status == 0 && made.output == path + "\n", "\(made.output) \(made.error)")
+        #expect(again == first)
+        #expect(late.status == 0 && late.output.contains("\"thumbnailPath\" : \"\(path)\""), "\(late.error)")
+        #expect(lateDiffers > 1, "the frame at 1.8 s looks like the one at 0.2 s")
+        #expect(end.status == 0, "\(end.error)")
+        let picture = try Fixture.brightness(of: file)
+        #expect(picture.width == 320 && picture.height == 240 && picture.mean > 20)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        let (rows, files) = try await state()
+        #expect(rows.first?.thumbnailPath == path && files.keys.filter { $0.hasPrefix("Thumbnails/") }.count == 1)
+    }
+
+    @Test("a row without a thumbnail gets one, stored under the video's name")
+    func storesAMissingThumbnail() async throws {
+        // Given an imported video whose row lost its thumbnail
+        let video = try await imported("phone-rotated.mp4")
+        let opened = try RecordingLibrary(at: library)
+        try opened.repository.removeThumbnail(of: video.id)
+        try FileManager.default.removeItem(at: library.appendingPathComponent(try #require(video.thumbnailPath)))
+
+        // When it is made again
+        let result = try await Cravey.run(["thumbnail", video.id.uuidString, "--library", library.path])
+
+        // Then the row points at a new 320 px wide JPEG, upright (the phone video is portrait)
+        #expect(result.status == 0, "\(result.error)")
+        let row = try #require(try opened.repository.fetch(id: video.id))
+        #expect(row.thumbnailPath == FileStorageManager.thumbnailPath(for: video.id))
+        let picture = try Fixture.brightness(of: library.appendingPathComponent(try #require(row.thumbnailPath)))
+        #expect(picture.width == 320 && picture.height > 320)
+    }
+
+    @Test("--output writes the JPEG elsewhere and changes nothing in the library; refused as export --output is")
+    func output() async throws {
+        // Given an imported video and the library as it is
+        let video = try await imported("video.mp4")
+        let before = try await state()
+        let folder = temporaryFolder()
+        let target = folder.appendingPathComponent("cover.jpg")
+        let id = video.id.uuidString
+
+        // When the thumbnail goes to a new file, then again without and with --force
+        let written = try await Cravey.run(["thumbnail", id, "--at", "1", "--output", target.path, "--library", library.path])
+        let exists = try await Cravey.run(["thumbnail", id, "--output", target.path, "--library", library.path])
+        let forced = try await Cravey.run(["thumbnail", id, "--output", target.path, "--force", "--library", library.path])
+        let aFolder = try await Cravey.run(["thumbnail", id, "--output", folder.path, "--force", "--library", library.path])
+        let inside = try await Cravey.run(["thumbnail", id, "--output", library.appendingPathComponent("Recordings/x.jpg").path,
+                                           "--library", library.path])
+
+        // Then the new file is a 320 px JPEG, what exists is refused without --force (64),
+        // replaced with it, a folder and the library refused (64), and the library unchanged
+        #expect(written.status == 0 && written.output.isEmpty, "\(written.error)")
+        let picture = try Fixture.brightness(of: target)
+        #expect(picture.width == 320 && picture.height == 240)
+        #expect(try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int == 0o600)
+        #expect(exists.status == 64 && exists.error.contains("--force"), "\(exists.error)")
+        #expect(forced.status == 0, "\(forced.error)")
+        #expect(aFolder.status == 64 && aFolder.error.contains("not a regular file"), "\(aFolder.error)")
+        #expect(inside.status == 64 && inside.error.contains("inside the library"), "\(inside.error)")
+        let after = try await state()
+        #expect(after.rows == before.rows && after.files == before.files)
+    }
+
+    @Test("an audio clip (64), an unknown id (66), a missing file (66), a video that does not decode (65, even with --at), a negative --at (64): nothing changes")
+    func refusals() async throws {
+        // Given an audio clip and two videos
+        let audio = try await imported("tone.m4a")
+        let missing = try await imported("video.mp4")
+        let broken = try await imported("vp8.webm")
+        try FileManager.default.removeItem(at: library.appendingPathComponent(missing.filePath))
+        try Data(repeating: 0x42, count: 4096).write(to: library.appendingPathComponent(broken.filePath))
+        let before = try await state()
+
+        // When each is asked for a thumbnail
+        let run = { (arguments: [String]) in try await Cravey.run(["thumbnail"] + arguments + ["--library", self.library.path]) }
+        let onAudio = try await run([audio.id.uuidString])
+        let pastEnd = try await run([broken.id.uuidString, "--at", "99"])
+        let unknown = try await run(["ffffffff"])
+        let gone = try await run([missing.id.uuidString])
+        let undecodable = try await run([broken.id.uuidString])
+        let negative = try await run([broken.id.uuidString, "--at", "-1"])
+        let outputOfAudio = try await run([audio.id.uuidString, "--output", temporaryFolder().appendingPathComponent("a.jpg").path])
+
+        // Then each exits as it should with a message naming the clip or the cause, and nothing changed
+        #expect(onAudio.status == 64 && onAudio.error.contains("\"tone\" is an audio recording"), "\(onAudio.error)")
+        #expect(outputOfAudio.status == 64, "\(outputOfAudio.error)")
+        #expect(unknown.status == 66, "\(unknown.error)")
+        #expect(gone.status == 66 && gone.error.contains("missing"), "\(gone.error)")
+        #expect(undecodable.status == 65, "\(undecodable.error)")
+        #expect(pastEnd.status == 65, "the file is read first: \(pastEnd.error)")
+        #expect(negative.status == 64, "\(negative.error)")
+        #expect(onAudio.output.isEmpty && unknown.output.isEmpty && gone.output.isEmpty && undecodable.output.isEmpty)
+        let after = try await state()
+        #expect(after.rows == before.rows && after.files == before.files)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporaryFolder().path).allSatisfy { !$0.hasSuffix(".jpg") })
+    }
+
+    @Test("a time past the end of a video that decodes is exit 64, naming its length")
+    func pastTheEnd() async throws {
+        let video = try await imported("video.mp4")
+        let before = try await state()
+        let result = try await Cravey.run(["thumbnail", video.id.uuidString, "--at", "2.5", "--library", library.path])
+        #expect(result.status == 64 && result.error.contains("2 s long"), "\(result.error)")
+        let after = try await state()
+        #expect(after.rows == before.rows && after.files == before.files)
+    }
+
+    @Test("thumbnail is a cravey-media verb that cravey lists in its help, with the same help text")
+    func routed() async throws {
+        let root = try await Cravey.run(["--help"])
+        let viaMedia = try await Cravey.run(["thumbnail", "--help"])
+        let viaCravey = try await Cravey.run(["help", "thumbnail"])
+        #expect(root.output.contains("\n  thumbnail "))
+        #expect(viaMedia.status == 0 && viaMedia.output.contains("USAGE: cravey thumbnail") && viaMedia.output == viaCravey.output)
+    }
+}
