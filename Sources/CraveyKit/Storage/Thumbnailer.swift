@@ -20,12 +20,14 @@ enum Thumbnailer {
             throw CraveyError(.undecodableMedia, "\(url.path) has no video to make a thumbnail from.")
         }
         let duration = info.containerDuration ?? stream.duration ?? 0
-        if let time, !(time >= 0 && time <= duration + 0.001) {
+        // A duration the file does not declare (0) is not checked against: past the last
+        // frame, the last frame shows.
+        if let time, !(time >= 0 && (duration <= 0 || time <= duration + 0.001)) {
             throw CraveyError(.invalidInput, "There is no picture at \(Self.seconds(time)) s: the video is \(Self.seconds(duration)) s long. Choose a time from 0 to \(Self.seconds(duration)).")
         }
         do throws(FFmpegError) {
             let decoder = try Decoder(stream: Int32(stream.index), of: input)
-            let target = time.map { min($0, duration) } ?? min(duration * 0.10, duration * 0.95)
+            let target = time.map { duration > 0 ? min($0, duration) : $0 } ?? min(duration * 0.10, duration * 0.95)
             let size = thumbnailSize(width: Int32(stream.width ?? 0), height: Int32(stream.height ?? 0),
                                      rotation: stream.rotation)
             func decoded(after seconds: Double, _ pick: Pick) throws(FFmpegError) -> Frame? {
