@@ -6,7 +6,8 @@
 /// known, pictures wait (the newest `maxWaiting`; older ones are from before the start). Frame `n`
 /// is released only once the audio reaches it (``release(upTo:)``), so the video never runs ahead
 /// of the audio and both end together (``finish(at:)``). A picture more than 1.1 frames late for
-/// its slot is dropped; a gap of more than 1.1 frames repeats the picture before it, as ffmpeg's
+/// its frame is dropped, and so is one whose successor is nearer to that frame (a camera faster
+/// than the rate); a gap of more than 1.1 frames repeats the picture before it, as ffmpeg's
 /// `-vsync cfr` does: within that tolerance, a camera's jitter neither drops nor repeats.
 ///
 /// Generic over the picture so that its rules can be tested without FFmpeg.
@@ -73,7 +74,8 @@ struct ConstantFrameRate<Picture> {
                 continue
             }
             let delta = position - Double(next)
-            if delta < -1.1 {
+            // Too late for its frame, or the picture after it is nearer to that frame.
+            if delta < -1.1 || (waiting.count > 1 && abs((waiting[1].time - origin) * frameRate - Double(next)) < abs(delta)) {
                 dropped += 1
                 waiting.removeFirst()
                 continue
