@@ -7,7 +7,7 @@ import Foundation
 public struct RecordOptions: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a clip from the microphone (and with --video, the camera) into the library.",
+        abstract: "Record a clip from the microphone (with --video, a camera too).",
         discussion: """
             Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
             captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
@@ -32,7 +32,7 @@ public struct RecordOptions: ParsableCommand {
     @Flag(help: "Record video from a camera as well as sound.")
     public var video = false
 
-    @Option(help: ArgumentHelp("With --video: the camera's device path, or `test` for the synthetic camera.",
+    @Option(help: ArgumentHelp("With --video: the camera's device path (default: /dev/video0), or `test` for the synthetic camera.",
                                valueName: "device"))
     public var camera: String?
 
