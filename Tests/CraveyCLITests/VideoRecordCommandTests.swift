@@ -91,6 +91,31 @@ struct VideoRecordCommandTests {
         #expect(again.status == 0, "\(again.output)\(again.error)")
     }
 
+    @Test("SIGTERM is a clean stop: exit 0, the video is saved as a normal MP4 whose tracks end together")
+    func terminateSaves() async throws {
+        let microphone = try VirtualMicrophone()
+        let tone = try await microphone.play(frequency: 440)
+        defer { tone.terminate() }
+        let process = try Cravey.start(["record", "--video", "--camera", "test", "--size", "160x120",
+                                        "--library", library.path, "--device", microphone.monitor])
+        try await waitForAudio(in: library, seconds: 1.5)
+        kill(process.processIdentifier, SIGTERM)
+        await exit(of: process)
+        #expect(process.terminationStatus == 0)
+        let row = try #require(try await listed(library).first)
+        #expect(row.type == .video && row.duration > 1 && row.thumbnailPath != nil)
+        let file = library.appendingPathComponent(row.filePath)
+        let streams = try Witness.streams(file)
+        #expect(streams.count == 2 && abs(streams[0].end - streams[1].end) <= 0.04, "\(streams)")
+        // A normal MP4, no longer fragmented: no fragment (moof), the index (moov) before the media (mdat).
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.range(of: Data("moof".utf8)) == nil)
+        let moov = try #require(bytes.range(of: Data("moov".utf8)))
+        let mdat = try #require(bytes.range(of: Data("mdat".utf8)))
+        #expect(moov.lowerBound < mdat.lowerBound)
+        #expect(try partials(in: library).isEmpty)
+    }
+
     @Test("--size, --fps and --camera are checked: exit 64 with a message, nothing recorded",
           arguments: [(["--video", "--size", "1280x721"], "--size"), (["--video", "--size", "big"], "--size"),
                       (["--video", "--fps", "0"], "--fps"), (["--camera", "test"], "--video")])
