@@ -41,6 +41,16 @@ struct VideoRecordCommandTests {
         #expect(abs((video.frameRate ?? 0) - 30) <= 1, "frame rate \(String(describing: video.frameRate))")
         #expect(abs(video.duration - 3) <= 0.2 && abs(audio.duration - 3) <= 0.2, "\(video.duration) s, \(audio.duration) s")
         #expect(audio.codec == "aac")
+        // At a constant rate from 0: frame n shows at n/30 s, every frame for 1/30 s
+        let packets = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                          "packet=pts_time,duration_time", "-of", "csv=p=0", file.path])
+        let times = packets.output.split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }
+            .filter { $0.count == 2 }.sorted { $0[0] < $1[0] }
+        #expect(times.count == 90)
+        for (frame, time) in times.enumerated() where abs(time[0] - Double(frame) / 30) > 0.001 || abs(time[1] - 1.0 / 30) > 0.001 {
+            Issue.record("frame \(frame) shows at \(time[0]) s for \(time[1]) s")
+            break
+        }
         let frequency = Witness.dominantFrequency(try Witness.decodeAudio(file))
         #expect(abs(frequency - 440) <= 5, "dominant frequency \(frequency) Hz")
 
