@@ -25,6 +25,7 @@ static inline int cravey_averror_decoder_not_found(void) { return AVERROR_DECODE
 static inline int cravey_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }
 static inline int cravey_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 static inline int cravey_averror_filter_not_found(void) { return AVERROR_FILTER_NOT_FOUND; }
+static inline int cravey_averror_demuxer_not_found(void) { return AVERROR_DEMUXER_NOT_FOUND; }
 static inline int64_t cravey_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 #endif

@@ -7,11 +7,16 @@ import Foundation
 public struct RecordOptions: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a clip from the microphone into the library.",
+        abstract: "Record a clip from the microphone (with --video, a camera too).",
         discussion: """
             Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
             captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
             recording's id. On a terminal a level meter and timer are shown on stderr.
+
+            With --video it records the camera too: H.264 (yuv420p) and AAC in an MP4, at --size \
+            and --fps (1280x720 at 30 by default), with a thumbnail; the meter also shows the frame \
+            rate the camera achieves. `--camera test` is a synthetic camera (a moving test pattern \
+            with a running clock) for machines without one. A camera that cannot be opened exits 69.
             """)
 
     @OptionGroup public var options: LibraryOptions
@@ -24,10 +29,35 @@ public struct RecordOptions: ParsableCommand {
     @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"))
     public var device: String?
 
+    @Flag(help: "Record video from a camera as well as sound.")
+    public var video = false
+
+    @Option(help: ArgumentHelp("With --video: the camera's device path (default: /dev/video0), or `test` for the synthetic camera.",
+                               valueName: "device"))
+    public var camera: String?
+
+    @Option(help: ArgumentHelp("With --video: the picture size, WIDTHxHEIGHT in even numbers from 32 to 4096.",
+                               valueName: "WxH"))
+    public var size: String?
+
+    @Option(help: ArgumentHelp("With --video: frames per second, from 1 to 120.", valueName: "N"))
+    public var fps: Int?
+
     @Flag(help: "Print the whole recording as JSON instead of its id.")
     public var json = false
 
     public init() {}
+
+    /// The camera to record from: `--camera`, else the first one.
+    public var cameraDevice: String { camera ?? "/dev/video0" }
+
+    /// The picture size `--size` asks for (1280x720 when not given); validated by ``validate()``.
+    public var pictureSize: (width: Int, height: Int) {
+        size.flatMap(Self.parseSize) ?? (1280, 720)
+    }
+
+    /// The frame rate `--fps` asks for (30 when not given).
+    public var frameRate: Int { fps ?? 30 }
 
     public func validate() throws {
         // Less than 0.1 s is a typo, not a clip (1e-9 used to end as "No audio arrived", exit 69);
@@ -35,5 +65,26 @@ public struct RecordOptions: ParsableCommand {
         if let seconds, !(seconds >= 0.1 && seconds <= 24 * 3600) {
             throw ValidationError("--seconds must be from 0.1 to 86400 (24 hours), not \(seconds).")
         }
+        if !video, camera != nil || size != nil || fps != nil {
+            throw ValidationError("--camera, --size and --fps choose the camera's pictures: add --video to record video.")
+        }
+        if let size, Self.parseSize(size) == nil {
+            throw ValidationError("--size must be WIDTHxHEIGHT in even numbers from 32 to 4096, such as 1280x720, not '\(size)'.")
+        }
+        if let fps, !(1...120).contains(fps) {
+            throw ValidationError("--fps must be from 1 to 120, not \(fps).")
+        }
+        if camera?.isEmpty == true {
+            throw ValidationError("--camera needs a device path such as /dev/video0, or `test`.")
+        }
+    }
+
+    /// "1280x720" as (1280, 720): even numbers from 32 to 4096; nil for anything else.
+    static func parseSize(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+        let valid = { (side: Int) in (32...4096).contains(side) && side % 2 == 0 }
+        return valid(width) && valid(height) ? (width, height) : nil
     }
 }

@@ -14,33 +14,67 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         let metadata = try command.metadata.metadata()
         let library = try command.options.open()
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage,
-            options: AudioRecordingOptions(source: command.device, maxDuration: command.seconds))
+        let audio = AudioRecordingOptions(source: command.device, maxDuration: command.seconds)
+        let createdAt = Date()
+        let recording = command.video
+            ? try await recordVideo(into: library, audio: audio, metadata: metadata, createdAt: createdAt)
+            : try await recordAudio(into: library, audio: audio, metadata: metadata, createdAt: createdAt)
+        Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
+    }
+
+    private func recordAudio(into library: RecordingLibrary, audio: AudioRecordingOptions, metadata: RecordingMetadata,
+                             createdAt: Date) async throws -> Recording {
+        let coordinator = AudioRecordingCoordinator(storage: library.storage, options: audio)
         let signals = StopOnSignals { coordinator.requestStop() }
         defer { signals.cancel() }
-        let createdAt = Date()
         try await coordinator.start()
+        let result = try await showingLevels(of: coordinator.events) { try await coordinator.result() }
+        try await checkCaptured(result.sampleCount, from: result.source, interruption: result.interruption) { await coordinator.cancel() }
+        return try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
+    }
+
+    private func recordVideo(into library: RecordingLibrary, audio: AudioRecordingOptions, metadata: RecordingMetadata,
+                             createdAt: Date) async throws -> Recording {
+        let size = command.pictureSize
+        let coordinator = VideoRecordingCoordinator(
+            storage: library.storage,
+            options: VideoRecordingOptions(camera: CameraSource(argument: command.cameraDevice), width: size.width,
+                                           height: size.height, frameRate: command.frameRate, audio: audio))
+        let signals = StopOnSignals { coordinator.requestStop() }
+        defer { signals.cancel() }
+        try await coordinator.start()
+        let result = try await showingLevels(of: coordinator.events) { try await coordinator.result() }
+        try await checkCaptured(result.sampleCount, from: result.source, interruption: result.interruption) { await coordinator.cancel() }
+        Terminal.diagnostic("Video: \(result.frameCount) frames of \(result.width)x\(result.height) at \(result.frameRate) fps from \(result.camera) (\(result.droppedFrames) dropped, \(result.duplicatedFrames) repeated).")
+        return try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
+    }
+
+    /// Shows the meter while `result` waits for the recording to end.
+    private func showingLevels<Result: Sendable>(of events: AsyncStream<RecordingEvent>,
+                                                 _ result: () async throws -> Result) async throws -> Result {
         let view = LevelMeterView(seconds: command.seconds)
-        let meter = Task { await view.show(coordinator.events) }
-        let result: AudioRecordingResult
+        let meter = Task { await view.show(events) }
         do {
-            result = try await coordinator.result()
+            let value = try await result()
+            await meter.value
+            return value
         } catch {
             await meter.value
             throw error
         }
-        await meter.value
-        if let interruption = result.interruption {
+    }
+
+    /// Reports an early end; a recording that captured no audio is cancelled and exits 69.
+    private func checkCaptured(_ samples: Int, from source: String, interruption: String?,
+                               cancel: () async -> Void) async throws {
+        if let interruption {
             Terminal.diagnostic("cravey: recording ended early: \(interruption)")
         }
-        guard result.sampleCount > 0 else {
-            await coordinator.cancel()
-            throw CraveyError(.unavailable, "No audio arrived from '\(result.source)' before the recording stopped. Check the source with `cravey devices`.")
+        guard samples > 0 else {
+            await cancel()
+            throw CraveyError(.unavailable, "No audio arrived from '\(source)' before the recording stopped. Check the source with `cravey devices`.")
         }
-        let recording = try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
-        Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }
 
@@ -72,6 +106,7 @@ struct LevelMeterView {
     func show(_ events: AsyncStream<RecordingEvent>) async {
         let live = Terminal.isInteractive
         var lastDraw = -1.0
+        var frameRate: Double?
         for await event in events {
             switch event {
             case .started(let source, _):
@@ -83,21 +118,25 @@ struct LevelMeterView {
             case .level(let level):
                 guard live, level.elapsed - lastDraw >= 0.1 else { continue }
                 lastDraw = level.elapsed
-                Terminal.diagnostic(Self.meterLine(level), terminator: "")
+                Terminal.diagnostic(Self.meterLine(level, frameRate: frameRate), terminator: "")
+            case .frameRate(let rate):
+                frameRate = rate
             }
         }
         if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
     }
 
     /// "● 0:03.4 [██████████░░░░░░░░░░] -12 dBFS", redrawn in place: the audio captured so far, to
-    /// the tenth of a second (as sox's `rec` shows it), and the level of the latest block.
-    static func meterLine(_ level: AudioLevel) -> String {
+    /// the tenth of a second (as sox's `rec` shows it), and the level of the latest block; for a
+    /// video, then the frame rate the camera achieved over the last second ("29.9 fps").
+    static func meterLine(_ level: AudioLevel, frameRate: Double? = nil) -> String {
         let width = 30
         let filled = min(max(Int(((level.rms + 60) / 60 * Double(width)).rounded()), 0), width)
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let db = level.rms <= AudioLevel.floor ? " -inf" : String(format: "%5.1f", level.rms)
         let tenths = Int(level.elapsed * 10)
         let clock = String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
-        return "\r\u{1B}[2K\u{1B}[31m●\u{1B}[0m \(clock) [\(bar)] \(db) dBFS"
+        let rate = frameRate.map { String(format: " %4.1f fps", $0) } ?? ""
+        return "\r\u{1B}[2K\u{1B}[31m●\u{1B}[0m \(clock) [\(bar)] \(db) dBFS\(rate)"
     }
 }

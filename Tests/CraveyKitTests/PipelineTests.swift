@@ -342,6 +342,61 @@ struct PipelineTests {
         for await _ in pipeline.events { Issue.record("an event arrived") }
         #expect(ran.value == 0)
     }
+
+    @Test("two producers share the queue: the consumer gets every item of both, each in order; the first to end stops the other")
+    func twoProducers() async throws {
+        // Given a producer that pushes 50 items and ends, and one that pushes until it is told to stop
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let names = (producers: ["pt-\(tag)-a", "pt-\(tag)-b"], consumer: "pt-\(tag)-c")
+        let endless = Counter()
+        let pipeline = Pipeline(capacity: 4, threads: names, producers: [
+            { stage in
+                try stage.ready()
+                for item in 0..<50 where try stage.proceed() { try stage.push(item) }
+            },
+            { stage in
+                try stage.ready()
+                while try stage.proceed() {
+                    try stage.push(1_000 + endless.value)
+                    endless.add()
+                }
+            },
+        ], consumer: { stage in
+            try stage.ready()
+            var items: [Int] = []
+            while let item = try stage.pop() { items.append(item) }
+            return items
+        })
+
+        // When it runs to its end
+        try await pipeline.start()
+        let items = try await pipeline.result()
+
+        // Then the first producer's 50 items and every item the second pushed arrived, each in order
+        #expect(items.filter { $0 < 1_000 } == Array(0..<50))
+        #expect(items.filter { $0 >= 1_000 } == Array(1_000..<1_000 + endless.value))
+        #expect(pipeline.state == .finished)
+    }
+
+    @Test("a producer that fails ends the pipeline with its error, the other producer included")
+    func twoProducersOneFails() async throws {
+        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let pipeline = Pipeline(capacity: 2, threads: (producers: ["pt-\(tag)-a", "pt-\(tag)-b"], consumer: "pt-\(tag)-c"),
+                                producers: [
+                                    { _ in throw Boom(stage: "camera") },
+                                    { stage in
+                                        try stage.ready()
+                                        while try stage.proceed() { try stage.push(1) }
+                                    },
+                                ], consumer: { stage in
+                                    try stage.ready()
+                                    while try stage.pop() != nil {}
+                                    return []
+                                })
+        await #expect(throws: Boom(stage: "camera")) { try await pipeline.start() }
+        await #expect(throws: Boom(stage: "camera")) { try await pipeline.result() }
+        #expect(pipeline.state == .failed)
+    }
 }
 
 /// Unique names for one pipeline's two threads, and a look at which of them still run.

@@ -5,7 +5,7 @@ import Foundation
 /// saved, never a file without its row. The file is never deleted here: if the row cannot be
 /// written the clip stays in `Recordings/`, where `doctor` finds it.
 public struct SaveRecordingUseCase: Sendable {
-    let library: RecordingLibrary
+    package let library: RecordingLibrary
 
     public init(library: RecordingLibrary) {
         self.library = library

@@ -17,7 +17,12 @@ final class AACEncoderStage {
     private var nextTime: Double = 0
 
     /// Adds an AAC stream to `muxer`, fed through `resampler` (whose output must be float planar).
-    init(muxer: Muxer, resampler: Resampler, bitRate: Int) throws(FFmpegError) {
+    ///
+    /// The encoder's first packet holds its delay (``primingSamples``) and is stamped that far
+    /// before the first sample, so before 0. With `primingAtZero`, timestamps start one delay
+    /// later, so that packet is at 0: a fragmented MP4 written as it goes has no edit list, and
+    /// would start every other track that much late, stretching the video's first frame.
+    init(muxer: Muxer, resampler: Resampler, bitRate: Int, primingAtZero: Bool = false) throws(FFmpegError) {
         let output = resampler.output
         encoder = try Encoder(audioCodec: "aac", sampleRate: output.sampleRate, channels: output.channels,
                               bitRate: bitRate, globalHeader: muxer.wantsGlobalHeader)
@@ -28,6 +33,7 @@ final class AACEncoderStage {
         converted = try Frame()
         frame = try Frame()
         packet = try Packet()
+        if primingAtZero { encodedSamples = encoder.primingSamples }
     }
 
     /// Samples of encoder delay in front of the audio (1024 for AAC), which players skip when the

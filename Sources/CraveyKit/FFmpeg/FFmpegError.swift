@@ -29,6 +29,7 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
     static let streamNotFound = FFmpegError(code: cravey_averror_stream_not_found(), operation: "")
     static let outOfMemory = FFmpegError(code: cravey_averror(ENOMEM), operation: "")
     static let filterNotFound = FFmpegError(code: cravey_averror_filter_not_found(), operation: "")
+    static let demuxerNotFound = FFmpegError(code: cravey_averror_demuxer_not_found(), operation: "")
 
     /// The `errno` value behind an `AVERROR(errno)` code (a full disk, a refused folder), if any.
     var posixErrno: Int32? { code < 0 && -code < 4096 ? -code : nil }

@@ -81,23 +81,12 @@ private struct LibAVFilter: @unchecked Sendable {  // Immutable after loading: a
 
     /// The corresponding C functions are `dlopen` and `dlsym`; the library stays loaded.
     private init() throws(FFmpegError) {
-        let soname = "libavfilter.so.\(LIBAVFILTER_VERSION_MAJOR)"
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? soname
-            throw FFmpegError(code: FFmpegError.filterNotFound.code, operation: "dlopen(\(reason))")
-        }
-        /// The function named `name`, as the C function type `T` the caller stores it in.
-        func symbol<T>(_ name: String) throws(FFmpegError) -> T {
-            guard let address = dlsym(handle, name) else {
-                throw FFmpegError(code: FFmpegError.filterNotFound.code, operation: "dlsym(\(name))")
-            }
-            return unsafeBitCast(address, to: T.self)
-        }
-        graphAlloc = try symbol("avfilter_graph_alloc")
-        graphFree = try symbol("avfilter_graph_free")
-        graphParse = try symbol("avfilter_graph_parse_ptr")
-        graphConfig = try symbol("avfilter_graph_config")
-        addFrame = try symbol("av_buffersrc_add_frame")
-        getFrame = try symbol("av_buffersink_get_frame")
+        let library = try LoadedLibrary("libavfilter.so.\(LIBAVFILTER_VERSION_MAJOR)", missing: .filterNotFound)
+        graphAlloc = try library.symbol("avfilter_graph_alloc")
+        graphFree = try library.symbol("avfilter_graph_free")
+        graphParse = try library.symbol("avfilter_graph_parse_ptr")
+        graphConfig = try library.symbol("avfilter_graph_config")
+        addFrame = try library.symbol("av_buffersrc_add_frame")
+        getFrame = try library.symbol("av_buffersink_get_frame")
     }
 }

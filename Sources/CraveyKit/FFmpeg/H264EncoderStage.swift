@@ -1,7 +1,8 @@
 internal import CFFmpeg
 
 /// Turns decoded pictures into H.264 packets in one stream of a muxer: libswscale to yuv420p
-/// with an even size -> libx264. Import feeds it the frames of a video stream's decoder.
+/// with an even size -> libx264. Import feeds it the frames of a video stream's decoder; the
+/// video recorder feeds it yuv420p pictures already of its size, one per frame of a constant rate.
 final class H264EncoderStage {
     private let encoder: Encoder
     private let muxer: Muxer
@@ -25,6 +26,34 @@ final class H264EncoderStage {
         streamIndex = try muxer.addStream(for: encoder)
         try muxer.copySideData(ofStream: index, of: input, to: streamIndex)
         packet = try Packet()
+    }
+
+    /// libx264's settings for a recording: a preset that keeps up in real time on a small
+    /// machine, `zerolatency` (no B-frames and no look-ahead, so no picture waits in the encoder and
+    /// a killed recording loses the least), and a keyframe every 2 seconds.
+    static func recordingOptions(frameRate: Int32) -> [String: String] {
+        ["preset": "veryfast", "tune": "zerolatency", "crf": "23", "g": String(2 * frameRate)]
+    }
+
+    /// Adds an H.264 stream to `muxer` for yuv420p pictures of `width` x `height` (even) arriving
+    /// at `frameRate` a second, timed in frames.
+    init(width: Int32, height: Int32, frameRate: Int32, into muxer: Muxer) throws(FFmpegError) {
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0, frameRate > 0 else { throw FFmpegError.invalidData }
+        encoder = try Encoder(videoCodec: "libx264", width: width, height: height, pixelFormat: AV_PIX_FMT_YUV420P,
+                              timeBase: AVRational(num: 1, den: frameRate), frameRate: AVRational(num: frameRate, den: 1),
+                              globalHeader: muxer.wantsGlobalHeader, options: Self.recordingOptions(frameRate: frameRate))
+        self.muxer = muxer
+        streamIndex = try muxer.addStream(for: encoder)
+        packet = try Packet()
+    }
+
+    /// Encodes a yuv420p picture of the stage's size, as frame number `index` (which must rise).
+    /// The same picture may be encoded again as a later frame: the encoder keeps its own reference.
+    func push(_ picture: Frame, frame index: Int64) throws(FFmpegError) {
+        picture.pts = index
+        // A decoder marks every raw picture as an I-frame, which libx264 would obey: its own choice.
+        picture.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        try encoder.encode(picture, into: muxer, stream: streamIndex, using: packet)
     }
 
     /// Scales and encodes a decoded picture.

@@ -13,6 +13,14 @@ final class InputFile {
         try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
     }
 
+    /// Opens `url` with the given input format and its options (a capture device:
+    /// ``init(device:format:options:)``), without reading ahead for stream information.
+    /// The corresponding C function is `avformat_open_input`.
+    init(opening url: String, format: UnsafePointer<AVInputFormat>, options: inout OpaquePointer?) throws(FFmpegError) {
+        FFmpegLog.configure
+        try check(avformat_open_input(&context, url, format, &options), "avformat_open_input")
+    }
+
     deinit { avformat_close_input(&context) }
 
     private var format: UnsafeMutablePointer<AVFormatContext> { context! }

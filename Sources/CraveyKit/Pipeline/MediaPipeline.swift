@@ -1,13 +1,18 @@
 import Foundation
 
-/// One media flow: producer thread -> bounded queue -> consumer thread -> result.
+/// One media flow: producer thread(s) -> bounded queue -> consumer thread -> result.
 ///
-/// One state, one stop and cancel path, one event stream. The producer pushes items (waiting while the queue is full) and asks ``Producer/proceed()``
+/// One state, one stop and cancel path, one event stream. Each producer pushes items (waiting while the queue is full) and asks ``Producer/proceed()``
 /// between items, which waits while paused and says when to stop. The consumer pops items until
-/// the producer has ended and the queue is drained, then returns the result. Either stage
-/// throwing ends both: a waiting push, pop or pause wakes up and throws `CancellationError`,
+/// every producer has ended and the queue is drained, then returns the result. Any stage
+/// throwing ends all: a waiting push, pop or pause wakes up and throws `CancellationError`,
 /// queued items are dropped, and ``result()`` throws the first error. ``result()`` returns only
-/// after both threads have ended.
+/// after every thread has ended.
+///
+/// Most flows have one producer; the video recorder has two (camera and microphone) sharing the
+/// queue, in the order their items were pushed. The first producer to end stops the pipeline:
+/// the others end at their next ``Producer/proceed()``, so a recording that reached its length
+/// on one input stops on all.
 ///
 /// Modelled on swift-nio's `NIOThreadPool`: one state behind one lock, threads owned and joined,
 /// work refused once the pipeline is ending.
@@ -24,9 +29,9 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         case paused
         /// Asked to stop, or one stage has ended: the consumer drains the queue and finishes.
         case stopping
-        /// The consumer returned its result and both threads have ended.
+        /// The consumer returned its result and every thread has ended.
         case finished
-        /// A stage threw or the pipeline was cancelled; both stages end, if they have not yet.
+        /// A stage threw or the pipeline was cancelled; every stage ends, if it has not yet.
         case failed
     }
 
@@ -36,8 +41,8 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
 
     private let eventSink: AsyncStream<Event>.Continuation
     private let capacity: Int
-    private let threadNames: (producer: String, consumer: String)
-    private let produce: @Sendable (Producer) throws -> Void
+    private let threadNames: (producers: [String], consumer: String)
+    private let produce: [@Sendable (Producer) throws -> Void]
     private let consume: @Sendable (Consumer) throws -> Output
     private let onCancel: @Sendable () -> Void
     private let readiness = Completion<Void>()
@@ -47,7 +52,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private var current = State.idle
     private var started = false
     private var readyStages = 0
-    private var producerEnded = false
+    private var endedProducers = 0
     private var consumerEnded = false
     private var firstError: (any Error)?
     private var queue: [Item?]
@@ -60,14 +65,24 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     ///
     /// The stages run on threads with the given names. `onCancel` runs once both stages have
     /// ended after ``cancel()`` (on the consumer's thread, so it may block), to remove what they left.
-    init(capacity: Int, threads: (producer: String, consumer: String),
-         producer: @escaping @Sendable (Producer) throws -> Void,
+    convenience init(capacity: Int, threads: (producer: String, consumer: String),
+                     producer: @escaping @Sendable (Producer) throws -> Void,
+                     consumer: @escaping @Sendable (Consumer) throws -> Output,
+                     onCancel: @escaping @Sendable () -> Void = {}) {
+        self.init(capacity: capacity, threads: (producers: [threads.producer], consumer: threads.consumer),
+                  producers: [producer], consumer: consumer, onCancel: onCancel)
+    }
+
+    /// Makes a pipeline with several producers, one thread each (named in the same order), feeding
+    /// one queue with room for `capacity` items.
+    init(capacity: Int, threads: (producers: [String], consumer: String),
+         producers: [@Sendable (Producer) throws -> Void],
          consumer: @escaping @Sendable (Consumer) throws -> Output,
          onCancel: @escaping @Sendable () -> Void = {}) {
-        precondition(capacity > 0)
+        precondition(capacity > 0 && !producers.isEmpty && producers.count == threads.producers.count)
         self.capacity = capacity
         threadNames = threads
-        produce = producer
+        produce = producers
         consume = consumer
         self.onCancel = onCancel
         queue = Array(repeating: nil, count: capacity)
@@ -81,9 +96,9 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// Where the pipeline is now; it may change as soon as it is read.
     var state: State { locked { current } }
 
-    /// Starts both threads and returns once both stages called `ready()` (or ended).
+    /// Starts every thread and returns once every stage called `ready()` (or one ended).
     ///
-    /// When a stage fails first, throws its error after both threads have ended. Cancelling the
+    /// When a stage fails first, throws its error after every thread has ended. Cancelling the
     /// waiting task cancels the pipeline.
     func start() async throws {
         try locked {
@@ -92,8 +107,10 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             if current == .idle { current = .running }
             if current == .failed, let firstError { throw firstError }
             // Started with the lock held, so `consumerThread` is set before anyone can join it.
-            let producer = DedicatedThread.start(named: threadNames.producer) { self.runProducer() }
-            consumerThread = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producer) }
+            let producers = zip(produce, threadNames.producers).map { body, name in
+                DedicatedThread.start(named: name) { self.runProducer(body) }
+            }
+            consumerThread = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producers) }
         }
         do {
             try await withTaskCancellationHandler { try await readiness.value() } onCancel: { self.cancel() }
@@ -115,7 +132,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
 
     /// Stops gracefully, from any thread, before or after `start()`.
     ///
-    /// The producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
+    /// Each producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
     /// and returns.
     func stop() {
         locked { beginStopping() }
@@ -134,7 +151,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         if notStarted { end(.failure(CancellationError())) }
     }
 
-    /// Waits for the consumer's result, or the first error, and for both threads to end.
+    /// Waits for the consumer's result, or the first error, and for every thread to end.
     ///
     /// Cancelling the waiting task cancels the pipeline.
     func result() async throws -> Output {
@@ -159,7 +176,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     struct Producer: Sendable {
         fileprivate let pipeline: MediaPipeline
 
-        /// Says this stage is set up, and waits until the consumer is too.
+        /// Says this stage is set up, and waits until every other stage is too.
         ///
         /// Throws `CancellationError` when the pipeline failed or was cancelled meanwhile.
         func ready() throws { try pipeline.stageReady() }
@@ -184,14 +201,14 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     struct Consumer: Sendable {
         fileprivate let pipeline: MediaPipeline
 
-        /// Says this stage is set up, and waits until the producer is too.
+        /// Says this stage is set up, and waits until every producer is too.
         ///
         /// Throws `CancellationError` when the pipeline failed or was cancelled meanwhile.
         func ready() throws { try pipeline.stageReady() }
 
         /// The next item, waiting while the queue is empty.
         ///
-        /// Nil once the producer has ended and everything was popped; throws `CancellationError`
+        /// Nil once every producer has ended and everything was popped; throws `CancellationError`
         /// once the pipeline failed or was cancelled.
         func pop() throws -> Item? { try pipeline.pop() }
 
@@ -205,12 +222,13 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     }
 
     private func stageReady() throws {
+        let stages = produce.count + 1
         let allReady: Bool = try locked {
             readyStages += 1
             condition.broadcast()
-            while readyStages < 2, current != .failed, !producerEnded, !consumerEnded { condition.wait() }
+            while readyStages < stages, current != .failed, endedProducers == 0, !consumerEnded { condition.wait() }
             try throwIfFailed()
-            return readyStages == 2
+            return readyStages == stages
         }
         if allReady { readiness.resolve(.success(())) }
     }
@@ -229,7 +247,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
 
     private func pop() throws -> Item? {
         try locked {
-            while count == 0, current != .failed, !producerEnded { condition.wait() }
+            while count == 0, current != .failed, endedProducers < produce.count { condition.wait() }
             try throwIfFailed()
             guard count > 0 else { return nil }
             defer {
@@ -253,18 +271,18 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
 
     // MARK: - Threads
 
-    private func runProducer() {
-        do { try produce(Producer(pipeline: self)) } catch { locked { fail(error) } }
+    private func runProducer(_ body: @Sendable (Producer) throws -> Void) {
+        do { try body(Producer(pipeline: self)) } catch { locked { fail(error) } }
         locked {
-            producerEnded = true
+            endedProducers += 1
             beginStopping()
         }
     }
 
-    /// The consumer thread: runs the stage, joins the producer, and delivers the outcome.
+    /// The consumer thread: runs the stage, joins the producers, and delivers the outcome.
     ///
     /// The outcome is the first error, or the consumer's result; `onCancel` runs first if cancelled.
-    private func runConsumer(joining producer: DedicatedThread) {
+    private func runConsumer(joining producers: [DedicatedThread]) {
         let output = Result { try consume(Consumer(pipeline: self)) }
         locked {
             if case .failure(let error) = output { fail(error) }
@@ -272,7 +290,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             dropQueued()
             beginStopping()
         }
-        producer.join()
+        for producer in producers { producer.join() }
         // Only ``cancel()`` makes `CancellationError` the first error; the stages throw it once failed.
         let (final, wasCancelled): (Result<Output, any Error>, Bool) = locked {
             if let firstError { return (.failure(firstError), firstError is CancellationError) }

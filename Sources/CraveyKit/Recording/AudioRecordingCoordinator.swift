@@ -32,6 +32,8 @@ public enum RecordingEvent: Sendable, Equatable {
     case level(AudioLevel)
     /// The first seconds stayed below -60 dBFS: the microphone may be muted or the wrong source.
     case silenceWarning(source: String)
+    /// Video only: pictures a second the camera delivered over about the last second.
+    case frameRate(Double)
 }
 
 /// A finished recording, not yet in the library.
@@ -76,7 +78,10 @@ public actor AudioRecordingCoordinator {
         let url = storage.partialURL(for: id, type: .audio)
         pipeline = MediaPipeline(
             capacity: 256, threads: ("cravey.capture", "cravey.encoder"),
-            producer: { try Self.capture($0, options: options) },
+            producer: { stage in
+                try MicrophoneCapture.run(stage, options: options, origin: .now,
+                                          block: { .samples($0.samples) }, end: { .end($0) })
+            },
             consumer: { try Self.encode($0, options: options, id: id, storage: storage, url: url) },
             onCancel: { try? storage.remove(url) })
         events = pipeline.events
@@ -125,70 +130,7 @@ public actor AudioRecordingCoordinator {
 
     private enum CaptureChunk: Sendable {
         case samples([Int16])
-        case end(CaptureSummary)
-    }
-
-    private struct CaptureSummary: Sendable {
-        var source: String
-        var samples = 0
-        var peak = AudioLevel.floor
-        var latency = 0.0
-        var interruption: String?
-    }
-
-    /// The capture stage: finds the source, then reads fixed blocks and measures their levels.
-    ///
-    /// The corresponding C function is `pa_simple_read`, which blocks.
-    private static func capture(_ stage: Stages.Producer, options: AudioRecordingOptions) throws {
-        let startedAt = ContinuousClock.now
-        let source = try resolveSource(options.source)
-        let stream: CaptureStream
-        do {
-            stream = try CaptureStream(source: source, sampleRate: options.sampleRate, channels: options.channels,
-                                       fragmentDuration: options.levelInterval)
-        } catch {
-            throw CraveyError.soundServer(error, source: source)
-        }
-        try stage.ready()
-        let rate = Double(options.sampleRate)
-        let blockFrames = max(Int(rate * options.levelInterval), 64)
-        let limit = options.maxDuration.map { Int(($0 * rate).rounded()) } ?? .max
-        var block = [Int16](repeating: 0, count: blockFrames * options.channels)
-        var summary = CaptureSummary(source: source)
-        var silence = SilenceDetector()
-        while summary.samples < limit, try stage.proceed() {
-            do throws(PulseAudioError) {
-                try stream.read(into: &block)
-            } catch {
-                summary.interruption = CraveyError.soundServer(error, source: source).message
-                break
-            }
-            if summary.samples == 0 {
-                summary.latency = (ContinuousClock.now - startedAt) / .seconds(1)
-                stage.emit(.started(source: source, latency: summary.latency))
-            }
-            let frames = min(blockFrames, limit - summary.samples)
-            let chunk = frames == blockFrames ? block : Array(block.prefix(frames * options.channels))
-            summary.samples += frames
-            let level = AudioLevel.measure(chunk, elapsed: Double(summary.samples) / rate)
-            summary.peak = max(summary.peak, level.peak)
-            try stage.push(.samples(chunk))
-            stage.emit(.level(level))
-            if silence.isSilent(after: level) { stage.emit(.silenceWarning(source: source)) }
-        }
-        try stage.push(.end(summary))
-    }
-
-    /// The name of the source to record from: `name` if the server has it, else the default source.
-    private static func resolveSource(_ name: String?) throws -> String {
-        do throws(PulseAudioError) {
-            let server = try ServerConnection()
-            guard let name else { return try server.defaultSourceName() ?? "default" }
-            guard try server.sources().contains(where: { $0.name == name }) else { throw PulseAudioError.noSuchEntity }
-            return name
-        } catch {
-            throw CraveyError.soundServer(error, source: name)
-        }
+        case end(MicrophoneCapture.Summary)
     }
 
     /// The encoder stage: owns the AAC encoder and the muxer, finalises the file at the end and
@@ -198,15 +140,15 @@ public actor AudioRecordingCoordinator {
     /// a file with nothing recorded in it goes.
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
                                storage: FileStorageManager, url: URL) throws -> AudioRecordingResult {
-        let writer: AudioFileWriter
+        let writer: RecordingFileWriter
         do {
             // The writer creates the file and removes it again if it cannot start.
-            writer = try AudioFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
+            writer = try RecordingFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
                                          channels: options.channels, bitRate: options.bitRate)
         } catch {
             throw CraveyError.writing(error, to: url)
         }
-        var summary = CaptureSummary(source: options.source ?? "default")
+        var summary = MicrophoneCapture.Summary(source: options.source ?? "default")
         var written = 0
         do {
             try stage.ready()

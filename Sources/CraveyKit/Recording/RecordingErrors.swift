@@ -39,3 +39,17 @@ extension CraveyError {
         return CraveyError(.other, "Cannot write \(url.path): \(error).")
     }
 }
+
+extension CraveyError {
+    /// Explains a camera that cannot be opened or stopped delivering, naming it and offering the
+    /// audio recorder instead.
+    static func camera(_ error: FFmpegError, _ camera: CameraSource) -> CraveyError {
+        let reason = error.posixErrno.map { String(cString: strerror($0)) } ?? error.message
+        switch camera {
+        case .test:
+            return CraveyError(.unavailable, "The test camera cannot run (\(error.description)): it needs FFmpeg's libavdevice and libavfilter (`scripts/setup` installs them). Record sound only with `cravey record` (without --video).")
+        case .device(let path):
+            return CraveyError(.unavailable, "Cannot use the camera \(path): \(reason). Check that it is connected, that no other program is using it and that you may open it (the `video` group), and see `cravey devices`; or record sound only with `cravey record` (without --video).")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+@testable import CraveyKit
+
+/// The rules that hold a video to a constant frame rate against the audio, with numbered pictures
+/// for pictures: which picture each frame shows, and what was dropped or repeated.
+@Suite("Constant frame rate")
+struct ConstantFrameRateTests {
+    /// Feeds pictures 0, 1, 2... at `times` (seconds), releasing frames as the audio reaches each
+    /// picture's time plus `audioLag`, then finishes at `end`; returns the picture of every frame.
+    func frames(times: [Double], origin: Double = 0, audioLag: Double = 0.04, end: Double,
+                rate: Int = 10) -> (pictures: [Int], timeline: ConstantFrameRate<Int>) {
+        var timeline = ConstantFrameRate<Int>(frameRate: rate)
+        timeline.origin = origin
+        var out: [(picture: Int, frame: Int64)] = []
+        for (picture, time) in times.enumerated() {
+            timeline.add(picture, at: time)
+            out += timeline.release(upTo: min(max(time + audioLag - origin, 0), end))
+        }
+        out += timeline.finish(at: end)
+        #expect(out.map(\.frame) == Array(0..<Int64(out.count)), "frames are numbered without a gap")
+        return (out.map(\.picture), timeline)
+    }
+
+    @Test("a steady camera with jitter under a frame: every picture once, nothing dropped or repeated")
+    func steady() {
+        let times = (0..<30).map { Double($0) / 10 + (($0 % 3) == 0 ? 0.03 : -0.02) }
+        let (pictures, timeline) = frames(times: times, end: 3)
+        #expect(pictures == Array(0..<30))
+        #expect(timeline.dropped == 0 && timeline.duplicated == 0)
+    }
+
+    @Test("a camera twice too fast: every other picture dropped, one per frame")
+    func tooFast() {
+        let (pictures, timeline) = frames(times: (0..<40).map { Double($0) / 20 }, end: 2)
+        #expect(pictures.count == 20)
+        #expect(pictures == Array(stride(from: 0, to: 40, by: 2)), "each frame shows the picture taken at its time")
+        #expect(timeline.dropped == 19 && timeline.duplicated == 0)
+    }
+
+    @Test("a half-second stall: the picture before it repeats, and the video does not drift")
+    func stall() {
+        let times = (0..<10).map { Double($0) / 10 } + (15..<30).map { Double($0) / 10 }
+        let (pictures, timeline) = frames(times: times, end: 3)
+        #expect(pictures.count == 30)
+        #expect(Array(pictures[9..<15]) == Array(repeating: 9, count: 6))
+        #expect(pictures[15] == 10 && pictures.last == 24)
+        #expect(timeline.duplicated == 5 && timeline.dropped == 0)
+    }
+
+    @Test("pictures from before the start give frame 0 only; a camera starting late repeats its first picture")
+    func start() {
+        // Camera 0.33 s early: pictures 0-2 are before the start, picture 3 (at -0.03 s) is frame 0.
+        let early = frames(times: (0..<20).map { Double($0) / 10 - 0.33 }, end: 1.5)
+        #expect(early.pictures == Array(3..<18))
+        // Camera 0.3 s late: its first picture fills frames 0-2.
+        let late = frames(times: (0..<12).map { Double($0) / 10 + 0.3 }, end: 1.5)
+        #expect(Array(late.pictures.prefix(4)) == [0, 0, 0, 0] && late.pictures.count == 15)
+        #expect(late.timeline.duplicated == 3)
+    }
+
+    @Test("the video ends with the audio: pictures after it are left out, a camera that stopped early is filled in")
+    func end() {
+        let long = frames(times: (0..<25).map { Double($0) / 10 }, end: 2.04)
+        #expect(long.pictures == Array(0..<20))
+        let short = frames(times: (0..<10).map { Double($0) / 10 }, end: 2)
+        #expect(short.pictures.count == 20 && Array(short.pictures.suffix(10)) == Array(repeating: 9, count: 10))
+    }
+
+    @Test("no frame is written before the audio reaches it; late audio lets at most 8 pictures wait")
+    func waitsForAudio() {
+        var timeline = ConstantFrameRate<Int>(frameRate: 10)
+        for picture in 0..<5 { timeline.add(picture, at: Double(picture) / 10) }
+        #expect(timeline.release(upTo: 0).isEmpty, "nothing before the start is known")
+        timeline.origin = 0
+        #expect(timeline.release(upTo: 0.21).map(\.picture) == [0, 1])
+        for picture in 5..<12 { timeline.add(picture, at: Double(picture) / 10) }
+        // 10 waiting with the audio at 0.2 s: the oldest go out so that 8 wait.
+        #expect(timeline.release(upTo: 0.21).map(\.picture) == [2, 3])
+    }
+}
