@@ -15,8 +15,10 @@ public struct RecordOptions: ParsableCommand {
 
             With --video it records the camera too: H.264 (yuv420p) and AAC in an MP4, at --size \
             and --fps (1280x720 at 30 by default), with a thumbnail; the meter also shows the frame \
-            rate the camera achieves. `--camera test` is a synthetic camera (a moving test pattern \
-            with a running clock) for machines without one. A camera that cannot be opened exits 69.
+            rate the camera achieves. The camera is asked for the mode nearest that size and rate \
+            (MJPEG where raw pictures cannot reach the rate) and its pictures are scaled when the \
+            mode differs. `--camera test` is a synthetic camera (a moving test pattern with a \
+            running clock) for machines without one. A camera that cannot be opened exits 69.
             """)
 
     @OptionGroup public var options: LibraryOptions
@@ -32,7 +34,7 @@ public struct RecordOptions: ParsableCommand {
     @Flag(help: "Record video from a camera as well as sound.")
     public var video = false
 
-    @Option(help: ArgumentHelp("With --video: the camera's device path (default: /dev/video0), or `test` for the synthetic camera.",
+    @Option(help: ArgumentHelp("With --video: the camera's device path (default: /dev/video0) or its name as `cravey devices` shows it, or `test` for the synthetic camera.",
                                valueName: "device"))
     public var camera: String?
 

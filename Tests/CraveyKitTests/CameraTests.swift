@@ -75,6 +75,25 @@ struct CameraTests {
         #expect(twelve.frameRate == 10 && twelve.mode.pixelFormat == "YUYV")
     }
 
+    @Test("the recorder opens a camera in the chosen mode: libavdevice's input_format, video_size and framerate")
+    func openingOptions() {
+        // Given the laptop camera, and a camera that lists no mode
+        let laptop = CameraDevice(path: "/dev/video0", name: "Integrated Camera", bus: "usb-0000:00:14.0-8", modes: Self.laptop)
+        let silent = CameraDevice(path: "/dev/video1", name: "Virtual", bus: "platform:v4l2loopback", modes: [])
+
+        // When the recorder asks each for 1280x720 at 30 fps, and the laptop for 640x480 and 1920x1080
+        // Then MJPEG at 720p, raw YUYV at 480p, the nearest size for 1080p, and the request as it is
+        // where the camera lists nothing
+        #expect(CameraInput.v4l2Options(for: laptop, width: 1280, height: 720, frameRate: 30)
+            == ["input_format": "mjpeg", "video_size": "1280x720", "framerate": "30"])
+        #expect(CameraInput.v4l2Options(for: laptop, width: 640, height: 480, frameRate: 30)
+            == ["input_format": "yuyv422", "video_size": "640x480", "framerate": "30"])
+        #expect(CameraInput.v4l2Options(for: laptop, width: 1920, height: 1080, frameRate: 30)
+            == ["input_format": "mjpeg", "video_size": "1280x720", "framerate": "30"])
+        #expect(CameraInput.v4l2Options(for: silent, width: 1280, height: 720, frameRate: 30)
+            == ["video_size": "1280x720", "framerate": "30"])
+    }
+
     @Test("no modes: no choice; a mode whose driver names no rate is asked the requested one")
     func edges() {
         #expect(CameraMode.best(in: [], width: 1280, height: 720, fps: 30) == nil)

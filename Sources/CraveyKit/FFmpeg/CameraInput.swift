@@ -23,9 +23,10 @@ final class CameraInput {
     /// Pictures decoded but not handed out yet.
     private var ready: [Frame] = []
 
-    /// Opens `source` asking for `width` x `height` (even) at `frameRate`.
-    init(_ source: CameraSource, width: Int, height: Int, frameRate: Int) throws(FFmpegError) {
-        input = try Self.open(source, width: width, height: height, frameRate: frameRate)
+    /// Opens `source` asking for `width` x `height` (even) at `frameRate`; a V4L2 camera is
+    /// `device`, as ``Cameras/resolve(_:)`` found it.
+    init(_ source: CameraSource, device: CameraDevice?, width: Int, height: Int, frameRate: Int) throws(FFmpegError) {
+        input = try Self.open(source, device: device, width: width, height: height, frameRate: frameRate)
         guard let video = input.info.streams.first(where: { $0.kind == .video }) else { throw FFmpegError.streamNotFound }
         streamIndex = Int32(video.index)
         decoder = try Decoder(stream: streamIndex, of: input)
@@ -35,17 +36,46 @@ final class CameraInput {
         paced = source == .test
     }
 
-    /// Opens the camera's input, asking for the wanted size and rate: the one place that decides
-    /// how a device is opened. A V4L2 device is opened by its path with libavdevice's options
-    /// `video_size` and `framerate` (the camera picks its pixel format); the test camera is
-    /// `testsrc2` at exactly that size and rate. The corresponding C function is `avformat_open_input`.
-    static func open(_ source: CameraSource, width: Int, height: Int, frameRate: Int) throws(FFmpegError) -> InputFile {
+    /// Opens the camera's input: the one place that decides how a device is opened. A V4L2
+    /// device is opened by its path in the mode ``CameraMode/best(in:width:height:fps:)`` picks
+    /// from what it offers (libavdevice's options `input_format`, `video_size` and `framerate`;
+    /// the pictures are scaled to the wanted size afterwards when the mode's differs), or, when it
+    /// lists no mode, asked for the wanted size and rate directly; the test camera is `testsrc2`
+    /// at exactly that size and rate. The corresponding C function is `avformat_open_input`.
+    static func open(_ source: CameraSource, device: CameraDevice?, width: Int, height: Int,
+                     frameRate: Int) throws(FFmpegError) -> InputFile {
         switch source {
         case .test:
-            try InputFile(device: "testsrc2=size=\(width)x\(height):rate=\(frameRate)", format: "lavfi")
+            return try InputFile(device: "testsrc2=size=\(width)x\(height):rate=\(frameRate)", format: "lavfi")
         case .device(let path):
-            try InputFile(device: path, format: "v4l2",
-                          options: ["video_size": "\(width)x\(height)", "framerate": String(frameRate)])
+            return try InputFile(device: device?.path ?? path, format: "v4l2",
+                                 options: v4l2Options(for: device, width: width, height: height, frameRate: frameRate))
+        }
+    }
+
+    /// libavdevice's v4l2 options for a camera: the mode ``CameraMode/best(in:width:height:fps:)``
+    /// picks from those `device` offers, or the wanted size and rate when it lists none.
+    static func v4l2Options(for device: CameraDevice?, width: Int, height: Int, frameRate: Int) -> [String: String] {
+        guard let device, let choice = CameraMode.best(in: device.modes, width: width, height: height, fps: Double(frameRate)) else {
+            return ["video_size": "\(width)x\(height)", "framerate": String(frameRate)]
+        }
+        var options = ["video_size": "\(choice.mode.width)x\(choice.mode.height)",
+                       "framerate": CameraMode.format(choice.frameRate)]
+        if let format = inputFormat(choice.mode.pixelFormat) { options["input_format"] = format }
+        return options
+    }
+
+    /// libavdevice's name for a V4L2 pixel format (its `input_format` option), for the formats a
+    /// webcam offers; nil leaves the choice to the driver.
+    static func inputFormat(_ fourCC: String) -> String? {
+        switch fourCC {
+        case "MJPG", "JPEG": "mjpeg"
+        case "YUYV": "yuyv422"
+        case "UYVY": "uyvy422"
+        case "NV12": "nv12"
+        case "YU12": "yuv420p"
+        case "H264": "h264"
+        default: nil
         }
     }
 

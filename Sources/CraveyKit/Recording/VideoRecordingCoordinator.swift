@@ -3,7 +3,7 @@ import Synchronization
 
 /// Where a video recording's pictures come from.
 public enum CameraSource: Sendable, Equatable, CustomStringConvertible {
-    /// A V4L2 camera, by its device path (`/dev/video0`).
+    /// A V4L2 camera, by its device path (`/dev/video0`) or its name as ``Cameras/list()`` gives it.
     case device(String)
     /// The synthetic camera: a moving test pattern with a running clock, delivered in real time.
     case test
@@ -208,11 +208,16 @@ public actor VideoRecordingCoordinator {
     /// queues it; about once a second it reports the rate the camera achieves.
     private static func captureVideo(_ stage: Stages.Producer, options: VideoRecordingOptions,
                                      origin: ContinuousClock.Instant, inFlight: InFlight) throws {
+        // A device is asked what it offers first: a missing one or one that is no camera is
+        // named as `cravey devices` would, and the capture mode comes from its own list.
+        var device: CameraDevice?
+        if case .device(let pathOrName) = options.camera { device = try Cameras.resolve(pathOrName) }
         let camera: CameraInput
         do {
-            camera = try CameraInput(options.camera, width: options.width, height: options.height, frameRate: options.frameRate)
+            camera = try CameraInput(options.camera, device: device, width: options.width, height: options.height,
+                                     frameRate: options.frameRate)
         } catch {
-            throw CraveyError.camera(error, options.camera)
+            throw CraveyError.camera(error, device.map { .device($0.path) } ?? options.camera)
         }
         try stage.ready()
         var summary = CameraSummary()
