@@ -1,4 +1,5 @@
 internal import CPulseAudio
+import Foundation
 
 /// An owned PulseAudio playback stream of interleaved 32-bit float samples, on its own
 /// `pa_threaded_mainloop`.
@@ -18,11 +19,21 @@ final class PlaybackStream: @unchecked Sendable {
     private let sampleRate: Int
 
     /// Connects to the server and opens a playback stream on `sink` (nil: the default sink) that
-    /// keeps about `bufferDuration` seconds queued at the server (`tlength`: room for a busy
-    /// machine to be late), and starts to play once `startDuration` seconds are there (`prebuf`:
-    /// how soon the first sample is heard). The corresponding C functions are `pa_context_connect`
-    /// and `pa_stream_connect_playback`.
-    init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 0.5, startDuration: Double = 0.05,
+    /// keeps `bufferDuration` seconds queued at the server, and starts to play once they are
+    /// there. The corresponding C functions are `pa_context_connect` and `pa_stream_connect_playback`.
+    ///
+    /// The stream is set up as `paplay`'s is, which never drops out on a starved machine:
+    /// - `tlength` 2 s (the server's default): the writer may be late by that much before the
+    ///   sink runs dry. (With `PA_STREAM_ADJUST_LATENCY`, the server gives half of `tlength` to
+    ///   the sink's latency: 0.5 s asked left 0.27 s queued, and a writer starved that long was heard.)
+    /// - `prebuf` the server's default, the whole `tlength` less one request: the stream starts
+    ///   once its queue is full. Every write made while the stream is readable but not yet taken
+    ///   by the sink asks the sink for a rewind; starting at 50 ms, the first second's burst of
+    ///   writes made 48 of them, and a null sink's monitor lost 5 ms per rewind (0.23 s of the
+    ///   clip's start). Filling 2 s costs the time to decode them, a few tens of milliseconds.
+    /// - No `PA_STREAM_ADJUST_LATENCY`: the sink keeps the latency its other streams ask for; a
+    ///   pause is quiet at once all the same, since a cork rewinds the sink.
+    init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 2,
          applicationName: String = "cravey", mediaName: String = "Playback") throws(PulseAudioError) {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_threaded_mainloop_new")
@@ -58,11 +69,9 @@ final class PlaybackStream: @unchecked Sendable {
         pa_stream_set_state_callback(stream, streamSignal, UnsafeMutableRawPointer(mainloop))
         pa_stream_set_write_callback(stream, requestSignal, UnsafeMutableRawPointer(mainloop))
         let target = UInt32(pa_usec_to_bytes(UInt64(bufferDuration * 1_000_000), &spec))
-        let start = UInt32(pa_usec_to_bytes(UInt64(startDuration * 1_000_000), &spec))
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: start,
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
                                         minreq: UInt32.max, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                                      | PA_STREAM_ADJUST_LATENCY.rawValue)
+        let flags = pa_stream_flags_t(PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue)
         func abandonStream(_ operation: String) -> PulseAudioError {
             pa_stream_unref(stream)
             return abandon(operation)
@@ -140,20 +149,37 @@ final class PlaybackStream: @unchecked Sendable {
     func flush() throws(PulseAudioError) -> Double {
         try locked { () throws(PulseAudioError) -> Double in
             _ = try perform("pa_stream_flush", pa_stream_flush(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)))
-            _ = try perform("pa_stream_update_timing_info",
-                            pa_stream_update_timing_info(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)))
-            guard let timing = pa_stream_get_timing_info(stream) else { return 0 }
-            return Double(max(timing.pointee.write_index, 0)) / Double(frameBytes * sampleRate)
+            return try writtenTime()
         }
     }
 
     /// Waits until everything written has been played; false when `keepGoing` said no first (the
-    /// drain is then cancelled). The corresponding C function is `pa_stream_drain`.
+    /// drain is then cancelled). The corresponding C functions are `pa_stream_drain` and
+    /// `pa_stream_get_time`.
+    ///
+    /// The server acknowledges a drain once the sink has taken the last sample, which it may
+    /// still hold for its latency; so this then waits for the stream time to reach the end of what
+    /// was written. It gives up waiting (true) when the time stands still for a second while the
+    /// stream is not corked: a sink that stopped reporting must not hold the end forever.
     func drain(while keepGoing: () -> Bool) throws(PulseAudioError) -> Bool {
-        try locked { () throws(PulseAudioError) -> Bool in
-            try perform("pa_stream_drain", pa_stream_drain(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)),
-                        while: keepGoing)
+        let (drained, end) = try locked { () throws(PulseAudioError) -> (Bool, Double) in
+            guard try perform("pa_stream_drain", pa_stream_drain(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)),
+                              while: keepGoing) else { return (false, 0) }
+            return (true, try writtenTime())
         }
+        guard drained else { return false }
+        var (last, since) = (0.0, ContinuousClock.now)
+        while keepGoing() {
+            let played = playedTime ?? last
+            guard played < end else { return true }
+            if played > last || locked({ pa_stream_is_corked(stream) == 1 }) {
+                (last, since) = (played, .now)
+            } else if ContinuousClock.now - since > .seconds(1) {
+                return true
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
     }
 
     /// Seconds of the stream the sink has played (its latency accounted for, interpolated between
@@ -183,6 +209,15 @@ final class PlaybackStream: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         return try body()
+    }
+
+    /// The stream time (see ``playedTime``) at which the next written sample will play, from
+    /// fresh timing. The corresponding C function is `pa_stream_update_timing_info`.
+    private func writtenTime() throws(PulseAudioError) -> Double {
+        _ = try perform("pa_stream_update_timing_info",
+                        pa_stream_update_timing_info(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)))
+        guard let timing = pa_stream_get_timing_info(stream) else { return 0 }
+        return Double(max(timing.pointee.write_index, 0)) / Double(frameBytes * sampleRate)
     }
 
     /// The error of a stream or context that has failed; nil while both are good.
