@@ -22,7 +22,8 @@ final class PlaybackStream: @unchecked Sendable {
     /// keeps `bufferDuration` seconds queued at the server, and starts to play once they are
     /// there. The corresponding C functions are `pa_context_connect` and `pa_stream_connect_playback`.
     ///
-    /// The stream is set up as `paplay`'s is, which never drops out on a starved machine:
+    /// The stream is set up as `paplay`'s is, which did not drop out on a starved machine where
+    /// the earlier setting did:
     /// - `tlength` 2 s (the server's default): the writer may be late by that much before the
     ///   sink runs dry. (With `PA_STREAM_ADJUST_LATENCY`, the server gives half of `tlength` to
     ///   the sink's latency: 0.5 s asked left 0.27 s queued, and a writer starved that long was heard.)
@@ -30,7 +31,7 @@ final class PlaybackStream: @unchecked Sendable {
     ///   once its queue is full. Every write made while the stream is readable but not yet taken
     ///   by the sink asks the sink for a rewind; starting at 50 ms, the first second's burst of
     ///   writes made 48 of them, and a null sink's monitor lost 5 ms per rewind (0.23 s of the
-    ///   clip's start). Filling 2 s costs the time to decode them, a few tens of milliseconds.
+    ///   clip's start). Filling the queue first costs the time to decode 2 s.
     /// - No `PA_STREAM_ADJUST_LATENCY`: the sink keeps the latency its other streams ask for; a
     ///   pause is quiet at once all the same, since a cork rewinds the sink.
     init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 2,
@@ -157,10 +158,10 @@ final class PlaybackStream: @unchecked Sendable {
     /// drain is then cancelled). The corresponding C functions are `pa_stream_drain` and
     /// `pa_stream_get_time`.
     ///
-    /// The server acknowledges a drain once the sink has taken the last sample, which it may
-    /// still hold for its latency; so this then waits for the stream time to reach the end of what
-    /// was written. It gives up waiting (true) when the time stands still for a second while the
-    /// stream is not corked: a sink that stopped reporting must not hold the end forever.
+    /// The server acknowledges a drain once the sink has taken the last sample, which the sink
+    /// still holds for its latency (and disconnecting would rewind it away); so this then waits
+    /// for what the stream time says is left, up to 2.5 s, holding the count while corked. (The
+    /// stream time itself stops short of the end once the stream has run dry, so it is read once.)
     func drain(while keepGoing: () -> Bool) throws(PulseAudioError) -> Bool {
         let (drained, end) = try locked { () throws(PulseAudioError) -> (Bool, Double) in
             guard try perform("pa_stream_drain", pa_stream_drain(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)),
@@ -168,18 +169,14 @@ final class PlaybackStream: @unchecked Sendable {
             return (true, try writtenTime())
         }
         guard drained else { return false }
-        var (last, since) = (0.0, ContinuousClock.now)
-        while keepGoing() {
-            let played = playedTime ?? last
-            guard played < end else { return true }
-            if played > last || locked({ pa_stream_is_corked(stream) == 1 }) {
-                (last, since) = (played, .now)
-            } else if ContinuousClock.now - since > .seconds(1) {
-                return true
-            }
-            Thread.sleep(forTimeInterval: 0.01)
+        var left = min(max(end - (playedTime ?? end), 0), 2.5)
+        while left > 0 {
+            guard keepGoing() else { return false }
+            let step = min(left, 0.01)
+            Thread.sleep(forTimeInterval: step)
+            if !locked({ pa_stream_is_corked(stream) == 1 }) { left -= step }
         }
-        return false
+        return true
     }
 
     /// Seconds of the stream the sink has played (its latency accounted for, interpolated between
