@@ -153,6 +153,29 @@ struct PlayCommandTests {
         #expect(!event.completed && event.secondsListened > 0.3 && event.secondsListened < 5, "\(event)")
     }
 
+    @Test("a player that gets no CPU for 0.6 s (SIGSTOP) is not heard: what is queued at the server covers it")
+    func starvedPlayer() async throws {
+        // Given a 6 s tone playing for 2.5 s
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 6)])])
+        let capture = try await SinkCapture.start(sink: sink.sinkName)
+        let process = try Cravey.start(["play", ids[0], "--library", library.storage.libraryURL.path,
+                                        "--device", sink.sinkName, "--no-count"])
+        try await Task.sleep(for: .seconds(2.5))
+
+        // When the player is stopped for 0.6 s, as a starved machine can hold its writer thread
+        kill(process.processIdentifier, SIGSTOP)
+        try await Task.sleep(for: .seconds(0.6))
+        kill(process.processIdentifier, SIGCONT)
+        await exit(of: process)
+        let samples = try await offPool { try capture.stop() }
+
+        // Then the sink played the tone for its 6 s in one piece
+        #expect(process.terminationStatus == 0)
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440]))
+        #expect(sounding.count == 1 && abs((sounding.first?.duration ?? 0) - 6) <= 0.2, "\(sounding)")
+    }
+
     @Test("on a terminal: space pauses and resumes, the right arrow skips, q stops and counts; the terminal mode is restored")
     func terminalKeys() async throws {
         // Given a 40 s clip

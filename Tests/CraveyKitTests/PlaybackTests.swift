@@ -130,6 +130,46 @@ struct PlaybackTests {
         #expect(summary.completed && abs(summary.secondsListened - 4) <= 0.2, "\(summary)")
     }
 
+    @Test("a pause is quiet at the sink within 100 ms of the request")
+    func pauseIsQuiet() async throws {
+        // Given a 6 s tone playing, and the sink's monitor recorded as it plays
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 6)])
+        let capture = try await SinkCapture.start(sink: sink.sinkName)
+        let manager = PlaybackManager(fileAt: clip, duration: 6, options: PlaybackOptions(sink: sink.sinkName))
+        try await manager.start()
+        // (A null sink's monitor may hand out nothing for the first second of a new stream;
+        // the pause must fall where the recording keeps pace with the sink.)
+        let flowing = try await poll(within: 5, every: 0.01) { capture.recorded > 0 }
+        #expect(flowing, "the sink's monitor handed out nothing")
+        try await Task.sleep(for: .seconds(0.5))
+
+        // When paused, noting how much of the monitor had been recorded at the request, then
+        // stopped 1 s later
+        let requested = capture.recorded
+        manager.pause()
+        try await Task.sleep(for: .seconds(1))
+        manager.stop()
+        _ = try await manager.result()
+        let samples = try await offPool { try capture.stop() }
+
+        // Then the monitor goes quiet (20 ms below 1% of full scale) within 100 ms of the
+        // request. The monitor hands out what the sink mixes as it mixes it, so this is the time
+        // until the server stops mixing the stream; a sound card plays that a buffer later, but a
+        // cork rewinds the card's buffer, so it falls quiet as soon. The recorder's own lag (one
+        // 20 ms fragment) only makes the measured time longer.
+        let rate = Witness.analysisRate
+        let window = Int(rate * 0.02)
+        #expect(requested > 0 && requested < samples.count, "\(requested) of \(samples.count) samples")
+        #expect(samples[..<requested].suffix(window).contains { abs($0) > 0.1 }, "the tone was not playing at the pause")
+        var quiet = requested
+        while quiet + window <= samples.count, samples[quiet..<quiet + window].contains(where: { abs($0) >= 0.01 }) {
+            quiet += 1
+        }
+        let delay = Double(quiet - requested) / rate
+        #expect(delay <= 0.1, "quiet \(Int(delay * 1000)) ms after the pause")
+    }
+
     @Test("a gain of +12 dB on a tone at half scale comes out at full scale and never beyond; -6 dB halves it")
     func gainIsClamped() async throws {
         // Given a tone at amplitude 0.5

@@ -43,6 +43,13 @@ public final class SinkCapture: @unchecked Sendable {
         for child in [process, keeper] where child.isRunning { kill(child.processIdentifier, SIGKILL) }
     }
 
+    /// How many samples the recorder has written so far: the index, in ``stop()``'s samples, of
+    /// what the monitor hands out about now (parec writes each fragment, 20 ms, as it arrives).
+    public var recorded: Int {
+        var status = stat()
+        return stat(file.path, &status) == 0 ? Int(status.st_size) / 4 : 0
+    }
+
     /// Stops recording and returns the samples.
     public func stop() throws -> [Float] {
         Thread.sleep(forTimeInterval: 0.3)

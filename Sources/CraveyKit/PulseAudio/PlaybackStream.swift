@@ -1,4 +1,5 @@
 internal import CPulseAudio
+import Foundation
 
 /// An owned PulseAudio playback stream of interleaved 32-bit float samples, on its own
 /// `pa_threaded_mainloop`.
@@ -18,11 +19,22 @@ final class PlaybackStream: @unchecked Sendable {
     private let sampleRate: Int
 
     /// Connects to the server and opens a playback stream on `sink` (nil: the default sink) that
-    /// keeps about `bufferDuration` seconds queued at the server (`tlength`: room for a busy
-    /// machine to be late), and starts to play once `startDuration` seconds are there (`prebuf`:
-    /// how soon the first sample is heard). The corresponding C functions are `pa_context_connect`
-    /// and `pa_stream_connect_playback`.
-    init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 0.5, startDuration: Double = 0.05,
+    /// keeps `bufferDuration` seconds queued at the server, and starts to play once they are
+    /// there. The corresponding C functions are `pa_context_connect` and `pa_stream_connect_playback`.
+    ///
+    /// The stream is set up as `paplay`'s is, which did not drop out on a starved machine where
+    /// the earlier setting did:
+    /// - `tlength` 2 s (the server's default): the writer may be late by that much before the
+    ///   sink runs dry. (With `PA_STREAM_ADJUST_LATENCY`, the server gives half of `tlength` to
+    ///   the sink's latency: 0.5 s asked left 0.27 s queued, and a writer starved that long was heard.)
+    /// - `prebuf` the server's default, the whole `tlength` less one request: the stream starts
+    ///   once its queue is full. Every write made while the stream is readable but not yet taken
+    ///   by the sink asks the sink for a rewind; starting at 50 ms, the first second's burst of
+    ///   writes made 48 of them, and a null sink's monitor lost 5 ms per rewind (0.23 s of the
+    ///   clip's start). Filling the queue first costs the time to decode 2 s.
+    /// - No `PA_STREAM_ADJUST_LATENCY`: the sink keeps the latency its other streams ask for; a
+    ///   pause is quiet at once all the same, since a cork rewinds the sink.
+    init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 2,
          applicationName: String = "cravey", mediaName: String = "Playback") throws(PulseAudioError) {
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_threaded_mainloop_new")
@@ -58,11 +70,9 @@ final class PlaybackStream: @unchecked Sendable {
         pa_stream_set_state_callback(stream, streamSignal, UnsafeMutableRawPointer(mainloop))
         pa_stream_set_write_callback(stream, requestSignal, UnsafeMutableRawPointer(mainloop))
         let target = UInt32(pa_usec_to_bytes(UInt64(bufferDuration * 1_000_000), &spec))
-        let start = UInt32(pa_usec_to_bytes(UInt64(startDuration * 1_000_000), &spec))
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: start,
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
                                         minreq: UInt32.max, fragsize: UInt32.max)
-        let flags = pa_stream_flags_t(PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                                      | PA_STREAM_ADJUST_LATENCY.rawValue)
+        let flags = pa_stream_flags_t(PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue)
         func abandonStream(_ operation: String) -> PulseAudioError {
             pa_stream_unref(stream)
             return abandon(operation)
@@ -140,20 +150,33 @@ final class PlaybackStream: @unchecked Sendable {
     func flush() throws(PulseAudioError) -> Double {
         try locked { () throws(PulseAudioError) -> Double in
             _ = try perform("pa_stream_flush", pa_stream_flush(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)))
-            _ = try perform("pa_stream_update_timing_info",
-                            pa_stream_update_timing_info(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)))
-            guard let timing = pa_stream_get_timing_info(stream) else { return 0 }
-            return Double(max(timing.pointee.write_index, 0)) / Double(frameBytes * sampleRate)
+            return try writtenTime()
         }
     }
 
     /// Waits until everything written has been played; false when `keepGoing` said no first (the
-    /// drain is then cancelled). The corresponding C function is `pa_stream_drain`.
+    /// drain is then cancelled). The corresponding C functions are `pa_stream_drain` and
+    /// `pa_stream_get_time`.
+    ///
+    /// The server acknowledges a drain once the sink has taken the last sample, which the sink
+    /// still holds for its latency (and disconnecting would rewind it away); so this then waits
+    /// for what the stream time says is left, up to 2.5 s, holding the count while corked. (The
+    /// stream time itself stops short of the end once the stream has run dry, so it is read once.)
     func drain(while keepGoing: () -> Bool) throws(PulseAudioError) -> Bool {
-        try locked { () throws(PulseAudioError) -> Bool in
-            try perform("pa_stream_drain", pa_stream_drain(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)),
-                        while: keepGoing)
+        let (drained, end) = try locked { () throws(PulseAudioError) -> (Bool, Double) in
+            guard try perform("pa_stream_drain", pa_stream_drain(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)),
+                              while: keepGoing) else { return (false, 0) }
+            return (true, try writtenTime())
         }
+        guard drained else { return false }
+        var left = min(max(end - (playedTime ?? end), 0), 2.5)
+        while left > 0 {
+            guard keepGoing() else { return false }
+            let step = min(left, 0.01)
+            Thread.sleep(forTimeInterval: step)
+            if !locked({ pa_stream_is_corked(stream) == 1 }) { left -= step }
+        }
+        return true
     }
 
     /// Seconds of the stream the sink has played (its latency accounted for, interpolated between
@@ -183,6 +206,15 @@ final class PlaybackStream: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         return try body()
+    }
+
+    /// The stream time (see ``playedTime``) at which the next written sample will play, from
+    /// fresh timing. The corresponding C function is `pa_stream_update_timing_info`.
+    private func writtenTime() throws(PulseAudioError) -> Double {
+        _ = try perform("pa_stream_update_timing_info",
+                        pa_stream_update_timing_info(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)))
+        guard let timing = pa_stream_get_timing_info(stream) else { return 0 }
+        return Double(max(timing.pointee.write_index, 0)) / Double(frameBytes * sampleRate)
     }
 
     /// The error of a stream or context that has failed; nil while both are good.
