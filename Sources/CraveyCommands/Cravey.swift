@@ -19,7 +19,8 @@ public struct Cravey: ParsableCommand {
             (~/.local/share/cravey).
 
             Exit codes: 0 ok, 64 invalid input, 65 undecodable media, 66 unknown id or missing \
-            file, 69 no sound server or device, 73 cannot write, 1 anything else. Output to a \
+            file, 69 no sound server, device or camera, 73 cannot write, 130 an import \
+            stopped by Ctrl-C, 1 anything else. Output to a \
             closed pipe (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
