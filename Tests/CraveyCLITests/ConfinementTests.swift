@@ -43,6 +43,29 @@ struct ConfinementTests {
         }
     }
 
+    @Test("a library.sqlite, -wal or -shm that is a link is refused (exit 73) by a reading and a writing command; the file outside is untouched")
+    func linkedDatabase() async throws {
+        for linked in ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm"] {
+            // Given a library whose database file (or one of SQLite's two companions) is a link to a file outside
+            let (_, file) = try outsideFolder()
+            let library = temporaryLibrary()
+            #expect(try await Cravey.run(["list", "--library", library.path]).status == 0)
+            try? FileManager.default.removeItem(at: library.appendingPathComponent(linked))
+            try FileManager.default.createSymbolicLink(at: library.appendingPathComponent(linked), withDestinationURL: file)
+
+            // When listing and editing
+            let list = try await Cravey.run(["list", "--library", library.path])
+            let deleteAll = try await Cravey.run(["delete-all", "--yes", "--library", library.path])
+
+            // Then both refuse, naming the link, and the file outside is as it was
+            for result in [list, deleteAll] {
+                #expect(result.status == 73, "\(linked): \(result.error)")
+                #expect(result.error.contains("symbolic link") && result.error.contains(linked), "\(result.error)")
+            }
+            #expect(try Data(contentsOf: file) == Data("keep".utf8), "\(linked)")
+        }
+    }
+
     @Test("export --output refuses what exists (unless --force), anything not a regular file (even with --force), and any place inside the library")
     func exportOutput() async throws {
         let library = try Fixture.library(titles: ["Kept"])

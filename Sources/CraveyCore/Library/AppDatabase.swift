@@ -42,6 +42,7 @@ public struct AppDatabase: Sendable {
     /// the mode of the database file, so all three are private) and never changes the mode of
     /// one that exists. Returns whether it can only be read.
     private static func createPrivately(_ url: URL) throws -> Bool {
+        try refuseLinks(url)
         let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             close(descriptor)
@@ -52,6 +53,19 @@ public struct AppDatabase: Sendable {
             throw CraveyError(.cannotWrite, "Cannot create the library database \(url.path): \(code). Check that the folder is writable.", underlying: code)
         }
         return access(url.path, W_OK) != 0 || access(url.deletingLastPathComponent().path, W_OK) != 0
+    }
+
+    /// Refuses a database, -wal or -shm file that is a symbolic link (or not a regular file):
+    /// SQLite opens them by path and would follow the link out of the library folder. The
+    /// corresponding C function is `lstat`.
+    private static func refuseLinks(_ url: URL) throws {
+        for path in ["", "-wal", "-shm"].map({ url.path + $0 }) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }  // Missing: SQLite creates it, privately.
+            guard info.st_mode & S_IFMT != S_IFREG else { continue }
+            let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
+            throw CraveyError(.cannotWrite, "Refusing to use the library: \(path) is \(what), and cravey never follows a link out of the library folder. If it points at your library's database, put that file here in its place (mv TARGET '\(path)'); otherwise move it aside (mv '\(path)' '\(path).moved') and the next command starts an empty library.")
+        }
     }
 
     /// Moves the write-ahead log into the database file and truncates it, so nothing deleted
