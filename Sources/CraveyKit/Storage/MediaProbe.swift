@@ -75,7 +75,9 @@ enum MediaProbe {
             ends[index] = max(ends[index] ?? span.end, span.end)
             return .next
         })
-        return ends.map { index, end in end - max(starts[index] ?? 0, 0) }.max() ?? 0
+        // A stream starts at 0 at the earliest (what comes before is priming, as Opus's pre-skip),
+        // and one that ends there, or before, lasts nothing: never a negative length.
+        return ends.map { index, end in max(end - max(starts[index] ?? 0, 0), 0) }.max() ?? 0
     }
 
     static func open(_ url: URL) throws(CraveyError) -> InputFile {
