@@ -176,7 +176,7 @@ struct PlayCommandTests {
         #expect(sounding.count == 1 && abs((sounding.first?.duration ?? 0) - 6) <= 0.2, "\(sounding)")
     }
 
-    @Test("on a terminal: space pauses and resumes, the right arrow skips, q stops and counts; the terminal mode is restored")
+    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, q stops and counts; the terminal mode is restored")
     func terminalKeys() async throws {
         // Given a 40 s clip
         let sink = try VirtualMicrophone()
@@ -199,16 +199,53 @@ struct PlayCommandTests {
         terminal.type(" ")
         terminal.type("\u{1B}[C")
         #expect(try await shown("0:17 ["), "skipped 15 s: \(terminal.output)")
+        terminal.type("\u{1B}[D")
+        let back = try await offPool {
+            terminal.waitUntilShown(within: 10) { text in
+                guard let skipped = text.range(of: "0:17 [") else { return false }
+                return ["0:02 [", "0:03 [", "0:04 ["].contains { text[skipped.upperBound...].contains($0) }
+            }
+        }
+        #expect(back, "the left arrow skips 15 s back: \(terminal.output)")
         terminal.type("q")
         let output = try await offPool { terminal.waitForExit() }
 
-        // Then it stopped with status 0, counted a play past 15 s, and the mode is as before
+        // Then it stopped with status 0, counted a play that did not complete, and the mode is as before
         #expect(output.contains("status 0"), "\(output)")
         let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
         #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
         let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
         #expect(!event.completed, "\(event)")
         #expect(try library.repository.fetch(idPrefix: ids[0]).playCount == 1)
+    }
+
+    @Test("on a terminal, Escape and Ctrl-C stop and count as q does; the terminal mode is restored",
+          arguments: ["\u{1B}", "\u{03}"])
+    func terminalStopKeys(key: String) async throws {
+        // Given a 40 s clip, played on a terminal that is the shell's controlling terminal (so
+        // Ctrl-C is a SIGINT to the foreground job, as in a terminal window), the shell living on
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 40)])])
+        let clock = try await SinkCapture.start(sink: sink.sinkName)  // see signalStops
+        defer { _ = try? clock.stop() }
+        var environment = Cravey.environment()
+        environment.removeValue(forKey: "NO_COLOR")
+        let script = "trap : INT; stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.storage.libraryURL.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
+        let terminal = try PseudoTerminal("/usr/bin/setsid", ["--ctty", "--wait", "/bin/sh", "-c", script], environment: environment)
+
+        // When the key is typed once it plays
+        #expect(try await offPool { terminal.waitUntilShown(within: 10) { $0.contains("0:01 [") } }, "\(terminal.output)")
+        terminal.type(key)
+        let output = try await offPool { terminal.waitForExit() }
+
+        // Then it stopped with status 0 long before the end, counted a play that did not
+        // complete, and the terminal mode is as before
+        #expect(output.contains("status 0"), "\(output)")
+        let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
+        #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
+        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
+        #expect(!event.completed && event.secondsListened < 10, "\(event)")
+        #expect(try playCount(library, ids[0]) == 1)
     }
 
     @Test("MP3, Opus, FLAC and WAV files imported into the library play their tone for their duration", arguments: [
