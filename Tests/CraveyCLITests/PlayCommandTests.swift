@@ -176,29 +176,59 @@ struct PlayCommandTests {
         #expect(sounding.count == 1 && abs((sounding.first?.duration ?? 0) - 6) <= 0.2, "\(sounding)")
     }
 
-    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, q stops and counts; the terminal mode is restored")
-    func terminalKeys() async throws {
-        // Given a 40 s clip
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 40)])])
-        let clock = try await SinkCapture.start(sink: sink.sinkName)  // see signalStops
-        defer { _ = try? clock.stop() }
-        var environment = Cravey.environment()
-        environment.removeValue(forKey: "NO_COLOR")
-        let script = "stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.storage.libraryURL.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
+    /// A 40 s clip playing on a terminal that is its shell's controlling terminal, as in a
+    /// terminal window: Ctrl-C is a SIGINT to the foreground job, which the shell traps to live on
+    /// and print the exit status, with `stty -g` before and after.
+    struct TerminalPlay {
+        let sink: VirtualMicrophone
+        let clock: SinkCapture  // see signalStops
+        let library: RecordingLibrary
+        let id: String
+        let terminal: PseudoTerminal
 
-        // When it plays on a terminal and keys are typed
-        let terminal = try PseudoTerminal("/bin/sh", ["-c", script], environment: environment)
-        let shown = { @Sendable (text: String) async throws -> Bool in
+        func shown(_ text: String) async throws -> Bool {
             try await offPool { terminal.waitUntilShown(within: 10) { $0.contains(text) } }
         }
-        #expect(try await shown("space pause"), "\(terminal.output)")
-        #expect(try await shown("0:01 ["), "\(terminal.output)")
+
+        /// Then: status 0, the terminal mode as before, one play counted that did not complete.
+        func expectStoppedAndCounted() async throws -> PlayEvent {
+            let output = try await offPool { terminal.waitForExit() }
+            _ = try? clock.stop()
+            #expect(output.contains("status 0"), "\(output)")
+            let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
+            #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
+            let event = try #require(try library.repository.playEvents(of: UUID(uuidString: id)!).first)
+            #expect(!event.completed, "\(event)")
+            #expect(try library.repository.fetch(idPrefix: id).playCount == 1)
+            return event
+        }
+    }
+
+    func playingOnTerminal() async throws -> TerminalPlay {
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 40)])])
+        let clock = try await SinkCapture.start(sink: sink.sinkName)
+        var environment = Cravey.environment()
+        environment.removeValue(forKey: "NO_COLOR")
+        let script = "trap : INT; stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.storage.libraryURL.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
+        let terminal = try PseudoTerminal("/usr/bin/setsid", ["--ctty", "--wait", "/bin/sh", "-c", script], environment: environment)
+        return TerminalPlay(sink: sink, clock: clock, library: library, id: ids[0], terminal: terminal)
+    }
+
+    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, q stops and counts; the terminal mode is restored")
+    func terminalKeys() async throws {
+        // Given a 40 s clip playing on a terminal
+        let play = try await playingOnTerminal()
+        let terminal = play.terminal
+
+        // When keys are typed
+        #expect(try await play.shown("space pause"), "\(terminal.output)")
+        #expect(try await play.shown("0:01 ["), "\(terminal.output)")
         terminal.type(" ")
-        #expect(try await shown("❚❚"), "\(terminal.output)")
+        #expect(try await play.shown("❚❚"), "\(terminal.output)")
         terminal.type(" ")
         terminal.type("\u{1B}[C")
-        #expect(try await shown("0:17 ["), "skipped 15 s: \(terminal.output)")
+        #expect(try await play.shown("0:17 ["), "skipped 15 s: \(terminal.output)")
         terminal.type("\u{1B}[D")
         let back = try await offPool {
             terminal.waitUntilShown(within: 10) { text in
@@ -208,44 +238,25 @@ struct PlayCommandTests {
         }
         #expect(back, "the left arrow skips 15 s back: \(terminal.output)")
         terminal.type("q")
-        let output = try await offPool { terminal.waitForExit() }
 
         // Then it stopped with status 0, counted a play that did not complete, and the mode is as before
-        #expect(output.contains("status 0"), "\(output)")
-        let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
-        #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
-        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
-        #expect(!event.completed, "\(event)")
-        #expect(try library.repository.fetch(idPrefix: ids[0]).playCount == 1)
+        _ = try await play.expectStoppedAndCounted()
     }
 
     @Test("on a terminal, Escape and Ctrl-C stop and count as q does; the terminal mode is restored",
           arguments: ["\u{1B}", "\u{03}"])
     func terminalStopKeys(key: String) async throws {
-        // Given a 40 s clip, played on a terminal that is the shell's controlling terminal (so
-        // Ctrl-C is a SIGINT to the foreground job, as in a terminal window), the shell living on
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 40)])])
-        let clock = try await SinkCapture.start(sink: sink.sinkName)  // see signalStops
-        defer { _ = try? clock.stop() }
-        var environment = Cravey.environment()
-        environment.removeValue(forKey: "NO_COLOR")
-        let script = "trap : INT; stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.storage.libraryURL.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
-        let terminal = try PseudoTerminal("/usr/bin/setsid", ["--ctty", "--wait", "/bin/sh", "-c", script], environment: environment)
+        // Given a 40 s clip playing on a terminal
+        let play = try await playingOnTerminal()
 
         // When the key is typed once it plays
-        #expect(try await offPool { terminal.waitUntilShown(within: 10) { $0.contains("0:01 [") } }, "\(terminal.output)")
-        terminal.type(key)
-        let output = try await offPool { terminal.waitForExit() }
+        #expect(try await play.shown("0:01 ["), "\(play.terminal.output)")
+        play.terminal.type(key)
 
-        // Then it stopped with status 0 long before the end, counted a play that did not
+        // Then it stopped long before the end with status 0, counted a play that did not
         // complete, and the terminal mode is as before
-        #expect(output.contains("status 0"), "\(output)")
-        let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
-        #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
-        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
-        #expect(!event.completed && event.secondsListened < 10, "\(event)")
-        #expect(try playCount(library, ids[0]) == 1)
+        let event = try await play.expectStoppedAndCounted()
+        #expect(event.secondsListened < 10, "\(event)")
     }
 
     @Test("MP3, Opus, FLAC and WAV files imported into the library play their tone for their duration", arguments: [
