@@ -134,23 +134,14 @@ public actor AudioRecordingCoordinator {
     }
 
     /// The encoder stage: owns the AAC encoder and the muxer, finalises the file at the end and
-    /// measures its loudness.
-    ///
-    /// The file stays locked from its creation until it is saved (``FileStorageManager/create(_:)``);
-    /// a file with nothing recorded in it goes.
+    /// measures its loudness (``RecordingFileWriter/record(_:as:in:make:encode:)``).
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
                                storage: FileStorageManager, url: URL) throws -> AudioRecordingResult {
-        let writer: RecordingFileWriter
-        do {
-            // The writer creates the file and removes it again if it cannot start.
-            writer = try RecordingFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
-                                         channels: options.channels, bitRate: options.bitRate)
-        } catch {
-            throw CraveyError.writing(error, to: url)
-        }
         var summary = MicrophoneCapture.Summary(source: options.source ?? "default")
-        var written = 0
-        do {
+        let loudness = try RecordingFileWriter.record(url, as: .m4a, in: storage, make: {
+            try RecordingFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
+                                    channels: options.channels, bitRate: options.bitRate)
+        }, encode: { writer, written in
             try stage.ready()
             while let chunk = try stage.pop() {
                 switch chunk {
@@ -161,25 +152,7 @@ public actor AudioRecordingCoordinator {
                     summary = end
                 }
             }
-            try writer.finish()
-        } catch {
-            // Kept, what was recorded is no longer this process's: doctor may register it.
-            if written == 0 { try? storage.remove(url) } else { storage.release(url) }
-            // The capture stage failed, or the recording was cancelled: that error surfaces.
-            if error is CancellationError { throw error }
-            var failure = CraveyError.writing(error, to: url)
-            if written > 0 {
-                failure.message += " What was recorded until then is kept in that file; once there is room, `cravey doctor --repair` adds it to the library."
-            }
-            throw failure
-        }
-        // A normal MP4 with an edit list hiding the encoder delay. Should the rewrite fail (for
-        // any reason, running out of memory included), the fragmented file, which every reader
-        // handles, stays: the recording is saved either way.
-        do {
-            try storage.rewriteAsNormalMP4(url, format: Container.m4a.formatName, audioPriming: writer.primingSamples)
-        } catch {}
-        let loudness = (try? LoudnessMeter.measure(fileAt: url)) ?? nil
+        })
         return AudioRecordingResult(
             id: id, fileURL: url,
             duration: Double(summary.samples) / Double(options.sampleRate),

@@ -85,5 +85,47 @@ final class RecordingFileWriter {
     }
 }
 
+extension RecordingFileWriter {
+    /// A recording's file from its creation to its finished form, for an encoder stage: creates
+    /// the writer (`make`), runs the stage's loop (`encode`, which counts in `written` what it has
+    /// handed the writer), finishes the file, rewrites it as a normal MP4 with an edit list hiding
+    /// the AAC priming, and measures its loudness (nil if that failed).
+    ///
+    /// The file stays locked from its creation until it is saved (``FileStorageManager/create(_:)``).
+    /// On a failure a file holding something is kept and released, no longer this process's, for
+    /// `doctor --repair` to register, and one holding nothing goes; the error names the file and
+    /// says what was kept. A cancellation, or the capture stage's own error, surfaces as it is.
+    /// Should the rewrite fail (for any reason, running out of memory included), the fragmented
+    /// file, which every reader handles, stays: the recording is saved either way.
+    static func record(_ url: URL, as container: Container, in storage: FileStorageManager,
+                       make: () throws -> RecordingFileWriter,
+                       encode: (RecordingFileWriter, inout Int) throws -> Void) throws -> LoudnessMeasurement? {
+        let writer: RecordingFileWriter
+        do {
+            // The writer creates the file and removes it again if it cannot start.
+            writer = try make()
+        } catch {
+            throw CraveyError.writing(error, to: url)
+        }
+        var written = 0
+        do {
+            try encode(writer, &written)
+            try writer.finish()
+        } catch {
+            if written == 0 { try? storage.remove(url) } else { storage.release(url) }
+            if error is CancellationError { throw error }
+            var failure = CraveyError.writing(error, to: url)
+            if written > 0 {
+                failure.message += " What was recorded until then is kept in that file; once there is room, `cravey doctor --repair` adds it to the library."
+            }
+            throw failure
+        }
+        do {
+            try storage.rewriteAsNormalMP4(url, format: container.formatName, audioPriming: writer.primingSamples)
+        } catch {}
+        return (try? LoudnessMeter.measure(fileAt: url)) ?? nil
+    }
+}
+
 @available(*, unavailable)
 extension RecordingFileWriter: Sendable {}

@@ -253,30 +253,23 @@ public actor VideoRecordingCoordinator {
     }
 
     /// The encoder stage: owns both encoders and the muxer, holds the video to a constant rate
-    /// against the audio, finalises the file at the end and measures its loudness.
-    ///
-    /// The file stays locked from its creation until it is saved; a file with nothing recorded in
-    /// it goes.
+    /// against the audio, finalises the file at the end and measures its loudness
+    /// (``RecordingFileWriter/record(_:as:in:make:encode:)``).
     private static func encode(_ stage: Stages.Consumer, options: VideoRecordingOptions, id: UUID,
                                storage: FileStorageManager, url: URL, inFlight: InFlight) throws -> VideoRecordingResult {
         let audio = options.audio
-        let writer: RecordingFileWriter
-        do {
-            writer = try RecordingFileWriter(
-                partialOf: id, in: storage, sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
-                video: .init(width: options.width, height: options.height, frameRate: options.frameRate))
-        } catch {
-            throw CraveyError.writing(error, to: url)
-        }
         var microphone = MicrophoneCapture.Summary(source: audio.source ?? "default")
         var camera = CameraSummary()
         var video = ConstantFrameRate<Picture>(frameRate: options.frameRate)
-        var samples = 0
         let rate = Double(audio.sampleRate)
-        func write(_ frames: [(picture: Picture, frame: Int64)]) throws {
-            for (picture, frame) in frames { try writer.append(picture.frame, frame: frame) }
-        }
-        do {
+        let loudness = try RecordingFileWriter.record(url, as: .mp4, in: storage, make: {
+            try RecordingFileWriter(
+                partialOf: id, in: storage, sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
+                video: .init(width: options.width, height: options.height, frameRate: options.frameRate))
+        }, encode: { writer, samples in
+            func write(_ frames: [(picture: Picture, frame: Int64)]) throws {
+                for (picture, frame) in frames { try writer.append(picture.frame, frame: frame) }
+            }
             try stage.ready()
             while let item = try stage.pop() {
                 switch item {
@@ -296,23 +289,7 @@ public actor VideoRecordingCoordinator {
                 }
             }
             try write(video.finish(at: Double(samples) / rate))
-            try writer.finish()
-        } catch {
-            // Kept, what was recorded is no longer this process's: doctor may register it.
-            if samples == 0 { try? storage.remove(url) } else { storage.release(url) }
-            if error is CancellationError { throw error }
-            var failure = CraveyError.writing(error, to: url)
-            if samples > 0 {
-                failure.message += " What was recorded until then is kept in that file; once there is room, `cravey doctor --repair` adds it to the library."
-            }
-            throw failure
-        }
-        // As for audio: a normal MP4 with an edit list hiding the AAC priming; should the rewrite
-        // fail, the fragmented file, which every reader handles, stays.
-        do {
-            try storage.rewriteAsNormalMP4(url, format: Container.mp4.formatName, audioPriming: writer.primingSamples)
-        } catch {}
-        let loudness = (try? LoudnessMeter.measure(fileAt: url)) ?? nil
+        })
         return VideoRecordingResult(
             id: id, fileURL: url, duration: Double(microphone.samples) / rate,
             sampleCount: microphone.samples, peak: microphone.peak, loudness: loudness,
