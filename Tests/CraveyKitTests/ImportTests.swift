@@ -1,6 +1,5 @@
 import CraveyTestSupport
 import Foundation
-import Synchronization
 import Testing
 @testable import CraveyKit
 
@@ -321,7 +320,7 @@ struct ImportTests {
     }
 
     final class Outcome: Sendable {
-        let value = Mutex<(Result<Recording, CraveyError>, Double)?>(nil)
+        let value = Locked<(Result<Recording, CraveyError>, Double)?>(nil)
     }
 
     /// A Unix socket bound (and listening) at `url`; the caller closes the returned descriptor.

@@ -1,6 +1,5 @@
 import CraveyTestSupport
 import Foundation
-import Synchronization
 import Testing
 @testable import CraveyKit
 
@@ -100,7 +99,7 @@ struct PlaybackTests {
         // Given 2 s of 440 Hz then 2 s of 880 Hz
         let sink = try VirtualMicrophone()
         let clip = try Fixture.tones([(440, 2), (880, 2)])
-        let pause = Mutex<(at: Double, from: ContinuousClock.Instant, to: ContinuousClock.Instant)?>(nil)
+        let pause = Locked<(at: Double, from: ContinuousClock.Instant, to: ContinuousClock.Instant)?>(nil)
 
         // When paused at 1 s for 2 s
         let (summary, samples, wall, events) = try await play(clip, duration: 4, sink: sink) { manager in

@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// Descriptors holding the `flock` of every `.partial`, `.importing` and `.finishing` file this process is
 /// writing, by path: kept from the file's creation until its row is in the library (or the file
 /// is removed), whichever descriptor wrote it and however often it is renamed meanwhile.
-private let liveFiles = Mutex<[String: Int32]>([:])
+private let liveFiles = Locked<[String: Int32]>([:])
 
 extension FileStorageManager {
     /// The lock file in the library folder (``exclusively(_:)``).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The library's writer lock: an exclusive `flock` on `library.lock` in the library folder, taken
 /// by every step that changes files and rows together (see "Several processes, one library" in
@@ -9,10 +8,10 @@ import Synchronization
 /// folder in a process, re-entrant on its thread (doctor saving a recovered clip takes it again)
 /// and exclusive between threads.
 final class LibraryLock: Sendable {
-    private static let locks = Mutex<[String: LibraryLock]>([:])
+    private static let locks = Locked<[String: LibraryLock]>([:])
     /// Held by the thread that holds the `flock`, as often as it took it.
     private let thread = NSRecursiveLock()
-    private let state = Mutex<(depth: Int, descriptor: Int32)>((0, -1))
+    private let state = Locked<(depth: Int, descriptor: Int32)>((0, -1))
 
     /// The lock of the library folder at `path`.
     static func of(_ path: String) -> LibraryLock {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What the person asks of a playback (seek, pause, stop) and what it has played, shared by the
 /// caller's threads, the decoder (producer) and the PulseAudio writer (consumer).
@@ -35,11 +34,11 @@ final class PlaybackControl: Sendable {
     }
 
     let duration: Double
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(start: Double, duration: Double) {
         self.duration = duration
-        state = Mutex(State(seekTarget: start))
+        state = Locked(State(seekTarget: start))
     }
 
     // MARK: - The caller's side

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Plays one media file through PulseAudio: decode -> resample (+ gain) -> bounded queue ->
 /// playback stream, as one ``MediaPipeline``.
@@ -21,7 +20,7 @@ public final class PlaybackManager: Sendable {
     private let options: PlaybackOptions
     private let control: PlaybackControl
     private let eventSink: AsyncStream<PlaybackEvent>.Continuation
-    private let pipeline = Mutex<Stages?>(nil)
+    private let pipeline = Locked<Stages?>(nil)
 
     /// How often ``events`` reports the position.
     static let eventInterval = 0.08

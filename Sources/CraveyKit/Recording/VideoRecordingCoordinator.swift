@@ -187,7 +187,7 @@ public actor VideoRecordingCoordinator {
 
     /// The recording's one clock, started when the first capture thread asks for it.
     private final class RecordingClock: Sendable {
-        private let start = Mutex<ContinuousClock.Instant?>(nil)
+        private let start = Locked<ContinuousClock.Instant?>(nil)
 
         var origin: ContinuousClock.Instant {
             start.withLock { start in

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A result that arrives once, from any thread, and that any number of tasks can await.
 ///
@@ -10,7 +9,7 @@ final class Completion<Value: Sendable>: Sendable {
         case done(Result<Value, any Error>)
     }
 
-    private let state = Mutex<State>(.pending([]))
+    private let state = Locked<State>(.pending([]))
 
     /// Delivers the result; later calls are ignored.
     func resolve(_ result: Result<Value, any Error>) {
