@@ -134,11 +134,11 @@ public actor AudioRecordingCoordinator {
     }
 
     /// The encoder stage: owns the AAC encoder and the muxer, finalises the file at the end and
-    /// measures its loudness (``RecordingFileWriter/record(_:as:in:make:encode:)``).
+    /// measures its loudness (``RecordingFileWriter/record(_:in:make:encode:)``).
     private static func encode(_ stage: Stages.Consumer, options: AudioRecordingOptions, id: UUID,
                                storage: FileStorageManager, url: URL) throws -> AudioRecordingResult {
         var summary = MicrophoneCapture.Summary(source: options.source ?? "default")
-        let loudness = try RecordingFileWriter.record(url, as: .m4a, in: storage, make: {
+        let loudness = try RecordingFileWriter.record(url, in: storage, make: {
             try RecordingFileWriter(partialOf: id, in: storage, sampleRate: options.sampleRate,
                                     channels: options.channels, bitRate: options.bitRate)
         }, encode: { writer, written in

@@ -14,6 +14,8 @@ final class RecordingFileWriter {
         var frameRate: Int
     }
 
+    /// `.m4a` for an audio recording, `.mp4` for a video.
+    let container: Container
     private let file: MediaFile
     private let muxer: Muxer
     private let audio: AACEncoderStage
@@ -31,9 +33,10 @@ final class RecordingFileWriter {
     init(partialOf id: UUID, in storage: FileStorageManager, sampleRate: Int, channels: Int, bitRate: Int,
          video format: VideoFormat? = nil) throws {
         let type: RecordingType = format == nil ? .audio : .video
+        container = Container(for: type)
         let file = try storage.createPartial(id: id, type: type)
         do {
-            let muxer = try Muxer(writingTo: file, format: Container(for: type).formatName)
+            let muxer = try Muxer(writingTo: file, format: container.formatName)
             do {
                 video = try format.map { (format) throws(FFmpegError) in
                     try H264EncoderStage(width: Int32(format.width), height: Int32(format.height),
@@ -97,7 +100,7 @@ extension RecordingFileWriter {
     /// says what was kept. A cancellation, or the capture stage's own error, surfaces as it is.
     /// Should the rewrite fail (for any reason, running out of memory included), the fragmented
     /// file, which every reader handles, stays: the recording is saved either way.
-    static func record(_ url: URL, as container: Container, in storage: FileStorageManager,
+    static func record(_ url: URL, in storage: FileStorageManager,
                        make: () throws -> RecordingFileWriter,
                        encode: (RecordingFileWriter, inout Int) throws -> Void) throws -> LoudnessMeasurement? {
         let writer: RecordingFileWriter
@@ -121,7 +124,7 @@ extension RecordingFileWriter {
             throw failure
         }
         do {
-            try storage.rewriteAsNormalMP4(url, format: container.formatName, audioPriming: writer.primingSamples)
+            try storage.rewriteAsNormalMP4(url, format: writer.container.formatName, audioPriming: writer.primingSamples)
         } catch {}
         return (try? LoudnessMeter.measure(fileAt: url)) ?? nil
     }

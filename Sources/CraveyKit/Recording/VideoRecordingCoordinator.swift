@@ -254,7 +254,7 @@ public actor VideoRecordingCoordinator {
 
     /// The encoder stage: owns both encoders and the muxer, holds the video to a constant rate
     /// against the audio, finalises the file at the end and measures its loudness
-    /// (``RecordingFileWriter/record(_:as:in:make:encode:)``).
+    /// (``RecordingFileWriter/record(_:in:make:encode:)``).
     private static func encode(_ stage: Stages.Consumer, options: VideoRecordingOptions, id: UUID,
                                storage: FileStorageManager, url: URL, inFlight: InFlight) throws -> VideoRecordingResult {
         let audio = options.audio
@@ -262,7 +262,7 @@ public actor VideoRecordingCoordinator {
         var camera = CameraSummary()
         var video = ConstantFrameRate<Picture>(frameRate: options.frameRate)
         let rate = Double(audio.sampleRate)
-        let loudness = try RecordingFileWriter.record(url, as: .mp4, in: storage, make: {
+        let loudness = try RecordingFileWriter.record(url, in: storage, make: {
             try RecordingFileWriter(
                 partialOf: id, in: storage, sampleRate: audio.sampleRate, channels: audio.channels, bitRate: audio.bitRate,
                 video: .init(width: options.width, height: options.height, frameRate: options.frameRate))
