@@ -9,17 +9,17 @@ import Foundation
 /// --sanitize thread` could say nothing about that state. TSan sees a pthread mutex.
 // @unchecked Sendable: `value` is only touched inside `withLock`, with `lock` held; values go in
 // and out `sending`, as with Mutex.
-public final class Locked<Value: ~Copyable>: @unchecked Sendable {
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    public init(_ value: consuming sending Value) {
+    package init(_ value: consuming sending Value) {
         self.value = value
     }
 
     /// Runs `body` with the value, the lock held. The corresponding C functions are
     /// `pthread_mutex_lock` and `pthread_mutex_unlock`.
-    public func withLock<Result: ~Copyable, E: Error>(
+    package func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         lock.lock()

@@ -1,4 +1,3 @@
-
 /// What the person asks of a playback (seek, pause, stop) and what it has played, shared by the
 /// caller's threads, the decoder (producer) and the PulseAudio writer (consumer).
 ///

@@ -1,4 +1,3 @@
-
 /// A result that arrives once, from any thread, and that any number of tasks can await.
 ///
 /// Threads that run blocking C code resolve it; async code awaits it without blocking the
