@@ -181,7 +181,7 @@ struct PlayCommandTests {
     /// and print the exit status, with `stty -g` before and after.
     struct TerminalPlay {
         let sink: VirtualMicrophone
-        let clock: SinkCapture  // see signalStops
+        let clock: SinkCapture  // see signalStops; ended with the play, by its deinit
         let library: RecordingLibrary
         let id: String
         let terminal: PseudoTerminal
@@ -193,7 +193,6 @@ struct PlayCommandTests {
         /// Then: status 0, the terminal mode as before, one play counted that did not complete.
         func expectStoppedAndCounted() async throws -> PlayEvent {
             let output = try await offPool { terminal.waitForExit() }
-            _ = try? clock.stop()
             #expect(output.contains("status 0"), "\(output)")
             let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
             #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
