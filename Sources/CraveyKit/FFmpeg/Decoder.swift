@@ -1,6 +1,6 @@
 internal import CFFmpeg
 
-/// An owned decoder context (`AVCodecContext` opened for decoding one stream of an ``InputFile``).
+/// An owned decoder context (`AVCodecContext` opened for decoding one stream of an ``Demuxer``).
 final class Decoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     /// The index of the stream this decoder reads in its input file.
@@ -8,7 +8,7 @@ final class Decoder {
 
     /// Opens the decoder for a stream. The corresponding C functions are
     /// `avcodec_find_decoder`, `avcodec_parameters_to_context` and `avcodec_open2`.
-    init(stream index: Int32, of input: InputFile) throws(FFmpegError) {
+    init(stream index: Int32, of input: Demuxer) throws(FFmpegError) {
         let codec = try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
             avcodec_find_decoder(parameters.pointee.codec_id)
         }

@@ -13,7 +13,7 @@ final class H264EncoderStage {
 
     /// Adds an H.264 stream to `muxer` for `stream` of `input`, its size made even, its frame
     /// rate and time base kept, and its side data (the display matrix) copied.
-    init(_ stream: StreamInfo, of input: InputFile, into muxer: Muxer) throws(FFmpegError) {
+    init(_ stream: StreamInfo, of input: Demuxer, into muxer: Muxer) throws(FFmpegError) {
         let index = Int32(stream.index)
         let width = Int32(stream.width ?? 0) & ~1, height = Int32(stream.height ?? 0) & ~1
         guard width > 0, height > 0 else { throw FFmpegError.invalidData }

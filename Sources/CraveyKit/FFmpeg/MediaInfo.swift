@@ -1,4 +1,4 @@
-/// A value snapshot of what a media file holds, taken from an ``InputFile``.
+/// A value snapshot of what a media file holds, taken from an ``Demuxer``.
 public struct MediaInfo: Sendable, Equatable {
     /// The demuxer's name, for example `mov,mp4,m4a,3gp,3g2,mj2`.
     public var formatName: String

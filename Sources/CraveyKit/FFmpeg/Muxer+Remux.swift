@@ -20,7 +20,7 @@ extension Muxer {
     /// `audioPriming` moves audio timestamps back by the encoder delay (in samples) that a
     /// fragmented file cannot record, so the output's edit list hides the priming samples again.
     static func remux(_ input: URL, into output: MediaFile, format: String, audioPriming: Int64 = 0) throws {
-        let source = try InputFile(url: input)
+        let source = try Demuxer(url: input)
         let muxer = try Muxer(writingTo: output, format: format)
         try muxer.closing {
             var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]

@@ -100,7 +100,7 @@ final class Muxer {
 
     /// Adds a stream that copies a stream of an input file packet for packet; returns its index.
     /// The corresponding C function is `avcodec_parameters_copy`.
-    func addStream(copying index: Int32, of input: InputFile) throws(FFmpegError) -> Int32 {
+    func addStream(copying index: Int32, of input: Demuxer) throws(FFmpegError) -> Int32 {
         guard let stream = avformat_new_stream(context, nil) else { throw FFmpegError.outOfMemory }
         try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
             try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
@@ -113,7 +113,7 @@ final class Muxer {
 
     /// Copies a stream's side data (the display matrix that says how to rotate it, for example)
     /// to one of ours. The corresponding C function is `av_stream_new_side_data`.
-    func copySideData(ofStream index: Int32, of input: InputFile, to target: Int32) throws(FFmpegError) {
+    func copySideData(ofStream index: Int32, of input: Demuxer, to target: Int32) throws(FFmpegError) {
         let stream = context.pointee.streams[Int(target)]!
         for (type, bytes) in input.sideData(ofStream: index) {
             guard let destination = av_stream_new_side_data(stream, type, bytes.count) else { throw FFmpegError.outOfMemory }

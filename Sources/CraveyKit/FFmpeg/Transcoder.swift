@@ -6,7 +6,7 @@ import Foundation
 /// timestamp, in a normal MP4 with its index up front.
 enum Transcoder {
     static func transcode(_ source: URL, into destination: MediaFile, container: Container) throws {
-        let input = try InputFile(url: source)
+        let input = try Demuxer(url: source)
         let info = input.info
         let muxer = try Muxer(writingTo: destination, format: container.formatName)
         try muxer.closing {

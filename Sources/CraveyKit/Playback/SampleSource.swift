@@ -32,7 +32,7 @@ struct Silence: SampleSource {
 /// first sample handed out is the one at the position.
 final class AudioDecoding: SampleSource {
     private let url: URL
-    private let input: InputFile
+    private let input: Demuxer
     private let decoder: Decoder
     private let resampler: Resampler
     private let rate: Double

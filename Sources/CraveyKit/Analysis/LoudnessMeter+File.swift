@@ -20,7 +20,7 @@ extension LoudnessMeter {
     }
 
     /// Decodes stream `index` of `input` from where it stands to its end through the meter.
-    static func measure(stream index: Int32, of input: InputFile) throws(FFmpegError) -> LoudnessMeasurement {
+    static func measure(stream index: Int32, of input: Demuxer) throws(FFmpegError) -> LoudnessMeasurement {
         let decoder = try Decoder(stream: index, of: input)
         let rate = Int(decoder.audioFormat.sampleRate)
         guard rate > 0 else { throw FFmpegError(code: FFmpegError.invalidData.code, operation: "sample rate") }

@@ -1,4 +1,4 @@
-extension InputFile {
+extension Demuxer {
     /// Reads the input's packets in file order, from where it stands to its end or until a
     /// callback says `.stop`: the one demux/decode loop remux, transcode, probe and thumbnail use.
     ///

@@ -12,7 +12,7 @@ enum MediaProbe {
         try duration(of: try open(url), at: url)
     }
 
-    static func duration(of input: InputFile, at url: URL) throws(CraveyError) -> Double {
+    static func duration(of input: Demuxer, at url: URL) throws(CraveyError) -> Double {
         let info = input.info
         if let declared = info.containerDuration, declared > 0, declared < 7 * 24 * 3600,
            let longest = info.streams.compactMap(\.duration).max(), abs(longest - declared) < 1 {
@@ -44,7 +44,7 @@ enum MediaProbe {
     /// Why the main stream (the video, or else the audio; cover art is not video) does not
     /// decode a first frame from where `input` stands; nil when it does. Throws only when memory
     /// ran out, which says nothing about the file.
-    static func undecodableReason(_ input: InputFile) throws(FFmpegError) -> String? {
+    static func undecodableReason(_ input: Demuxer) throws(FFmpegError) -> String? {
         let info = input.info
         guard let stream = info.videoStream ?? info.audioStream else { return "holds no audio or video" }
         do {
@@ -65,7 +65,7 @@ enum MediaProbe {
         return (try? input.walk(packets: { _ in .stop })) == .next
     }
 
-    static func packetDuration(_ input: InputFile) throws(FFmpegError) -> Double {
+    static func packetDuration(_ input: Demuxer) throws(FFmpegError) -> Double {
         var starts: [Int32: Double] = [:]
         var ends: [Int32: Double] = [:]
         try input.walk(packets: { packet in
@@ -80,12 +80,12 @@ enum MediaProbe {
         return ends.map { index, end in max(end - max(starts[index] ?? 0, 0), 0) }.max() ?? 0
     }
 
-    static func open(_ url: URL) throws(CraveyError) -> InputFile {
+    static func open(_ url: URL) throws(CraveyError) -> Demuxer {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CraveyError(.notFound, "No file at \(url.path).")
         }
         do {
-            return try InputFile(url: url)
+            return try Demuxer(url: url)
         } catch {
             if error.posixErrno == EACCES {
                 throw CraveyError(.other, "Cannot read \(url.path): permission denied.")

@@ -88,7 +88,7 @@ enum Thumbnailer {
 
     /// Decodes frames from `after` seconds on and returns the one `pick` asks for, scaled and
     /// turned upright; nil when there is none.
-    private static func picture(_ input: InputFile, _ decoder: Decoder, after seconds: Double,
+    private static func picture(_ input: Demuxer, _ decoder: Decoder, after seconds: Double,
                                 size: (width: Int32, height: Int32), rotation: Int, _ pick: Pick) throws(FFmpegError) -> Frame? {
         var scaler: Scaler?
         var tried = 0

@@ -2,7 +2,7 @@ import Foundation
 internal import CFFmpeg
 
 /// An owned demuxer (`AVFormatContext` opened for reading a file or a capture device).
-final class InputFile {
+final class Demuxer {
     private var context: UnsafeMutablePointer<AVFormatContext>?
 
     /// Opens a media file and reads its stream information.
@@ -145,7 +145,7 @@ final class InputFile {
 }
 
 @available(*, unavailable)
-extension InputFile: Sendable {}
+extension Demuxer: Sendable {}
 
 /// A scoped `AVDictionary` of options built from a Swift dictionary.
 struct OptionDictionary {

@@ -1,7 +1,7 @@
 import Foundation
 internal import CFFmpeg
 
-extension InputFile {
+extension Demuxer {
     /// Opens a capture device through one of libavdevice's inputs: `v4l2` with a device path
     /// (`/dev/video0`), or `lavfi` with a filter graph (`testsrc2=size=1280x720:rate=30`), with
     /// that input's options (`video_size`, `framerate`, `input_format`).

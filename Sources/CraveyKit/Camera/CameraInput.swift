@@ -9,7 +9,7 @@ internal import CFFmpeg
 /// Lives on the camera's capture thread. Pictures are decoded (MJPEG or raw), and scaled with
 /// libswscale only when the camera's size or pixel format is not the wanted one.
 final class CameraInput {
-    private let input: InputFile
+    private let input: Demuxer
     private let decoder: Decoder
     private let streamIndex: Int32
     private let packet: Packet
@@ -43,12 +43,12 @@ final class CameraInput {
     /// lists no mode, asked for the wanted size and rate directly; the test camera is `testsrc2`
     /// at exactly that size and rate. The corresponding C function is `avformat_open_input`.
     static func open(_ source: CameraSource, device: CameraDevice?, width: Int, height: Int,
-                     frameRate: Int) throws(FFmpegError) -> InputFile {
+                     frameRate: Int) throws(FFmpegError) -> Demuxer {
         switch source {
         case .test:
-            return try InputFile(device: "testsrc2=size=\(width)x\(height):rate=\(frameRate)", format: "lavfi")
+            return try Demuxer(device: "testsrc2=size=\(width)x\(height):rate=\(frameRate)", format: "lavfi")
         case .device(let path):
-            return try InputFile(device: device?.path ?? path, format: "v4l2",
+            return try Demuxer(device: device?.path ?? path, format: "v4l2",
                                  options: v4l2Options(for: device, width: width, height: height, frameRate: frameRate))
         }
     }

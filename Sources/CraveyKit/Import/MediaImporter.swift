@@ -17,9 +17,9 @@ enum MediaImporter {
     /// decode.
     static func prepare(_ source: URL, storage: FileStorageManager, id: UUID) throws(CraveyError) -> Imported {
         try refuseUnlessRegularFile(source)
-        let input: InputFile
+        let input: Demuxer
         do {
-            input = try InputFile(url: source)
+            input = try Demuxer(url: source)
         } catch {
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): FFmpeg cannot read it as media (\(error.message)). Nothing was stored.")
         }
