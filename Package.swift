@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyKitTests",
-            dependencies: ["CraveyKit", "CraveyTestSupport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CraveyKit", "CraveyCommands", "CraveyTestSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // In-process measurements for scripts/bench.
         .executableTarget(

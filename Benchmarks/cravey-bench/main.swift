@@ -2,7 +2,7 @@
 //
 //   cravey-bench durations DIR        duration(of:) of every file in DIR, in one process
 //   cravey-bench latency SOURCE [N]   start() to first captured sample, N recordings of 0.5 s
-//   cravey-bench thumbnail VIDEO [N]  generateThumbnail(forVideoAt:id:) N times, the fastest run
+//   cravey-bench thumbnail VIDEO [N]  a thumbnail made and stored N times, the fastest run
 //   cravey-bench loudness FILE        CPU seconds of LoudnessMeter.measure(fileAt:) of FILE, and of
 //                                     the meter alone over as long a stereo noise at 48 kHz
 import CraveyKit
@@ -16,33 +16,29 @@ let arguments = CommandLine.arguments
 switch (arguments.count, arguments.count > 1 ? arguments[1] : "") {
 case (3, "durations"):
     let folder = URL(fileURLWithPath: arguments[2])
-    let storage = FileStorageManager(libraryURL: folder)
     let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
     var total = 0.0
     let elapsed = try ContinuousClock().measure {
-        for file in files { total += try storage.duration(of: file) }
+        for file in files { total += try MediaProbe.duration(of: file) }
     }
     print("{\"files\": \(files.count), \"seconds\": \(seconds(elapsed)), \"totalDuration\": \(total)}")
 case (3, "latency"), (4, "latency"):
     let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let storage = FileStorageManager(libraryURL: folder)
-    try storage.prepare()
+    let library = try RecordingLibrary(at: folder)
     var latencies: [Double] = []
     var intervals: [Double] = []
     for _ in 0..<count {
-        let coordinator = AudioRecordingCoordinator(
-            storage: storage, options: AudioRecordingOptions(source: arguments[2], maxDuration: 0.5))
-        try await coordinator.start()
+        let recorder = try await library.record(RecordingOptions(source: arguments[2], maxDuration: 0.5))
         var arrivals: [ContinuousClock.Instant] = []
-        for await event in coordinator.events {
+        for await event in recorder.events {
             if case .level = event { arrivals.append(.now) }
         }
-        let result = try await coordinator.result()
+        let result = try await recorder.result()
         latencies.append(result.startLatency)
         intervals.append(contentsOf: zip(arrivals.dropFirst(), arrivals).map { seconds($0 - $1) })
-        try? FileManager.default.removeItem(at: result.fileURL)
+        await recorder.discard()
     }
     let sorted = intervals.sorted()
     let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
@@ -57,7 +53,7 @@ case (3, "loudness"):
     let file = URL(fileURLWithPath: arguments[2])
     var measurement: LoudnessMeasurement?
     let decoding = try cpu { measurement = try LoudnessMeter.measure(fileAt: file) }
-    let length = try FileStorageManager(libraryURL: file.deletingLastPathComponent()).duration(of: file)
+    let length = try MediaProbe.duration(of: file)
     // Noise from a xorshift generator: SystemRandomNumberGenerator makes a system call a number.
     var state: UInt32 = 2_463_534_242
     let noise = (0..<Int(length * 48_000) * 2).map { _ -> Float in
@@ -71,12 +67,11 @@ case (3, "thumbnail"), (4, "thumbnail"):
     let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let storage = FileStorageManager(libraryURL: folder)
-    try storage.prepare()
+    let storage = try RecordingLibrary(at: folder).storage
     var times: [Double] = []
     for _ in 0..<count {
         times.append(seconds(try ContinuousClock().measure {
-            _ = try storage.generateThumbnail(forVideoAt: URL(fileURLWithPath: arguments[2]), id: UUID())
+            _ = try storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: URL(fileURLWithPath: arguments[2])), for: UUID())
         }))
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")

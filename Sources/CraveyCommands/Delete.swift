@@ -10,7 +10,7 @@ struct Delete: ParsableCommand {
     func run() throws {
         let (library, recording) = try target.open()
         guard try Terminal.confirm("Delete '\(Format.visible(recording.title))'? This cannot be undone.", yes: yes) else { return }
-        try DeleteRecordingUseCase(library: library).execute(id: recording.id)
+        try library.delete(recording.id)
         Terminal.diagnostic("Deleted \"\(Format.visible(recording.title))\".")
     }
 }

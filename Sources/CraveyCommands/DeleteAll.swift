@@ -10,9 +10,9 @@ struct DeleteAll: ParsableCommand {
 
     func run() throws {
         let library = try options.open()
-        let count = try library.repository.count()
+        let count = try library.count()
         guard try Terminal.confirm("Delete all \(count) recordings? This cannot be undone.", yes: yes) else { return }
-        let summary = try DeleteAllRecordingsUseCase(library: library).execute()
+        let summary = try library.deleteAll()
         if json { return try Terminal.printJSON(summary) }
         Terminal.diagnostic("Deleted \(summary.recordings) recordings (\(summary.files) files, \(FileStorageManager.formatBytes(summary.bytes))).")
     }

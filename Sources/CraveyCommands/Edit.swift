@@ -20,10 +20,13 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let (library, recording) = try target.open()
-        let changes = EditRecordingUseCase.Changes(
-            title: title, notes: notes,
-            purpose: try purpose.map { try RecordingMetadata.purpose(named: $0) })
-        let edited = try EditRecordingUseCase(library: library).execute(id: recording.id, changes: changes)
+        let purpose = try purpose.map { try RecordingMetadata.purpose(named: $0) }
+        let edited = try library.edit(recording.id) { metadata in
+            // --title "" and --notes "" are given: they restore the automatic title, clear the notes.
+            if let title { metadata.title = title.isEmpty ? nil : title }
+            if let notes { metadata.notes = notes.isEmpty ? nil : notes }
+            if let purpose { metadata.purpose = purpose }
+        }
         if json { return try Terminal.printJSON(edited) }
         Terminal.diagnostic("Updated \"\(Format.visible(edited.title))\".")
     }

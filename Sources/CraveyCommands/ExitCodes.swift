@@ -10,7 +10,7 @@ extension ParsableCommand {
     /// else (usage errors, `ExitCode`) ArgumentParser reports as it always does.
     public static func exit(reporting error: any Error) -> Never {
         if let error = error as? CraveyError ?? CraveyError(database: error) {
-            Terminal.diagnostic("cravey: \(Format.visible(error.message))")
+            Terminal.diagnostic("cravey: \(Format.visible(Messages.text(for: error)))")
             exit(withError: ExitCode(error.kind.exitCode))
         }
         if exitCode(for: error) == .success, !(error is ExitCode) {

@@ -2,25 +2,25 @@ import ArgumentParser
 import CraveyCore
 import Foundation
 
-extension ExportRecordingsUseCase.Format: ExpressibleByArgument {}
+extension RecordingLibrary.ExportFormat: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Export the library's metadata (not the media) as CSV or JSON.")
 
     @OptionGroup var options: LibraryOptions
-    @Option(help: "csv (RFC 4180) or json.") var format: ExportRecordingsUseCase.Format
+    @Option(help: "csv (RFC 4180) or json.") var format: RecordingLibrary.ExportFormat
     @Flag(help: "CSV: write cells starting with = + - @ tab or CR verbatim, without the leading apostrophe that keeps a spreadsheet from running them as formulas. For scripts.")
     var raw = false
     @Option(help: ArgumentHelp("Write to this new file (mode 0600) instead of stdout. Never a place inside the library.", valueName: "path")) var output: String?
     @Flag(help: "With --output: replace a regular file already there (never a folder, a link or a device).") var force = false
 
     func run() throws {
-        let export = ExportRecordingsUseCase(library: try options.open())
+        let library = try options.open()
         if let output {
-            try export.execute(format: format, raw: raw, to: URL(fileURLWithPath: output), force: force)
+            try library.export(format, raw: raw, to: URL(fileURLWithPath: output), replacing: force)
             Terminal.diagnostic("Exported to \(output).")
         } else {
-            try Terminal.write(try export.execute(format: format, raw: raw))
+            try Terminal.write(try library.export(format, raw: raw))
         }
     }
 }

@@ -11,7 +11,7 @@ struct Info: ParsableCommand {
     func run() throws {
         let (library, recording) = try target.open()
         if json { return try Terminal.printJSON(recording) }
-        let file = library.storage.libraryURL.appendingPathComponent(recording.filePath).path
+        let file = library.url.appendingPathComponent(recording.filePath).path
         let rows: [(String, String)] = [
             ("ID", recording.id.uuidString.lowercased()),
             ("Title", Format.visible(recording.title)),
@@ -27,7 +27,7 @@ struct Info: ParsableCommand {
                 ? "not measured yet (`cravey doctor --repair` measures it, as does playing it once)"
                 : "not measured (none if the clip has no sound; otherwise `cravey doctor --repair` measures it, as does playing it once)")),
             ("File", Format.visible(file)),
-        ] + (recording.thumbnailPath.map { [("Thumbnail", Format.visible(library.storage.libraryURL.appendingPathComponent($0).path))] } ?? [])
+        ] + (recording.thumbnailPath.map { [("Thumbnail", Format.visible(library.url.appendingPathComponent($0).path))] } ?? [])
         try Terminal.output(rows.map { "\($0.0):".padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
     }
 }

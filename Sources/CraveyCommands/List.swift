@@ -15,7 +15,7 @@ struct List: ParsableCommand {
     var json = false
 
     func run() throws {
-        let recordings = try FetchRecordingsUseCase(library: try options.open()).execute(sortedBy: sort)
+        let recordings = try options.open().recordings(sortedBy: sort)
         try Terminal.printRecordings(recordings, json: json, columns: [
             "ID": Format.shortID, "TYPE": \.type.rawValue, "TITLE": { Format.visible($0.title) },
             "DATE": { Format.date($0.createdAt) }, "DURATION": { Format.duration($0.duration) },

@@ -22,14 +22,14 @@ public struct QuickPlayOptions: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        if let number, !(1...RecordingRepository.quickPlayCount).contains(number) {
-            throw ValidationError("N must be from 1 to \(RecordingRepository.quickPlayCount), not \(number).")
+        if let number, !(1...RecordingLibrary.quickPlayCount).contains(number) {
+            throw ValidationError("N must be from 1 to \(RecordingLibrary.quickPlayCount), not \(number).")
         }
     }
 
     /// Prints Quick Play as a table, or a JSON array with `--json`.
     public func list() throws {
-        try Terminal.printRecordings(FetchRecordingsUseCase(library: try options.open()).quickPlay(), json: json, columns: [
+        try Terminal.printRecordings(try options.open().quickPlay(), json: json, columns: [
             "ID": Format.shortID, "TITLE": { Format.visible($0.title) }, "PLAYS": { String($0.playCount) },
             "LAST PLAYED": { $0.lastPlayedAt.map(Format.date) ?? "never" },
             "DURATION": { Format.duration($0.duration) },
@@ -39,7 +39,7 @@ public struct QuickPlayOptions: ParsableCommand {
     /// The recording `quickplay N` plays; throws `.notFound` (exit 66) when there is none.
     public func chosen() throws -> (library: RecordingLibrary, recording: Recording) {
         let library = try options.open()
-        let top = try FetchRecordingsUseCase(library: library).quickPlay()
+        let top = try library.quickPlay()
         let number = number ?? 1
         guard !top.isEmpty else {
             throw CraveyError(.notFound, "Quick Play is empty: the library has no recordings yet. Record the first one with `cravey record --title \"Why I stopped\"` (Ctrl-C ends it), then `cravey quickplay 1` plays it.")

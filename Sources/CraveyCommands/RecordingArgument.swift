@@ -9,6 +9,6 @@ struct RecordingArgument: ParsableArguments {
     /// Opens the library and finds the one recording whose id starts with ``id``.
     func open() throws -> (library: RecordingLibrary, recording: Recording) {
         let library = try options.open()
-        return (library, try FetchRecordingsUseCase(library: library).execute(idPrefix: id))
+        return (library, try library.recording(matching: id))
     }
 }

@@ -103,9 +103,7 @@ public enum Format {
 
     /// "0:07", "12:30", "1:02:03".
     public static func duration(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded())
-        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
+        RecordingMetadata.displayDuration(seconds)
     }
 
     /// The first 8 characters of a recording's id, as `list` shows it; any command takes it as the id.

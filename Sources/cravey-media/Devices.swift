@@ -10,8 +10,8 @@ struct Devices: AsyncParsableCommand {
     @OptionGroup var command: DevicesOptions
 
     func run() async throws {
-        let sound = try await SoundServer.sources().map(Device.init) + SoundServer.sinks().map(Device.init)
-        let cameras = try Cameras.list()
+        let sound = try await AudioDevice.sources().map { Device($0, kind: "source") } + AudioDevice.sinks().map { Device($0, kind: "sink") }
+        let cameras = try CameraDevice.list()
         guard !command.json else { return try Terminal.printJSON(sound + cameras.map(Device.init)) }
         try Terminal.output(Format.table(["DEFAULT", "KIND", "NAME", "DESCRIPTION"], sound.map {
             [$0.isDefault || $0.isDefaultSink ? "*" : "", $0.kind, $0.name,
@@ -42,14 +42,10 @@ struct Devices: AsyncParsableCommand {
         var bus: String?
         var modes: [CameraMode]?
 
-        init(_ source: AudioSource) {
-            (name, description, isDefault, isMonitor, kind, isDefaultSink) =
-                (source.name, source.description, source.isDefault, source.isMonitor, "source", false)
-        }
-
-        init(_ sink: AudioSink) {
-            (name, description, isDefault, isMonitor, kind, isDefaultSink) =
-                (sink.name, sink.description, false, false, "sink", sink.isDefault)
+        init(_ device: AudioDevice, kind: String) {
+            (name, description, isMonitor, self.kind) = (device.name, device.description, device.isMonitor, kind)
+            // A source's `isDefault` kept its meaning when sinks were added beside it.
+            (isDefault, isDefaultSink) = kind == "source" ? (device.isDefault, false) : (false, device.isDefault)
         }
 
         init(_ camera: CameraDevice) {

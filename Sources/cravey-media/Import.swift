@@ -15,25 +15,22 @@ struct Import: AsyncParsableCommand {
         let source = URL(fileURLWithPath: command.file)
         // No --title: the file's name tells the clip apart; `--title ""` asks for the automatic one.
         if command.metadata.title == nil {
-            metadata.title = ImportRecordingUseCase.title(forFileAt: source)
+            metadata.title = RecordingLibrary.title(forFileAt: source)
         }
         let library = try command.options.open()
-        // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. Holding the
-        // library lock to the end, so nothing new is created or saved meanwhile; a clip saved an
-        // instant before (its row is in the library) is left to finish and print, exit 0.
-        let useCase = ImportRecordingUseCase(library: library)
-        let id = UUID()
-        let signals = StopOnSignals {
-            library.storage.exclusively {
-                guard useCase.abandon(id) else { return }
-                Terminal.diagnostic("cravey: import stopped; nothing was stored.")
-                Foundation.exit(130)
-            }
-        }
+        // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. A clip saved
+        // an instant before is left to finish and print, exit 0.
+        let work = Task { try await library.importFile(at: source, metadata: metadata) }
+        let signals = StopOnSignals { work.cancel() }
         defer { signals.cancel() }
-        let recording = try await useCase.execute(fileAt: source, metadata: metadata, id: id)
+        let recording: Recording
+        do {
+            recording = try await work.value
+        } catch is CancellationError {
+            Terminal.diagnostic("cravey: import stopped; nothing was stored.")
+            Foundation.exit(130)
+        }
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
         try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }
-

@@ -12,7 +12,7 @@ struct Play: AsyncParsableCommand {
 
     func run() async throws {
         let library = try command.options.open()
-        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: command.id)
+        let recording = try library.recording(matching: command.id)
         let player = Player(library: library, flags: command.playback, json: command.json)
         if command.open {
             try player.openInDesktop(recording)

@@ -11,13 +11,12 @@ struct Player {
     let json: Bool
 
     func play(_ recording: Recording) async throws {
-        let useCase = PlayRecordingUseCase(library: library)
         let title = Format.visible(recording.title)
         if recording.type == .video {
             Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
         }
-        let manager = try await useCase.start(recording, options: PlaybackOptions(sink: flags.device, start: flags.from ?? 0),
-                                              normalize: !flags.noNormalize)
+        let manager = try await library.play(recording, options: PlaybackOptions(
+            sink: flags.device, start: flags.from ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount))
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
         // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
@@ -32,22 +31,22 @@ struct Player {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
         let view = Task { [manager, live, json] () -> (any Error)? in await Player.show(manager, live: live, json: json) }
-        let outcome: PlayRecordingUseCase.Outcome
+        let outcome: PlaybackSummary
         do {
-            outcome = try await useCase.finish(manager, of: recording, countsPlay: !flags.noCount)
+            outcome = try await manager.result()
         } catch {
             _ = await view.value
             throw error
         }
         if let failure = await view.value { throw failure }
         keys?.restore()
-        try report(outcome, title: title)
+        try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
+                   recording: outcome.recording ?? recording, counted: outcome.counted, title: title)
     }
 
     /// `--open`: hands the file to the desktop's default player and counts the play.
     func openInDesktop(_ recording: Recording) throws {
-        let useCase = PlayRecordingUseCase(library: library)
-        let url = try useCase.fileURL(of: recording)
+        let url = try library.fileURL(of: recording)
         let environment = ProcessInfo.processInfo.environment
         guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else {
             throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.uuidString.lowercased().prefix(8))`.")
@@ -65,8 +64,10 @@ struct Player {
             throw CraveyError(.unavailable, "xdg-open could not open \(url.path) (exit \(opener.terminationStatus)): the desktop has no player for it. Play it here with `cravey play`.")
         }
         Terminal.diagnostic("Opened \"\(Format.visible(recording.title))\" in the desktop's player.")
-        let outcome = try useCase.countHandedOff(recording, countsPlay: !flags.noCount)
-        try report(outcome, title: Format.visible(recording.title))
+        // Played elsewhere for a time nobody knows: 0 seconds, not completed.
+        let counted = flags.noCount ? nil : try library.countPlay(of: recording)
+        try report(completed: false, secondsListened: 0, position: 0, recording: counted ?? recording, counted: counted != nil,
+                   title: Format.visible(recording.title))
     }
 
     /// What a key does.
@@ -113,20 +114,20 @@ struct Player {
         return "\r\u{1B}[2K\(mark) \(Format.duration(event.position)) [\(bar)] \(Format.duration(event.duration))"
     }
 
-    private func report(_ outcome: PlayRecordingUseCase.Outcome, title: String) throws {
-        let summary = outcome.summary
+    private func report(completed: Bool, secondsListened: Double, position: Double, recording: Recording, counted: Bool,
+                        title: String) throws {
         if json {
-            let play = PlayReport(id: outcome.recording.id.uuidString.lowercased(), counted: outcome.counted,
-                                  completed: summary.completed, secondsListened: summary.secondsListened,
-                                  position: summary.position, playCount: outcome.recording.playCount)
+            let play = PlayReport(id: recording.id.uuidString.lowercased(), counted: counted, completed: completed,
+                                  secondsListened: secondsListened, position: position, playCount: recording.playCount)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try Terminal.output(String(decoding: try encoder.encode(["play": play]), as: UTF8.self))
             return
         }
-        let how = summary.completed ? "to the end" : "stopped at \(Format.duration(summary.position))"
-        let counted = outcome.counted ? "counted: \(outcome.recording.playCount) play\(outcome.recording.playCount == 1 ? "" : "s")" : "not counted"
-        Terminal.diagnostic("Played \"\(title)\" \(how) (\(counted)).")
+        let how = completed ? "to the end" : "stopped at \(Format.duration(position))"
+        let plays = recording.playCount
+        let counts = counted ? "counted: \(plays) play\(plays == 1 ? "" : "s")" : "not counted"
+        Terminal.diagnostic("Played \"\(title)\" \(how) (\(counts)).")
     }
 
     /// The play as `--json` prints it on its last line.

@@ -14,67 +14,28 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         let metadata = try command.metadata.metadata()
         let library = try command.options.open()
-        let audio = AudioRecordingOptions(source: command.device, maxDuration: command.seconds)
+        var options = RecordingOptions(source: command.device, maxDuration: command.seconds)
+        if command.video {
+            let size = command.pictureSize
+            options.camera = CameraSource(argument: command.cameraDevice)
+            (options.width, options.height, options.frameRate) = (size.width, size.height, command.frameRate)
+        }
         let createdAt = Date()
-        let recording = command.video
-            ? try await recordVideo(into: library, audio: audio, metadata: metadata, createdAt: createdAt)
-            : try await recordAudio(into: library, audio: audio, metadata: metadata, createdAt: createdAt)
-        Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
-    }
-
-    private func recordAudio(into library: RecordingLibrary, audio: AudioRecordingOptions, metadata: RecordingMetadata,
-                             createdAt: Date) async throws -> Recording {
-        let coordinator = AudioRecordingCoordinator(storage: library.storage, options: audio)
-        let signals = StopOnSignals { coordinator.requestStop() }
+        let recorder = try await library.record(options)
+        let signals = StopOnSignals { recorder.stop() }
         defer { signals.cancel() }
-        try await coordinator.start()
-        let result = try await showingLevels(of: coordinator.events) { try await coordinator.result() }
-        try await checkCaptured(result.sampleCount, from: result.source, interruption: result.interruption) { await coordinator.cancel() }
-        return try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
-    }
-
-    private func recordVideo(into library: RecordingLibrary, audio: AudioRecordingOptions, metadata: RecordingMetadata,
-                             createdAt: Date) async throws -> Recording {
-        let size = command.pictureSize
-        let coordinator = VideoRecordingCoordinator(
-            storage: library.storage,
-            options: VideoRecordingOptions(camera: CameraSource(argument: command.cameraDevice), width: size.width,
-                                           height: size.height, frameRate: command.frameRate, audio: audio))
-        let signals = StopOnSignals { coordinator.requestStop() }
-        defer { signals.cancel() }
-        try await coordinator.start()
-        let result = try await showingLevels(of: coordinator.events) { try await coordinator.result() }
-        try await checkCaptured(result.sampleCount, from: result.source, interruption: result.interruption) { await coordinator.cancel() }
-        Terminal.diagnostic("Video: \(result.frameCount) frames of \(result.width)x\(result.height) at \(result.frameRate) fps from \(result.camera) (\(result.droppedFrames) dropped, \(result.duplicatedFrames) repeated).")
-        return try SaveRecordingUseCase(library: library).execute(result, metadata: metadata, createdAt: createdAt)
-    }
-
-    /// Shows the meter while `result` waits for the recording to end.
-    private func showingLevels<Result: Sendable>(of events: AsyncStream<RecordingEvent>,
-                                                 _ result: () async throws -> Result) async throws -> Result {
-        let view = LevelMeterView(seconds: command.seconds)
-        let meter = Task { await view.show(events) }
+        let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil)
+        let meter = Task { await view.show(recorder.events) }
+        let recording: Recording
         do {
-            let value = try await result()
+            recording = try await recorder.save(metadata, createdAt: createdAt)
             await meter.value
-            return value
         } catch {
             await meter.value
             throw error
         }
-    }
-
-    /// Reports an early end; a recording that captured no audio is cancelled and exits 69.
-    private func checkCaptured(_ samples: Int, from source: String, interruption: String?,
-                               cancel: () async -> Void) async throws {
-        if let interruption {
-            Terminal.diagnostic("cravey: recording ended early: \(interruption)")
-        }
-        guard samples > 0 else {
-            await cancel()
-            throw CraveyError(.unavailable, "No audio arrived from '\(source)' before the recording stopped. Check the source with `cravey devices`.")
-        }
+        Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
     }
 }
 
@@ -99,9 +60,12 @@ final class StopOnSignals {
     }
 }
 
-/// Shows what is being recorded on stderr: a live meter on a terminal, a line otherwise.
+/// Shows what is being recorded on stderr: a live meter on a terminal, a line otherwise, and
+/// what ended early and how many frames a video holds.
 struct LevelMeterView {
     let seconds: Double?
+    /// A video's options, for its summary line.
+    let video: RecordingOptions?
 
     func show(_ events: AsyncStream<RecordingEvent>) async {
         let live = Terminal.isInteractive
@@ -121,6 +85,13 @@ struct LevelMeterView {
                 Terminal.diagnostic(Self.meterLine(level, frameRate: frameRate), terminator: "")
             case .frameRate(let rate):
                 frameRate = rate
+            case .interrupted(let reason):
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic("cravey: recording ended early: \(reason)")
+            case .videoFrames(let written, let dropped, let repeated):
+                guard let video else { continue }
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic("Video: \(written) frames of \(video.width)x\(video.height) at \(video.frameRate) fps from \(video.camera.map { "\($0)" } ?? "") (\(dropped) dropped, \(repeated) repeated).")
             }
         }
         if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }

@@ -13,13 +13,12 @@ struct Thumbnail: ParsableCommand {
 
     func run() throws {
         let library = try command.options.open()
-        let recording = try FetchRecordingsUseCase(library: library).execute(idPrefix: command.id)
-        let useCase = RegenerateThumbnailUseCase(library: library)
+        let recording = try library.recording(matching: command.id)
         if let output = command.output {
-            try useCase.execute(recording, at: command.at, to: URL(fileURLWithPath: output), force: command.force)
+            try library.writeThumbnail(of: recording, at: command.at, to: URL(fileURLWithPath: output), replacing: command.force)
             Terminal.diagnostic("Wrote the thumbnail of \"\(Format.visible(recording.title))\" to \(output).")
         } else {
-            let updated = try useCase.execute(recording, at: command.at)
+            let updated = try library.makeThumbnail(of: recording, at: command.at)
             Terminal.diagnostic("Made the thumbnail of \"\(Format.visible(updated.title))\" again.")
             try Terminal.print(updated, json: command.json) { $0.thumbnailPath ?? "" }
         }

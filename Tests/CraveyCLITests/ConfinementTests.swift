@@ -151,7 +151,7 @@ struct ConfinementTests {
         let data = temporaryFolder().appendingPathComponent("xdg")
         let library = try RecordingLibrary(at: data.appendingPathComponent("cravey"))
         let clip = try Fixture.audio(seconds: 0.5)
-        _ = try await ImportRecordingUseCase(library: library).execute(fileAt: clip, metadata: RecordingMetadata())
+        _ = try await library.importFile(at: clip, metadata: RecordingMetadata())
         // When deleting everything in the library named ""
         let result = try await Cravey.run(["delete-all", "--yes", "--library", ""], environment: ["XDG_DATA_HOME": data.path])
         // Then it is a usage error and the clip is still there

@@ -133,7 +133,7 @@ struct LibraryCommandTests {
         #expect(try String(contentsOf: output, encoding: .utf8).components(separatedBy: "\r\n").count == 5)
 
         let storage = try await Cravey.run(["storage", "--json", "--library", path])
-        let report = try JSONDecoder().decode(StorageReportUseCase.Report.self, from: Data(storage.output.utf8))
+        let report = try JSONDecoder().decode(RecordingLibrary.StorageReport.self, from: Data(storage.output.utf8))
         #expect(report.recordings == 3 && report.byType["audio"] == 3 && report.byPurpose["none"] == 3)
         #expect(report.totalBytes == library.storage.totalStorageUsed() && report.totalBytes > 0)
 

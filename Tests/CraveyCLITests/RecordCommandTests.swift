@@ -78,7 +78,7 @@ struct RecordCommandTests {
         let microphone = try VirtualMicrophone()
         let result = try await Cravey.run(["devices", "--json"])
         #expect(result.status == 0, "\(result.error)")
-        let sources = try JSONDecoder().decode([AudioSource].self, from: Data(result.output.utf8))
+        let sources = try JSONDecoder().decode([AudioDevice].self, from: Data(result.output.utf8))
         let monitor = try #require(sources.first { $0.name == microphone.monitor })
         #expect(monitor.isMonitor)
         #expect(sources.filter(\.isDefault).count == 1)
@@ -131,7 +131,7 @@ struct RecordCommandTests {
         let probe = try Witness.ffprobe(partial)
         #expect(probe.audioCodec == "aac")
         #expect(abs(probe.duration - captured) <= 1.0, "probed \(probe.duration) s of \(captured) s captured")
-        let storage = FileStorageManager(libraryURL: library)
+        let storage = try FileStorageManager(libraryURL: library)
         #expect(abs(try storage.duration(of: partial) - probe.duration) < 0.05)
         #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(partial)) - 440) <= 5)
     }

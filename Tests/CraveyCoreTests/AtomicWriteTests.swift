@@ -53,17 +53,16 @@ final class AtomicWriteTests: Sendable {
     func realExport() throws {
         // Given a library with no fault injected
         let library = try RecordingLibrary(at: folder.appendingPathComponent("library"))
-        let export = ExportRecordingsUseCase(library: library)
         let url = folder.appendingPathComponent("export.csv")
 
         // When exporting to a file and to a folder that does not exist
-        try export.execute(format: .csv, to: url)
+        try library.export(.csv, to: url)
         let missing = try #require(throws: CraveyError.self) {
-            try export.execute(format: .csv, to: folder.appendingPathComponent("no/such/export.csv"))
+            try library.export(.csv, to: folder.appendingPathComponent("no/such/export.csv"))
         }
 
         // Then the file matches the bytes, and the failure keeps its errno
-        #expect(try Data(contentsOf: url) == export.execute(format: .csv))
+        #expect(try Data(contentsOf: url) == library.export(.csv))
         #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o600)
         #expect(missing.kind == .cannotWrite && missing.underlying as? Errno == .noSuchFileOrDirectory)
     }

@@ -1,5 +1,5 @@
-@testable import CraveyCore
-@testable import CraveyKit
+import CraveyCore
+import CraveyKit
 import Foundation
 
 /// What the fuzzers feed hostile bytes to. Each target must only ever throw a ``CraveyError`` (or
@@ -72,13 +72,12 @@ enum FuzzTarget: String, CaseIterable {
     }()
 
     static func importFile(_ url: URL) {
-        let useCase = ImportRecordingUseCase(library: library)
         do {
-            let recording = try useCase.execute(fileAt: url, metadata: RecordingMetadata(title: "Fuzz"))
+            let recording = try library.importNow(at: url, metadata: RecordingMetadata(title: "Fuzz"))
             precondition(recording.duration.isFinite && recording.duration >= 0, "stored duration \(recording.duration)")
             let rows = try library.repository.count()
             precondition(rows == 1, "one import, \(rows) rows")
-            _ = try DeleteRecordingUseCase(library: library).execute(id: recording.id)
+            try library.delete(recording.id)
         } catch let error as CraveyError {
             // Refused: then nothing at all was stored.
             precondition((try? library.repository.count()) == 0, "a refused import left a row: \(error.message)")
@@ -107,7 +106,7 @@ enum FuzzTarget: String, CaseIterable {
 
     static func text(_ text: String) {
         // An id prefix finds the one clip whose id starts with it, or is refused.
-        if let found = try? FetchRecordingsUseCase(library: clips).execute(idPrefix: text) {
+        if let found = try? clips.recording(matching: text) {
             precondition(found.id.uuidString.lowercased().hasPrefix(text.lowercased()), "'\(text)' found \(found.id)")
         }
         // A title or notes is refused, or kept as typed (trimmed), within its limit and free of
@@ -128,9 +127,9 @@ enum FuzzTarget: String, CaseIterable {
         // a formula inert, unless raw).
         let recording = Recording(type: .audio, title: text, notes: text, duration: 1, filePath: "Recordings/x.m4a", fileSize: 1)
         for raw in [false, true] {
-            let rows = parseCSV(ExportRecordingsUseCase.csv([recording], raw: raw))
-            let expected = raw ? text : ExportRecordingsUseCase.inert(text)
-            precondition(rows.count == 2 && rows[1].count == ExportRecordingsUseCase.columns.count,
+            let rows = parseCSV(RecordingLibrary.csv([recording], raw: raw))
+            let expected = raw ? text : RecordingLibrary.inert(text)
+            precondition(rows.count == 2 && rows[1].count == RecordingLibrary.exportColumns.count,
                          "the CSV of \(text.debugDescription) has \(rows.count) rows: \(rows)")
             precondition(rows[1][2] == expected && rows[1][3] == expected,
                          "\(text.debugDescription) came back as \(rows[1][2].debugDescription)")

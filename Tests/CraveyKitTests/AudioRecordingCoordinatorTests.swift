@@ -14,15 +14,18 @@ struct AudioRecordingCoordinatorTests {
         library = try RecordingLibrary(at: folder)
     }
 
+    /// A recorder of the microphone configuration, not started.
+    func coordinator(_ options: RecordingOptions) -> Recorder {
+        Recorder(into: library.storage, coordinator: AudioRecordingCoordinator(options: options))
+    }
+
     /// Records `seconds` of audio from `microphone` and collects every event.
     func record(_ seconds: Double, from microphone: VirtualMicrophone) async throws
-        -> (AudioRecordingResult, [RecordingEvent]) {
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor, maxDuration: seconds))
-        try await coordinator.start()
+        -> (RecordingResult, [RecordingEvent], Recorder) {
+        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: seconds))
         var events: [RecordingEvent] = []
-        for await event in coordinator.events { events.append(event) }
-        return (try await coordinator.result(), events)
+        for await event in recorder.events { events.append(event) }
+        return (try await recorder.result(), events, recorder)
     }
 
     @Test("a 440 Hz tone recorded for 2 s is a 2 s AAC .m4a at 440 Hz, with loud levels, saved in the library")
@@ -33,9 +36,8 @@ struct AudioRecordingCoordinatorTests {
         defer { player.terminate() }
 
         // When 2 s are recorded and saved
-        let (result, events) = try await record(2, from: microphone)
-        let recording = try SaveRecordingUseCase(library: library)
-            .execute(result, metadata: try RecordingMetadata(title: "Tone"))
+        let (result, events, recorder) = try await record(2, from: microphone)
+        let recording = try await recorder.save(try RecordingMetadata(title: "Tone"))
 
         // Then the exact duration comes from the sample count
         #expect(result.sampleCount == 96_000)
@@ -78,7 +80,7 @@ struct AudioRecordingCoordinatorTests {
     @Test("silence reads below -60 dBFS and warns once, naming the source")
     func warnsOnSilence() async throws {
         let microphone = try VirtualMicrophone()
-        let (result, events) = try await record(2.5, from: microphone)
+        let (result, events, _) = try await record(2.5, from: microphone)
         let levels = events.compactMap { if case .level(let level) = $0 { level } else { nil } }
         #expect(!levels.isEmpty)
         #expect(levels.allSatisfy { $0.rms < -60 && $0.peak < -60 })
@@ -90,8 +92,7 @@ struct AudioRecordingCoordinatorTests {
     @Test("an unknown source is 'unavailable' and names the source; nothing is written")
     func unknownSource() async throws {
         _ = TestSoundServer.address
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage, options: AudioRecordingOptions(source: "no_such_source", maxDuration: 1))
+        let coordinator = self.coordinator(RecordingOptions(source: "no_such_source", maxDuration: 1))
         await #expect {
             try await coordinator.start()
         } throws: { error in
@@ -101,15 +102,14 @@ struct AudioRecordingCoordinatorTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.storage.recordingsURL.path) == ["Thumbnails"])
         // A failed start ends the recording: nothing waits for it forever.
         await #expect(throws: CraveyError.self) { try await coordinator.result() }
-        await coordinator.cancel()
+        await coordinator.discard()
     }
 
     @Test("recording from the default source reports that source by name, as .started does")
     func namesDefaultSource() async throws {
         // Given no source asked for: the server's default one (scripts/pulse sets virtual_mic.monitor)
         _ = TestSoundServer.address
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage, options: AudioRecordingOptions(maxDuration: 0.2))
+        let coordinator = self.coordinator(RecordingOptions(maxDuration: 0.2))
 
         // When a short recording is made
         try await coordinator.start()
@@ -118,7 +118,7 @@ struct AudioRecordingCoordinatorTests {
             if case .started(let source, _) = event { started = source }
         }
         let result = try await coordinator.result()
-        await coordinator.cancel()
+        await coordinator.discard()
 
         // Then the result names the source the audio came from, not "default"
         #expect(started != nil && started != "default")
@@ -130,8 +130,7 @@ struct AudioRecordingCoordinatorTests {
         // Given a sample rate PulseAudio records but the AAC encoder refuses, so the file is
         // created before the encoder fails
         let microphone = try VirtualMicrophone()
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor, sampleRate: 12_345))
+        let coordinator = self.coordinator(RecordingOptions(source: microphone.monitor, sampleRate: 12_345))
 
         // When the recording starts
         await #expect {
@@ -150,8 +149,7 @@ struct AudioRecordingCoordinatorTests {
     func partialPathTaken() async throws {
         // Given a folder, with a file inside, where the recording's .partial file would go
         let microphone = try VirtualMicrophone()
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor))
+        let coordinator = self.coordinator(RecordingOptions(source: microphone.monitor))
         try FileManager.default.createDirectory(at: coordinator.partialURL, withIntermediateDirectories: false)
         let inside = coordinator.partialURL.appendingPathComponent("keep")
         try Data("mine".utf8).write(to: inside)
@@ -175,12 +173,11 @@ struct AudioRecordingCoordinatorTests {
     @Test("cancel deletes the file being written")
     func cancelDiscards() async throws {
         let microphone = try VirtualMicrophone()
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor))
+        let coordinator = self.coordinator(RecordingOptions(source: microphone.monitor))
         try await coordinator.start()
         #expect(FileManager.default.fileExists(atPath: coordinator.partialURL.path))
         try await Task.sleep(for: .milliseconds(500))
-        await coordinator.cancel()
+        await coordinator.discard()
         #expect(!FileManager.default.fileExists(atPath: coordinator.partialURL.path))
         #expect(try library.repository.count() == 0)
     }

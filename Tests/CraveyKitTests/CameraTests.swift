@@ -1,3 +1,4 @@
+import CraveyCommands
 import CraveyTestSupport
 import Foundation
 import Testing
@@ -158,9 +159,9 @@ struct CameraTests {
         // When it is resolved
         let error = #expect(throws: CraveyError.self) { try Cameras.resolve(path) }
 
-        // Then: unavailable, what it is, what there is, and what to do instead
+        // Then: unavailable, what it is, what there is, and (on the command line) what to do instead
         #expect(error?.kind == .unavailable)
-        let message = error?.message ?? ""
+        let message = error.map(Messages.text) ?? ""
         #expect(message.contains(path) && message.contains("cravey record") && message.contains("cravey devices"), "\(message)")
         let expected = ["/dev/null": "not a video device", "regular": "a regular file", "folder": "a folder",
                         "/dev/video9": "no such device"][argument]!
@@ -173,6 +174,7 @@ struct CameraTests {
     func unknownName() {
         let error = #expect(throws: CraveyError.self) { try Cameras.resolve("Integrated Camera") }
         #expect(error?.kind == .unavailable)
-        #expect(error?.message.contains("\"Integrated Camera\"") == true && error?.message.contains("cravey record") == true)
+        let message = error.map(Messages.text) ?? ""
+        #expect(message.contains("\"Integrated Camera\"") == true && message.contains("cravey record") == true)
     }
 }

@@ -41,13 +41,12 @@ struct LibraryTests {
         let library = try Fixture.library(clips: 1)
         let recording = try #require(try library.repository.fetchAll().first)
         try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
-        let edit = EditRecordingUseCase(library: library)
-        let edited = try edit.execute(id: recording.id, changes: .init(title: "Breathe", notes: "Ten minutes", purpose: .some(.craving)))
+        let edited = try library.edit(recording.id) { $0.title = "Breathe"; $0.notes = "Ten minutes"; $0.purpose = .craving }
         #expect(edited.title == "Breathe" && edited.notes == "Ten minutes" && edited.purpose == .craving)
         #expect(edited.playCount == 1)
-        expectError(.invalidInput) { _ = try edit.execute(id: recording.id, changes: .init(title: String(repeating: "x", count: 41))) }
+        expectError(.invalidInput) { _ = try library.edit(recording.id) { $0.title = String(repeating: "x", count: 41) } }
         #expect(try library.repository.fetch(id: recording.id)?.title == "Breathe")
-        let cleared = try edit.execute(id: recording.id, changes: .init(title: "", purpose: .some(nil)))
+        let cleared = try library.edit(recording.id) { $0.title = ""; $0.purpose = nil }
         #expect(cleared.title == RecordingMetadata.automaticTitle(for: recording.createdAt))
         #expect(cleared.purpose == nil && cleared.notes == "Ten minutes")
     }
@@ -58,28 +57,28 @@ struct LibraryTests {
         let recording = try #require(try library.repository.fetchAll().first)
         try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
         let file = try library.storage.absoluteURL(for: recording.filePath)
-        try DeleteRecordingUseCase(library: library).execute(id: recording.id)
+        try library.delete(recording.id)
         #expect(try library.repository.fetch(id: recording.id) == nil)
         #expect(try library.repository.playEvents(of: recording.id).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: file.path))
         #expect(try library.repository.count() == 1)
-        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("when removing the file fails (injected), the row, its plays and the file are all back")
     func deleteFailureKeepsRow() throws {
-        var library = try Fixture.library(clips: 1)
+        let library = try Fixture.library(clips: 1)
         let recording = try #require(try library.repository.fetchAll().first)
         try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
         library.storageFaults.removal = { url throws(CraveyError) in
             throw CraveyError(.cannotWrite, "injected: cannot delete \(url.lastPathComponent)")
         }
-        expectError(.cannotWrite) { try DeleteRecordingUseCase(library: library).execute(id: recording.id) }
+        expectError(.cannotWrite) { try library.delete(recording.id) }
         let kept = try #require(try library.repository.fetch(id: recording.id))
         #expect(kept.playCount == 1)
         #expect(try library.repository.playEvents(of: recording.id).count == 1)
         #expect(FileManager.default.fileExists(atPath: try library.storage.absoluteURL(for: recording.filePath).path))
-        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("rows pointing outside the library never read or delete anything outside it")
@@ -100,11 +99,11 @@ struct LibraryTests {
             try library.repository.insert(row)
             ids.append(row.id)
             expectError(.invalidInput) { _ = try library.storage.absoluteURL(for: path) }
-            expectError(.invalidInput) { try library.storage.deleteRecording(at: path) }
-            expectError(.invalidInput) { try DeleteRecordingUseCase(library: library).execute(id: row.id) }
+            expectError(.invalidInput) { try library.storage.remove(library.storage.absoluteURL(for: path)) }
+            expectError(.invalidInput) { try library.delete(row.id) }
             #expect(throws: CraveyError.self) { try MediaProbe.duration(of: library.storage.absoluteURL(for: path)) }
         }
-        let report = try DoctorUseCase(library: library).execute(repair: true, deleteUnplayable: true)
+        let report = try library.examine(repair: true, deleteUnplayable: true)
         #expect(Set(report.unsafePaths.map(\.id)) == Set(ids))
         #expect(try library.repository.count() == 0)
         #expect(try String(contentsOf: outside, encoding: .utf8) == "not yours")
@@ -118,21 +117,21 @@ struct LibraryTests {
         let multiline = try #require(try library.repository.fetchAll().first { $0.title == "line one" })
         _ = try library.repository.updateMetadata(of: multiline.id, title: "line one\nline two", notes: nil, purpose: nil)
         try library.repository.recordPlay(of: library.repository.fetchAll()[0].id, secondsListened: 2, completed: true)
-        let export = ExportRecordingsUseCase(library: library)
+        let export = library
         let recordings = try library.repository.fetchAll()
         #expect(recordings.contains { $0.title == "line one\nline two" })
 
-        let rows = try parseCSV(try export.execute(format: .csv))
+        let rows = try parseCSV(try export.export(.csv))
         // For a spreadsheet, a cell that would start a formula starts with an apostrophe (OWASP).
         #expect(rows.map { $0["title"] } == recordings.map { $0.title == "=1+1" ? "'=1+1" : $0.title })
         // --raw: every title back verbatim.
-        #expect(try parseCSV(try export.execute(format: .csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
+        #expect(try parseCSV(try export.export(.csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
         #expect(rows.map { $0["id"] } == recordings.map { $0.id.uuidString.lowercased() })
-        #expect(Set(rows[0].keys) == Set(ExportRecordingsUseCase.columns))
+        #expect(Set(rows[0].keys) == Set(RecordingLibrary.exportColumns))
         #expect(rows[0]["playCount"] == "1" && rows[1]["purpose"] == "")
 
-        let json = try export.execute(format: .json)
-        let document = try Recording.jsonDecoder().decode(ExportRecordingsUseCase.Document.self, from: json)
+        let json = try export.export(.json)
+        let document = try Recording.jsonDecoder().decode(ExportDocument.self, from: json)
         #expect(document.version == 1)
         #expect(document.recordings.map(\.title) == recordings.map(\.title))
         #expect(document.recordings.map(\.id) == recordings.map(\.id))
@@ -146,15 +145,15 @@ struct LibraryTests {
         let hostile = try #require(try library.repository.fetchAll().first { $0.title == "safe 'quote" })
         // Older rows may hold what can no longer be typed: a leading tab or CR.
         _ = try library.repository.updateMetadata(of: hostile.id, title: "\tTAB", notes: "\r=1+2", purpose: nil)
-        let export = ExportRecordingsUseCase(library: library)
+        let export = library
 
-        let rows = try parseCSV(try export.execute(format: .csv))
+        let rows = try parseCSV(try export.export(.csv))
         let titles = Set(rows.compactMap { $0["title"] })
         #expect(titles == Set(formulas.map { "'" + $0 } + ["'\tTAB", "a=b"]))
         #expect(rows.first { $0["title"] == "'\tTAB" }?["notes"] == "'\r=1+2")
         #expect(rows.allSatisfy { $0["playCount"] == "0" && $0["notes"] != nil })
 
-        let raw = try parseCSV(try export.execute(format: .csv, raw: true))
+        let raw = try parseCSV(try export.export(.csv, raw: true))
         #expect(Set(raw.compactMap { $0["title"] }) == Set(formulas + ["\tTAB", "a=b"]))
         #expect(raw.first { $0["title"] == "\tTAB" }?["notes"] == "\r=1+2")
     }
@@ -166,10 +165,10 @@ struct LibraryTests {
         let library = try Fixture.library(titles: titles)
         for raw in [false, true] {
             // When: exported as CSV
-            let rows = try parseCSV(try ExportRecordingsUseCase(library: library).execute(format: .csv, raw: raw))
+            let rows = try parseCSV(try library.export(.csv, raw: raw))
             // Then: every title is one cell, read back as stored, and no cell is a formula
             #expect(Set(rows.compactMap { $0["title"] }) == Set(titles), "\(rows)")
-            #expect(rows.allSatisfy { $0.count == ExportRecordingsUseCase.columns.count }, "\(rows)")
+            #expect(rows.allSatisfy { $0.count == RecordingLibrary.exportColumns.count }, "\(rows)")
         }
     }
 
@@ -181,7 +180,7 @@ struct LibraryTests {
         try Data(repeating: 1, count: 1000).write(to: library.storage.recordingsURL.appendingPathComponent("audio_\(UUID()).m4a.partial"))
         try Data(repeating: 2, count: 100).write(to: library.storage.thumbnailsURL.appendingPathComponent("video_x.jpg"))
 
-        let summary = try DeleteAllRecordingsUseCase(library: library).execute()
+        let summary = try library.deleteAll()
         #expect(summary.recordings == 20 && summary.files == 22)
         #expect(try library.repository.count() == 0)
         #expect(library.storage.totalStorageUsed() == 0)
@@ -208,12 +207,12 @@ struct LibraryTests {
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: garbage.path)
 
-        let report = try DoctorUseCase(library: library).execute()
+        let report = try library.examine(repair: false, deleteUnplayable: false)
         #expect(report.missingFiles.map(\.id) == [rows[0].id])
         #expect(Set(report.orphanFiles.map(\.playable)) == [true, false])
         #expect(!report.isHealthy)
 
-        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+        let repaired = try library.examine(repair: true, deleteUnplayable: false)
         #expect(repaired.repairs.count == 2)
         let recovered = try #require(try library.repository.fetch(id: orphanID))
         #expect(recovered.title.hasPrefix("Recovered "))
@@ -222,9 +221,9 @@ struct LibraryTests {
         #expect(try library.repository.fetch(id: rows[0].id) == nil)
         #expect(FileManager.default.fileExists(atPath: garbage.path), "unplayable files stay unless asked")
 
-        _ = try DoctorUseCase(library: library).execute(repair: true, deleteUnplayable: true)
+        _ = try library.examine(repair: true, deleteUnplayable: true)
         #expect(!FileManager.default.fileExists(atPath: garbage.path))
-        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("doctor --repair deletes a recording fragment killed before its first sound (no packet), and keeps a damaged one unless asked")
@@ -234,7 +233,7 @@ struct LibraryTests {
         let library = try Fixture.library(clips: 1)
         let id = UUID()
         do {
-            let writer = try RecordingFileWriter(partialOf: id, in: library.storage, sampleRate: 48_000, channels: 1, bitRate: 96_000)
+            let writer = try RecordingFileWriter(partialOf: id, in: library.storage, options: RecordingOptions())
             library.storage.release(writer.url)
         }
         let empty = library.storage.partialURL(for: id, type: .audio)
@@ -243,7 +242,7 @@ struct LibraryTests {
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
 
         // When the library is repaired, without --delete-unplayable
-        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+        let repaired = try library.examine(repair: true, deleteUnplayable: false)
 
         // Then the soundless fragment is gone and the damaged one stays
         #expect(!FileManager.default.fileExists(atPath: empty.path), "\(repaired.repairs)")
@@ -256,11 +255,11 @@ struct LibraryTests {
         let library = try Fixture.library(clips: 1)
         let recording = try #require(try library.repository.fetchAll().first)
         let marked = try #require(try library.storage.markForDeletion(recording.filePath))
-        let report = try DoctorUseCase(library: library).execute(repair: true)
+        let report = try library.examine(repair: true, deleteUnplayable: false)
         #expect(report.interruptedDeletions.count == 1 && report.missingFiles.count == 1)
         #expect(!FileManager.default.fileExists(atPath: marked.path))
         #expect(try library.repository.fetch(id: recording.id) != nil, "the row stays: its file was restored")
-        #expect(try DoctorUseCase(library: library).execute().isHealthy)
+        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 }
 
@@ -328,4 +327,11 @@ struct FastPathTests {
         let one = try Recording.jsonDecoder().decode(Recording.self, from: RecordingJSON.encode(recordings[0]))
         #expect(one.title == recordings[0].title && one.notes == nil && one.purpose == nil)
     }
+}
+
+/// The JSON export's shape, as a program reading it would declare it.
+private struct ExportDocument: Decodable {
+    var version: Int
+    var exportDate: Date
+    var recordings: [Recording]
 }

@@ -34,19 +34,16 @@ struct LoudnessStorageTests {
         defer { tone.terminate() }
 
         // When 3 s are recorded and saved
-        let coordinator = AudioRecordingCoordinator(
-            storage: library.storage, options: AudioRecordingOptions(source: microphone.monitor, maxDuration: 3))
-        try await coordinator.start()
-        for await _ in coordinator.events {}
-        let result = try await coordinator.result()
-        let saved = try SaveRecordingUseCase(library: library).execute(result, metadata: try RecordingMetadata(title: "Tone"))
+        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 3))
+        for await _ in recorder.events {}
+        let saved = try await recorder.save(try RecordingMetadata(title: "Tone"))
 
         // Then the row holds the measurement, which agrees with ffmpeg's of the file
         let row = try #require(try library.repository.fetch(id: saved.id))
-        #expect(row.loudness == result.loudness && saved.loudness == result.loudness)
+        #expect(row.loudness == saved.loudness)
         expectClose(row.loudness, try witness(row, in: library))
         // A tone at half of full scale: loud, nowhere near silent
-        let loudness = try #require(result.loudness)
+        let loudness = try #require(saved.loudness)
         #expect(loudness.integrated > -12 && loudness.truePeak > -7)
     }
 
@@ -61,7 +58,7 @@ struct LoudnessStorageTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let source = try Fixture.make(ext, arguments)
         // When imported
-        let recording = try ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: try RecordingMetadata(title: "In"))
+        let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "In"))
         // Then its row holds the loudness ffmpeg reads in the library's copy
         let row = try #require(try library.repository.fetch(id: recording.id))
         #expect(row.loudness == recording.loudness)
@@ -73,11 +70,11 @@ struct LoudnessStorageTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let source = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
-        let recording = try ImportRecordingUseCase(library: library).execute(fileAt: source, metadata: try RecordingMetadata(title: "Mute"))
+        let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "Mute"))
         #expect(recording.loudness == nil)
         #expect(try library.repository.fetch(id: recording.id)?.loudness == nil)
-        #expect(try DoctorUseCase(library: library).execute().missingLoudness.isEmpty)
-        #expect(try MeasureLoudnessUseCase(library: library).execute(recording) == nil)
+        #expect(try library.examine(repair: false, deleteUnplayable: false).missingLoudness.isEmpty)
+        #expect(try library.measureLoudness(of: recording) == nil)
     }
 
     @Test("doctor lists clips not measured yet without touching them, still healthy; --repair measures them as ffmpeg does")
@@ -88,18 +85,18 @@ struct LoudnessStorageTests {
         #expect(rows.allSatisfy { $0.loudness == nil })
 
         // When doctor only looks
-        let report = try DoctorUseCase(library: library).execute()
+        let report = try library.examine(repair: false, deleteUnplayable: false)
         // Then it lists both, calls the library healthy, and measured nothing
         #expect(Set(report.missingLoudness.map(\.id)) == Set(rows.map(\.id)))
         #expect(report.isHealthy && report.measuredLoudness == 0)
         #expect(try library.repository.fetchAll().allSatisfy { $0.loudness == nil })
 
         // When it repairs
-        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+        let repaired = try library.examine(repair: true, deleteUnplayable: false)
         // Then both are measured, as ffmpeg measures their files, and nothing is missing any more
         #expect(repaired.measuredLoudness == 2 && repaired.loudnessFailures.isEmpty)
         for row in try library.repository.fetchAll() { expectClose(row.loudness, try witness(row, in: library)) }
-        let after = try DoctorUseCase(library: library).execute()
+        let after = try library.examine(repair: false, deleteUnplayable: false)
         #expect(after.missingLoudness.isEmpty && after.isHealthy)
     }
 
@@ -112,7 +109,7 @@ struct LoudnessStorageTests {
         try Data(repeating: 0x5A, count: Int(rows[0].fileSize)).write(to: damaged)
 
         // When doctor repairs
-        let repaired = try DoctorUseCase(library: library).execute(repair: true)
+        let repaired = try library.examine(repair: true, deleteUnplayable: false)
 
         // Then the other is measured and the damaged one is named
         #expect(repaired.measuredLoudness == 1)
@@ -121,15 +118,15 @@ struct LoudnessStorageTests {
         #expect(try library.repository.fetch(id: rows[0].id)?.loudness == nil)
     }
 
-    @Test("MeasureLoudnessUseCase stores the measurement of a row; a missing file is .notFound and stores nothing")
-    func measureUseCase() async throws {
+    @Test("measuring a clip stores the measurement in its row; a missing file is .notFound and stores nothing")
+    func measureUseCase() throws {
         let library = try Fixture.library(clips: 2)
         let rows = try library.repository.fetchAll()
-        let measured = try #require(try await MeasureLoudnessUseCase(library: library).execute(rows[0]))
+        let measured = try #require(try library.measureLoudness(of: rows[0]))
         #expect(try library.repository.fetch(id: rows[0].id)?.loudness == measured)
 
         try FileManager.default.removeItem(at: try library.storage.absoluteURL(for: rows[1].filePath))
-        let error = await #expect(throws: CraveyError.self) { try await MeasureLoudnessUseCase(library: library).execute(rows[1]) }
+        let error = #expect(throws: CraveyError.self) { try library.measureLoudness(of: rows[1]) }
         #expect(error?.kind == .notFound)
         #expect(try library.repository.fetch(id: rows[1].id)?.loudness == nil)
     }

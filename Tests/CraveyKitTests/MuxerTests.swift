@@ -12,8 +12,7 @@ struct MuxerTests {
     let folder: URL
 
     init() throws {
-        storage = FileStorageManager(libraryURL: temporaryLibrary())
-        try storage.prepare()
+        storage = try FileStorageManager(libraryURL: temporaryLibrary())
         folder = storage.recordingsURL
     }
 
@@ -77,7 +76,8 @@ struct MuxerTests {
     @Test("a file that cannot be created is an errno error, and a full disk reads as cannot-write")
     func errnoErrors() throws {
         // Given a path in a library folder that does not exist
-        let missing = FileStorageManager(libraryURL: temporaryLibrary())
+        let missing = try FileStorageManager(libraryURL: temporaryLibrary())
+        try FileManager.default.removeItem(at: missing.recordingsURL)
         let output = missing.partialURL(for: UUID(), type: .audio)
         // When a muxer opens it, Then the failure is the system's errno, not an FFmpeg code
         #expect(throws: Errno.noSuchFileOrDirectory) { _ = try missing.create(output) }

@@ -230,26 +230,26 @@ struct PlaybackTests {
         }
     }
 
-    @Test("the use case counts a completed play and a stopped one, each in one transaction; a preview counts nothing")
+    @Test("the library counts a completed play and a stopped one, each in one transaction; a preview counts nothing")
     func countsPlays() async throws {
         // Given a library with one clip and a sink
         let sink = try VirtualMicrophone()
         let library = try Fixture.library(clips: 1)
         let recording = try #require(try library.repository.fetchAll().first)
-        let useCase = PlayRecordingUseCase(library: library)
         let options = PlaybackOptions(sink: sink.sinkName)
+        let preview = PlaybackOptions(sink: sink.sinkName, countsPlay: false)
 
         // When it is played to the end, previewed, and stopped at once
-        let completed = try await useCase.finish(try await useCase.start(recording, options: options), of: recording)
-        let preview = try await useCase.finish(try await useCase.start(recording, options: options), of: recording, countsPlay: false)
-        let manager = try await useCase.start(recording, options: options)
+        let completed = try await library.play(recording, options: options).result()
+        let previewed = try await library.play(recording, options: preview).result()
+        let manager = try await library.play(recording, options: options)
         manager.stop()
-        let stopped = try await useCase.finish(manager, of: recording)
+        let stopped = try await manager.result()
 
         // Then two plays are counted, one completed and one not
-        #expect(completed.counted && completed.summary.completed && completed.recording.playCount == 1)
-        #expect(!preview.counted && preview.recording.playCount == 0)
-        #expect(stopped.counted && !stopped.summary.completed && stopped.recording.playCount == 2)
+        #expect(completed.counted && completed.completed && completed.recording?.playCount == 1)
+        #expect(!previewed.counted && previewed.recording?.playCount == 0)
+        #expect(stopped.counted && !stopped.completed && stopped.recording?.playCount == 2)
         let events = try library.repository.playEvents(of: recording.id)
         #expect(events.map(\.completed) == [true, false])
         #expect(abs(events[0].secondsListened - 0.5) <= 0.2)

@@ -11,8 +11,7 @@ struct StorageFileTests {
     let outside: URL
 
     init() throws {
-        storage = FileStorageManager(libraryURL: temporaryLibrary())
-        try storage.prepare()
+        storage = try FileStorageManager(libraryURL: temporaryLibrary())
         outside = temporaryFolder().appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
     }
@@ -27,7 +26,7 @@ struct StorageFileTests {
 
     /// A fragmented `.partial` recording of a 440 Hz tone, as the recorder leaves it.
     func fragmentedPartial(seconds: Double = 1) throws -> URL {
-        let writer = try RecordingFileWriter(partialOf: UUID(), in: storage, sampleRate: 48_000, channels: 1, bitRate: 96_000)
+        let writer = try RecordingFileWriter(partialOf: UUID(), in: storage, options: RecordingOptions())
         let samples = (0..<Int(48_000 * seconds)).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
         try writer.append(samples)
         try writer.finish()
@@ -42,7 +41,7 @@ struct StorageFileTests {
         let file: MediaFile
         do {
             defer { umask(previous) }
-            file = try storage.createPartial(id: UUID(), type: .audio)
+            file = try storage.create(storage.partialURL(for: UUID(), type: .audio))
         }
         // Then it is there, empty, and private already
         #expect(storage.size(of: file.url) == 0)
@@ -57,7 +56,7 @@ struct StorageFileTests {
         let existing = storage.partialURL(for: id, type: .audio)
         try Data("someone else's".utf8).write(to: existing)
         // When the same partial is created again
-        #expect(throws: Errno.fileExists) { _ = try storage.createPartial(id: id, type: .audio) }
+        #expect(throws: Errno.fileExists) { _ = try storage.create(storage.partialURL(for: id, type: .audio)) }
         // Then its bytes are untouched
         #expect(try Data(contentsOf: existing) == Data("someone else's".utf8))
     }
@@ -72,8 +71,8 @@ struct StorageFileTests {
         try FileManager.default.createSymbolicLink(at: storage.partialURL(for: linked, type: .audio), withDestinationURL: target)
         try FileManager.default.createSymbolicLink(at: storage.partialURL(for: dangling, type: .audio), withDestinationURL: missing)
         // When the partials are created, Then both are refused
-        #expect(throws: Errno.fileExists) { _ = try storage.createPartial(id: linked, type: .audio) }
-        #expect(throws: Errno.fileExists) { _ = try storage.createPartial(id: dangling, type: .audio) }
+        #expect(throws: Errno.fileExists) { _ = try storage.create(storage.partialURL(for: linked, type: .audio)) }
+        #expect(throws: Errno.fileExists) { _ = try storage.create(storage.partialURL(for: dangling, type: .audio)) }
         // And nothing outside was written or created
         #expect(try Data(contentsOf: target) == Data("precious".utf8))
         #expect(!FileManager.default.fileExists(atPath: missing.path))
@@ -85,7 +84,7 @@ struct StorageFileTests {
         let partial = try fragmentedPartial()
         let fragmented = try Data(contentsOf: partial)
         // When it is rewritten
-        try storage.rewriteAsNormalMP4(partial, format: "ipod")
+        try ClipFinisher(storage: storage).rewriteAsNormalMP4(partial, type: .audio)
         // Then a different, decodable file is in its place, 0600, and nothing else is left
         #expect(try Data(contentsOf: partial) != fragmented)
         #expect(try MediaProbe.playableDuration(of: partial) > 0.9)
@@ -100,7 +99,7 @@ struct StorageFileTests {
         let leftover = FileStorageManager.finishingURL(for: partial)
         try Data(repeating: 0x5A, count: 1024).write(to: leftover)
         // When it is rewritten
-        try storage.rewriteAsNormalMP4(partial, format: "ipod")
+        try ClipFinisher(storage: storage).rewriteAsNormalMP4(partial, type: .audio)
         // Then it is a normal, decodable MP4, and the leftover is gone
         #expect(try MediaProbe.playableDuration(of: partial) > 0.9)
         #expect(try recordingsFolder() == [partial.lastPathComponent])
@@ -112,7 +111,7 @@ struct StorageFileTests {
         let garbage = storage.partialURL(for: UUID(), type: .audio)
         try Data(repeating: 0x5A, count: 4096).write(to: garbage)
         // When it is rewritten, Then the remux fails and the file is as it was, alone
-        #expect(throws: (any Error).self) { try storage.rewriteAsNormalMP4(garbage, format: "ipod") }
+        #expect(throws: (any Error).self) { try ClipFinisher(storage: storage).rewriteAsNormalMP4(garbage, type: .audio) }
         #expect(try Data(contentsOf: garbage) == Data(repeating: 0x5A, count: 4096))
         #expect(try recordingsFolder() == [garbage.lastPathComponent])
         try FileManager.default.removeItem(at: garbage)
@@ -120,10 +119,10 @@ struct StorageFileTests {
         // Given a fragmented recording and a rename that fails after the remux succeeded
         let partial = try fragmentedPartial()
         let fragmented = try Data(contentsOf: partial)
-        var failing = storage
+        let failing = storage
         failing.faults.replacement = { _ in throw Errno.ioError }
         // When it is rewritten
-        #expect(throws: Errno.ioError) { try failing.rewriteAsNormalMP4(partial, format: "ipod") }
+        #expect(throws: Errno.ioError) { try ClipFinisher(storage: failing).rewriteAsNormalMP4(partial, type: .audio) }
         // Then the fragmented file is untouched and the finished copy is gone
         #expect(try Data(contentsOf: partial) == fragmented)
         #expect(try recordingsFolder() == [partial.lastPathComponent])

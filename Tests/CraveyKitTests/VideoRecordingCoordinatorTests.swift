@@ -1,3 +1,4 @@
+import CraveyCommands
 import CraveyTestSupport
 import Foundation
 import Testing
@@ -12,10 +13,10 @@ struct VideoRecordingCoordinatorTests {
         library = try RecordingLibrary(at: temporaryLibrary())
     }
 
-    func coordinator(_ microphone: VirtualMicrophone, seconds: Double? = nil) -> VideoRecordingCoordinator {
-        VideoRecordingCoordinator(storage: library.storage, options: VideoRecordingOptions(
-            camera: .test, width: 160, height: 120, frameRate: 25,
-            audio: AudioRecordingOptions(source: microphone.monitor, maxDuration: seconds)))
+    func coordinator(_ microphone: VirtualMicrophone, seconds: Double? = nil) -> Recorder {
+        let options = RecordingOptions(source: microphone.monitor, maxDuration: seconds, camera: .test,
+                                       width: 160, height: 120, frameRate: 25)
+        return Recorder(into: library.storage, coordinator: VideoRecordingCoordinator(options: options, camera: .test))
     }
 
     @Test("2 s from the test camera: 50 frames at 25 fps ending with 2 s of audio, frame rates reported, saved with a thumbnail and its loudness")
@@ -31,8 +32,7 @@ struct VideoRecordingCoordinatorTests {
         var events: [RecordingEvent] = []
         for await event in recorder.events { events.append(event) }
         let result = try await recorder.result()
-        let recording = try SaveRecordingUseCase(library: library)
-            .execute(result, metadata: try RecordingMetadata(title: "Face"))
+        let recording = try await recorder.save(try RecordingMetadata(title: "Face"))
 
         // Then the audio decides the length, and the video has a frame for every 1/25 s of it
         #expect(result.sampleCount == 96_000 && result.duration == 2.0)
@@ -60,18 +60,18 @@ struct VideoRecordingCoordinatorTests {
         let recorder = coordinator(microphone)
         try await recorder.start()
         #expect(FileManager.default.fileExists(atPath: recorder.partialURL.path))
-        await recorder.cancel()
+        await recorder.discard()
         #expect(!FileManager.default.fileExists(atPath: recorder.partialURL.path))
     }
 
     @Test("a camera that cannot be opened is 'unavailable', names the device and offers audio; nothing is written")
     func missingCamera() async throws {
         let microphone = try VirtualMicrophone()
-        let recorder = VideoRecordingCoordinator(storage: library.storage, options: VideoRecordingOptions(
-            camera: .device("/dev/video9"), audio: AudioRecordingOptions(source: microphone.monitor)))
+        let options = RecordingOptions(source: microphone.monitor, camera: .device("/dev/video9"))
+        let recorder = Recorder(into: library.storage, coordinator: VideoRecordingCoordinator(options: options, camera: .device("/dev/video9")))
         await #expect { try await recorder.start() } throws: { error in
             guard let error = error as? CraveyError else { return false }
-            return error.kind == .unavailable && error.message.contains("/dev/video9") && error.message.contains("cravey record")
+            return error.kind == .unavailable && error.message.contains("/dev/video9") && Messages.text(for: error).contains("cravey record")
         }
         #expect(library.storage.storedFiles().isEmpty)
     }

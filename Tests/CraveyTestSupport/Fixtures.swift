@@ -59,16 +59,16 @@ public enum Fixture {
     /// A library at a fresh folder in the test's temporary folder, holding `count` saved audio clips.
     public static func library(clips count: Int = 0, titles: [String] = []) throws -> RecordingLibrary {
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let save = SaveRecordingUseCase(library: library)
         let source = try audio(seconds: 0.5)
         defer { try? FileManager.default.removeItem(at: source) }
         for index in 0..<max(count, titles.count) {
             let copy = library.storage.recordingsURL.appendingPathComponent("import-\(index).tmp")
             try FileManager.default.copyItem(at: source, to: copy)
             let title = index < titles.count ? titles[index] : "Clip \(index)"
-            _ = try save.execute(fileAt: copy, id: UUID(), type: .audio, duration: 0.5,
-                                 metadata: try RecordingMetadata(title: title),
-                                 createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)))
+            let id = UUID()
+            _ = try library.storage.save(copy, as: Recording(
+                id: id, type: .audio, title: title, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)),
+                duration: 0.5, filePath: library.storage.relativePath(for: id, type: .audio), fileSize: 0))
         }
         return library
     }

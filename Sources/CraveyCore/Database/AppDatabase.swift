@@ -4,16 +4,18 @@ import SystemPackage
 import GRDBSQLite
 
 /// The library's SQLite database: a WAL-mode pool shared safely by several `cravey` processes.
-public struct AppDatabase: Sendable {
+package struct AppDatabase: Sendable {
     /// The file name beside `Recordings/` in the library folder.
-    public static let fileName = "library.sqlite"
+    package static let fileName = "library.sqlite"
 
     let writer: any DatabaseWriter
+    /// The database cannot be written (a read-only mount, a folder set to 0500).
+    let isReadOnly: Bool
 
-    /// Opens (creating with mode 0600) and migrates the database at `url`. Where the file or
-    /// its folder cannot be written (a read-only mount, a folder the person set to 0500) it opens
-    /// read-only: reading works, and every write fails with `SQLITE_READONLY` (exit 73).
-    public init(url: URL) throws {
+    /// Opens (creating with mode 0600) the database at `url`; ``migrate()`` brings its tables up
+    /// to date. Where the file or its folder cannot be written it opens read-only: reading works,
+    /// and every write fails with `SQLITE_READONLY`.
+    init(url: URL) throws {
         let readOnly = try Self.createPrivately(url)
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -29,13 +31,20 @@ public struct AppDatabase: Sendable {
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
         writer = try DatabasePool(path: url.path, configuration: configuration)
-        if readOnly {
-            guard try writer.read(Self.migrator.hasCompletedMigrations) else {
-                throw CraveyError(.cannotWrite, "The library database \(url.path) is read-only and was made by an older cravey; it needs updating once, where it can be written.")
-            }
-        } else {
-            try Self.migrator.migrate(writer)
+        isReadOnly = readOnly
+        if readOnly, try needsMigration() {
+            throw CraveyError(.cannotWrite, "The library database \(url.path) is read-only and was made by an older cravey; it needs updating once, where it can be written.")
         }
+    }
+
+    /// Whether tables are missing or older than this program's.
+    func needsMigration() throws -> Bool {
+        try !writer.read(Self.migrator.hasCompletedMigrations)
+    }
+
+    /// Creates or updates the tables. The corresponding GRDB call is `DatabaseMigrator.migrate`.
+    func migrate() throws {
+        try Self.migrator.migrate(writer)
     }
 
     /// Creates the file with mode 0600 when it is missing (SQLite gives the -wal and -shm files
@@ -64,7 +73,8 @@ public struct AppDatabase: Sendable {
             guard lstat(path, &info) == 0 else { continue }  // Missing: SQLite creates it, privately.
             guard info.st_mode & S_IFMT != S_IFREG else { continue }
             let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
-            throw CraveyError(.cannotWrite, "Refusing to use the library: \(path) is \(what), and cravey never follows a link out of the library folder. If it points at your library's database, put that file here in its place (mv TARGET '\(path)'); otherwise move it aside (mv '\(path)' '\(path).moved') and the next command starts an empty library.")
+            throw CraveyError(.cannotWrite, "Refusing to use the library: \(path) is \(what), and cravey never follows a link out of the library folder.",
+                              advice: .replaceDatabaseLink(path))
         }
     }
 

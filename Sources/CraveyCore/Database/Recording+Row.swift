@@ -17,7 +17,7 @@ extension Recording {
     public init(row: Row) throws {
         let idText: String = row[0]
         guard let id = Self.uuid(idText), let createdAt = Self.storedDate(row[5]) else {
-            throw CraveyError(.other, "The library database holds a malformed row (\(idText)). Run `cravey doctor`.")
+            throw CraveyError(.other, "The library database holds a malformed row (\(idText)).", advice: .checkLibrary)
         }
         self.init(id: id, type: row[1], title: row[2], notes: row[3], purpose: row[4], createdAt: createdAt,
                   duration: row[6], filePath: row[7], thumbnailPath: row[8], fileSize: row[9], playCount: row[10],

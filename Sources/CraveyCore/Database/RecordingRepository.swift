@@ -1,73 +1,63 @@
 import Foundation
 import GRDB
 
-/// The orders `list` can show recordings in.
-public enum RecordingSort: String, Sendable, CaseIterable {
-    /// Newest first.
-    case recent
-    /// Most played first, ties broken by last played, then newest.
-    case mostPlayed = "most-played"
-    /// By title, case-insensitively.
-    case title
-}
-
 /// Reads and writes recording rows. Every write is one (immediate) transaction, so several
 /// processes may use the same library at once without losing an update.
-public struct RecordingRepository: Sendable {
+package struct RecordingRepository: Sendable {
     /// How many recordings Quick Play offers.
-    public static let quickPlayCount = 3
+    package static let quickPlayCount = 3
 
     let database: AppDatabase
 
-    public init(database: AppDatabase) {
+    package init(database: AppDatabase) {
         self.database = database
     }
 
-    public func insert(_ recording: Recording) throws {
+    package func insert(_ recording: Recording) throws {
         try database.writer.write { db in try recording.insert(db) }
     }
 
-    public func fetchAll(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
+    package func fetchAll(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
         try database.writer.read { db in
             try Recording.all().order(sort.ordering).fetchAll(db)
         }
     }
 
     /// The most played recordings: by play count, then last played, then newest.
-    public func quickPlay() throws -> [Recording] {
+    package func quickPlay() throws -> [Recording] {
         try database.writer.read { db in
             try Recording.all().order(RecordingSort.mostPlayed.ordering).limit(Self.quickPlayCount).fetchAll(db)
         }
     }
 
-    public func fetch(id: UUID) throws -> Recording? {
+    package func fetch(id: UUID) throws -> Recording? {
         try database.writer.read { db in try Recording.fetchOne(db, key: id) }
     }
 
     /// The one recording whose id starts with `prefix` (as git resolves abbreviated hashes).
     /// Throws `.notFound` for none and `.invalidInput` when several match.
-    public func fetch(idPrefix prefix: String) throws -> Recording {
+    package func fetch(idPrefix prefix: String) throws -> Recording {
         let prefix = prefix.lowercased()
         guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw CraveyError(.invalidInput, "'\(prefix)' is not a recording id. Ids are UUIDs; see `cravey list`.")
+            throw CraveyError(.invalidInput, "'\(prefix)' is not a recording id: ids are UUIDs.", advice: .listRecordings)
         }
         let matches = try database.writer.read { db in
             try Recording.filter(Recording.Columns.id.like("\(prefix)%")).limit(2).fetchAll(db)
         }
         switch matches.count {
-        case 0: throw CraveyError(.notFound, "No recording has an id starting with '\(prefix)'. Run `cravey list` to see the ids.")
+        case 0: throw CraveyError(.notFound, "No recording has an id starting with '\(prefix)'.", advice: .listRecordings)
         case 1: return matches[0]
         default: throw CraveyError(.invalidInput, "'\(prefix)' matches several recordings. Give more characters of the id.")
         }
     }
 
-    public func count() throws -> Int {
+    package func count() throws -> Int {
         try database.writer.read { db in try Recording.fetchCount(db) }
     }
 
     /// Records a play: the event, `playCount + 1` and `lastPlayedAt`, in one transaction.
     @discardableResult
-    public func recordPlay(of id: UUID, secondsListened: Double, completed: Bool,
+    package func recordPlay(of id: UUID, secondsListened: Double, completed: Bool,
                            at date: Date = Date()) throws -> Recording {
         try database.writer.write { db in
             let recording = try update(id, in: db, [
@@ -80,7 +70,7 @@ public struct RecordingRepository: Sendable {
         }
     }
 
-    public func playEvents(of id: UUID) throws -> [PlayEvent] {
+    package func playEvents(of id: UUID) throws -> [PlayEvent] {
         try database.writer.read { db in
             try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased())
                 .order(PlayEvent.Columns.playedAt).fetchAll(db)
@@ -89,7 +79,7 @@ public struct RecordingRepository: Sendable {
 
     /// Writes title, notes and purpose only, so a play counted meanwhile by another process is
     /// never overwritten. Throws `.notFound` when the row is gone.
-    public func updateMetadata(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
+    package func updateMetadata(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
         try database.writer.write { db in
             try update(id, in: db, [
                 Recording.Columns.title.set(to: title),
@@ -111,7 +101,7 @@ public struct RecordingRepository: Sendable {
     /// Stores a clip's loudness measurement (replacing any earlier one) and returns the row as it
     /// now is. Throws `.notFound` when the row is gone.
     @discardableResult
-    public func updateLoudness(of id: UUID, to loudness: LoudnessMeasurement) throws -> Recording {
+    package func updateLoudness(of id: UUID, to loudness: LoudnessMeasurement) throws -> Recording {
         try database.writer.write { db in
             try update(id, in: db, [
                 Recording.Columns.loudnessIntegrated.set(to: loudness.integrated),
@@ -121,7 +111,7 @@ public struct RecordingRepository: Sendable {
     }
 
     /// Updates the stored size of a file, for `doctor --repair`.
-    public func updateFileSize(of id: UUID, to size: Int64) throws {
+    package func updateFileSize(of id: UUID, to size: Int64) throws {
         try database.writer.write { db in
             _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.fileSize.set(to: size))
         }
@@ -130,21 +120,21 @@ public struct RecordingRepository: Sendable {
     /// Stores the path of a recording's thumbnail and returns the row as it now is. Throws
     /// `.notFound` when the row is gone.
     @discardableResult
-    public func updateThumbnail(of id: UUID, to path: String) throws -> Recording {
+    package func updateThumbnail(of id: UUID, to path: String) throws -> Recording {
         try database.writer.write { db in
             try update(id, in: db, [Recording.Columns.thumbnailPath.set(to: path)])
         }
     }
 
     /// Forgets a recording's thumbnail, for `doctor --repair` when its stored path is unsafe.
-    public func removeThumbnail(of id: UUID) throws {
+    package func removeThumbnail(of id: UUID) throws {
         try database.writer.write { db in
             _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.thumbnailPath.set(to: nil))
         }
     }
 
     /// Deletes a row and its play events; returns what was deleted, to put back if needed.
-    public func delete(id: UUID) throws -> (Recording, [PlayEvent])? {
+    package func delete(id: UUID) throws -> (Recording, [PlayEvent])? {
         try database.writer.write { db in
             guard let recording = try Recording.fetchOne(db, key: id) else { return nil }
             let events = try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased()).fetchAll(db)
@@ -154,7 +144,7 @@ public struct RecordingRepository: Sendable {
     }
 
     /// Puts back rows (and their play events) removed by `delete` or `deleteAll`.
-    public func restore(_ rows: [(Recording, [PlayEvent])]) throws {
+    package func restore(_ rows: [(Recording, [PlayEvent])]) throws {
         try database.writer.write { db in
             for (recording, events) in rows {
                 try recording.insert(db, onConflict: .ignore)
@@ -165,7 +155,7 @@ public struct RecordingRepository: Sendable {
 
     /// Deletes every row and play event in one transaction, then checkpoints the write-ahead log
     /// so the deleted text leaves it too. Returns what was deleted.
-    public func deleteAll() throws -> [(Recording, [PlayEvent])] {
+    package func deleteAll() throws -> [(Recording, [PlayEvent])] {
         let deleted = try database.writer.write { db in
             let recordings = try Recording.fetchAll(db)
             let events = Swift.Dictionary(grouping: try PlayEvent.fetchAll(db), by: \.recordingId)

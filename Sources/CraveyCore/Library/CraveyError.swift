@@ -1,25 +1,37 @@
-/// An error meant for a person: what happened, to which file or device, and what to do.
-/// Its ``Kind`` decides the command-line tool's exit code; tests match on the kind, not the text.
+/// An error of the library: what happened, to which clip, file, device or database, and the
+/// error underneath.
+///
+/// Its ``kind`` says what sort of failure it is, for a program to act on; its ``message`` says
+/// what happened and to what, for a person; ``underlying`` keeps the error it came from (a GRDB
+/// `DatabaseError` with its SQLite code, an `Errno`, an FFmpeg or PulseAudio error). Match on
+/// the kind, not on the text. What a person should type to fix it is the command line's to say.
 public struct CraveyError: Error, Sendable, CustomStringConvertible {
+    /// What sort of failure an error is.
     public enum Kind: Sendable, Equatable {
-        /// Bad usage or invalid input (exit 64).
+        /// The input was refused: a title too long or holding a control character, an unknown
+        /// purpose, a place that cannot be written to, a file that is not a regular file.
         case invalidInput
-        /// A file that is not media FFmpeg can decode (exit 65).
+        /// A file that is not media FFmpeg can decode, or whose media is damaged.
         case undecodableMedia
-        /// An unknown id or a missing file (exit 66).
+        /// No such recording, or a file that is missing.
         case notFound
-        /// No sound server, device or camera (exit 69).
+        /// No sound server, no such source or sink, or a camera that cannot be opened.
         case unavailable
-        /// Cannot write: disk full, permissions (exit 73).
+        /// Something cannot be written: a full disk, permissions, a read-only library, a link
+        /// where the library keeps a folder or its database.
         case cannotWrite
-        /// Anything else (exit 1).
+        /// Anything else.
         case other
     }
 
     public var kind: Kind
+    /// What happened and to what, without advice about any program's options.
     public var message: String
-    /// The error underneath, when there is one: a `DatabaseError`, an `Errno`, an FFmpeg error.
+    /// The error underneath, when there is one: a `DatabaseError`, an `Errno`, an `FFmpegError`.
     public var underlying: (any Error & Sendable)?
+    /// What a person can do about it, in order, which the command line puts in words; empty when
+    /// there is nothing to add.
+    package var advice: [Advice] = []
 
     public init(_ kind: Kind, _ message: String, underlying: (any Error & Sendable)? = nil) {
         self.kind = kind
@@ -27,5 +39,54 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
+    package init(_ kind: Kind, _ message: String, advice: Advice?, underlying: (any Error & Sendable)? = nil) {
+        self.init(kind, message, underlying: underlying)
+        self.advice = advice.map { [$0] } ?? []
+    }
+
     public var description: String { message }
+
+    /// The ways out a person has, named by the library and worded by the command line (which
+    /// knows its own commands and options; an embedder's program has others).
+    package enum Advice: Sendable, Equatable {
+        /// The ids to choose from.
+        case listRecordings
+        /// Check the library's rows and files.
+        case checkLibrary
+        /// Repair the library (rows whose path leaves it, links where files belong).
+        case repairLibrary
+        /// A clip kept on disk without its row: the repair registers it once the cause is gone.
+        case registerWithRepair
+        /// The database at this path is damaged: move it aside, then register the clips again.
+        case moveDamagedDatabase(String)
+        /// A place the library cannot use: choose another library folder.
+        case chooseLibrary
+        /// A full disk.
+        case freeSpace
+        /// Something at this path (a link, not a folder) stands where the library keeps a
+        /// folder: move it aside, and a real folder is made.
+        case moveAside(String)
+        /// A link or special file stands where the database (or its -wal, -shm) belongs.
+        case replaceDatabaseLink(String)
+        /// No sound server answers.
+        case startSoundServer
+        /// The sound server went away.
+        case restartSoundServer
+        /// A source or sink that does not exist: the devices to choose from.
+        case listDevices
+        /// A camera that cannot be opened: what to check, or record sound only.
+        case checkCamera
+        /// No such camera: the cameras to choose from, or record sound only.
+        case chooseCamera
+        /// The synthetic camera needs FFmpeg's device and filter libraries; or record sound only.
+        case installCameraLibraries
+        /// Something is already at an output path: choose another, or replace a file.
+        case forceToReplace
+        /// A named pipe given to import: save what it carries to a file first.
+        case savePipeFirst(String)
+        /// A device given to import: record instead.
+        case recordInstead
+        /// A file cut short: import the whole file, or copy out the part that is there.
+        case keepWhatIsThere
+    }
 }

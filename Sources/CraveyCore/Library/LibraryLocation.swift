@@ -2,8 +2,8 @@ import Foundation
 
 /// Where the library folder is: `--library PATH`, else `$CRAVEY_LIBRARY`, else
 /// `$XDG_DATA_HOME/cravey` (`~/.local/share/cravey`).
-public enum LibraryLocation {
-    public static func resolve(explicit: String?,
+package enum LibraryLocation {
+    package static func resolve(explicit: String?,
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let explicit, !explicit.isEmpty { return URL(fileURLWithPath: explicit).standardizedFileURL }
         if let path = environment["CRAVEY_LIBRARY"], !path.isEmpty {

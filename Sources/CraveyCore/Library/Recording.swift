@@ -18,6 +18,16 @@ public enum RecordingPurpose: String, Codable, Sendable, CaseIterable {
     case milestone
 }
 
+/// The orders `list` can show recordings in.
+public enum RecordingSort: String, Sendable, CaseIterable {
+    /// Newest first.
+    case recent
+    /// Most played first, ties broken by last played, then newest.
+    case mostPlayed = "most-played"
+    /// By title, case-insensitively.
+    case title
+}
+
 /// One clip in the library: the row of the `recording` table.
 public struct Recording: Codable, Sendable, Equatable, Identifiable {
     public var id: UUID

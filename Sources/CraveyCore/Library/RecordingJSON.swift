@@ -6,9 +6,9 @@ import SystemPackage
 ///
 /// Written by hand because `JSONEncoder` spent over a second on 100,000 recordings; the output
 /// decodes with `Recording.jsonDecoder()`.
-public enum RecordingJSON {
+package enum RecordingJSON {
     /// One recording as a JSON object.
-    public static func encode(_ recording: Recording) -> Data {
+    package static func encode(_ recording: Recording) -> Data {
         var out = JSONBuffer()
         out.write(recording, indent: 0)
         out.append("\n")
@@ -17,7 +17,7 @@ public enum RecordingJSON {
 
     /// Writes recordings as a JSON array to a file descriptor, a block at a time; throws the
     /// `Errno` of the first write that fails (`.noSpace`, `.brokenPipe`), having stopped there.
-    public static func write(_ recordings: [Recording], to descriptor: FileDescriptor) throws {
+    package static func write(_ recordings: [Recording], to descriptor: FileDescriptor) throws {
         var out = JSONBuffer()
         try out.write(recordings, indent: 0, flushingTo: descriptor)
         out.append("\n")
@@ -25,7 +25,7 @@ public enum RecordingJSON {
     }
 
     /// Recordings as a JSON array.
-    public static func encode(_ recordings: [Recording]) -> Data {
+    package static func encode(_ recordings: [Recording]) -> Data {
         var out = JSONBuffer()
         out.write(recordings, indent: 0)
         out.append("\n")
@@ -33,7 +33,7 @@ public enum RecordingJSON {
     }
 
     /// The export document: `{"exportDate": ..., "recordings": [...], "version": 1}`.
-    public static func encodeExport(_ recordings: [Recording], exportDate: Date, version: Int) -> Data {
+    package static func encodeExport(_ recordings: [Recording], exportDate: Date, version: Int) -> Data {
         var out = JSONBuffer()
         out.append("{\n  \"exportDate\" : ")
         out.date(exportDate)

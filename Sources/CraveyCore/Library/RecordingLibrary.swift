@@ -1,13 +1,35 @@
 import Foundation
-import GRDB
 
-/// An opened library folder: its files (``FileStorageManager``) and its rows (``RecordingRepository``).
-public struct RecordingLibrary: Sendable {
-    public private(set) var storage: FileStorageManager
-    public let repository: RecordingRepository
-    /// What a person should read once about the library folder (``FileStorageManager/prepare()``):
-    /// other users can reach it, or it belongs to someone else.
-    public let warnings: [String]
+/// A library of clips in a folder of this machine, and the one way to read and change it.
+///
+/// Everything that changes the library goes through here: recording (``record(_:)``), importing,
+/// editing, deleting, deleting everything, repairing and counting plays. Each keeps the folder's
+/// files and the database's rows in step, under the writers' lock where files and rows change
+/// together, so several processes (and threads) can share one library. Reading (``recordings(sortedBy:)``,
+/// ``quickPlay()``, ``storageReport()``, ``export(_:raw:)``) takes no lock: every read sees a
+/// consistent snapshot.
+///
+/// The folder holds `library.sqlite`, `library.lock` and `Recordings/` (media files, and
+/// `Recordings/Thumbnails/`); folders are made mode 0700 and files 0600, and nothing outside the
+/// folder is ever read, changed or deleted through it. Methods that do media work (record,
+/// import, play, repair, thumbnails) are in CraveyKit; they block or suspend, never both: the
+/// synchronous ones here wait on the disk and on other processes, so call them off the main actor.
+public final class RecordingLibrary: Sendable {
+    /// How many recordings Quick Play offers.
+    public static let quickPlayCount = RecordingRepository.quickPlayCount
+
+    /// The one writer of the folder: its descriptor, lock, journal and files in flight.
+    package let storage: FileStorageManager
+
+    /// The rows.
+    package var repository: RecordingRepository { storage.repository }
+
+    /// The library folder.
+    public var url: URL { storage.libraryURL }
+
+    /// What a person should read once about the library folder: other users can reach it, or it
+    /// belongs to someone else. The library works all the same.
+    public var warnings: [String] { storage.warnings }
 
     /// Faults a test injects into file operations.
     package var storageFaults: StorageFaults {
@@ -15,32 +37,58 @@ public struct RecordingLibrary: Sendable {
         set { storage.faults = newValue }
     }
 
-    /// Opens the library at `url`, creating the folders (0700) and the database (0600) if needed;
-    /// nothing that exists changes mode. A read-only library opens for reading.
+    /// Opens the library in the folder at `url`, creating the folder (0700) and its database
+    /// (0600) if needed; nothing that exists changes mode. A library that cannot be written
+    /// (a read-only mount) opens for reading.
+    ///
+    /// Throws ``CraveyError``: `.cannotWrite` when the folder cannot be made or used (a
+    /// `Recordings/` that is a link, a database that is a link), `.other` for a damaged database.
     public init(at url: URL) throws {
-        storage = FileStorageManager(libraryURL: url)
-        warnings = try storage.prepare()
-        let file = storage.libraryURL.appendingPathComponent(AppDatabase.fileName)
-        do {
-            // Two processes opening a new library at once would both create its tables.
-            repository = RecordingRepository(database: try storage.exclusively { try AppDatabase(url: file) })
-        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
-            throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")). Move it aside (mv '\(file.path)' '\(file.path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings.", underlying: error)
-        } catch {
-            throw CraveyError(database: error)
-                ?? CraveyError(.cannotWrite, "Cannot open the library at \(url.path): \(error). Check the folder or choose another with --library PATH.", underlying: error)
-        }
-        // A delete-all a crash interrupted is finished by the next command, whichever it is.
-        if storage.isDeletingAll { try? exclusively {} }
+        storage = try FileStorageManager(libraryURL: url)
     }
 
-    /// Runs `body` holding the library's writer lock (``FileStorageManager/exclusively(_:)``),
-    /// after finishing a `delete-all` a crash interrupted: a confirmed deletion is completed
-    /// before anything else changes the library, and never undone.
-    public func exclusively<T>(_ body: () throws -> T) throws -> T {
-        try storage.exclusively {
-            if storage.isDeletingAll { try DeleteAllRecordingsUseCase(library: self).finish() }
-            return try body()
-        }
+    /// Opens the default library: `$CRAVEY_LIBRARY`, else `$XDG_DATA_HOME/cravey`, else
+    /// `~/.local/share/cravey`.
+    public convenience init() throws {
+        try self.init(at: LibraryLocation.resolve(explicit: nil))
+    }
+
+    // MARK: - Reading
+
+    /// Every recording, in one of the orders the command line offers.
+    public func recordings(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
+        try repository.fetchAll(sortedBy: sort)
+    }
+
+    /// The recording with this id, or nil.
+    public func recording(_ id: UUID) throws -> Recording? {
+        try repository.fetch(id: id)
+    }
+
+    /// The one recording whose id starts with `prefix` (as git resolves abbreviated hashes).
+    /// Throws `.notFound` for none and `.invalidInput` when several match or it is no id.
+    public func recording(matching prefix: String) throws -> Recording {
+        try repository.fetch(idPrefix: prefix)
+    }
+
+    /// Quick Play: the ``quickPlayCount`` most played, ties broken by last played, then newest.
+    public func quickPlay() throws -> [Recording] {
+        try repository.quickPlay()
+    }
+
+    /// Every play of a recording, oldest first.
+    public func plays(of id: UUID) throws -> [PlayEvent] {
+        try repository.playEvents(of: id)
+    }
+
+    /// How many recordings the library holds.
+    public func count() throws -> Int {
+        try repository.count()
+    }
+
+    /// Where `recording`'s media file is, checked to be a regular file inside the library
+    /// (`.notFound` when it is missing): for handing it to another program.
+    public func fileURL(of recording: Recording) throws -> URL {
+        try storage.mediaURL(of: recording)
     }
 }

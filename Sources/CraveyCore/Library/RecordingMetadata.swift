@@ -36,6 +36,14 @@ public struct RecordingMetadata: Sendable, Equatable {
         self.purpose = purpose
     }
 
+    /// A recording's words as they are stored, unchecked: what ``RecordingLibrary/edit(_:_:)``
+    /// hands its change to.
+    package init(stored recording: Recording) {
+        title = recording.title
+        notes = recording.notes
+        purpose = recording.purpose
+    }
+
     /// The first control character (Unicode category Cc: U+0000-U+001F, U+007F-U+009F) inside the
     /// text once the whitespace around it is trimmed, and its 1-based position as a person counts
     /// characters in the text as given.
@@ -81,6 +89,13 @@ public struct RecordingMetadata: Sendable, Equatable {
 
     public static func automaticTitle(for date: Date, timeZone: TimeZone = .current) -> String {
         "Recording " + displayDate(date, timeZone: timeZone)
+    }
+
+    /// "0:07", "12:30", "1:02:03": how lists and reports show a length.
+    package static func displayDuration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)
     }
 
     /// "Nov 22, 2026 3:42 PM": how titles and lists show a date, in English whatever the locale,

@@ -79,7 +79,7 @@ extension FileStorageManager {
             if renameat(folder, temporary, folder, name) != 0 { throw writeError(errno, url, doing: action) }
         } else if linkat(folder, temporary, folder, name, 0) != 0 {
             if errno == EEXIST {
-                throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already. Choose another name, or pass --force to replace a file.")
+                throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already.", advice: .forceToReplace)
             }
             throw writeError(errno, url, doing: action)
         }

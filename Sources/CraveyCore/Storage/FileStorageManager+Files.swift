@@ -1,104 +1,40 @@
 import Foundation
 import SystemPackage
 
-/// A media file ``FileStorageManager`` created for writing and holds open: private (0600) from its
-/// first byte, and never reached through a link.
-///
-/// Writers (the muxer) only write and seek through it; its name, renames and removal stay with
-/// ``FileStorageManager``. Closed by ``close()``, or quietly when dropped on a failure path.
-package final class MediaFile {
-    /// Where the file is. FFmpeg's `+faststart` re-opens it by this path to read it back.
-    package let url: URL
-    private let descriptor: FileDescriptor
-    private var isOpen = true
-    /// Called instead of `write(2)`, a fault a test injects (``StorageFaults/write``); nil in production.
-    package var writeFault: StorageFaults.Write?
-
-    init(url: URL, descriptor: FileDescriptor) {
-        self.url = url
-        self.descriptor = descriptor
-    }
-
-    deinit {
-        if isOpen { try? descriptor.close() }
-    }
-
-    /// Writes every byte of `bytes` at the file's offset, looping while `write(2)` takes less
-    /// than asked. Throws `Errno`. The corresponding C function is `write`.
-    package func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let buffer = UnsafeRawBufferPointer(rebasing: rest)
-            let written = try writeFault?(descriptor, buffer) ?? descriptor.write(buffer)
-            // A regular file takes at least one byte or fails; never spin on zero.
-            guard written > 0 else { throw Errno.noSpace }
-            rest = rest.dropFirst(written)
-        }
-    }
-
-    /// Flushes what was written to the disk. Throws `Errno`. The corresponding C function is `fsync`.
-    package func sync() throws {
-        guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
-    }
-
-    /// Moves the offset the next write goes to; returns it. Throws `Errno`.
-    /// The corresponding C function is `lseek`.
-    package func seek(to offset: Int64, from origin: FileDescriptor.SeekOrigin) throws -> Int64 {
-        try descriptor.seek(offset: offset, from: origin)
-    }
-
-    /// The file's size in bytes; the offset stays where it was. Throws `Errno`.
-    /// The corresponding C function is `fstat`.
-    package func size() throws -> Int64 {
-        var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
-        return Int64(info.st_size)
-    }
-
-    /// Closes the descriptor. Throws `Errno`. The corresponding C function is `close`.
-    package func close() throws {
-        guard isOpen else { return }
-        isOpen = false
-        try descriptor.close()
-    }
-}
-
-@available(*, unavailable)
-extension MediaFile: Sendable {}
-
 extension FileStorageManager {
-    /// The suffix of the normal MP4 a fragmented file is rewritten into before it replaces it;
-    /// `doctor` leaves such files alone while a recording finishes.
-    public static let finishingSuffix = ".finishing"
-
-    /// Creates the `.partial` file a recording (or an import) of this type and id is written to.
-    /// Throws `Errno` (`.fileExists` when something, a link included, is already there).
-    package func createPartial(id: UUID, type: RecordingType) throws -> MediaFile {
-        try create(partialURL(for: id, type: type))
-    }
-
     /// Creates `url`, a place in `Recordings/` or `Thumbnails/`, for writing: a new file (never an
     /// existing one, never through a link at its place or in its folders) with mode 0600 from its
-    /// first byte, whatever the umask lets through. Throws `Errno`.
-    /// The corresponding C function is `openat` with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`.
+    /// first byte, whatever the umask lets through. Throws `Errno`, or a ``CraveyError`` when the
+    /// writers' lock cannot be taken.
     ///
-    /// A `.partial` or `.finishing` file is created under the library lock and locked at once,
-    /// until its row is saved or it is removed: no other process ever sees it unowned.
+    /// A `.partial`, `.importing` or `.finishing` file is created under the writers' lock and
+    /// locked at once, until its row is saved or it is removed: no other process ever sees it
+    /// unowned. The corresponding C function is `openat` with `O_CREAT | O_EXCL | O_NOFOLLOW`.
     package func create(_ url: URL) throws -> MediaFile {
         let (folder, name) = try located(url)
         let directory = try folderDescriptor(folder)
         defer { try? directory.close() }
         guard Self.isLiveName(name) else { return MediaFile(url: url, descriptor: try Self.create(name, in: directory)) }
         return try exclusively {
+            if abandoned.withLock({ set in set.contains { name.contains($0.uuidString.lowercased()) } }) {
+                throw CancellationError()
+            }
             let descriptor = try Self.create(name, in: directory)
-            holdLive(url, descriptor.rawValue)
+            do {
+                try holdLive(url, descriptor)
+            } catch {
+                try? descriptor.close()
+                unlinkat(directory.rawValue, name, 0)
+                throw error
+            }
             return MediaFile(url: url, descriptor: descriptor)
         }
     }
 
-    /// Creates `name` beneath `folder`, 0600, exclusively and without following a link. Throws `Errno`.
+    /// Creates `name` beneath `folder`, 0600, exclusively and without following a link, open
+    /// for reading and writing (the MP4 muxer reads back what it wrote). Throws `Errno`.
     package static func create(_ name: String, in folder: FileDescriptor) throws(Errno) -> FileDescriptor {
-        let descriptor = openat(folder.rawValue, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = openat(folder.rawValue, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Errno(rawValue: errno) }
         return FileDescriptor(rawValue: descriptor)
     }
@@ -124,11 +60,6 @@ extension FileStorageManager {
         release(file.url)
     }
 
-    /// The name a rewritten version of `url` is written under until it replaces `url`.
-    package static func finishingURL(for url: URL) -> URL {
-        URL(fileURLWithPath: url.path + finishingSuffix, isDirectory: false)
-    }
-
     /// Puts the finished `replacement` in the place of `original` in one rename: a reader sees
     /// one or the other, never a mix. On failure `replacement` is removed and `original` stays
     /// as it was. Throws `Errno`. The corresponding C function is `renameat`.
@@ -141,25 +72,6 @@ extension FileStorageManager {
             try? unlinkFile(replacement)
             release(replacement)
             throw error
-        }
-    }
-
-    /// The folder and name of a place inside the library, or EINVAL for any other place.
-    private func located(_ url: URL) throws(Errno) -> (folder: Folder, name: String) {
-        do throws(CraveyError) {
-            return try locate(url)
-        } catch {
-            throw .invalidArgument
-        }
-    }
-
-    /// ``openFolder(_:)``, its failure as the `Errno` underneath (ELOOP for a link).
-    package func folderDescriptor(_ folder: Folder) throws(Errno) -> FileDescriptor {
-        do throws(CraveyError) {
-            return try openFolder(folder)
-        } catch {
-            if let code = error.underlying as? Errno { throw code }
-            throw error.kind == .notFound ? .noSuchFileOrDirectory : .ioError
         }
     }
 
@@ -183,5 +95,183 @@ extension FileStorageManager {
         let descriptor = try folderDescriptor(folder)
         defer { try? descriptor.close() }
         if unlinkat(descriptor.rawValue, name, 0) != 0 { throw Errno(rawValue: errno) }
+    }
+
+    /// Unlinks a file inside the library and lets go of its lock, if this process held one;
+    /// never follows a link. A file already gone is no error.
+    package func remove(_ url: URL) throws(CraveyError) {
+        defer { release(url) }
+        if let fault = faults.removal { try fault(url) }
+        do throws(Errno) {
+            try unlinkFile(url)
+        } catch where error != .noSuchFileOrDirectory {
+            throw Self.writeError(error.rawValue, url, doing: "delete")
+        } catch {}
+    }
+
+    /// Renames a stored file to its `.deleting-` name in the same folder: the first, reversible
+    /// step of deleting it. Returns nil when the file is already gone.
+    package func markForDeletion(_ relativePath: String) throws(CraveyError) -> URL? {
+        let url = try absoluteURL(for: relativePath)
+        let marked = url.deletingLastPathComponent().appendingPathComponent(Self.deletingPrefix + url.lastPathComponent)
+        do throws(Errno) {
+            try moveFile(url, to: marked)
+        } catch where error == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw Self.writeError(error.rawValue, url, doing: "delete")
+        }
+        return marked
+    }
+
+    /// Undoes ``markForDeletion(_:)``.
+    package func unmark(_ marked: URL) {
+        let name = marked.lastPathComponent.dropFirst(Self.deletingPrefix.count)
+        try? moveFile(marked, to: marked.deletingLastPathComponent().appendingPathComponent(String(name)))
+    }
+
+    /// Whether a process is still writing `url`: it holds an exclusive `flock` on it for as long
+    /// as it writes, and the kernel drops the lock when that process dies.
+    package func isBeingWritten(_ url: URL) -> Bool {
+        guard let (folder, name) = try? locate(url), let directory = try? folderDescriptor(folder) else { return false }
+        defer { try? directory.close() }
+        let descriptor = openat(directory.rawValue, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    // MARK: - Listing
+
+    /// Every regular file under `Recordings/` (thumbnails included), as paths relative to the
+    /// library. Links and folders are left out, so every path stays inside the library; so are
+    /// names that are not UTF-8 (``unreadableNames()``).
+    package func storedFiles() -> [String] {
+        storedFilesWithSizes().map(\.path)
+    }
+
+    /// ``storedFiles()`` with each file's size: one `readdir` and one `fstatat` per file, which
+    /// matters when deleting thousands (`FileManager` and `URL` stat each path two more times).
+    package func storedFilesWithSizes() -> [(path: String, size: Int64)] {
+        var files: [(path: String, size: Int64)] = []
+        for folder in [Folder.recordings, .thumbnails] {
+            let prefix = folder == .recordings ? Self.recordingsFolder : Self.thumbnailsFolder
+            files += entries(in: folder).compactMap { entry in
+                String(validating: entry.name, as: UTF8.self).map { ("\(prefix)/\($0)", entry.size) }
+            }.sorted { $0.path < $1.path }
+        }
+        return files
+    }
+
+    /// Bytes used by every file under `Recordings/`, thumbnails included.
+    package func totalStorageUsed() -> Int64 {
+        storedFilesWithSizes().reduce(0) { $0 + $1.size }
+    }
+
+    /// Regular files under `Recordings/` whose names are not valid UTF-8: no row can name them,
+    /// so `doctor` renames them and `delete-all` removes them by their bytes.
+    package func unreadableNames() -> [(folder: Folder, name: [UInt8], size: Int64)] {
+        [Folder.recordings, .thumbnails].flatMap { folder in
+            entries(in: folder).filter { String(validating: $0.name, as: UTF8.self) == nil }.map { (folder, $0.name, $0.size) }
+        }
+    }
+
+    /// How a name that is not UTF-8 is shown: its invalid bytes as `\xNN`.
+    package static func visibleName(_ name: [UInt8]) -> String {
+        var shown = ""
+        var rest = name[...]
+        while !rest.isEmpty {
+            // The longest valid prefix, then one byte escaped.
+            var length = rest.count
+            while length > 0, String(validating: rest.prefix(length), as: UTF8.self) == nil { length -= 1 }
+            shown += String(decoding: rest.prefix(length), as: UTF8.self)
+            rest = rest.dropFirst(length)
+            if let byte = rest.first {
+                shown += String(format: "\\x%02X", byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return shown
+    }
+
+    /// Renames a file of `folder` from raw bytes to `newName`, beneath the folder's descriptor.
+    package func rename(raw name: [UInt8], in folder: Folder, to newName: String) throws(CraveyError) {
+        try onRaw(name, in: folder, doing: "rename a file in") { directory, name in
+            renameat(directory, name, directory, newName) == 0 ? 0 : errno
+        }
+    }
+
+    /// Removes a file of `folder` by its raw name, beneath the folder's descriptor. ENOENT is success.
+    package func remove(raw name: [UInt8], in folder: Folder) throws(CraveyError) {
+        try onRaw(name, in: folder, doing: "delete a file in") { directory, name in
+            unlinkat(directory, name, 0) == 0 || errno == ENOENT ? 0 : errno
+        }
+    }
+
+    /// Runs a `*at` call on a raw name beneath `folder`'s descriptor; `call` returns 0 or an errno.
+    private func onRaw(_ name: [UInt8], in folder: Folder, doing action: String,
+                       _ call: (Int32, UnsafePointer<CChar>) -> Int32) throws(CraveyError) {
+        do throws(Errno) {
+            let descriptor = try folderDescriptor(folder)
+            defer { try? descriptor.close() }
+            let code = (name + [0]).withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { call(descriptor.rawValue, $0.baseAddress!) }
+            }
+            if code != 0 { throw Errno(rawValue: code) }
+        } catch {
+            throw Self.writeError(error.rawValue, url(of: folder), doing: action)
+        }
+    }
+
+    /// The regular files of a folder with their raw names and sizes: one `readdir` and one
+    /// `fstatat` (never following a link) per entry, beneath the folder's own descriptor.
+    private func entries(in folder: Folder) -> [(name: [UInt8], size: Int64)] {
+        guard let descriptor = try? folderDescriptor(folder), let directory = fdopendir(descriptor.rawValue) else { return [] }
+        defer { closedir(directory) }
+        let base = dirfd(directory)
+        var entries: [(name: [UInt8], size: Int64)] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            var info = stat()
+            guard name != [0x2E], name != [0x2E, 0x2E],
+                  (name + [0]).withUnsafeBufferPointer({ bytes in
+                      bytes.withMemoryRebound(to: CChar.self) { fstatat(base, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+                  }) == 0,
+                  info.st_mode & S_IFMT == S_IFREG else { continue }
+            entries.append((name, Int64(info.st_size)))
+        }
+        return entries
+    }
+}
+
+/// Faults injected by tests into file operations; empty in production.
+package struct StorageFaults: Sendable {
+    /// Called before every file removal; throwing makes the removal fail.
+    package var removal: (@Sendable (URL) throws(CraveyError) -> Void)?
+    /// Called instead of `write` by ``FileStorageManager/writeAtomically(_:to:doing:replacing:faults:)``:
+    /// returning fewer bytes than it was given makes a short write.
+    package var write: Write?
+    package typealias Write = @Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// Called before a rewritten file replaces its original (given the original); throwing makes
+    /// the rename fail.
+    package var replacement: (@Sendable (URL) throws -> Void)?
+
+    package init(removal: (@Sendable (URL) throws(CraveyError) -> Void)? = nil, write: Write? = nil,
+                 replacement: (@Sendable (URL) throws -> Void)? = nil) {
+        self.removal = removal
+        self.write = write
+        self.replacement = replacement
+    }
+
+    /// A write that takes at most `count` bytes a call, as a kernel may: for tests that check
+    /// writes loop.
+    package static func writesTakingAtMost(_ count: Int) -> Write {
+        { descriptor, bytes throws(Errno) in
+            do {
+                return try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes.prefix(count)))
+            } catch {
+                throw error as? Errno ?? .ioError
+            }
+        }
     }
 }

@@ -1,81 +1,141 @@
 import Foundation
+import GRDB
 import SystemPackage
 
-/// Keeps the library's media files: the `Recordings/` layout, moves into place, confined path
-/// resolution, sizes, durations and deletion.
+/// The one writer of a library folder: it holds the folder's descriptor, the writers' lock, the
+/// files being written and the `delete-all` journal, and every step that changes files and rows
+/// together (create, save, delete, delete all, repair) goes through it.
 ///
-/// Folders are created mode 0700 and files 0600: the clips are private. It alone names, creates,
-/// renames and removes the media files (`FileStorageManager+Files.swift`); writers only write.
-public struct FileStorageManager: Sendable {
-    public static let recordingsFolder = "Recordings"
-    public static let thumbnailsFolder = "Recordings/Thumbnails"
-    /// The suffix of a file still being written; `doctor` finds those left by a crash.
-    public static let partialSuffix = ".partial"
+/// Every file is reached beneath the folder's own descriptor (`openat`, `fstatat`, `renameat`,
+/// `unlinkat`, never following a link), created mode 0600 and never chmodded; folders are 0700.
+/// It alone names, creates, renames and removes the media files; writers only write. The rows
+/// are the database's (``repository``); the steps here keep files and rows in an order every
+/// other process can rely on (see "Several processes, one library" in the README).
+// @unchecked Sendable: `root` and the `let`s never change; the live files and the faults are
+// behind `Locked`; the descriptor is only used with `*at` calls, which are thread-safe.
+package final class FileStorageManager: @unchecked Sendable {
+    package static let recordingsFolder = "Recordings"
+    package static let thumbnailsFolder = "Recordings/Thumbnails"
+    /// The suffix of a recording still being written; `doctor` finds those a crash left.
+    package static let partialSuffix = ".partial"
     /// The suffix of an import still being written (``importingURL(for:type:)``).
-    public static let importingSuffix = ".importing"
+    package static let importingSuffix = ".importing"
+    /// The suffix of the normal MP4 a fragmented file is rewritten into before it replaces it.
+    package static let finishingSuffix = ".finishing"
+    /// The prefix a file gets while its deletion is under way (``markForDeletion(_:)``).
+    package static let deletingPrefix = ".deleting-"
 
     /// The library folder.
-    public let libraryURL: URL
-    /// Faults a test injects; none in production.
-    package var faults = StorageFaults()
+    package let libraryURL: URL
+    /// The library folder, opened once: the base of every `*at` call.
+    let root: FileDescriptor
+    /// The rows: read by anyone, written in the steps of this type (and in one-row changes).
+    package private(set) var repository: RecordingRepository!
+    /// What a person should read once about the folder: others can reach it, or it is not theirs.
+    package let warnings: [String]
+    /// The writers' lock of this folder, shared by every manager of it in this process.
+    let writersLock: WritersLock
+    /// The `flock`-holding descriptors of the files this process is writing, by path.
+    let liveFiles = Locked<[String: Int32]>([:])
+    /// Clips given up while being written (``abandon(_:)``): never created or saved again.
+    let abandoned = Locked<Set<UUID>>([])
+    private let injected = Locked(StorageFaults())
 
-    public init(libraryURL: URL) {
-        self.libraryURL = libraryURL.standardizedFileURL
+    /// Faults a test injects; none in production.
+    package var faults: StorageFaults {
+        get { injected.withLock { $0 } }
+        set { injected.withLock { $0 = newValue } }
     }
 
-    public var recordingsURL: URL { libraryURL.appendingPathComponent(Self.recordingsFolder, isDirectory: true) }
-    public var thumbnailsURL: URL { libraryURL.appendingPathComponent(Self.thumbnailsFolder, isDirectory: true) }
+    /// Opens the library folder at `libraryURL`, creating it and its folders (0700) where they
+    /// are missing, and its database (0600); nothing that exists changes mode. A read-only
+    /// library opens for reading. A `delete-all` a crash interrupted is finished first.
+    package init(libraryURL: URL) throws(CraveyError) {
+        self.libraryURL = libraryURL.standardizedFileURL
+        root = try Self.openLibraryFolder(self.libraryURL)
+        writersLock = WritersLock.of(root, at: self.libraryURL)
+        warnings = Self.warnings(about: root, at: self.libraryURL)
+        try makeFolders()
+        repository = RecordingRepository(database: try openDatabase())
+        // A delete-all a crash interrupted is finished by the next command, whichever it is;
+        // a library that cannot be written keeps it for a command that can.
+        if isDeletingAll { try? exclusively {} }
+    }
+
+    deinit {
+        try? root.close()
+    }
 
     /// The library folder and the two folders under it.
-    public enum Folder: Sendable, CaseIterable {
+    package enum Folder: Sendable, CaseIterable {
         case library, recordings, thumbnails
     }
 
-    /// Creates the library folders (mode 0700, from their creation) where they are missing and
-    /// checks the ones that exist, changing nothing about them: `Recordings/` and `Thumbnails/`
-    /// must be real folders, not links. Returns the warnings a person should read once: a library
-    /// other users can read or write, or one owned by someone else (as ssh's StrictModes warns).
-    ///
-    /// A folder that cannot be created because the library is read-only is left missing: reading
-    /// works, and every write fails later with `.cannotWrite`.
-    @discardableResult
-    public func prepare() throws(CraveyError) -> [String] {
-        if mkdir(libraryURL.path, 0o700) != 0 && errno != EEXIST {
-            if errno == ENOENT {
-                try createIntermediate(libraryURL)
-            } else if ![EROFS, EACCES, EPERM].contains(errno) {
-                throw Self.writeError(errno, libraryURL, doing: "create the folder")
-            }
+    package var recordingsURL: URL { libraryURL.appendingPathComponent(Self.recordingsFolder, isDirectory: true) }
+    package var thumbnailsURL: URL { libraryURL.appendingPathComponent(Self.thumbnailsFolder, isDirectory: true) }
+
+    /// Where a folder of the library is, for messages.
+    package func url(of folder: Folder) -> URL {
+        switch folder {
+        case .library: libraryURL
+        case .recordings: recordingsURL
+        case .thumbnails: thumbnailsURL
         }
-        let root = try openFolder(.library)
-        defer { try? root.close() }
-        try makeFolder(Self.recordingsFolder, in: root, .recordings)
-        do throws(CraveyError) {
-            let recordings = try openFolder(.recordings)
-            defer { try? recordings.close() }
-            try makeFolder("Thumbnails", in: recordings, .thumbnails)
-            let thumbnails = try openFolder(.thumbnails)
-            try? thumbnails.close()
-        } catch where error.kind == .notFound {
-            // A read-only library without its folders: there is nothing to read in them.
-        }
-        return warnings(about: root)
     }
 
-    /// Creates `name` (0700) beneath `parent` unless something is there already or the library
-    /// is read-only. The corresponding C function is `mkdirat`.
-    private func makeFolder(_ name: String, in parent: FileDescriptor, _ folder: Folder) throws(CraveyError) {
-        if mkdirat(parent.rawValue, name, 0o700) != 0, ![EEXIST, EROFS, EACCES, EPERM].contains(errno) {
-            throw Self.writeError(errno, url(of: folder), doing: "create the folder")
+    // MARK: - Opening
+
+    /// Creates the library folder (0700, with its parents) unless it exists, and opens it. A
+    /// folder that cannot be created because its parent is read-only is an error: there is
+    /// nothing to read. The corresponding C functions are `mkdir` and `open` with `O_DIRECTORY`.
+    private static func openLibraryFolder(_ url: URL) throws(CraveyError) -> FileDescriptor {
+        if mkdir(url.path, 0o700) != 0, errno == ENOENT {
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CraveyError(.cannotWrite, "Cannot create the library folder \(url.path): \(error.localizedDescription).",
+                                  advice: .chooseLibrary, underlying: error)
+            }
+        }
+        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { throw CraveyError(.notFound, "The library folder \(url.path) does not exist.") }
+            if code == ENOTDIR {
+                throw CraveyError(.cannotWrite, "Cannot use \(url.path) as the library: it is not a folder.", advice: .chooseLibrary)
+            }
+            throw writeError(code, url, doing: "open the library folder")
+        }
+        return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// Creates `Recordings/` and `Thumbnails/` (0700) where they are missing and checks the ones
+    /// that exist, changing nothing about them: they must be real folders, not links. A library
+    /// that cannot be written keeps its missing folders missing: reading works, writing fails
+    /// later with `.cannotWrite`. The corresponding C function is `mkdirat`.
+    private func makeFolders() throws(CraveyError) {
+        for (folder, name) in [(Folder.recordings, Self.recordingsFolder), (.thumbnails, "Thumbnails")] {
+            let parent = try openFolder(folder == .recordings ? .library : .recordings)
+            defer { try? parent.close() }
+            if mkdirat(parent.rawValue, name, 0o700) != 0, ![EEXIST, EROFS, EACCES, EPERM].contains(errno) {
+                throw Self.writeError(errno, url(of: folder), doing: "create the folder")
+            }
+            do throws(CraveyError) {
+                let opened = try openFolder(folder)
+                try? opened.close()
+            } catch where error.kind == .notFound {
+                return  // a read-only library without its folders: there is nothing in them to read
+            }
         }
     }
 
     /// ssh-style warnings about who else can reach the library.
-    private func warnings(about root: FileDescriptor) -> [String] {
+    private static func warnings(about root: FileDescriptor, at url: URL) -> [String] {
         var info = stat()
         guard fstat(root.rawValue, &info) == 0 else { return [] }
         var warnings: [String] = []
-        let path = libraryURL.path
+        let path = url.path
         if info.st_uid != geteuid() {
             warnings.append("the library folder \(path) belongs to user \(info.st_uid), not to you (user \(geteuid())): they can read and change your clips. If that is not meant, move your library, or run `chown -R \(geteuid()) '\(path)'`.")
         }
@@ -85,39 +145,41 @@ public struct FileStorageManager: Sendable {
         return warnings
     }
 
-    private func createIntermediate(_ url: URL) throws(CraveyError) {
+    /// Opens (creating and migrating when needed) the database beside `Recordings/`. Its tables
+    /// are created and migrated under the writers' lock: two processes opening a new library at
+    /// once would both create them.
+    private func openDatabase() throws(CraveyError) -> AppDatabase {
+        let file = libraryURL.appendingPathComponent(AppDatabase.fileName)
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            let database = try AppDatabase(url: file)
+            if try database.needsMigration() {
+                try exclusively { try database.migrate() }
+            }
+            return database
+        } catch let error as CraveyError {
+            throw error
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")).",
+                              advice: .moveDamagedDatabase(file.path), underlying: error)
         } catch {
-            throw CraveyError(.cannotWrite, "Cannot create the library folder \(url.path): \(error.localizedDescription). Choose a writable place with --library PATH.", underlying: error)
+            throw CraveyError(database: error)
+                ?? CraveyError(.cannotWrite, "Cannot open the library database \(file.path): \(error).", advice: .chooseLibrary,
+                               underlying: error)
         }
     }
 
-    /// Where a folder of the library is, for messages.
-    public func url(of folder: Folder) -> URL {
-        switch folder {
-        case .library: libraryURL
-        case .recordings: recordingsURL
-        case .thumbnails: thumbnailsURL
-        }
-    }
+    // MARK: - Folders beneath the descriptor
 
-    /// Opens a folder of the library for reading its entries and as the base of `*at` calls:
-    /// the library folder by its path (a link there is the person's choice), `Recordings/`
-    /// beneath it and `Thumbnails/` beneath that, neither through a link. Throws `.notFound`
-    /// when a folder is missing and `.cannotWrite` when one is a link or not a folder.
+    /// Opens a folder of the library, as the base of `*at` calls and for reading its entries:
+    /// a duplicate of the library folder's descriptor, or `Recordings/` beneath it and
+    /// `Thumbnails/` beneath that, neither through a link. The caller closes it. Throws
+    /// `.notFound` when a folder is missing and `.cannotWrite` when one is a link or not a folder.
     ///
-    /// The corresponding C functions are `open` and `openat` with `O_DIRECTORY | O_NOFOLLOW`.
+    /// The corresponding C functions are `dup` and `openat` with `O_DIRECTORY | O_NOFOLLOW`.
     package func openFolder(_ folder: Folder) throws(CraveyError) -> FileDescriptor {
-        let root = open(libraryURL.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard root >= 0 else {
-            let code = errno
-            if code == ENOENT { throw CraveyError(.notFound, "The library folder \(libraryURL.path) does not exist.") }
-            if code == ENOTDIR { throw CraveyError(.cannotWrite, "Cannot use \(libraryURL.path) as the library: it is not a folder. Choose a folder with --library PATH.") }
-            throw Self.writeError(code, libraryURL, doing: "open the library folder")
-        }
-        var current = FileDescriptor(rawValue: root)
+        let copy = fcntl(root.rawValue, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw Self.writeError(errno, libraryURL, doing: "open the library folder") }
+        var current = FileDescriptor(rawValue: copy)
         let path: [(Folder, String)] = [(.recordings, Self.recordingsFolder), (.thumbnails, "Thumbnails")]
         for (step, name) in path.prefix(folder == .library ? 0 : folder == .recordings ? 1 : 2) {
             let next = openat(current.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -129,7 +191,8 @@ public struct FileStorageManager: Sendable {
                 case ENOENT:
                     throw CraveyError(.notFound, "The folder \(place) does not exist.")
                 case ELOOP, ENOTDIR:
-                    throw CraveyError(.cannotWrite, "Refusing to use the library: \(place) is a symbolic link or not a folder, and cravey never follows a link out of the library folder. Move it aside (mv '\(place)' '\(place).moved'); the next command creates a real folder.", underlying: Errno(rawValue: code))
+                    throw CraveyError(.cannotWrite, "Refusing to use the library: \(place) is a symbolic link or not a folder, and cravey never follows a link out of the library folder.",
+                                      advice: .moveAside(place), underlying: Errno(rawValue: code))
                 default:
                     throw Self.writeError(code, url(of: step), doing: "open the folder")
                 }
@@ -146,120 +209,29 @@ public struct FileStorageManager: Sendable {
         return body(descriptor)
     }
 
-    /// The folder and the single name a stored path stands for: `Recordings/<name>` or
-    /// `Recordings/Thumbnails/<name>`. Anything else (absolute, `..`, deeper, empty) is refused,
-    /// so every stored path is resolved beneath the library folder's own descriptor.
-    package func locate(_ relativePath: String) throws(CraveyError) -> (folder: Folder, name: String) {
-        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        let located: (Folder, String)? = switch parts.count {
-        case 2 where parts[0] == Self.recordingsFolder && parts[1] != "Thumbnails": (.recordings, parts[1])
-        case 3 where parts[0] == Self.recordingsFolder && parts[1] == "Thumbnails": (.thumbnails, parts[2])
+    /// ``openFolder(_:)``, its failure as the `Errno` underneath (ELOOP for a link).
+    func folderDescriptor(_ folder: Folder) throws(Errno) -> FileDescriptor {
+        do throws(CraveyError) {
+            return try openFolder(folder)
+        } catch {
+            if let code = error.underlying as? Errno { throw code }
+            throw error.kind == .notFound ? .noSuchFileOrDirectory : .ioError
+        }
+    }
+
+    /// Explains a failed file call on `url` (`doing` names the action: "create the folder").
+    package static func writeError(_ code: Int32, _ url: URL, doing action: String) -> CraveyError {
+        let advice: CraveyError.Advice? = switch code {
+        case ENOSPC, EDQUOT: .freeSpace
+        case EACCES, EPERM, EROFS: .chooseLibrary
         default: nil
         }
-        guard let located, !["", ".", ".."].contains(located.1) else {
-            throw CraveyError(.invalidInput, "Refusing the stored path '\(relativePath)': it points outside the library's Recordings/ folder in \(libraryURL.path). Run `cravey doctor --repair` to remove such rows.")
-        }
-        return located
-    }
-
-    /// ``locate(_:)`` for a location inside the library built by ``url(of:)-(String)``.
-    package func locate(_ url: URL) throws(CraveyError) -> (folder: Folder, name: String) {
-        let prefix = libraryURL.path + "/"
-        guard url.path.hasPrefix(prefix) else {
-            throw CraveyError(.invalidInput, "Refusing \(url.path): it is outside the library folder \(libraryURL.path).")
-        }
-        return try locate(String(url.path.dropFirst(prefix.count)))
-    }
-
-    /// Where a path stored in the library points, unchecked and without touching the disk (unlike
-    /// `appendingPathComponent`, which stats it). Use ``absoluteURL(for:)`` for paths read from rows.
-    package func url(of relativePath: String) -> URL {
-        URL(fileURLWithPath: libraryURL.path + "/" + relativePath, isDirectory: false)
-    }
-
-    /// The relative path a recording of this type and id is stored at, for example `Recordings/audio_<UUID>.m4a`.
-    public func relativePath(for id: UUID, type: RecordingType) -> String {
-        "\(Self.recordingsFolder)/\(type.rawValue)_\(id.uuidString.lowercased()).\(type.fileExtension)"
-    }
-
-    /// Where a recording in progress is written, inside the library so a crash leaves it findable.
-    public func partialURL(for id: UUID, type: RecordingType) -> URL {
-        url(of: relativePath(for: id, type: type) + Self.partialSuffix)
-    }
-
-    /// Where an import in progress is written. Unlike a cut-off recording, an import cut off is
-    /// worth nothing (the person still has the file): whoever finds one no process holds removes it.
-    public func importingURL(for id: UUID, type: RecordingType) -> URL {
-        url(of: relativePath(for: id, type: type) + Self.importingSuffix)
-    }
-
-    /// Moves a finished file into `Recordings/` under its final name in one rename (never a second
-    /// copy). The file was created there, 0600 from its first byte (``create(_:)``), so it keeps
-    /// its mode. Returns the path relative to the library folder.
-    public func saveRecording(from temporaryURL: URL, type: RecordingType, id: UUID = UUID()) throws(CraveyError) -> String {
-        let relative = relativePath(for: id, type: type)
-        let destination = url(of: relative)
-        do throws(Errno) {
-            try moveFile(temporaryURL, to: destination)
-        } catch {
-            throw Self.writeError(error.rawValue, destination, doing: "move the recording to")
-        }
-        return relative
-    }
-
-    /// The absolute location of a path stored in the library, refusing anything that would leave
-    /// the library folder: absolute paths, `..`, paths outside `Recordings/`, and links (a stored
-    /// file must be a regular file, looked at beneath the folder's descriptor without following).
-    public func absoluteURL(for relativePath: String) throws(CraveyError) -> URL {
-        let (folder, name) = try locate(relativePath)
-        let info = try withFolder(folder) { descriptor in
-            var info = stat()
-            return fstatat(descriptor.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
-        }
-        if let info, info.st_mode & S_IFMT != S_IFREG {
-            throw CraveyError(.invalidInput, "Refusing '\(relativePath)': it is a link or not a regular file, and cravey never follows a link out of the library folder \(libraryURL.path). Run `cravey doctor --repair`.")
-        }
-        return url(of: relativePath)
-    }
-
-    /// The location of `recording`'s media file, which must be there: `.notFound` (exit 66) when
-    /// it is missing, and refused as ``absoluteURL(for:)`` refuses a path leaving the library.
-    public func mediaURL(of recording: Recording) throws(CraveyError) -> URL {
-        let url = try absoluteURL(for: recording.filePath)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw CraveyError(.notFound, "The file of \"\(recording.title)\" is missing: \(url.path). Run `cravey doctor` to check the library.")
-        }
-        return url
-    }
-
-    /// The size in bytes of a stored file.
-    public func fileSize(at relativePath: String) throws(CraveyError) -> Int64 {
-        let url = try absoluteURL(for: relativePath)
-        guard let size = size(of: url) else {
-            throw CraveyError(.notFound, "The file \(url.path) is missing. Run `cravey doctor` to check the library.")
-        }
-        return size
-    }
-
-    /// The size of the regular file at a location inside the library, nil when there is none
-    /// (a link is none). The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
-    package func size(of url: URL) -> Int64? {
-        guard let (folder, name) = try? locate(url) else { return nil }
-        return try? withFolder(folder) { descriptor in
-            var info = stat()
-            guard fstatat(descriptor.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0,
-                  info.st_mode & S_IFMT == S_IFREG else { return nil }
-            return Int64(info.st_size)
-        }
-    }
-
-    /// Bytes used by every file under `Recordings/`, thumbnails included.
-    public func totalStorageUsed() -> Int64 {
-        storedFilesWithSizes().reduce(0) { $0 + $1.size }
+        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(String(cString: strerror(code))).", advice: advice,
+                           underlying: Errno(rawValue: code))
     }
 
     /// Bytes as a person reads them: "512 bytes", "1.5 MB" (decimal units, as file managers show).
-    public static func formatBytes(_ bytes: Int64) -> String {
+    package static func formatBytes(_ bytes: Int64) -> String {
         if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
         let units = ["KB", "MB", "GB", "TB", "PB"]
         var value = Double(bytes) / 1000
@@ -269,15 +241,5 @@ public struct FileStorageManager: Sendable {
             unit += 1
         }
         return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
-    }
-
-    package static func writeError(_ code: Int32, _ url: URL, doing action: String) -> CraveyError {
-        let reason = String(cString: strerror(code))
-        let fix = switch code {
-        case ENOSPC, EDQUOT: "Free some disk space and try again."
-        case EACCES, EPERM, EROFS: "Check the folder's permissions, or choose another library with --library PATH."
-        default: "Check the library folder."
-        }
-        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(reason). \(fix)", underlying: Errno(rawValue: code))
     }
 }

@@ -9,13 +9,14 @@ extension LoudnessMeter {
     ///
     /// Throws ``CraveyError``: `.notFound` when there is no file, `.undecodableMedia` when its
     /// audio does not decode. Blocking; run it off the cooperative pool.
-    public static func measure(fileAt url: URL) throws(CraveyError) -> LoudnessMeasurement? {
+    package static func measure(fileAt url: URL) throws(CraveyError) -> LoudnessMeasurement? {
         let input = try MediaProbe.open(url)
         guard let stream = input.info.audioStream else { return nil }
         do {
             return try measure(stream: Int32(stream.index), of: input)
         } catch {
-            throw CraveyError(.undecodableMedia, "Cannot measure the loudness of \(url.path): its audio does not decode (\(error.message)). The file is damaged; `cravey doctor` checks the library.")
+            throw CraveyError(.undecodableMedia, "Cannot measure the loudness of \(url.path): its audio does not decode (\(error.message)). The file is damaged.",
+                              advice: .checkLibrary, underlying: error)
         }
     }
 

@@ -9,12 +9,12 @@ import Foundation
 /// Pure Swift and a value type: no FFmpeg, nothing shared, cheap to copy before it grows. Every
 /// channel weighs 1 (left, right and centre in BS.1770); mix surround layouts down first.
 /// Memory grows by one `Double` per 100 ms of audio (about 290 KB an hour).
-public struct LoudnessMeter: Sendable {
-    public let sampleRate: Int
-    public let channels: Int
+package struct LoudnessMeter: Sendable {
+    package let sampleRate: Int
+    package let channels: Int
     /// Whether a single channel counts twice, as a mono clip sounds when a stereo sink plays it
     /// on both sides (ffmpeg's `ebur128=dualmono=true`): +3 LU over plain BS.1770 mono.
-    public let dualMono: Bool
+    package let dualMono: Bool
 
     private let weight: Double
     private let subBlockLength: Int
@@ -34,7 +34,7 @@ public struct LoudnessMeter: Sendable {
 
     /// A meter for interleaved samples of `channels` channels at `sampleRate` Hz (both must be
     /// positive: anything else is a programming error and stops the program).
-    public init(sampleRate: Int, channels: Int, dualMono: Bool = false) {
+    package init(sampleRate: Int, channels: Int, dualMono: Bool = false) {
         precondition(sampleRate > 0 && channels > 0, "A loudness meter needs a sample rate and at least one channel.")
         self.sampleRate = sampleRate
         self.channels = channels
@@ -51,12 +51,12 @@ public struct LoudnessMeter: Sendable {
     /// A meter for a clip the library plays: a mono clip counts as dual mono, since a stereo
     /// sink plays its one channel on both sides; that way mono and stereo clips of equal
     /// loudness sound equally loud.
-    public static func forPlayback(sampleRate: Int, channels: Int) -> LoudnessMeter {
+    package static func forPlayback(sampleRate: Int, channels: Int) -> LoudnessMeter {
         LoudnessMeter(sampleRate: sampleRate, channels: channels, dualMono: channels == 1)
     }
 
     /// Seconds of audio appended so far.
-    public var duration: Double {
+    package var duration: Double {
         Double((subBlocks.count) * subBlockLength + subBlockFill) / Double(sampleRate)
     }
 
@@ -106,12 +106,12 @@ public struct LoudnessMeter: Sendable {
     }
 
     /// Appends interleaved samples, full scale ±1.
-    public mutating func append(_ samples: [Float]) {
+    package mutating func append(_ samples: [Float]) {
         samples.withUnsafeBufferPointer { append($0) }
     }
 
     /// Appends interleaved signed 16-bit samples, as PulseAudio captures them.
-    public mutating func append(_ samples: [Int16]) {
+    package mutating func append(_ samples: [Int16]) {
         let converted = samples.map { Float($0) / 32768 }
         converted.withUnsafeBufferPointer { append($0) }
     }
@@ -119,7 +119,7 @@ public struct LoudnessMeter: Sendable {
     /// What the samples so far measure: minus infinity for the integrated loudness when no
     /// block passes the absolute gate (silence, or less than 400 ms of audio), and for the true
     /// peak when every sample was zero.
-    public var measurement: LoudnessMeasurement {
+    package var measurement: LoudnessMeasurement {
         LoudnessMeasurement(integrated: integratedLoudness, truePeak: Self.decibels(Double(peaks.max() ?? 0)))
     }
 

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Reads media facts through libavformat and turns FFmpeg failures into errors that name the file.
-enum MediaProbe {
-    static func info(of url: URL) throws(CraveyError) -> MediaInfo {
+package enum MediaProbe {
+    package static func info(of url: URL) throws(CraveyError) -> MediaInfo {
         try open(url).info
     }
 
     /// The container's duration, or the end of the last packet when the container declares none
     /// or one that disagrees with the packets by more than a second.
-    static func duration(of url: URL) throws(CraveyError) -> Double {
+    package static func duration(of url: URL) throws(CraveyError) -> Double {
         try duration(of: try open(url), at: url)
     }
 
@@ -28,7 +28,7 @@ enum MediaProbe {
     /// The duration of a file whose main stream decodes at least one frame. Throws a
     /// ``CraveyError`` when the file is not playable, and ``FFmpegError/outOfMemory`` as it is,
     /// since running out of memory says nothing about the file.
-    static func playableDuration(of url: URL) throws -> Double {
+    package static func playableDuration(of url: URL) throws -> Double {
         let input = try open(url)
         // Decoding first, from where the file opens: a rewind that failed after reading every
         // packet for the duration would make a playable file look undecodable (and doctor deletes
@@ -92,5 +92,18 @@ enum MediaProbe {
             }
             throw CraveyError(.undecodableMedia, "Cannot read \(url.path) as media (\(error.message)). The file is damaged or in a format FFmpeg does not know.")
         }
+    }
+}
+
+extension FileStorageManager {
+    /// What a media file of the library holds, from libavformat.
+    package func probe(_ url: URL) throws(CraveyError) -> MediaInfo {
+        try MediaProbe.info(of: url)
+    }
+
+    /// The duration of a media file in seconds: the container's, or, when it declares none or an
+    /// implausible one, the end of the last packet found by reading the file.
+    package func duration(of url: URL) throws(CraveyError) -> Double {
+        try MediaProbe.duration(of: url)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Makes a video's JPEG thumbnail: 320 px wide, aspect kept, rotation metadata honoured, taken at
 /// 10% of the duration (never past 95%), skipping near-black frames, the first frame as a fallback;
 /// or at a time asked for, as it is there.
-enum Thumbnailer {
+package enum Thumbnailer {
     static let width: Int32 = 320
     /// Mean full-range luma below which a frame counts as black (a fade-in, a covered lens).
     static let blackLevel = 20.0
@@ -13,7 +13,7 @@ enum Thumbnailer {
     /// The thumbnail of the video at `url`: at 10% of its duration, the first frame there that
     /// is not near-black; or, with `time`, the frame showing at `time` seconds, dark or not (at
     /// the very end, the last frame). A time past the end is refused (`.invalidInput`).
-    static func jpeg(forVideoAt url: URL, at time: Double? = nil) throws(CraveyError) -> Data {
+    package static func jpeg(forVideoAt url: URL, at time: Double? = nil) throws(CraveyError) -> Data {
         let input = try MediaProbe.open(url)
         let info = input.info
         guard let stream = info.videoStream else {

@@ -1,16 +1,23 @@
-/// A V4L2 camera: its device file, its name and the modes it offers (``Cameras/list()``).
+/// A camera of this machine (a V4L2 device): its device file and its name, what
+/// ``RecordingOptions/camera`` takes as a ``CameraSource/device(_:)``.
 public struct CameraDevice: Sendable, Equatable, Codable {
-    /// The device file, for example `/dev/video0`; what `--camera` takes.
+    /// The device file, for example `/dev/video0`.
     public var path: String
     /// The driver's name for it (`VIDIOC_QUERYCAP`'s card), for example "Integrated Camera:
-    /// Integrated C"; `--camera` takes it too, when no other camera has the same name.
+    /// Integrated C"; a camera can be named by it too, when no other camera has the same name.
     public var name: String
     /// Where it is attached (`VIDIOC_QUERYCAP`'s bus_info), for example "usb-0000:00:14.0-6".
     public var bus: String
     /// What it can capture, in the driver's order: each pixel format's sizes and frame rates.
-    public var modes: [CameraMode]
+    package var modes: [CameraMode]
 
-    public init(path: String, name: String, bus: String, modes: [CameraMode]) {
+    package init(path: String, name: String, bus: String, modes: [CameraMode]) {
         (self.path, self.name, self.bus, self.modes) = (path, name, bus, modes)
+    }
+
+    /// Every camera: each `/dev/video*` that captures video, in number order. A device file
+    /// that is not a camera or cannot be opened is left out; no camera is an empty list.
+    public static func list() throws -> [CameraDevice] {
+        try Cameras.list()
     }
 }

@@ -1,25 +1,25 @@
 import Foundation
 
 /// One way a camera can capture: a pixel format at a size, and the frame rates it offers there.
-public struct CameraMode: Sendable, Equatable, Codable, CustomStringConvertible {
+package struct CameraMode: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The pixel format's four-character code, for example "MJPG" or "YUYV".
-    public var pixelFormat: String
-    public var width: Int
-    public var height: Int
+    package var pixelFormat: String
+    package var width: Int
+    package var height: Int
     /// Frames a second, highest first. Where the driver offers a range rather than a list
     /// (stepwise or continuous intervals), its ends and the usual rates between them.
-    public var frameRates: [Double]
+    package var frameRates: [Double]
     /// True for a compressed format (MJPEG, H.264), which the camera can send at rates and
     /// sizes its USB link cannot carry raw.
-    public var isCompressed: Bool
+    package var isCompressed: Bool
 
-    public init(pixelFormat: String, width: Int, height: Int, frameRates: [Double], isCompressed: Bool) {
+    package init(pixelFormat: String, width: Int, height: Int, frameRates: [Double], isCompressed: Bool) {
         (self.pixelFormat, self.width, self.height, self.frameRates, self.isCompressed) =
             (pixelFormat, width, height, frameRates, isCompressed)
     }
 
     /// "MJPG 1280x720 30,15 fps" ("MJPG 1280x720" when the driver names no rate).
-    public var description: String {
+    package var description: String {
         let size = "\(pixelFormat) \(width)x\(height)"
         guard !frameRates.isEmpty else { return size }
         return size + " " + frameRates.map(Self.format).joined(separator: ",") + " fps"
@@ -36,10 +36,10 @@ public struct CameraMode: Sendable, Equatable, Codable, CustomStringConvertible 
 
 extension CameraMode {
     /// A mode and the frame rate to ask of it (``best(in:width:height:fps:)``).
-    public struct Choice: Sendable, Equatable {
-        public var mode: CameraMode
+    package struct Choice: Sendable, Equatable {
+        package var mode: CameraMode
         /// One of the mode's rates; the requested rate when the driver names none.
-        public var frameRate: Double
+        package var frameRate: Double
     }
 
     /// The mode to capture `width`x`height` at `fps` with, from a camera's `modes`; nil when
@@ -50,7 +50,7 @@ extension CameraMode {
     /// than scaling up), then the nearest rate at that size. So where raw YUYV cannot reach the
     /// rate at that size and MJPEG can, MJPEG wins; where both reach it, raw wins (nothing to
     /// decode), and among compressed formats MJPEG (what every decoder reads) before the rest.
-    public static func best(in modes: [CameraMode], width: Int, height: Int, fps: Double) -> Choice? {
+    package static func best(in modes: [CameraMode], width: Int, height: Int, fps: Double) -> Choice? {
         let candidates = modes.enumerated().filter { $0.element.width > 0 && $0.element.height > 0 }
             .map { index, mode in
                 let rate = mode.frameRates.min { (abs($0 - fps), -$0) < (abs($1 - fps), -$1) }

@@ -4,11 +4,11 @@ import SystemPackage
 /// The cameras on this machine, asked through V4L2 directly (`VIDIOC_QUERYCAP`,
 /// `VIDIOC_ENUM_FMT`, `VIDIOC_ENUM_FRAMESIZES`, `VIDIOC_ENUM_FRAMEINTERVALS`), not through
 /// libavdevice, which the audio recorder must not load.
-public enum Cameras {
+package enum Cameras {
     /// Every camera: each `/dev/video*` that captures video, in number order (`video2` before
     /// `video10`). A device file that is not a camera (a camera's metadata node, a video output)
     /// or cannot be opened (no permission) is left out; no camera is an empty list, not an error.
-    public static func list() throws(CraveyError) -> [CameraDevice] {
+    package static func list() throws(CraveyError) -> [CameraDevice] {
         try list(in: "/dev")
     }
 
@@ -32,33 +32,32 @@ public enum Cameras {
     /// Throws `.unavailable` (exit 69) when there is no such camera, it is not a camera, or it
     /// cannot be opened, naming it, listing the cameras there are and offering the audio
     /// recorder; `.invalidInput` (exit 64) for a name two cameras share.
-    public static func resolve(_ pathOrName: String) throws(CraveyError) -> CameraDevice {
+    package static func resolve(_ pathOrName: String) throws(CraveyError) -> CameraDevice {
         if pathOrName.contains("/") {
             do {
                 return try camera(at: pathOrName)
             } catch {
-                throw CraveyError(.unavailable, error.message + " " + others(), underlying: error.underlying)
+                throw CraveyError(.unavailable, error.message + " " + others(), advice: .chooseCamera, underlying: error.underlying)
             }
         }
         let cameras = (try? list()) ?? []
         let named = cameras.filter { $0.name == pathOrName }
         guard named.count <= 1 else {
-            throw CraveyError(.invalidInput, "\(named.count) cameras are called \"\(pathOrName)\": \(named.map(\.path).joined(separator: ", ")). Name one by its path instead, for example --camera \(named[0].path).")
+            throw CraveyError(.invalidInput, "\(named.count) cameras are called \"\(pathOrName)\": \(named.map(\.path).joined(separator: ", ")). Name one by its path instead.")
         }
         guard let camera = named.first else {
-            throw CraveyError(.unavailable, "There is no camera called \"\(pathOrName)\". " + others(cameras))
+            throw CraveyError(.unavailable, "There is no camera called \"\(pathOrName)\". " + others(cameras), advice: .chooseCamera)
         }
         return camera
     }
 
-    /// The cameras there are, and the way to record sound alone: the end of every message
-    /// saying a camera cannot be used.
+    /// The cameras there are: the end of every message saying a camera cannot be used.
     static func others(_ cameras: [CameraDevice]? = nil) -> String {
         let cameras = cameras ?? (try? list()) ?? []
         let there = cameras.isEmpty
             ? "No camera was found on this machine."
             : "Cameras here: " + cameras.map { "\($0.path) (\($0.name))" }.joined(separator: ", ") + "."
-        return there + " See `cravey devices`; to record sound only, run `cravey record`."
+        return there
     }
 
     /// The camera at `path`, asked what it offers; a message without the list of cameras when

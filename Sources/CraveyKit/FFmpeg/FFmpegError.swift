@@ -2,14 +2,14 @@ internal import CFFmpeg
 import Foundation
 
 /// An error returned by an FFmpeg library call: the negative `AVERROR` code and the call that failed.
-public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The negative error code FFmpeg returned.
-    public let code: Int32
+    package let code: Int32
     /// The operation that failed, for example `avformat_open_input`.
-    public let operation: String
+    package let operation: String
 
     /// FFmpeg's text for the code. The corresponding C function is `av_strerror`.
-    public var message: String {
+    package var message: String {
         var buffer = [CChar](repeating: 0, count: 256)
         if av_strerror(code, &buffer, buffer.count) < 0 {
             return "unknown FFmpeg error \(code)"
@@ -17,9 +17,9 @@ public struct FFmpegError: Error, Equatable, Sendable, CustomStringConvertible {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public var description: String { "\(operation): \(message)" }
+    package var description: String { "\(operation): \(message)" }
 
-    public static func == (lhs: FFmpegError, rhs: FFmpegError) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: FFmpegError, rhs: FFmpegError) -> Bool { lhs.code == rhs.code }
 
     static let endOfFile = FFmpegError(code: cravey_averror_eof(), operation: "")
     static let tryAgain = FFmpegError(code: cravey_averror(EAGAIN), operation: "")

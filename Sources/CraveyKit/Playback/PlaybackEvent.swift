@@ -18,19 +18,26 @@ public struct PlaybackEvent: Sendable, Equatable, Codable {
     public var duration: Double
 }
 
-/// How to play a clip.
+/// How to play a clip (``RecordingLibrary/play(_:options:)``).
 public struct PlaybackOptions: Sendable {
     /// The PulseAudio sink to play to; nil plays to the default sink.
     public var sink: String?
     /// Where to start, in seconds (clamped to the clip).
     public var start: Double
-    /// A gain in dB applied to the decoded samples (0 leaves them as they are); whatever the gain,
-    /// no sample leaves beyond full scale.
+    /// Turn the clip toward -16 LUFS, its true peak kept under -1 dBTP
+    /// (``LoudnessMeasurement/playbackGain(target:ceiling:)``), so every clip plays equally loud.
+    public var normalize: Bool
+    /// Count the play when it ends (stopped or completed); false plays a preview.
+    public var countsPlay: Bool
+    /// A gain in dB applied to the decoded samples when not normalizing (0 leaves them as they
+    /// are); whatever the gain, no sample leaves beyond full scale.
     public var gainDB: Double
 
-    public init(sink: String? = nil, start: Double = 0, gainDB: Double = 0) {
+    public init(sink: String? = nil, start: Double = 0, normalize: Bool = true, countsPlay: Bool = true, gainDB: Double = 0) {
         self.sink = sink
         self.start = start
+        self.normalize = normalize
+        self.countsPlay = countsPlay
         self.gainDB = gainDB
     }
 }
@@ -43,4 +50,8 @@ public struct PlaybackSummary: Sendable, Equatable {
     public var completed: Bool
     /// Where it ended, in seconds into the clip.
     public var position: Double
+    /// The recording as it is after the play: its play counted, unless it was a preview.
+    public var recording: Recording?
+    /// True when the play was counted.
+    public var counted = false
 }

@@ -21,15 +21,21 @@ public final class PlaybackManager: Sendable {
     private let control: PlaybackControl
     private let eventSink: AsyncStream<PlaybackEvent>.Continuation
     private let pipeline = Locked<Stages?>(nil)
+    /// What the library does once the playback has ended (counts the play), on a blocking thread.
+    private let finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)?
+    /// How the playback ended, once it has and ``finishing`` has run.
+    private let outcome = Completion<PlaybackSummary>()
 
     /// How often ``events`` reports the position.
     static let eventInterval = 0.08
 
     /// Prepares to play the file at `url`, `duration` seconds long (the library's value: it is
-    /// not probed again).
-    public init(fileAt url: URL, duration: Double, options: PlaybackOptions = PlaybackOptions()) {
+    /// not probed again); `finishing` runs once it has ended, before ``result()`` returns.
+    init(fileAt url: URL, duration: Double, options: PlaybackOptions = PlaybackOptions(),
+         finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)? = nil) {
         self.url = url
         self.options = options
+        self.finishing = finishing
         let duration = max(duration, 0)
         control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration)
         (events, eventSink) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .bufferingNewest(64))
@@ -55,7 +61,19 @@ public final class PlaybackManager: Sendable {
         } catch {
             control.detach()
             eventSink.finish()
+            outcome.resolve(.failure(error))
             throw error
+        }
+        // The end is awaited here, not by whoever calls result(): a play is counted whether or
+        // not anyone waits for it.
+        Task { [control, finishing, outcome] in
+            do {
+                let summary = try await stages.result()
+                outcome.resolve(.success(try await onDedicatedThread(named: "cravey.count") { try finishing?(summary) ?? summary }))
+            } catch {
+                control.detach()
+                outcome.resolve(.failure(error))
+            }
         }
         let sink = eventSink
         // A thread of its own, not a task: on a busy cooperative pool a sleeping task wakes late,
@@ -116,17 +134,13 @@ public final class PlaybackManager: Sendable {
         pipeline.withLock { $0 }?.stop()
     }
 
-    /// Waits for the playback to end: played to the end, or stopped.
+    /// Waits for the playback to end, played to the end or stopped, and its play to be counted
+    /// (unless it was a preview).
     public func result() async throws -> PlaybackSummary {
-        guard let stages = pipeline.withLock({ $0 }) else {
+        guard pipeline.withLock({ $0 }) != nil else {
             throw CraveyError(.other, "This playback was never started.")
         }
-        do {
-            return try await stages.result()
-        } catch {
-            control.detach()
-            throw error
-        }
+        return try await outcome.value()
     }
 
     // MARK: - Stages

@@ -1,30 +1,30 @@
 internal import CPulseAudio
 
 /// An error returned by the PulseAudio client library: the `PA_ERR_*` code and the call that failed.
-public struct PulseAudioError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let code: Int32
-    public let operation: String
+package struct PulseAudioError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let code: Int32
+    package let operation: String
 
-    public init(code: Int32, operation: String) {
+    package init(code: Int32, operation: String) {
         self.code = code
         self.operation = operation
     }
 
     /// PulseAudio's text for the code. The corresponding C function is `pa_strerror`.
-    public var message: String { String(cString: pa_strerror(code)) }
+    package var message: String { String(cString: pa_strerror(code)) }
 
-    public var description: String { "\(operation): \(message)" }
+    package var description: String { "\(operation): \(message)" }
 
-    public static func == (lhs: PulseAudioError, rhs: PulseAudioError) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: PulseAudioError, rhs: PulseAudioError) -> Bool { lhs.code == rhs.code }
 
     /// No server answered (not running, or `PULSE_SERVER` points nowhere).
-    public static let connectionRefused = PulseAudioError(code: Int32(PA_ERR_CONNECTIONREFUSED.rawValue), operation: "")
+    package static let connectionRefused = PulseAudioError(code: Int32(PA_ERR_CONNECTIONREFUSED.rawValue), operation: "")
     /// The named source or sink does not exist.
-    public static let noSuchEntity = PulseAudioError(code: Int32(PA_ERR_NOENTITY.rawValue), operation: "")
+    package static let noSuchEntity = PulseAudioError(code: Int32(PA_ERR_NOENTITY.rawValue), operation: "")
     /// The server went away while we were talking to it.
-    public static let connectionTerminated = PulseAudioError(code: Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), operation: "")
-    public static let accessDenied = PulseAudioError(code: Int32(PA_ERR_ACCESS.rawValue), operation: "")
-    public static let timeout = PulseAudioError(code: Int32(PA_ERR_TIMEOUT.rawValue), operation: "")
+    package static let connectionTerminated = PulseAudioError(code: Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), operation: "")
+    package static let accessDenied = PulseAudioError(code: Int32(PA_ERR_ACCESS.rawValue), operation: "")
+    package static let timeout = PulseAudioError(code: Int32(PA_ERR_TIMEOUT.rawValue), operation: "")
 }
 
 /// Throws a ``PulseAudioError`` when a `pa_simple_*` call returned a negative value.

@@ -42,62 +42,56 @@ final class ServerConnection {
         pa_mainloop_free(mainloop)
     }
 
-    /// The name of the server's default source. The corresponding C function is `pa_context_get_server_info`.
+    /// Which devices ``devices(_:)`` lists.
+    enum DeviceKind {
+        case sources, sinks
+    }
+
+    /// The names of the server's default source and sink. The corresponding C function is
+    /// `pa_context_get_server_info`.
+    func defaultNames() throws(PulseAudioError) -> (source: String?, sink: String?) {
+        let box = Collector<(source: String?, sink: String?)>((nil, nil))
+        try run(pa_context_get_server_info(context, { _, info, userdata in
+            let box = Unmanaged<Collector<(source: String?, sink: String?)>>.fromOpaque(userdata!).takeUnretainedValue()
+            box.value = (info?.pointee.default_source_name.map { String(cString: $0) },
+                         info?.pointee.default_sink_name.map { String(cString: $0) })
+        }, Unmanaged.passUnretained(box).toOpaque()))
+        return box.value
+    }
+
+    /// The name of the server's default source.
     func defaultSourceName() throws(PulseAudioError) -> String? {
-        let box = Collector<String?>(nil)
-        try run(pa_context_get_server_info(context, { _, info, userdata in
-            let box = Unmanaged<Collector<String?>>.fromOpaque(userdata!).takeUnretainedValue()
-            if let name = info?.pointee.default_source_name { box.value = String(cString: name) }
-        }, Unmanaged.passUnretained(box).toOpaque()))
-        return box.value
+        try defaultNames().source
     }
 
-    /// Every source the server has. The corresponding C function is `pa_context_get_source_info_list`.
-    func sources() throws(PulseAudioError) -> [AudioSource] {
-        let defaultName = try defaultSourceName()
-        let box = Collector<[AudioSource]>([])
-        try run(pa_context_get_source_info_list(context, { _, info, end, userdata in
-            guard end == 0, let info else { return }
-            let box = Unmanaged<Collector<[AudioSource]>>.fromOpaque(userdata!).takeUnretainedValue()
-            box.value.append(AudioSource(
-                name: String(cString: info.pointee.name),
-                description: info.pointee.description.map { String(cString: $0) } ?? "",
-                isDefault: false,
-                isMonitor: info.pointee.monitor_of_sink != UInt32.max))
-        }, Unmanaged.passUnretained(box).toOpaque()))
-        return box.value.map { source in
-            var source = source
-            source.isDefault = source.name == defaultName
-            return source
+    /// Every source or sink the server has, the default one marked. The corresponding C
+    /// functions are `pa_context_get_source_info_list` and `pa_context_get_sink_info_list`.
+    func devices(_ kind: DeviceKind) throws(PulseAudioError) -> [AudioDevice] {
+        let defaults = try defaultNames()
+        let box = Collector<[AudioDevice]>([])
+        let userdata = Unmanaged.passUnretained(box).toOpaque()
+        func add(_ userdata: UnsafeMutableRawPointer?, _ name: UnsafePointer<CChar>, _ description: UnsafePointer<CChar>?, monitor: Bool) {
+            Unmanaged<Collector<[AudioDevice]>>.fromOpaque(userdata!).takeUnretainedValue().value.append(AudioDevice(
+                name: String(cString: name), description: description.map { String(cString: $0) } ?? "",
+                isDefault: false, isMonitor: monitor))
         }
-    }
-
-    /// The name of the server's default sink. The corresponding C function is `pa_context_get_server_info`.
-    func defaultSinkName() throws(PulseAudioError) -> String? {
-        let box = Collector<String?>(nil)
-        try run(pa_context_get_server_info(context, { _, info, userdata in
-            let box = Unmanaged<Collector<String?>>.fromOpaque(userdata!).takeUnretainedValue()
-            if let name = info?.pointee.default_sink_name { box.value = String(cString: name) }
-        }, Unmanaged.passUnretained(box).toOpaque()))
-        return box.value
-    }
-
-    /// Every sink the server has. The corresponding C function is `pa_context_get_sink_info_list`.
-    func sinks() throws(PulseAudioError) -> [AudioSink] {
-        let defaultName = try defaultSinkName()
-        let box = Collector<[AudioSink]>([])
-        try run(pa_context_get_sink_info_list(context, { _, info, end, userdata in
-            guard end == 0, let info else { return }
-            let box = Unmanaged<Collector<[AudioSink]>>.fromOpaque(userdata!).takeUnretainedValue()
-            box.value.append(AudioSink(
-                name: String(cString: info.pointee.name),
-                description: info.pointee.description.map { String(cString: $0) } ?? "",
-                isDefault: false))
-        }, Unmanaged.passUnretained(box).toOpaque()))
-        return box.value.map { sink in
-            var sink = sink
-            sink.isDefault = sink.name == defaultName
-            return sink
+        switch kind {
+        case .sources:
+            try run(pa_context_get_source_info_list(context, { _, info, end, userdata in
+                guard end == 0, let info else { return }
+                add(userdata, info.pointee.name, info.pointee.description, monitor: info.pointee.monitor_of_sink != UInt32.max)
+            }, userdata))
+        case .sinks:
+            try run(pa_context_get_sink_info_list(context, { _, info, end, userdata in
+                guard end == 0, let info else { return }
+                add(userdata, info.pointee.name, info.pointee.description, monitor: false)
+            }, userdata))
+        }
+        let defaultName = kind == .sources ? defaults.source : defaults.sink
+        return box.value.map { device in
+            var device = device
+            device.isDefault = device.name == defaultName
+            return device
         }
     }
 

@@ -7,7 +7,7 @@ enum MicrophoneCapture {
     /// A block of interleaved samples, and when its first sample was captured.
     struct Block: Sendable {
         var samples: [Int16]
-        /// Seconds on the recording's clock (from the `origin` given to ``run(_:options:origin:block:end:)``):
+        /// Seconds on the recording's clock (from the `origin` given to ``run(_:options:origin:)``):
         /// the first block's arrival less its own length, then counted in samples from there.
         var time: Double
     }
@@ -22,14 +22,13 @@ enum MicrophoneCapture {
         var interruption: String?
     }
 
-    /// Captures until the pipeline stops or ``AudioRecordingOptions/maxDuration`` of audio has been
-    /// read; a sound server that goes away ends the capture with an interruption, keeping what was read.
+    /// Captures until the pipeline stops or ``RecordingOptions/maxDuration`` of audio has been
+    /// read; a sound server that goes away ends the capture with an interruption (an
+    /// `.interrupted` event), keeping what was read.
     ///
     /// `origin` is the recording's clock: the first block's time and the `.started` latency count
     /// from it. The corresponding C function is `pa_simple_read`, which blocks.
-    static func run<Item, Output>(_ stage: MediaPipeline<Item, Output, RecordingEvent>.Producer,
-                                  options: AudioRecordingOptions, origin: ContinuousClock.Instant,
-                                  block wrap: (Block) -> Item, end: (Summary) -> Item) throws {
+    static func run(_ stage: Recorder.Stages.Producer, options: RecordingOptions, origin: ContinuousClock.Instant) throws {
         let source = try resolveSource(options.source)
         let stream: CaptureStream
         do {
@@ -50,7 +49,9 @@ enum MicrophoneCapture {
             do throws(PulseAudioError) {
                 try stream.read(into: &block)
             } catch {
-                summary.interruption = CraveyError.soundServer(error, source: source).message
+                let interruption = CraveyError.soundServer(error, source: source).message
+                summary.interruption = interruption
+                stage.emit(.interrupted(interruption))
                 break
             }
             if summary.samples == 0 {
@@ -64,11 +65,11 @@ enum MicrophoneCapture {
             summary.samples += frames
             let level = AudioLevel.measure(chunk, elapsed: Double(summary.samples) / rate)
             summary.peak = max(summary.peak, level.peak)
-            try stage.push(wrap(Block(samples: chunk, time: time)))
+            try stage.push(.samples(Block(samples: chunk, time: time)))
             stage.emit(.level(level))
             if silence.isSilent(after: level) { stage.emit(.silenceWarning(source: source)) }
         }
-        try stage.push(end(summary))
+        try stage.push(.audioEnd(summary))
     }
 
     /// The name of the source to record from: `name` if the server has it, else the default source.
@@ -76,7 +77,7 @@ enum MicrophoneCapture {
         do throws(PulseAudioError) {
             let server = try ServerConnection()
             guard let name else { return try server.defaultSourceName() ?? "default" }
-            guard try server.sources().contains(where: { $0.name == name }) else { throw PulseAudioError.noSuchEntity }
+            guard try server.devices(.sources).contains(where: { $0.name == name }) else { throw PulseAudioError.noSuchEntity }
             return name
         } catch {
             throw CraveyError.soundServer(error, source: name)

@@ -18,13 +18,14 @@ extension CraveyError {
         switch error {
         case PulseAudioError.connectionRefused, PulseAudioError.timeout, PulseAudioError.accessDenied:
             let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " at \($0)" } ?? ""
-            return CraveyError(.unavailable, "No sound server is reachable\(server) (\(error.message)). Start PulseAudio or PipeWire's pulse server, or run `scripts/pulse start` for a private one, then try again.")
+            return CraveyError(.unavailable, "No sound server is reachable\(server) (\(error.message)).", advice: .startSoundServer,
+                               underlying: error)
         case PulseAudioError.noSuchEntity:
-            return CraveyError(.unavailable, "There is no \(device) named '\(name ?? "default")'. Run `cravey devices` to list them, then pass one with --device.")
+            return CraveyError(.unavailable, "There is no \(device) named '\(name ?? "default")'.", advice: .listDevices, underlying: error)
         case PulseAudioError.connectionTerminated:
-            return CraveyError(.unavailable, "The sound server went away (\(error.message)). Restart it and try again.")
+            return CraveyError(.unavailable, "The sound server went away (\(error.message)).", advice: .restartSoundServer, underlying: error)
         default:
-            return CraveyError(.unavailable, "The sound server refused \(use): \(error.description).")
+            return CraveyError(.unavailable, "The sound server refused \(use): \(error.description).", underlying: error)
         }
     }
 
@@ -36,7 +37,7 @@ extension CraveyError {
         if let code, [ENOSPC, EDQUOT, EACCES, EPERM, EROFS, EFBIG, EIO, EISDIR, EEXIST].contains(code) {
             return FileStorageManager.writeError(code, url, doing: "write")
         }
-        return CraveyError(.other, "Cannot write \(url.path): \(error).")
+        return CraveyError(.other, "Cannot write \(url.path): \(error).", underlying: error)
     }
 }
 
@@ -47,9 +48,9 @@ extension CraveyError {
         let reason = error.posixErrno.map { String(cString: strerror($0)) } ?? error.message
         switch camera {
         case .test:
-            return CraveyError(.unavailable, "The test camera cannot run (\(error.description)): it needs FFmpeg's libavdevice and libavfilter (`scripts/setup` installs them). Record sound only with `cravey record` (without --video).")
+            return CraveyError(.unavailable, "The test camera cannot run (\(error.description)).", advice: .installCameraLibraries, underlying: error)
         case .device(let path):
-            return CraveyError(.unavailable, "Cannot use the camera \(path): \(reason). Check that it is connected, that no other program is using it and that you may open it (the `video` group), and see `cravey devices`; or record sound only with `cravey record` (without --video).")
+            return CraveyError(.unavailable, "Cannot use the camera \(path): \(reason).", advice: .checkCamera, underlying: error)
         }
     }
 }

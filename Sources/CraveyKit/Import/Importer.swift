@@ -1,14 +1,37 @@
 import Foundation
 import SystemPackage
 
-/// Brings an outside media file into the library's formats: AAC in .m4a for audio, H.264 with
-/// AAC in .mp4 for video. Files already in those formats keep their streams (a remux); others
-/// are transcoded.
-enum MediaImporter {
+/// Brings an outside media file into the library: refuses what cannot be decoded (storing
+/// nothing), writes the library's version of it (AAC in .m4a for audio, H.264 with AAC in .mp4 for
+/// video; files already in those formats keep their streams, a remux; others are transcoded) and
+/// finishes it into a clip (``ClipFinisher``).
+enum Importer {
     struct Imported {
         var url: URL
         var type: RecordingType
         var duration: Double
+    }
+
+    /// Imports `source` as clip `id`, on the calling thread (blocking). Nothing half-imported
+    /// stays behind: a failure at any step removes what this import wrote.
+    static func importFile(_ source: URL, into storage: FileStorageManager, id: UUID,
+                           metadata: RecordingMetadata, createdAt: Date) throws -> Recording {
+        let imported = try prepare(source, storage: storage, id: id)
+        do {
+            return try ClipFinisher(storage: storage).finish(
+                .init(file: imported.url, id: id, type: imported.type, duration: imported.duration, fragmented: false,
+                      requiresThumbnail: true),
+                metadata: metadata, createdAt: createdAt)
+        } catch {
+            try? storage.remove(imported.url)
+            try? storage.remove(storage.url(of: storage.relativePath(for: id, type: imported.type)))
+            try? storage.remove(storage.url(of: FileStorageManager.thumbnailPath(for: id)))
+            // The thumbnail was made from our copy; the person knows the file they named.
+            if let error = error as? CraveyError, error.kind == .undecodableMedia {
+                throw CraveyError(.undecodableMedia, "Cannot import \(source.path): no picture of its video decodes. Nothing was stored.")
+            }
+            throw error
+        }
     }
 
     /// Writes the library's version of `source` to the `.importing` file of `id`. Throws
@@ -27,7 +50,7 @@ enum MediaImporter {
         do {
             undecodable = try MediaProbe.undecodableReason(input)
         } catch {
-            throw CraveyError(.other, "Cannot import \(source.path): \(error.message). Nothing was stored; close other programs and try again.")
+            throw CraveyError(.other, "Cannot import \(source.path): \(error.message). Nothing was stored.", underlying: error)
         }
         if let reason = undecodable {
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): it \(reason). Nothing was stored.")
@@ -40,9 +63,8 @@ enum MediaImporter {
             throw CraveyError(.undecodableMedia, """
                 Cannot import \(source.path): the file is cut short (its index lists \(listed), but the \
                 data stops at \(String(format: "%.1f", missing)) s), as an unfinished download or copy is. \
-                Nothing was stored. Import the complete file, or keep the part that is there with \
-                `ffmpeg -i <file> -c copy <new file>` and import that.
-                """)
+                Nothing was stored.
+                """, advice: .keepWhatIsThere)
         }
         // libavformat reads a lone picture (PNG, JPEG...) as a one-frame video; it is no recording.
         if info.audioStream == nil, info.formatName == "image2" || info.formatName.hasSuffix("_pipe") {
@@ -89,27 +111,28 @@ enum MediaImporter {
                 throw CraveyError(.notFound, "There is no file at \(source.path).")
             }
             // It is there but cannot be looked at (permission, a loop of links): not "unknown".
-            throw CraveyError(.other, "Cannot import \(source.path): \(String(cString: strerror(code))). Check the file's permissions and path.",
+            throw CraveyError(.other, "Cannot import \(source.path): \(String(cString: strerror(code))).",
                               underlying: Errno(rawValue: code))
         }
-        let refusal: (kind: String, fix: String)
+        let refusal: (kind: String, advice: CraveyError.Advice?)
         switch status.st_mode & S_IFMT {
         case S_IFREG:
             return
         case S_IFIFO:
-            refusal = ("a named pipe (FIFO)", "Save what is written to it as a file first (`cat \(source.path) > clip.m4a`) and import that file.")
+            refusal = ("a named pipe (FIFO)", .savePipeFirst(source.path))
         case S_IFDIR:
-            refusal = ("a directory", "Name an audio or video file inside it.")
+            refusal = ("a directory", nil)
         case S_IFCHR:
-            refusal = ("a character device", "Name an audio or video file; to record from a microphone, use `cravey record`.")
+            refusal = ("a character device", .recordInstead)
         case S_IFBLK:
-            refusal = ("a block device", "Name an audio or video file on it.")
+            refusal = ("a block device", nil)
         case S_IFSOCK:
-            refusal = ("a socket", "Name an audio or video file.")
+            refusal = ("a socket", nil)
         default:
-            refusal = ("neither a file nor a link to one", "Name an audio or video file.")
+            refusal = ("neither a file nor a link to one", nil)
         }
-        throw CraveyError(.invalidInput, "Cannot import \(source.path): it is \(refusal.kind), not a media file. Nothing was stored. \(refusal.fix)")
+        throw CraveyError(.invalidInput, "Cannot import \(source.path): it is \(refusal.kind), not a media file. Nothing was stored.",
+                          advice: refusal.advice)
     }
 
     /// AAC audio (and H.264 video) in an MP4-family container: kept as it is.

@@ -1,8 +1,8 @@
 import Foundation
 
-/// How much room the library takes, and what it holds.
-public struct StorageReportUseCase: Sendable {
-    public struct Report: Codable, Sendable, Equatable {
+extension RecordingLibrary {
+    /// How much room the library takes, and what it holds (``storageReport()``).
+    public struct StorageReport: Codable, Sendable, Equatable {
         /// Bytes of every file under `Recordings/`, thumbnails included.
         public var totalBytes: Int64
         /// The same, as a person reads it ("1.5 MB").
@@ -14,22 +14,17 @@ public struct StorageReportUseCase: Sendable {
         public var byPurpose: [String: Int]
     }
 
-    let library: RecordingLibrary
-
-    public init(library: RecordingLibrary) {
-        self.library = library
-    }
-
-    public func execute() throws -> Report {
-        let recordings = try library.repository.fetchAll()
-        let total = library.storage.totalStorageUsed()
+    /// How much room the library takes, and its recordings by type and purpose.
+    public func storageReport() throws -> StorageReport {
+        let recordings = try repository.fetchAll()
+        let total = storage.totalStorageUsed()
         var byType = Swift.Dictionary(uniqueKeysWithValues: RecordingType.allCases.map { ($0.rawValue, 0) })
         var byPurpose = Swift.Dictionary(uniqueKeysWithValues: (RecordingPurpose.allCases.map(\.rawValue) + ["none"]).map { ($0, 0) })
         for recording in recordings {
             byType[recording.type.rawValue, default: 0] += 1
             byPurpose[recording.purpose?.rawValue ?? "none", default: 0] += 1
         }
-        return Report(totalBytes: total, totalSize: FileStorageManager.formatBytes(total),
-                      recordings: recordings.count, byType: byType, byPurpose: byPurpose)
+        return StorageReport(totalBytes: total, totalSize: FileStorageManager.formatBytes(total),
+                             recordings: recordings.count, byType: byType, byPurpose: byPurpose)
     }
 }

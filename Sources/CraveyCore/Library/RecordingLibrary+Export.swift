@@ -1,37 +1,25 @@
 import Foundation
 
-/// Exports the library's metadata (not the media) as CSV or JSON.
-public struct ExportRecordingsUseCase: Sendable {
-    public enum Format: String, Sendable, CaseIterable {
+extension RecordingLibrary {
+    /// The formats ``export(_:raw:)`` writes the library's metadata in.
+    public enum ExportFormat: String, Sendable, CaseIterable {
         /// RFC 4180: CRLF line ends; fields with commas, quotes or line breaks are quoted.
         case csv
-        /// `{"version": 1, "exportDate": ..., "recordings": [...]}`.
+        /// `{"exportDate": ..., "recordings": [...], "version": 1}`, each recording as `--json` prints it.
         case json
     }
 
-    /// The JSON export's shape.
-    public struct Document: Codable, Sendable {
-        public var version: Int
-        public var exportDate: Date
-        public var recordings: [Recording]
-    }
+    /// The columns of the CSV export, in order.
+    package static let exportColumns = ["id", "type", "title", "notes", "purpose", "createdAt", "duration", "filePath",
+                                        "thumbnailPath", "fileSize", "playCount", "lastPlayedAt"]
 
-    public static let columns = ["id", "type", "title", "notes", "purpose", "createdAt", "duration", "filePath",
-                                 "thumbnailPath", "fileSize", "playCount", "lastPlayedAt"]
-
-    let library: RecordingLibrary
-
-    public init(library: RecordingLibrary) {
-        self.library = library
-    }
-
-    /// The export as bytes, newest recording first.
+    /// The library's metadata (not the media) as bytes, newest recording first.
     ///
     /// CSV is for spreadsheets: a cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading
     /// apostrophe, so a title such as `=HYPERLINK(...)` stays text (OWASP's advice on CSV
     /// injection). `raw` keeps every cell verbatim, for scripts. JSON is always verbatim.
-    public func execute(format: Format, raw: Bool = false, exportDate: Date = Date()) throws -> Data {
-        let recordings = try library.repository.fetchAll(sortedBy: .recent)
+    public func export(_ format: ExportFormat, raw: Bool = false, exportDate: Date = Date()) throws -> Data {
+        let recordings = try repository.fetchAll(sortedBy: .recent)
         switch format {
         case .json:
             return RecordingJSON.encodeExport(recordings, exportDate: exportDate, version: 1)
@@ -40,18 +28,17 @@ public struct ExportRecordingsUseCase: Sendable {
         }
     }
 
-    /// Writes the export to `url` atomically (a temporary file given its name in one step), mode
-    /// 0600. Refused (`.invalidInput`): any place inside the library folder (its database, its
-    /// clips); something already at `url` unless `force`; and, even with `force`, anything there
-    /// that is not a regular file (a device, a folder, a link).
-    public func execute(format: Format, raw: Bool = false, to url: URL, force: Bool = false) throws {
-        try library.storage.writeOutside(try execute(format: format, raw: raw), to: url, doing: "write the export to",
-                                         replacing: force)
+    /// Writes the export to a new file at `url` (mode 0600) in one step. Refused
+    /// (`.invalidInput`): any place inside the library folder (its database, its clips);
+    /// something already at `url` unless `replacing`; and, even then, anything there that is not
+    /// a regular file (a device, a folder, a link).
+    public func export(_ format: ExportFormat, raw: Bool = false, to url: URL, replacing: Bool = false) throws {
+        try storage.writeOutside(try export(format, raw: raw), to: url, doing: "write the export to", replacing: replacing)
     }
 
-    static func csv(_ recordings: [Recording], raw: Bool) -> String {
+    package static func csv(_ recordings: [Recording], raw: Bool) -> String {
         let iso = ISO8601DateFormatter()
-        var lines = [columns.joined(separator: ",")]
+        var lines = [exportColumns.joined(separator: ",")]
         for recording in recordings {
             let fields: [String] = [
                 recording.id.uuidString.lowercased(), recording.type.rawValue, recording.title,
@@ -66,7 +53,7 @@ public struct ExportRecordingsUseCase: Sendable {
     }
 
     /// The cell with a leading apostrophe when a spreadsheet would read it as a formula.
-    static func inert(_ value: String) -> String {
+    package static func inert(_ value: String) -> String {
         guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
         return "'" + value
     }
@@ -76,7 +63,7 @@ public struct ExportRecordingsUseCase: Sendable {
     /// It looks at Unicode scalars, as a CSV reader does, not at Characters: a quote followed by
     /// a combining mark (`"` U+0346) is one Character that is not `"`, so a Character-wise
     /// doubling left that quote single, and a title could end its cell and start a formula cell.
-    static func csvField(_ value: String) -> String {
+    package static func csvField(_ value: String) -> String {
         let special: Set<Unicode.Scalar> = [",", "\"", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
         guard value.unicodeScalars.contains(where: special.contains) else { return value }
         var quoted = String.UnicodeScalarView()

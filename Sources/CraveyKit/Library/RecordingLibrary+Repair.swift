@@ -1,72 +1,93 @@
 import Foundation
 
-/// Checks that the rows and the files of the library agree, and repairs what does not.
-///
-/// It finds rows whose media file is missing, rows whose path would leave the library, files
-/// under `Recordings/` with no row (a recording cut off by a crash, for example), thumbnails with
-/// no row, sizes that disagree, and deletions a crash interrupted. Repairing registers playable
-/// orphans as recordings titled "Recovered <date>", removes rows whose media is gone, fixes
-/// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked (a
-/// recording fragment holding not one packet, cut off before its first sound, goes regardless).
-///
-/// It also lists clips whose loudness was never measured (saved before it was, or whose
-/// measurement failed); repairing measures them. That is no fault: it leaves the library
-/// healthy either way, since playback measures such a clip the first time it plays.
-public struct DoctorUseCase: Sendable {
-    let library: RecordingLibrary
-
-    public init(library: RecordingLibrary) {
-        self.library = library
-    }
-
-    public struct Report: Codable, Sendable, Equatable {
+extension RecordingLibrary {
+    /// What ``examine()`` and ``repair(deletingUnplayable:)`` found, and what a repair did.
+    ///
+    /// It finds rows whose media file is missing, rows whose path would leave the library, files
+    /// under `Recordings/` with no row (a recording cut off by a crash, for example), thumbnails with
+    /// no row, sizes that disagree, and deletions a crash interrupted. Repairing registers playable
+    /// orphans as recordings titled "Recovered <date>", removes rows whose media is gone, fixes
+    /// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked (a
+    /// recording fragment holding not one packet, cut off before its first sound, goes regardless).
+    ///
+    /// It also lists clips whose loudness was never measured (saved before it was, or whose
+    /// measurement failed); repairing measures them. That is no fault: it leaves the library
+    /// healthy either way, since playback measures such a clip the first time it plays.
+    public struct RepairReport: Codable, Sendable, Equatable {
         /// A row whose media file is missing, or whose path would leave the library.
-        public struct Row: Codable, Sendable, Equatable {
-            public var id: UUID
-            public var title: String
-            public var filePath: String
+        package struct Row: Codable, Sendable, Equatable {
+            package var id: UUID
+            package var title: String
+            package var filePath: String
         }
         /// A media file under `Recordings/` that no row points at.
-        public struct Orphan: Codable, Sendable, Equatable {
-            public var path: String
-            public var bytes: Int64
-            public var playable: Bool
+        package struct Orphan: Codable, Sendable, Equatable {
+            package var path: String
+            package var bytes: Int64
+            package var playable: Bool
             /// Seconds, for playable files.
-            public var duration: Double?
+            package var duration: Double?
         }
-        public struct SizeMismatch: Codable, Sendable, Equatable {
-            public var id: UUID
-            public var filePath: String
-            public var recorded: Int64
-            public var actual: Int64
+        package struct SizeMismatch: Codable, Sendable, Equatable {
+            package var id: UUID
+            package var filePath: String
+            package var recorded: Int64
+            package var actual: Int64
         }
 
         /// A row whose stored thumbnail path would leave the library or is a link.
-        public struct Thumbnail: Codable, Sendable, Equatable {
-            public var id: UUID
-            public var title: String
-            public var thumbnailPath: String
+        package struct Thumbnail: Codable, Sendable, Equatable {
+            package var id: UUID
+            package var title: String
+            package var thumbnailPath: String
         }
 
-        public var missingFiles: [Row] = []
-        public var unsafePaths: [Row] = []
-        public var unsafeThumbnails: [Thumbnail] = []
+        package var missingFiles: [Row] = []
+        package var unsafePaths: [Row] = []
+        package var unsafeThumbnails: [Thumbnail] = []
         /// Files under `Recordings/` whose names are not UTF-8, shown with `\xNN` for the bad bytes.
-        public var unreadableNames: [String] = []
-        public var orphanFiles: [Orphan] = []
-        public var orphanThumbnails: [String] = []
-        public var sizeMismatches: [SizeMismatch] = []
-        public var interruptedDeletions: [String] = []
+        package var unreadableNames: [String] = []
+        package var orphanFiles: [Orphan] = []
+        package var orphanThumbnails: [String] = []
+        package var sizeMismatches: [SizeMismatch] = []
+        package var interruptedDeletions: [String] = []
         /// Clips with audio whose loudness is not measured yet (not a fault, see ``isHealthy``).
-        public var missingLoudness: [Row] = []
-        /// How many clips `--repair` measured.
+        package var missingLoudness: [Row] = []
+        /// How many clips a repair measured.
         public var measuredLoudness = 0
-        /// Clips `--repair` could not measure, and why, one sentence each.
+        /// Clips a repair could not measure, and why, one sentence each.
         public var loudnessFailures: [String] = []
         /// `.importing` files no process holds: imports cut off by a crash, worth nothing.
-        public var interruptedImports: [String] = []
-        /// What `--repair` did, one sentence each.
+        package var interruptedImports: [String] = []
+        /// What a repair did, one sentence each.
         public var repairs: [String] = []
+
+        /// What is wrong, one line each ("missing file: ..."); empty when the library is healthy.
+        public var problems: [String] {
+            var lines: [String] = []
+            let short = { (id: UUID) in id.uuidString.lowercased().prefix(8) }
+            for row in missingFiles { lines.append("missing file: \"\(row.title)\" (\(short(row.id))) expects \(row.filePath)") }
+            for row in unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(short(row.id))) points outside the library: \(row.filePath)") }
+            for thumbnail in unsafeThumbnails {
+                lines.append("unsafe thumbnail: \"\(thumbnail.title)\" (\(short(thumbnail.id))) points outside the library: \(thumbnail.thumbnailPath)")
+            }
+            for name in unreadableNames { lines.append("file name not UTF-8: \(name)") }
+            for orphan in orphanFiles {
+                let state = orphan.playable ? "playable, \(RecordingMetadata.displayDuration(orphan.duration ?? 0))" : "cannot be played"
+                lines.append("file with no entry: \(orphan.path) (\(FileStorageManager.formatBytes(orphan.bytes)), \(state))")
+            }
+            for path in orphanThumbnails { lines.append("thumbnail with no entry: \(path)") }
+            for mismatch in sizeMismatches {
+                lines.append("size mismatch: \(mismatch.filePath) is \(mismatch.actual) bytes, the entry says \(mismatch.recorded)")
+            }
+            for path in interruptedDeletions { lines.append("interrupted deletion: \(path)") }
+            for path in interruptedImports { lines.append("interrupted import: \(path)") }
+            return lines
+        }
+
+        /// How many clips with sound have no loudness measured yet (no fault: the first play
+        /// measures it, and so does a repair).
+        public var unmeasuredLoudness: Int { missingLoudness.count }
 
         /// No fault found. Loudness not measured yet is none: the first play measures it.
         public var isHealthy: Bool {
@@ -75,29 +96,35 @@ public struct DoctorUseCase: Sendable {
         }
     }
 
-    /// Examines (and repairs) the library on a thread of its own: probing every file blocks,
-    /// which must not hold a thread of the cooperative pool.
-    public func execute(repair: Bool = false, deleteUnplayable: Bool = false) async throws -> Report {
+    /// Checks that the library's rows and files agree, changing nothing; on a thread of its own
+    /// (probing every file blocks).
+    public func examine() async throws -> RepairReport {
+        try await onDedicatedThread(named: "cravey.doctor") { try self.examine(repair: false, deleteUnplayable: false) }
+    }
+
+    /// Checks that the library's rows and files agree and repairs what does not: registers
+    /// playable files that have no row as "Recovered <date>", removes rows whose file is gone,
+    /// fixes sizes, removes orphan thumbnails, finishes or undoes interrupted deletions and
+    /// imports, and measures clips whose loudness is missing. `deletingUnplayable` also deletes
+    /// orphan files that cannot be played. Returns what it found and did.
+    public func repair(deletingUnplayable: Bool = false) async throws -> RepairReport {
         try await onDedicatedThread(named: "cravey.doctor") {
-            try self.execute(repair: repair, deleteUnplayable: deleteUnplayable)
+            try self.examine(repair: true, deleteUnplayable: deletingUnplayable)
         }
     }
 
-    /// Examines the library; with `repair`, fixes what it found. `deleteUnplayable` also deletes
-    /// orphan files that cannot be played.
+    /// Examines the library; with `repair`, fixes what it found. Blocking.
     ///
-    /// It holds the library lock throughout: a clip another process is saving (rename, then row)
-    /// is seen saved or not yet begun, never as a file without its row.
-    /// A `.partial` no process holds locked is a crash leftover at once: a live one is locked
-    /// from its creation (see "Several processes, one library" in the README).
-    public func execute(repair: Bool = false, deleteUnplayable: Bool = false) throws -> Report {
-        try library.exclusively { try examine(repair: repair, deleteUnplayable: deleteUnplayable) }
+    /// It holds the writers' lock throughout: a clip another process is saving (rename, then
+    /// row) is seen saved or not yet begun, never as a file without its row. A `.partial` no
+    /// process holds locked is a crash leftover at once: a live one is locked from its creation
+    /// (see "Several processes, one library" in the README).
+    package func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
+        try storage.exclusively { try examineLocked(repair: repair, deleteUnplayable: deleteUnplayable) }
     }
 
-    private func examine(repair: Bool, deleteUnplayable: Bool) throws -> Report {
-        let storage = library.storage
-        let repository = library.repository
-        var report = Report()
+    private func examineLocked(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
+        var report = RepairReport()
         let rows = try repository.fetchAll()
         let referenced = Set(rows.flatMap { [$0.filePath, $0.thumbnailPath].compactMap { $0 } })
 
@@ -105,7 +132,7 @@ public struct DoctorUseCase: Sendable {
             if let thumbnail = row.thumbnailPath, (try? storage.absoluteURL(for: thumbnail)) == nil {
                 report.unsafeThumbnails.append(.init(id: row.id, title: row.title, thumbnailPath: thumbnail))
             }
-            let entry = Report.Row(id: row.id, title: row.title, filePath: row.filePath)
+            let entry = RepairReport.Row(id: row.id, title: row.title, filePath: row.filePath)
             guard let url = try? storage.absoluteURL(for: row.filePath) else {
                 report.unsafePaths.append(entry)
                 continue
@@ -159,9 +186,7 @@ public struct DoctorUseCase: Sendable {
     }
 
     /// Repairs what `report` found; `referenced` holds every media and thumbnail path the rows name.
-    private func repair(_ report: inout Report, referenced: Set<String>, deleteUnplayable: Bool) throws {
-        let storage = library.storage
-        let repository = library.repository
+    private func repair(_ report: inout RepairReport, referenced: Set<String>, deleteUnplayable: Bool) throws {
         var restored: Set<String> = []
 
         for path in report.interruptedDeletions {
@@ -194,13 +219,12 @@ public struct DoctorUseCase: Sendable {
             report.repairs.append("Updated the size of \(mismatch.filePath) to \(mismatch.actual) bytes.")
         }
         for path in report.orphanThumbnails {
-            try storage.deleteThumbnail(at: path)
+            try storage.remove(storage.absoluteURL(for: path))
             report.repairs.append("Deleted the thumbnail \(path), which no recording uses.")
         }
-        let measure = MeasureLoudnessUseCase(library: library)
         for row in report.missingLoudness {
             do {
-                guard let recording = try repository.fetch(id: row.id), try measure.execute(recording) != nil else { continue }
+                guard let recording = try repository.fetch(id: row.id), try measureLoudness(of: recording) != nil else { continue }
                 report.measuredLoudness += 1
             } catch let error as CraveyError {
                 report.loudnessFailures.append("Could not measure the loudness of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
@@ -211,10 +235,10 @@ public struct DoctorUseCase: Sendable {
                 let recording = try recover(orphan)
                 report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased())).")
             } else if deleteUnplayable {
-                try storage.deleteRecording(at: orphan.path)
+                try storage.remove(storage.absoluteURL(for: orphan.path))
                 report.repairs.append("Deleted \(orphan.path), which cannot be played.")
             } else if orphan.path.hasSuffix(FileStorageManager.partialSuffix), MediaProbe.holdsNoPacket(storage.url(of: orphan.path)) {
-                try storage.deleteRecording(at: orphan.path)
+                try storage.remove(storage.absoluteURL(for: orphan.path))
                 report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
             }
         }
@@ -224,8 +248,7 @@ public struct DoctorUseCase: Sendable {
     /// they are: a playable media file is registered, a thumbnail (or, when asked, an unplayable
     /// file) is deleted.
     private func repairNames(_ files: [(folder: FileStorageManager.Folder, name: [UInt8], size: Int64)],
-                             in report: inout Report, deleteUnplayable: Bool) throws {
-        let storage = library.storage
+                             in report: inout RepairReport, deleteUnplayable: Bool) throws {
         for file in files {
             let shown = FileStorageManager.visibleName(file.name)
             if file.folder == .thumbnails {
@@ -244,37 +267,23 @@ public struct DoctorUseCase: Sendable {
                 let recording = try recover(.init(path: path, bytes: file.size, playable: true, duration: duration))
                 report.repairs.append("Registered \(path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased())).")
             } else if deleteUnplayable {
-                try storage.deleteRecording(at: path)
+                try storage.remove(storage.absoluteURL(for: path))
                 report.repairs.append("Deleted \(path), which cannot be played.")
             }
         }
     }
 
     /// Registers a playable orphan as a recording titled "Recovered <date>".
-    private func recover(_ orphan: Report.Orphan) throws -> Recording {
-        let storage = library.storage
+    private func recover(_ orphan: RepairReport.Orphan) throws -> Recording {
         let url = storage.url(of: orphan.path)
-        // The rewrite moves the orphan's lock onto `url`; the save releases it, and so does any
-        // failure before the save (releasing twice is harmless).
-        defer { storage.release(url) }
         let info = try MediaProbe.info(of: url)
         let type: RecordingType = info.videoStream != nil ? .video : .audio
-        let id = recoveredID(url.lastPathComponent, type: type)
-        // A file a crash cut off is still fragmented: rewrite it as a normal MP4 when possible.
-        do {
-            try storage.rewriteAsNormalMP4(url, format: Container(for: type).formatName)
-        } catch let error as FFmpegError where error == .outOfMemory {
-            throw error
-        } catch {
-            // The fragmented file, which every reader handles, stays as it is.
-        }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
-        let thumbnail = type == .video ? try? storage.generateThumbnail(forVideoAt: url, id: id) : nil
-        let loudness = (try? LoudnessMeter.measure(fileAt: url)) ?? nil
-        return try SaveRecordingUseCase(library: library).execute(
-            fileAt: url, id: id, type: type, duration: try MediaProbe.duration(of: url), thumbnailPath: thumbnail,
-            metadata: try RecordingMetadata(title: title), createdAt: modified, loudness: loudness)
+        // A file a crash cut off is still fragmented: the finisher rewrites it when it can.
+        return try ClipFinisher(storage: storage).finish(
+            .init(file: url, id: recoveredID(url.lastPathComponent, type: type), type: type, fragmented: true),
+            metadata: try RecordingMetadata(title: title), createdAt: modified)
     }
 
     /// The id in a file's name (`audio_<uuid>.m4a(.partial)`) when the name is of this type and
@@ -282,7 +291,7 @@ public struct DoctorUseCase: Sendable {
     private func recoveredID(_ name: String, type: RecordingType) -> UUID {
         let parts = name.split(separator: "_", maxSplits: 1)
         guard parts.count == 2, parts[0] == type.rawValue, let id = UUID(uuidString: String(parts[1].prefix(36))),
-              (try? library.repository.fetch(id: id)) == nil else { return UUID() }
+              (try? repository.fetch(id: id)) == nil else { return UUID() }
         return id
     }
 }

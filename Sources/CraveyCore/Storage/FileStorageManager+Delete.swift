@@ -1,0 +1,133 @@
+import Foundation
+import SystemPackage
+
+extension FileStorageManager {
+    /// The journal of a `delete-all` under way: present from before its first row goes until its
+    /// last file is gone, so whoever comes next finishes a deletion a crash interrupted.
+    package static let deleteAllJournal = "delete-all.pending"
+
+    /// What a deletion of everything removed.
+    package struct Deletion: Sendable, Equatable {
+        package var recordings = 0
+        package var files = 0
+        package var bytes: Int64 = 0
+    }
+
+    /// Deletes one recording, atomically for the person: either the row, the media file and the
+    /// thumbnail are all gone, or nothing changed. Returns the row it deleted.
+    ///
+    /// Under the writers' lock, in this order: the files are renamed to `.deleting-` names
+    /// (reversible), the row is deleted (the commit point), the files are unlinked. A failure
+    /// before the commit point renames the files back; a failed unlink puts the row back too. A
+    /// crash in between leaves `.deleting-` files that a repair restores (row still there) or
+    /// finishes (row gone).
+    package func delete(_ id: UUID) throws -> Recording {
+        try exclusively {
+            guard let recording = try repository.fetch(id: id) else {
+                throw CraveyError(.notFound, "No recording has the id \(id.uuidString.lowercased()).", advice: .listRecordings)
+            }
+            var marked: [URL] = []
+            let deleted: (Recording, [PlayEvent])?
+            do {
+                for path in [recording.filePath, recording.thumbnailPath].compactMap({ $0 }) {
+                    if let url = try markForDeletion(path) { marked.append(url) }
+                }
+                deleted = try repository.delete(id: id)
+            } catch {
+                marked.forEach(unmark)
+                throw error
+            }
+            do {
+                for url in marked { try remove(url) }
+            } catch {
+                if let deleted { try repository.restore([deleted]) }
+                marked.forEach(unmark)
+                throw error
+            }
+            return recording
+        }
+    }
+
+    /// Deletes every recording: all rows and play events, every media file and thumbnail under
+    /// `Recordings/` (orphans, crash leftovers and names that are not UTF-8 included), leaving no
+    /// deleted text in the database. A recording another process is still making (its
+    /// `.partial`, `.finishing` and thumbnail) is left alone.
+    ///
+    /// Atomic for the person, under the writers' lock: a journal (`delete-all.pending`) is
+    /// written before the first row goes and removed after the last file; after a crash at any
+    /// instant the next taker of the lock (``exclusively(_:)``) finishes the deletion, so a
+    /// deleted clip never comes back as a recovered one.
+    package func deleteAll() throws -> Deletion {
+        try exclusively {
+            try beginDeletingAll()
+            return try finishDeletingAll()
+        }
+    }
+
+    /// Whether a `delete-all` was interrupted: its journal is in the library folder.
+    package var isDeletingAll: Bool {
+        var info = stat()
+        return fstatat(root.rawValue, Self.deleteAllJournal, &info, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// Writes the `delete-all` journal and flushes it, and its folder, to the disk.
+    private func beginDeletingAll() throws(CraveyError) {
+        let descriptor = openat(root.rawValue, Self.deleteAllJournal, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw Self.writeError(errno, libraryURL.appendingPathComponent(Self.deleteAllJournal), doing: "start deleting with")
+        }
+        fsync(descriptor)
+        close(descriptor)
+        fsync(root.rawValue)
+    }
+
+    /// Removes the `delete-all` journal: the deletion is complete (or was given up and undone).
+    private func endDeletingAll() {
+        unlinkat(root.rawValue, Self.deleteAllJournal, 0)
+        fsync(root.rawValue)
+    }
+
+    /// Deletes everything the journal stands for, then removes the journal; called under the
+    /// writers' lock. When files cannot be deleted, their rows come back (so no file is left
+    /// without its row) and the journal goes: the deletion is given up, not retried.
+    @discardableResult
+    func finishDeletingAll() throws -> Deletion {
+        let deleted = try repository.deleteAll()
+        var summary = Deletion(recordings: deleted.count)
+        var failed: [(path: String, error: CraveyError)] = []
+        let live = liveStems()
+        for (path, size) in storedFilesWithSizes() {
+            let url = url(of: path)
+            if live.contains(Self.stem(of: url.lastPathComponent)) { continue }
+            do {
+                try remove(url)
+                summary.files += 1
+                summary.bytes += size
+            } catch {
+                failed.append((path, error))
+            }
+        }
+        // Names that are not UTF-8 no row can hold: they go by their bytes.
+        for file in unreadableNames() {
+            do {
+                try remove(raw: file.name, in: file.folder)
+                summary.files += 1
+                summary.bytes += file.size
+            } catch {
+                failed.append((Self.visibleName(file.name), error))
+            }
+        }
+        guard failed.isEmpty else {
+            // Rows whose file is still there come back, so no file is left without its row.
+            let remaining = Set(failed.map(\.path))
+            try repository.restore(deleted.filter { remaining.contains($0.0.filePath) })
+            endDeletingAll()
+            var error = CraveyError(.cannotWrite, "Deleted \(summary.files) files, but \(failed.count) could not be deleted; their recordings are kept. First failure: \(failed[0].error.message)",
+                                    underlying: failed[0].error)
+            error.advice = failed[0].error.advice
+            throw error
+        }
+        endDeletingAll()
+        return summary
+    }
+}

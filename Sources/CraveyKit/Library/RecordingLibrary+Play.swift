@@ -1,0 +1,70 @@
+import Foundation
+
+extension RecordingLibrary {
+    /// Starts playing `recording` through the sound server and returns the running
+    /// ``PlaybackManager``: pause, seek, stop, its events, and ``PlaybackManager/result()``.
+    ///
+    /// When it ends (played to the end, or stopped) one play is counted, in one transaction, as
+    /// the app's player did: an event with the seconds listened and whether it completed,
+    /// `playCount` + 1 and `lastPlayedAt`; a preview (``PlaybackOptions/countsPlay`` false)
+    /// counts nothing, nor does a playback that fails. With ``PlaybackOptions/normalize`` (the
+    /// default) the clip plays toward -16 LUFS; a clip saved before its loudness was measured is
+    /// measured first, once, and the measurement stored.
+    ///
+    /// Throws ``CraveyError``: `.notFound` when the file is missing, `.undecodableMedia` when it
+    /// does not decode, `.unavailable` without a sound server or sink; nothing is counted then.
+    public func play(_ recording: Recording, options: PlaybackOptions = PlaybackOptions()) async throws -> PlaybackManager {
+        let url = try storage.mediaURL(of: recording)
+        var options = options
+        if options.normalize {
+            options.gainDB = try await loudness(of: recording, fileAt: url)?.playbackGain() ?? 0
+        }
+        let counts = options.countsPlay
+        let manager = PlaybackManager(fileAt: url, duration: recording.duration, options: options) { [self] summary in
+            var summary = summary
+            summary.recording = recording
+            if counts {
+                summary.recording = try countPlay(of: recording, secondsListened: summary.secondsListened,
+                                                  completed: summary.completed)
+                summary.counted = true
+            }
+            return summary
+        }
+        try await manager.start()
+        return manager
+    }
+
+    /// Counts a play of `recording` that happened elsewhere (another program, handed
+    /// ``fileURL(of:)``), or here: the event, `playCount` + 1 and `lastPlayedAt`, in one
+    /// transaction. Returns the row as it now is; `.notFound` when it is gone.
+    @discardableResult
+    public func countPlay(of recording: Recording, secondsListened: Double = 0, completed: Bool = false) throws -> Recording {
+        try repository.recordPlay(of: recording.id, secondsListened: secondsListened, completed: completed)
+    }
+
+    /// Measures `recording`'s loudness on its file (decoding its audio) and stores it in its
+    /// row; returns it, or nil (storing nothing) for a clip without an audio stream. Throws
+    /// ``CraveyError``: `.notFound` when its file or its row is gone, `.undecodableMedia` when its
+    /// audio does not decode. Blocking.
+    @discardableResult
+    package func measureLoudness(of recording: Recording) throws -> LoudnessMeasurement? {
+        guard let measured = try LoudnessMeter.measure(fileAt: try storage.absoluteURL(for: recording.filePath)) else { return nil }
+        try repository.updateLoudness(of: recording.id, to: measured)
+        return measured
+    }
+
+    /// The clip's stored loudness, or, the first time a clip saved before loudness was measured
+    /// plays, its measurement (about 0.1 s of decoding a minute of audio), stored for next time.
+    /// Nil for a clip without sound. Storing is only a cache: a read-only library still plays
+    /// its clips at one loudness, measuring them each time.
+    private func loudness(of recording: Recording, fileAt url: URL) async throws -> LoudnessMeasurement? {
+        if let loudness = recording.loudness { return loudness }
+        // Decoding and the write (which may wait on another process's transaction) block: on a
+        // thread of their own, not the cooperative pool.
+        return try await onDedicatedThread(named: "cravey.loudness") { [repository] in
+            let measured = try LoudnessMeter.measure(fileAt: url)
+            if let measured { _ = try? repository.updateLoudness(of: recording.id, to: measured) }
+            return measured
+        }
+    }
+}

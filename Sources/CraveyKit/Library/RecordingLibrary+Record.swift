@@ -1,0 +1,21 @@
+import Foundation
+
+extension RecordingLibrary {
+    /// Starts recording into the library: the microphone, and with ``RecordingOptions/camera`` a
+    /// camera too. Returns the running ``Recorder``; its ``Recorder/save(_:createdAt:)`` waits for
+    /// the end and saves the clip, its ``Recorder/discard()`` gives it up.
+    ///
+    /// Throws ``CraveyError``: `.unavailable` for no sound server, an unknown source or a camera
+    /// that cannot be opened; `.cannotWrite` when the file cannot be created. A failed start
+    /// leaves nothing behind.
+    public func record(_ options: RecordingOptions = RecordingOptions()) async throws -> Recorder {
+        let coordinator: any RecordingCoordinator = if let camera = options.camera {
+            VideoRecordingCoordinator(options: options, camera: camera)
+        } else {
+            AudioRecordingCoordinator(options: options)
+        }
+        let recorder = Recorder(into: storage, coordinator: coordinator)
+        try await recorder.start()
+        return recorder
+    }
+}
