@@ -34,3 +34,18 @@ struct CraveyMedia: AsyncParsableCommand {
         }
     }
 }
+
+/// What `cravey-media`'s manual page says: what the program is, and where its commands are
+/// documented. Only ArgumentParser's `--experimental-dump-help` reaches it.
+struct CraveyMediaManual: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cravey-media",
+        abstract: "Runs cravey's commands that need FFmpeg or PulseAudio.",
+        discussion: """
+            cravey hands the commands record, play, quickplay N, import, doctor, devices and \
+            thumbnail to cravey-media, installed beside it, before parsing anything; a person runs \
+            them as `cravey <command>`, and cravey-media accepts the same command lines. Every \
+            command and option is described in cravey(1).
+            """,
+        version: Cravey.version)
+}

@@ -22,4 +22,8 @@ func main(_ arguments: [String]) async -> Never {
 }
 
 signal(SIGPIPE, SIG_IGN)
-await main(Array(CommandLine.arguments.dropFirst()))
+let arguments = Array(CommandLine.arguments.dropFirst())
+// The manual page of this program (ArgumentParser's generate-manual asks each program for its
+// help this way) is its own, cravey-media(1), not a second cravey(1).
+if arguments.first == "--experimental-dump-help" { CraveyMediaManual.main(arguments) }
+await main(arguments)
