@@ -48,6 +48,18 @@ public enum Terminal {
         try output(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
+    /// Prints a clip just saved (by `record` or `import`): its id, or the whole record with
+    /// `--json`. When that cannot be written (a terminal closed, a full disk), the error says the
+    /// clip is saved and gives its id on stderr: it is in the library all the same.
+    public static func printSaved(_ recording: Recording, json: Bool) throws {
+        do {
+            try print(recording, json: json) { $0.id.uuidString.lowercased() }
+        } catch var error as CraveyError {
+            error.message = "The clip \"\(recording.title)\" is saved in the library as \(recording.id.uuidString.lowercased()), but its id could not be printed: " + error.message
+            throw error
+        }
+    }
+
     /// Prints recordings: a JSON array with `--json`, else a table of `columns` (each a heading
     /// and how to show a recording under it), or a hint on stderr when there are none.
     static func printRecordings(_ recordings: [Recording], json: Bool,

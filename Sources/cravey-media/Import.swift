@@ -31,6 +31,6 @@ struct Import: AsyncParsableCommand {
             Foundation.exit(130)
         }
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
+        try Terminal.printSaved(recording, json: command.json)
     }
 }

@@ -35,16 +35,19 @@ struct Record: AsyncParsableCommand {
             throw error
         }
         Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
-        try Terminal.print(recording, json: command.json) { $0.id.uuidString.lowercased() }
+        try Terminal.printSaved(recording, json: command.json)
     }
 }
 
-/// Turns SIGINT and SIGTERM into a clean stop instead of killing the process.
+/// Turns SIGINT, SIGTERM and SIGHUP (the terminal window closed) into a clean stop instead of
+/// killing the process: a recording is saved with its title, a play is counted, an import is
+/// removed, as Ctrl-C does.
 final class StopOnSignals {
+    private static let numbers = [SIGINT, SIGTERM, SIGHUP]
     private let sources: [any DispatchSourceSignal]
 
     init(_ stop: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
+        sources = Self.numbers.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler(handler: stop)
@@ -55,8 +58,7 @@ final class StopOnSignals {
 
     func cancel() {
         for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for number in Self.numbers { signal(number, SIG_DFL) }
     }
 }
 

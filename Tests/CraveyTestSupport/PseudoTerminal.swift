@@ -10,6 +10,10 @@ public final class PseudoTerminal: @unchecked Sendable {
     private let changed = NSCondition()
     private var shown = Data()
     private var ended = false
+    /// Set by ``hangUp()``: the reading thread stops, so the terminal can be closed for good.
+    private var hangingUp = false
+    private var readerDone = false
+    private var closed = false
 
     /// Starts `executable` on a new pseudo-terminal. The corresponding C functions are
     /// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname`.
@@ -41,7 +45,20 @@ public final class PseudoTerminal: @unchecked Sendable {
         Thread { [self] in readUntilClosed() }.start()
     }
 
-    deinit { close(controller) }
+    deinit { hangUp() }
+
+    /// Closes the terminal, as closing its window does: the program, if the terminal is its
+    /// controlling one (started under `setsid --ctty`), gets SIGHUP, and its writes there fail.
+    /// The reading thread lets go of the terminal first (a read in progress would keep it open).
+    public func hangUp() {
+        changed.lock()
+        hangingUp = true
+        while !readerDone { changed.wait() }
+        let closing = !closed
+        closed = true
+        changed.unlock()
+        if closing { close(controller) }
+    }
 
     /// Types `text` at the terminal.
     public func type(_ text: String) {
@@ -84,7 +101,20 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     private func readUntilClosed() {
         var buffer = [UInt8](repeating: 0, count: 4096)
+        defer {
+            changed.lock()
+            readerDone = true
+            changed.broadcast()
+            changed.unlock()
+        }
         while true {
+            changed.lock()
+            let stop = hangingUp
+            changed.unlock()
+            if stop { return }
+            var ready = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, 50)
+            if polled == 0 || (polled < 0 && errno == EINTR) { continue }
             let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             changed.lock()
