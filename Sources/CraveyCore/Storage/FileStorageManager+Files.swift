@@ -4,10 +4,11 @@ import SystemPackage
 /// A media file ``FileStorageManager`` created for writing and holds open: private (0600) from its
 /// first byte, and never reached through a link.
 ///
-/// Writers (the muxer) only write and seek through it; its name, renames and removal stay with
-/// ``FileStorageManager``. Closed by ``close()``, or quietly when dropped on a failure path.
+/// Writers (the muxer) only write, seek and read back through it; its name, renames and removal
+/// stay with ``FileStorageManager``. Closed by ``close()``, or quietly when dropped on a failure path.
 package final class MediaFile {
-    /// Where the file is. FFmpeg's `+faststart` re-opens it by this path to read it back.
+    /// Where the file is, for messages and for ``FileStorageManager`` to rename or remove it;
+    /// nothing reads or writes the file by this path.
     package let url: URL
     private let descriptor: FileDescriptor
     private var isOpen = true
@@ -34,6 +35,13 @@ package final class MediaFile {
             guard written > 0 else { throw Errno.noSpace }
             rest = rest.dropFirst(written)
         }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`, leaving the offset writes go to where it
+    /// was; returns how many were read, 0 at the end of the file. Throws `Errno`.
+    /// The corresponding C function is `pread`.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        try descriptor.read(fromAbsoluteOffset: offset, into: buffer)
     }
 
     /// Flushes what was written to the disk. Throws `Errno`. The corresponding C function is `fsync`.
@@ -77,10 +85,10 @@ extension FileStorageManager {
         try create(partialURL(for: id, type: type))
     }
 
-    /// Creates `url`, a place in `Recordings/` or `Thumbnails/`, for writing: a new file (never an
+    /// Creates `url`, a place in `Recordings/` or `Thumbnails/`, for writing (and reading back): a new file (never an
     /// existing one, never through a link at its place or in its folders) with mode 0600 from its
     /// first byte, whatever the umask lets through. Throws `Errno`.
-    /// The corresponding C function is `openat` with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`.
+    /// The corresponding C function is `openat` with `O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`.
     ///
     /// A `.partial` or `.finishing` file is created under the library lock and locked at once,
     /// until its row is saved or it is removed: no other process ever sees it unowned.
@@ -96,9 +104,10 @@ extension FileStorageManager {
         }
     }
 
-    /// Creates `name` beneath `folder`, 0600, exclusively and without following a link. Throws `Errno`.
+    /// Creates `name` beneath `folder`, 0600, exclusively and without following a link, open for
+    /// reading and writing (MP4's `+faststart` reads what it wrote back). Throws `Errno`.
     package static func create(_ name: String, in folder: FileDescriptor) throws(Errno) -> FileDescriptor {
-        let descriptor = openat(folder.rawValue, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let descriptor = openat(folder.rawValue, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Errno(rawValue: errno) }
         return FileDescriptor(rawValue: descriptor)
     }
