@@ -4,10 +4,11 @@ import SystemPackage
 /// A media file ``FileStorageManager`` created for writing and holds open: private (0600) from its
 /// first byte, and never reached through a link.
 ///
-/// Writers (the muxer) only write and seek through it; its name, renames and removal stay with
-/// ``FileStorageManager``. Closed by ``close()``, or quietly when dropped on a failure path.
+/// Writers (the muxer) only write, seek and read back through it; its name, renames and removal
+/// stay with ``FileStorageManager``. Closed by ``close()``, or quietly when dropped on a failure path.
 package final class MediaFile {
-    /// Where the file is. FFmpeg's `+faststart` re-opens it by this path to read it back.
+    /// Where the file is, for messages and for ``FileStorageManager`` to rename or remove it;
+    /// nothing reads or writes the file by this path.
     package let url: URL
     private let descriptor: FileDescriptor
     private var isOpen = true
@@ -34,6 +35,13 @@ package final class MediaFile {
             guard written > 0 else { throw Errno.noSpace }
             rest = rest.dropFirst(written)
         }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`, leaving the offset writes go to where it
+    /// was; returns how many were read, 0 at the end of the file. Throws `Errno`.
+    /// The corresponding C function is `pread`.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+        try descriptor.read(fromAbsoluteOffset: offset, into: buffer)
     }
 
     /// Flushes what was written to the disk. Throws `Errno`. The corresponding C function is `fsync`.

@@ -1,16 +1,60 @@
 import Foundation
+import SystemPackage
 internal import CFFmpeg
 
 /// An owned demuxer (`AVFormatContext` opened for reading a file or a capture device).
+///
+/// A file of the library is read through a descriptor opened beneath the library folder
+/// (``init(reading:name:)``): FFmpeg reads it through an I/O context and never by a path. A
+/// file from outside the library (the one a person imports) is opened by its path
+/// (``init(url:)``), a capture device by its name (``init(opening:format:options:)``).
 final class Demuxer {
     private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// The I/O context a descriptor is read through; nil when FFmpeg opened the input itself.
+    /// Freed after the format context (Swift releases it after `deinit` has run).
+    private let io: IOContext?
 
-    /// Opens a media file and reads its stream information.
+    /// Opens a media file by its path and reads its stream information.
+    ///
+    /// For a file outside the library; FFmpeg opens the path itself.
     /// The corresponding C functions are `avformat_open_input` and `avformat_find_stream_info`.
     init(url: URL) throws(FFmpegError) {
         FFmpegLog.configure
+        io = nil
         try check(avformat_open_input(&context, url.path, nil, nil), "avformat_open_input")
         try check(avformat_find_stream_info(context, nil), "avformat_find_stream_info")
+    }
+
+    /// Opens the media file open at `descriptor` and reads its stream information, never by a path.
+    ///
+    /// FFmpeg reads a duplicate of the descriptor, which the demuxer owns and closes (the caller
+    /// keeps and closes its own), through a read-only ``IOContext`` that keeps its own position.
+    /// `name` (a file name such as `audio_<UUID>.m4a`) is only for messages and for the format
+    /// probe, which takes its extension as a hint. Anything else the file asks FFmpeg to open (a
+    /// playlist's segments, an MP4's external references) is refused with EPERM.
+    ///
+    /// Throws ``FFmpegError``: `AVERROR(errno)` when the descriptor cannot be duplicated or read
+    /// (EBADF for one not open for reading), FFmpeg's code when the file is not media it knows.
+    /// The corresponding C functions are `avio_alloc_context`, `avformat_open_input` and
+    /// `avformat_find_stream_info`.
+    init(reading descriptor: FileDescriptor, name: String) throws(FFmpegError) {
+        FFmpegLog.configure
+        let file: ReadingDescriptor
+        do {
+            file = try ReadingDescriptor(duplicating: descriptor)
+        } catch {
+            throw FFmpegError(code: cravey_averror(error.rawValue), operation: "fcntl(F_DUPFD_CLOEXEC)")
+        }
+        let io = try IOContext(reading: file)
+        self.io = io
+        guard let context = avformat_alloc_context() else { throw FFmpegError.outOfMemory }
+        context.pointee.pb = io.pointer
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO  // ours to free, not avformat's
+        context.pointee.io_open = { _, _, _, _, _ in cravey_averror(EPERM) }
+        self.context = context
+        // On failure avformat_open_input frees the context and sets it to nil; the I/O context stays ours.
+        try check(avformat_open_input(&self.context, name, nil, nil), "avformat_open_input")
+        try check(avformat_find_stream_info(self.context, nil), "avformat_find_stream_info")
     }
 
     /// Opens `url` with the given input format and its options (a capture device:
@@ -18,9 +62,12 @@ final class Demuxer {
     /// The corresponding C function is `avformat_open_input`.
     init(opening url: String, format: UnsafePointer<AVInputFormat>, options: inout OpaquePointer?) throws(FFmpegError) {
         FFmpegLog.configure
+        io = nil
         try check(avformat_open_input(&context, url, format, &options), "avformat_open_input")
     }
 
+    /// Closes the input; then Swift frees the I/O context, if any, which closes its descriptor.
+    /// The corresponding C function is `avformat_close_input`.
     deinit { avformat_close_input(&context) }
 
     private var format: UnsafeMutablePointer<AVFormatContext> { context! }

@@ -13,14 +13,20 @@ extension Muxer {
         }
     }
 
-    /// Copies every audio and video stream of `input` into `output`, a new file, packet for packet,
-    /// without re-encoding; used to turn a fragmented recording into a normal MP4 with its index up
-    /// front (``FileStorageManager/rewriteAsNormalMP4(_:format:audioPriming:)``).
+    /// Opens the file at `input` by its path (a file outside the library) and copies its audio and
+    /// video streams into `output`, as the variant taking a ``Demuxer`` does.
+    static func remux(_ input: URL, into output: MediaFile, format: String, audioPriming: Int64 = 0) throws {
+        try remux(Demuxer(url: input), into: output, format: format, audioPriming: audioPriming)
+    }
+
+    /// Copies every audio and video stream of `source`, from where it stands, into `output`, a new
+    /// file, packet for packet, without re-encoding; used to turn a fragmented recording into a
+    /// normal MP4 with its index up front (``FileStorageManager/rewriteAsNormalMP4(_:format:audioPriming:)``),
+    /// its source a library file read through its descriptor (``Demuxer/init(reading:name:)``).
     ///
     /// `audioPriming` moves audio timestamps back by the encoder delay (in samples) that a
     /// fragmented file cannot record, so the output's edit list hides the priming samples again.
-    static func remux(_ input: URL, into output: MediaFile, format: String, audioPriming: Int64 = 0) throws {
-        let source = try Demuxer(url: input)
+    static func remux(_ source: Demuxer, into output: MediaFile, format: String, audioPriming: Int64 = 0) throws {
         let muxer = try Muxer(writingTo: output, format: format)
         try muxer.closing {
             var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]

@@ -4,13 +4,14 @@ internal import CFFmpeg
 
 /// An owned muxer (`AVFormatContext` opened for writing) that writes a file it is given.
 ///
-/// It never creates, renames or removes a file: ``FileStorageManager`` creates the ``MediaFile``
-/// (0600 from its first byte, never through a link) and keeps its name; the muxer writes through
-/// a custom `AVIOContext` whose callbacks write and seek that file's descriptor, each write looping
-/// until every byte is taken. FFmpeg never opens the file for writing by its name (`avio_open`
-/// would create it itself, following links, with the umask's mode). The context's `url` still
-/// names the file: MP4's `+faststart` re-opens it by that name to read it back in
-/// `av_write_trailer` (movenc's `shift_data`), while writing stays on the descriptor.
+/// It never creates, renames or removes a file, and FFmpeg never opens one by its name:
+/// ``FileStorageManager`` creates the ``MediaFile`` (0600 from its first byte, never through a
+/// link, open for reading and writing) and keeps its name; the muxer writes through an
+/// ``IOContext`` whose callbacks write (every byte) and seek that file's descriptor. MP4's
+/// `+faststart` reads the file back in `av_write_trailer` (`ff_format_shift_data` asks the
+/// context's `io_open` for the output's url, for reading): ours answers with a read-only
+/// ``IOContext`` over the same ``MediaFile``, reading at its own offsets (`pread`), so the
+/// second pass works on the descriptor too, even when the file's name is gone.
 ///
 /// Its owner ends it with ``close()`` (trailer written) or ``abandon()`` (given up) on every path;
 /// dropping it open is a programming error, caught by an assertion in debug builds. A muxer
@@ -18,10 +19,11 @@ internal import CFFmpeg
 final class Muxer {
     private let context: UnsafeMutablePointer<AVFormatContext>
     private let file: MediaFile
-    private var isOpen = false
-
-    /// FFmpeg's own buffer size for files (`IO_BUFFER_SIZE`).
-    private static let bufferSize: Int32 = 32_768
+    /// Where the muxer writes; nil once closed or abandoned.
+    private var io: IOContext?
+    /// The contexts FFmpeg opened through `io_open` (`+faststart`'s read-back) and has not closed.
+    private var readBacks: [IOContext] = []
+    private var isOpen: Bool { io != nil }
 
     /// Creates the muxer for `file`. Throws ``FFmpegError`` when FFmpeg refuses the format or
     /// runs out of memory. The corresponding C functions are `avformat_alloc_output_context2`
@@ -29,54 +31,55 @@ final class Muxer {
     init(writingTo file: MediaFile, format: String) throws(FFmpegError) {
         FFmpegLog.configure
         var context: UnsafeMutablePointer<AVFormatContext>?
+        // The url is for messages, and for io_open to recognise the read-back it asks for.
         try check(avformat_alloc_output_context2(&context, nil, format, file.url.path), "avformat_alloc_output_context2")
         self.context = context!
         self.file = file
-        guard let buffer = av_malloc(Int(Self.bufferSize)) else { throw FFmpegError.outOfMemory }
-        let io = avio_alloc_context(
-            buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 1, Unmanaged.passUnretained(file).toOpaque(), nil,
-            { opaque, bytes, count in
-                // Every byte: a short write loops.
-                Int32(Muxer.onFile(opaque) { file in
-                    try file.writeAll(UnsafeRawBufferPointer(start: bytes, count: Int(count)))
-                    return Int64(count)
-                })
-            },
-            { opaque, offset, whence in
-                // The file's size for AVSEEK_SIZE; lseek refuses a `whence` it does not know (EINVAL).
-                Muxer.onFile(opaque) { file in
-                    try whence & AVSEEK_SIZE != 0 ? file.size()
-                        : file.seek(to: offset, from: FileDescriptor.SeekOrigin(rawValue: whence & ~AVSEEK_FORCE))
-                }
-            })
-        guard let io else {
-            av_free(buffer)
-            throw FFmpegError.outOfMemory
-        }
-        self.context.pointee.pb = io
+        io = try IOContext(writing: file)  // on failure deinit frees the format context
+        self.context.pointee.pb = io!.pointer
         self.context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO  // ours to free, not avformat's
-        isOpen = true
+        self.context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        self.context.pointee.io_open = { format, pb, url, flags, _ in
+            guard let opaque = format?.pointee.opaque, let pb, let url else { return cravey_averror(EINVAL) }
+            return Unmanaged<Muxer>.fromOpaque(opaque).takeUnretainedValue().openReadBack(pb, url: url, flags: flags)
+        }
+        // ff_format_io_close calls io_close2 while io_close is FFmpeg's default, as here.
+        self.context.pointee.io_close2 = { format, pb in
+            guard let opaque = format?.pointee.opaque else { return cravey_averror(EINVAL) }
+            return Unmanaged<Muxer>.fromOpaque(opaque).takeUnretainedValue().closeReadBack(pb)
+        }
     }
 
     deinit {
         assert(!isOpen, "the muxer of \(file.url.path) was dropped without close() or abandon()")
-        if isOpen { freeIO() }
         avformat_free_context(context)
     }
 
-    /// Runs an I/O callback's work on the file behind `opaque`: its result, or `AVERROR(errno)`.
-    private static func onFile(_ opaque: UnsafeMutableRawPointer?, _ body: (MediaFile) throws -> Int64) -> Int64 {
+    /// Answers FFmpeg's `io_open` with a read-only context over the file, or EPERM.
+    ///
+    /// Only the output's own url opened for reading (`+faststart`'s second pass) is answered;
+    /// anything else is refused, since the muxer opens no file by a name.
+    private func openReadBack(_ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>,
+                              url: UnsafePointer<CChar>, flags: Int32) -> Int32 {
+        guard flags & AVIO_FLAG_WRITE == 0, strcmp(url, context.pointee.url) == 0 else { return cravey_averror(EPERM) }
         do {
-            return try body(Unmanaged<MediaFile>.fromOpaque(opaque!).takeUnretainedValue())
+            let readBack = try IOContext(reading: file)
+            readBacks.append(readBack)
+            pb.pointee = readBack.pointer
+            return 0
         } catch {
-            return Int64(cravey_averror((error as? Errno)?.rawValue ?? EIO))
+            return error.code
         }
     }
 
-    /// Frees the I/O context and its buffer (FFmpeg may have replaced the one it was given).
-    private func freeIO() {
-        av_freep(&context.pointee.pb.pointee.buffer)
-        avio_context_free(&context.pointee.pb)
+    /// Answers FFmpeg's `io_close2`: frees a context ``openReadBack(_:url:flags:)`` made.
+    ///
+    /// Returns the first error its reads met: `ff_format_shift_data` stops at a failed read as at
+    /// the end of the file and returns what the close returns, so this is what fails the trailer
+    /// instead of leaving a file shifted only in part.
+    private func closeReadBack(_ pb: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
+        guard let index = readBacks.firstIndex(where: { $0.pointer == pb }) else { return cravey_averror(EINVAL) }
+        return readBacks.remove(at: index).error
     }
 
     /// Whether the container wants codec headers out of band (MP4 does).
@@ -141,12 +144,11 @@ final class Muxer {
     /// Writes the trailer and everything still buffered. The file stays open: its owner closes it.
     /// The corresponding C functions are `av_write_trailer` and `avio_flush`.
     func close() throws(FFmpegError) {
-        guard isOpen else { return }
-        isOpen = false
+        guard let io else { return }
         let trailer = av_write_trailer(context)
-        avio_flush(context.pointee.pb)
-        let written = context.pointee.pb.pointee.error
-        freeIO()
+        avio_flush(io.pointer)
+        let written = io.error
+        closeIO()
         try check(trailer, "av_write_trailer")
         try check(written, "avio_flush")
     }
@@ -155,10 +157,15 @@ final class Muxer {
     /// buffered (a fragmented MP4 is playable as it is) and leaves the file to its owner, who
     /// keeps or removes it. The corresponding C function is `avio_flush`.
     func abandon() {
-        guard isOpen else { return }
-        isOpen = false
-        avio_flush(context.pointee.pb)
-        freeIO()
+        guard let io else { return }
+        avio_flush(io.pointer)
+        closeIO()
+    }
+
+    /// Lets the I/O context go (which frees it) and takes it off the format context.
+    private func closeIO() {
+        context.pointee.pb = nil
+        io = nil
     }
 }
 

@@ -5,8 +5,13 @@ import Foundation
 /// files, as recordings are; up to stereo beside video) timed by its samples from its first
 /// timestamp, in a normal MP4 with its index up front.
 enum Transcoder {
+    /// Re-encodes the file at `source`, opened by its path (a file outside the library).
     static func transcode(_ source: URL, into destination: MediaFile, container: Container) throws {
-        let input = try Demuxer(url: source)
+        try transcode(Demuxer(url: source), into: destination, container: container)
+    }
+
+    /// Re-encodes `input` (opened by a path or through a descriptor) from where it stands.
+    static func transcode(_ input: Demuxer, into destination: MediaFile, container: Container) throws {
         let info = input.info
         let muxer = try Muxer(writingTo: destination, format: container.formatName)
         try muxer.closing {
