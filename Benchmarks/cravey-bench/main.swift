@@ -19,7 +19,7 @@ case (3, "durations"):
     let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
     var total = 0.0
     let elapsed = try ContinuousClock().measure {
-        for file in files { total += try MediaProbe.duration(of: file) }
+        for file in files { total += try MediaProbe.duration(of: .outside(file)) }
     }
     print("{\"files\": \(files.count), \"seconds\": \(seconds(elapsed)), \"totalDuration\": \(total)}")
 case (3, "latency"), (4, "latency"):
@@ -52,8 +52,8 @@ case (3, "loudness"):
     }
     let file = URL(fileURLWithPath: arguments[2])
     var measurement: LoudnessMeasurement?
-    let decoding = try cpu { measurement = try LoudnessMeter.measure(fileAt: file) }
-    let length = try MediaProbe.duration(of: file)
+    let decoding = try cpu { measurement = try LoudnessMeter.measure(fileAt: .outside(file)) }
+    let length = try MediaProbe.duration(of: .outside(file))
     // Noise from a xorshift generator: SystemRandomNumberGenerator makes a system call a number.
     var state: UInt32 = 2_463_534_242
     let noise = (0..<Int(length * 48_000) * 2).map { _ -> Float in
@@ -71,7 +71,7 @@ case (3, "thumbnail"), (4, "thumbnail"):
     var times: [Double] = []
     for _ in 0..<count {
         times.append(seconds(try ContinuousClock().measure {
-            _ = try storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: URL(fileURLWithPath: arguments[2])), for: UUID())
+            _ = try storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: .outside(URL(fileURLWithPath: arguments[2]))), for: UUID())
         }))
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")

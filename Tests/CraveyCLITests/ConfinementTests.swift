@@ -230,3 +230,33 @@ struct ConfinementTests {
         #expect(left.output.split(separator: "\n") == ["Thumbnails"], "\(left.output)")
     }
 }
+
+@Suite("Reads confined to the library's descriptor", .temporaryFiles)
+struct ConfinedReadTests {
+    @Test("no media file of the library is opened by a path: play, thumbnail and doctor --repair read beneath the folder's descriptor (strace)")
+    func noPathOpens() async throws {
+        // Given a library with a video clip
+        let library = temporaryLibrary()
+        let imported = try await Cravey.run(["import", "--library", library.path, try Fixture.video(seconds: 1, size: "160x120").path])
+        let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(imported.status == 0, "\(imported.error)")
+        let sink = try VirtualMicrophone()
+
+        // When commands that read its media run under strace
+        for arguments in [["play", id, "--no-count", "--device", sink.sinkName], ["thumbnail", id], ["doctor", "--repair"]] {
+            let log = temporaryFolder().appendingPathComponent("strace-\(UUID().uuidString).txt")
+            let traced = try await runOffPool("strace", ["-f", "-e", "trace=open,openat,openat2,creat", "-o", log.path,
+                                                          Cravey.executable] + arguments + ["--library", library.path],
+                                              environment: Cravey.environment())
+            #expect(traced.status == 0, "\(arguments): \(traced.error)")
+
+            // Then every open of a file in Recordings/ is relative to a folder's descriptor
+            let opens = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+            let byPath = opens.filter { $0.contains("\(library.path)/Recordings") }
+            #expect(byPath.isEmpty, "\(arguments) opened by path: \(byPath)")
+            if arguments[0] != "doctor" {
+                #expect(opens.contains { $0.contains("openat(") && $0.contains("\"video_") }, "\(arguments) read nothing?")
+            }
+        }
+    }
+}

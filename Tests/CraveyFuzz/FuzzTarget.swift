@@ -21,7 +21,7 @@ enum FuzzTarget: String, CaseIterable {
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
         case .probe: Self.probe(Self.file(holding: bytes))
-        case .thumbnail: _ = try? Thumbnailer.jpeg(forVideoAt: Self.file(holding: bytes))
+        case .thumbnail: _ = try? Thumbnailer.jpeg(forVideoAt: .outside(Self.file(holding: bytes)))
         case .import: Self.importFile(Self.file(holding: bytes))
         case .text: Self.text(String(decoding: bytes, as: UTF8.self))
         }
@@ -54,13 +54,13 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     static func probe(_ url: URL) {
-        if let info = try? MediaProbe.info(of: url), let duration = info.containerDuration {
+        if let info = try? MediaProbe.info(of: .outside(url)), let duration = info.containerDuration {
             precondition(duration.isFinite && duration > 0, "container duration \(duration)")
         }
-        if let duration = try? MediaProbe.duration(of: url) {
+        if let duration = try? MediaProbe.duration(of: .outside(url)) {
             precondition(duration.isFinite && duration >= 0, "duration \(duration)")
         }
-        _ = try? MediaProbe.playableDuration(of: url)
+        _ = try? MediaProbe.playableDuration(of: .outside(url))
     }
 
     /// One library for the whole run, emptied after every import that succeeded.

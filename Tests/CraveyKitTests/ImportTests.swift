@@ -62,7 +62,7 @@ struct ImportTests {
         let recording = try importing(source)
         let info = try library.storage.probe(try file(recording))
         #expect(info.videoStream?.codecName == "h264" && info.audioStream?.codecName == "aac")
-        let sourceInfo = try library.storage.probe(source)
+        let sourceInfo = try MediaProbe.info(of: .outside(source))
         #expect(sourceInfo.videoStream?.codecName == "mpeg4" && sourceInfo.audioStream?.codecName == "mp3")
         #expect(info.videoStream?.width == sourceInfo.videoStream?.width && info.videoStream?.height == sourceInfo.videoStream?.height)
         // The last frame lasts its 1/25 s too, as in the source (which starts one frame late).
@@ -78,7 +78,7 @@ struct ImportTests {
                                                "-metadata:s:v:0", "rotate=90"])
         let turned = try importing(rotated)
         #expect(try library.storage.probe(try file(turned)).videoStream?.rotation
-                == (try library.storage.probe(rotated)).videoStream?.rotation)
+                == (try MediaProbe.info(of: .outside(rotated))).videoStream?.rotation)
     }
 
     @Test("elementary video streams without timestamps import at their length and frame rate", arguments: [

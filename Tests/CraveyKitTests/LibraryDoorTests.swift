@@ -58,22 +58,21 @@ struct LibraryDoorTests {
         #expect(Messages.text(for: errors[2]).contains("cravey doctor"))
     }
 
-    @Test("cancelling an import stops it at once and stores nothing; an import saved first is returned whole")
+    @Test("cancelling an import stops it and stores nothing; an import saved first is returned whole")
     func importCancellation() async throws {
         // Given a library and a file that takes a while to transcode (2 minutes of WAV)
         let library = try RecordingLibrary(at: temporaryLibrary())
         let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=120:sample_rate=48000"])
 
         // When its import is cancelled 0.3 s in
-        let started = ContinuousClock.now
         let work = Task { try await library.importFile(at: long, metadata: try RecordingMetadata(title: "Long")) }
         try await Task.sleep(for: .milliseconds(300))
         work.cancel()
         let outcome = await work.result
 
-        // Then it ends with CancellationError well before the transcode could have, and nothing is stored
+        // Then it ends with CancellationError, and nothing is stored (how soon, a terminal's
+        // Ctrl-C shows: ImportDeadlineTests)
         #expect(throws: CancellationError.self) { try outcome.get() }
-        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(try library.count() == 0)
         #expect(library.storage.storedFiles().isEmpty, "\(library.storage.storedFiles())")
 

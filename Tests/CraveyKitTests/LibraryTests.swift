@@ -101,7 +101,7 @@ struct LibraryTests {
             expectError(.invalidInput) { _ = try library.storage.absoluteURL(for: path) }
             expectError(.invalidInput) { try library.storage.remove(library.storage.absoluteURL(for: path)) }
             expectError(.invalidInput) { try library.delete(row.id) }
-            #expect(throws: CraveyError.self) { try MediaProbe.duration(of: library.storage.absoluteURL(for: path)) }
+            #expect(throws: CraveyError.self) { try MediaProbe.duration(of: library.storage.media(library.storage.absoluteURL(for: path))) }
         }
         let report = try library.examine(repair: true, deleteUnplayable: true)
         #expect(Set(report.unsafePaths.map(\.id)) == Set(ids))

@@ -140,7 +140,7 @@ struct LoudnessMeterTests {
         let ext = arguments.contains("aac") ? "m4a" : arguments.contains("flac") ? "flac" : "wav"
         let url = try Fixture.make(ext, arguments)
         // When measured as the library plays it
-        let ours = try #require(try LoudnessMeter.measure(fileAt: url))
+        let ours = try #require(try LoudnessMeter.measure(fileAt: .outside(url)))
         // Then it agrees with ffmpeg measuring it the same way (6 channels mixed to stereo first)
         let channels = try Witness.ffprobeChannels(url)
         let witness = try Witness.ebur128(["-i", url.path], dualMono: channels == 1,
@@ -153,13 +153,13 @@ struct LoudnessMeterTests {
     func filesWithoutAudio() throws {
         let silentVideo = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
-        #expect(try LoudnessMeter.measure(fileAt: silentVideo) == nil)
+        #expect(try LoudnessMeter.measure(fileAt: .outside(silentVideo)) == nil)
         let missing = temporaryFolder().appendingPathComponent("missing.m4a")
-        let missingError = #expect(throws: CraveyError.self) { try LoudnessMeter.measure(fileAt: missing) }
+        let missingError = #expect(throws: CraveyError.self) { try LoudnessMeter.measure(fileAt: .outside(missing)) }
         #expect(missingError?.kind == .notFound)
         let text = temporaryFolder().appendingPathComponent("notes.m4a")
         try Data("not media".utf8).write(to: text)
-        let textError = #expect(throws: CraveyError.self) { try LoudnessMeter.measure(fileAt: text) }
+        let textError = #expect(throws: CraveyError.self) { try LoudnessMeter.measure(fileAt: .outside(text)) }
         #expect(textError?.kind == .undecodableMedia)
     }
 }

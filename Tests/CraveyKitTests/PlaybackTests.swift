@@ -16,7 +16,7 @@ struct PlaybackTests {
         var options = options
         options.sink = sink.sinkName
         let capture = try await SinkCapture.start(sink: sink.sinkName, rate: rate)
-        let manager = PlaybackManager(fileAt: url, duration: duration, options: options)
+        let manager = PlaybackManager(fileAt: .outside(url), duration: duration, options: options)
         let started = ContinuousClock.now
         try await manager.start()
         let collector = Task { await manager.events.reduce(into: [PlaybackEvent]()) { $0.append($1) } }
@@ -135,7 +135,7 @@ struct PlaybackTests {
         let sink = try VirtualMicrophone()
         let clip = try Fixture.tones([(440, 6)])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
-        let manager = PlaybackManager(fileAt: clip, duration: 6, options: PlaybackOptions(sink: sink.sinkName))
+        let manager = PlaybackManager(fileAt: .outside(clip), duration: 6, options: PlaybackOptions(sink: sink.sinkName))
         try await manager.start()
         // (A null sink's monitor may hand out nothing for the first second of a new stream;
         // the pause must fall where the recording keeps pace with the sink.)
@@ -224,7 +224,7 @@ struct PlaybackTests {
 
         for (url, sink, kind) in [(missing, nil, CraveyError.Kind.notFound), (garbage, nil, .undecodableMedia),
                                   (tone, "no_such_sink", .unavailable)] as [(URL, String?, CraveyError.Kind)] {
-            let manager = PlaybackManager(fileAt: url, duration: 1, options: PlaybackOptions(sink: sink))
+            let manager = PlaybackManager(fileAt: .outside(url), duration: 1, options: PlaybackOptions(sink: sink))
             let error = await #expect(throws: CraveyError.self) { try await manager.start() }
             #expect(error?.kind == kind, "\(url.lastPathComponent): \(String(describing: error))")
         }

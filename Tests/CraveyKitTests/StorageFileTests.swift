@@ -87,7 +87,7 @@ struct StorageFileTests {
         try ClipFinisher(storage: storage).rewriteAsNormalMP4(partial, type: .audio)
         // Then a different, decodable file is in its place, 0600, and nothing else is left
         #expect(try Data(contentsOf: partial) != fragmented)
-        #expect(try MediaProbe.playableDuration(of: partial) > 0.9)
+        #expect(try MediaProbe.playableDuration(of: storage.media(partial)) > 0.9)
         #expect(try mode(partial) == 0o600)
         #expect(try recordingsFolder() == [partial.lastPathComponent])
     }
@@ -101,7 +101,7 @@ struct StorageFileTests {
         // When it is rewritten
         try ClipFinisher(storage: storage).rewriteAsNormalMP4(partial, type: .audio)
         // Then it is a normal, decodable MP4, and the leftover is gone
-        #expect(try MediaProbe.playableDuration(of: partial) > 0.9)
+        #expect(try MediaProbe.playableDuration(of: storage.media(partial)) > 0.9)
         #expect(try recordingsFolder() == [partial.lastPathComponent])
     }
 
@@ -141,6 +141,6 @@ struct StorageFileTests {
         }
         // Then both files are the same bytes, and they decode
         #expect(try Data(contentsOf: short) == Data(contentsOf: whole))
-        #expect(try MediaProbe.playableDuration(of: short) > 1.9)
+        #expect(try MediaProbe.playableDuration(of: storage.media(short)) > 1.9)
     }
 }

@@ -12,7 +12,7 @@ struct ThumbnailTests {
     }
 
     func thumbnail(of video: URL) throws -> URL {
-        let relative = try library.storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: video), for: UUID())
+        let relative = try library.storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: .outside(video)), for: UUID())
         #expect(relative.hasPrefix("Recordings/Thumbnails/video_") && relative.hasSuffix(".jpg"))
         return library.storage.libraryURL.appendingPathComponent(relative)
     }
@@ -83,7 +83,7 @@ struct ThumbnailTests {
         let black = try Fixture.make("mp4", ["-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=2",
                                              "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
         #expect(try Fixture.brightness(of: try thumbnail(of: black)).mean < 20)
-        #expect { try library.storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: try Fixture.audio()), for: UUID()) } throws: {
+        #expect { try library.storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: .outside(try Fixture.audio())), for: UUID()) } throws: {
             ($0 as? CraveyError)?.kind == .undecodableMedia
         }
     }

@@ -60,6 +60,11 @@ extension FileStorageManager {
         return stems
     }
 
+    /// Whether clip `id` was given up (``abandon(_:)``) while it was being written.
+    package func isAbandoned(_ id: UUID) -> Bool {
+        abandoned.withLock { $0.contains(id) }
+    }
+
     /// Gives up, for good, every file this process is still writing for clip `id` and has not
     /// saved, with its thumbnail, unless the clip is saved already: for an import stopped by
     /// Ctrl-C, which then leaves nothing behind. Work still running for it creates and saves

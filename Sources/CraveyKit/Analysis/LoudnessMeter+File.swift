@@ -9,8 +9,9 @@ extension LoudnessMeter {
     ///
     /// Throws ``CraveyError``: `.notFound` when there is no file, `.undecodableMedia` when its
     /// audio does not decode. Blocking; run it off the cooperative pool.
-    package static func measure(fileAt url: URL) throws(CraveyError) -> LoudnessMeasurement? {
-        let input = try MediaProbe.open(url)
+    package static func measure(fileAt media: MediaLocation) throws(CraveyError) -> LoudnessMeasurement? {
+        let url = media.url
+        let input = try media.open()
         guard let stream = input.info.audioStream else { return nil }
         do {
             return try measure(stream: Int32(stream.index), of: input)

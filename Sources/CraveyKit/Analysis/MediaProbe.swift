@@ -2,14 +2,14 @@ import Foundation
 
 /// Reads media facts through libavformat and turns FFmpeg failures into errors that name the file.
 package enum MediaProbe {
-    package static func info(of url: URL) throws(CraveyError) -> MediaInfo {
-        try open(url).info
+    package static func info(of media: MediaLocation) throws(CraveyError) -> MediaInfo {
+        try media.open().info
     }
 
     /// The container's duration, or the end of the last packet when the container declares none
     /// or one that disagrees with the packets by more than a second.
-    package static func duration(of url: URL) throws(CraveyError) -> Double {
-        try duration(of: try open(url), at: url)
+    package static func duration(of media: MediaLocation) throws(CraveyError) -> Double {
+        try duration(of: try media.open(), at: media.url)
     }
 
     static func duration(of input: Demuxer, at url: URL) throws(CraveyError) -> Double {
@@ -28,8 +28,9 @@ package enum MediaProbe {
     /// The duration of a file whose main stream decodes at least one frame. Throws a
     /// ``CraveyError`` when the file is not playable, and ``FFmpegError/outOfMemory`` as it is,
     /// since running out of memory says nothing about the file.
-    package static func playableDuration(of url: URL) throws -> Double {
-        let input = try open(url)
+    package static func playableDuration(of media: MediaLocation) throws -> Double {
+        let url = media.url
+        let input = try media.open()
         // Decoding first, from where the file opens: a rewind that failed after reading every
         // packet for the duration would make a playable file look undecodable (and doctor deletes
         // those when asked); here it can at most shorten a duration read from the packets.
@@ -60,8 +61,8 @@ package enum MediaProbe {
 
     /// Whether `url` opens as media with an audio or video stream and holds not one packet: a
     /// recording killed before its first sound arrived. Such a file holds nothing of anyone's.
-    static func holdsNoPacket(_ url: URL) -> Bool {
-        guard let input = try? open(url), input.info.videoStream ?? input.info.audioStream != nil else { return false }
+    static func holdsNoPacket(_ media: MediaLocation) -> Bool {
+        guard let input = try? media.open(), input.info.videoStream ?? input.info.audioStream != nil else { return false }
         return (try? input.walk(packets: { _ in .stop })) == .next
     }
 
@@ -80,30 +81,4 @@ package enum MediaProbe {
         return ends.map { index, end in max(end - max(starts[index] ?? 0, 0), 0) }.max() ?? 0
     }
 
-    static func open(_ url: URL) throws(CraveyError) -> Demuxer {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw CraveyError(.notFound, "No file at \(url.path).")
-        }
-        do {
-            return try Demuxer(url: url)
-        } catch {
-            if error.posixErrno == EACCES {
-                throw CraveyError(.other, "Cannot read \(url.path): permission denied.")
-            }
-            throw CraveyError(.undecodableMedia, "Cannot read \(url.path) as media (\(error.message)). The file is damaged or in a format FFmpeg does not know.")
-        }
-    }
-}
-
-extension FileStorageManager {
-    /// What a media file of the library holds, from libavformat.
-    package func probe(_ url: URL) throws(CraveyError) -> MediaInfo {
-        try MediaProbe.info(of: url)
-    }
-
-    /// The duration of a media file in seconds: the container's, or, when it declares none or an
-    /// implausible one, the end of the last packet found by reading the file.
-    package func duration(of url: URL) throws(CraveyError) -> Double {
-        try MediaProbe.duration(of: url)
-    }
 }

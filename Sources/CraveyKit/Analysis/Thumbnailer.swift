@@ -13,8 +13,9 @@ package enum Thumbnailer {
     /// The thumbnail of the video at `url`: at 10% of its duration, the first frame there that
     /// is not near-black; or, with `time`, the frame showing at `time` seconds, dark or not (at
     /// the very end, the last frame). A time past the end is refused (`.invalidInput`).
-    package static func jpeg(forVideoAt url: URL, at time: Double? = nil) throws(CraveyError) -> Data {
-        let input = try MediaProbe.open(url)
+    package static func jpeg(forVideoAt media: MediaLocation, at time: Double? = nil) throws(CraveyError) -> Data {
+        let url = media.url
+        let input = try media.open()
         let info = input.info
         guard let stream = info.videoStream else {
             throw CraveyError(.undecodableMedia, "\(url.path) has no video to make a thumbnail from.")

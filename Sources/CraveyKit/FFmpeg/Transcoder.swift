@@ -6,12 +6,16 @@ import Foundation
 /// timestamp, in a normal MP4 with its index up front.
 enum Transcoder {
     /// Re-encodes the file at `source`, opened by its path (a file outside the library).
-    static func transcode(_ source: URL, into destination: MediaFile, container: Container) throws {
-        try transcode(Demuxer(url: source), into: destination, container: container)
+    static func transcode(_ source: URL, into destination: MediaFile, container: Container,
+                          until stopped: () -> Bool = { false }) throws {
+        try transcode(Demuxer(url: source), into: destination, container: container, until: stopped)
     }
 
     /// Re-encodes `input` (opened by a path or through a descriptor) from where it stands.
-    static func transcode(_ input: Demuxer, into destination: MediaFile, container: Container) throws {
+    /// `stopped` is asked at every frame: once it says yes, the transcode ends and throws
+    /// `CancellationError` (an import given up).
+    static func transcode(_ input: Demuxer, into destination: MediaFile, container: Container,
+                          until stopped: () -> Bool = { false }) throws {
         let info = input.info
         let muxer = try Muxer(writingTo: destination, format: container.formatName)
         try muxer.closing {
@@ -33,7 +37,8 @@ enum Transcoder {
             guard !decoders.isEmpty else { throw FFmpegError.streamNotFound }
             try muxer.writeHeader(options: ["movflags": "+faststart"])
             let videoIndex = info.videoStream.map { Int32($0.index) }
-            try input.walk(decoding: decoders, frames: { (decoder, frame) throws(FFmpegError) in
+            let walked = try input.walk(decoding: decoders, frames: { (decoder, frame) throws(FFmpegError) in
+                if stopped() { return .stop }
                 if decoder.streamIndex == videoIndex {
                     try video?.push(frame)
                 } else {
@@ -41,6 +46,7 @@ enum Transcoder {
                 }
                 return .next
             })
+            if walked == .stop { throw CancellationError() }
             try video?.finish()
             try audio?.finish()
         }

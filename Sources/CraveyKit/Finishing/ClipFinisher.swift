@@ -46,14 +46,15 @@ struct ClipFinisher {
                 if let error = error as? FFmpegError, error == .outOfMemory { throw error }
             }
         }
-        let duration = try clip.duration ?? MediaProbe.duration(of: clip.file)
+        let media = storage.media(clip.file)
+        let duration = try clip.duration ?? MediaProbe.duration(of: media)
         // No audio stream, no measurement; audio that does not decode is no reason to refuse a
         // clip (it gets none either).
-        let loudness = (try? LoudnessMeter.measure(fileAt: clip.file)) ?? nil
+        let loudness = (try? LoudnessMeter.measure(fileAt: media)) ?? nil
         var thumbnail: String?
         if clip.type == .video {
             do {
-                thumbnail = try storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: clip.file), for: clip.id)
+                thumbnail = try storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: media), for: clip.id)
             } catch {
                 // Unless it is required, a thumbnail that cannot be made does not cost the clip:
                 // it is saved without one.
@@ -79,8 +80,9 @@ struct ClipFinisher {
     func rewriteAsNormalMP4(_ url: URL, type: RecordingType, audioPriming: Int64 = 0) throws {
         let finishing = FileStorageManager.finishingURL(for: url)
         try storage.remove(finishing)
+        let source = try storage.media(url).open()
         try storage.create(finishing) { file in
-            try Muxer.remux(url, into: file, format: Container(for: type).formatName, audioPriming: audioPriming)
+            try Muxer.remux(source, into: file, format: Container(for: type).formatName, audioPriming: audioPriming)
         }
         try storage.replace(url, with: finishing)
     }

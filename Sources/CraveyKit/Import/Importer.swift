@@ -82,10 +82,10 @@ enum Importer {
                 if isLibraryFormat(info) {
                     try Muxer.remux(source, into: file, format: Container(for: type).formatName)
                 } else {
-                    try Transcoder.transcode(source, into: file, container: Container(for: type))
+                    try Transcoder.transcode(source, into: file, container: Container(for: type), until: { storage.isAbandoned(id) })
                 }
             }
-            return Imported(url: partial, type: type, duration: try MediaProbe.duration(of: partial))
+            return Imported(url: partial, type: type, duration: try MediaProbe.duration(of: storage.media(partial)))
         } catch {
             // A file that was there before is not ours to remove.
             if created { try? storage.remove(partial) }

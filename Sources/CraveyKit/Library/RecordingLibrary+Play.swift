@@ -17,10 +17,10 @@ extension RecordingLibrary {
         let url = try storage.mediaURL(of: recording)
         var options = options
         if options.normalize {
-            options.gainDB = try await loudness(of: recording, fileAt: url)?.playbackGain() ?? 0
+            options.gainDB = try await loudness(of: recording, fileAt: storage.media(url))?.playbackGain() ?? 0
         }
         let counts = options.countsPlay
-        let manager = PlaybackManager(fileAt: url, duration: recording.duration, options: options) { [self] summary in
+        let manager = PlaybackManager(fileAt: storage.media(url), duration: recording.duration, options: options) { [self] summary in
             var summary = summary
             summary.recording = recording
             if counts {
@@ -48,7 +48,9 @@ extension RecordingLibrary {
     /// audio does not decode. Blocking.
     @discardableResult
     package func measureLoudness(of recording: Recording) throws -> LoudnessMeasurement? {
-        guard let measured = try LoudnessMeter.measure(fileAt: try storage.absoluteURL(for: recording.filePath)) else { return nil }
+        guard let measured = try LoudnessMeter.measure(fileAt: storage.media(try storage.absoluteURL(for: recording.filePath))) else {
+            return nil
+        }
         try repository.updateLoudness(of: recording.id, to: measured)
         return measured
     }
@@ -57,12 +59,12 @@ extension RecordingLibrary {
     /// plays, its measurement (about 0.1 s of decoding a minute of audio), stored for next time.
     /// Nil for a clip without sound. Storing is only a cache: a read-only library still plays
     /// its clips at one loudness, measuring them each time.
-    private func loudness(of recording: Recording, fileAt url: URL) async throws -> LoudnessMeasurement? {
+    private func loudness(of recording: Recording, fileAt media: MediaLocation) async throws -> LoudnessMeasurement? {
         if let loudness = recording.loudness { return loudness }
         // Decoding and the write (which may wait on another process's transaction) block: on a
         // thread of their own, not the cooperative pool.
         return try await onDedicatedThread(named: "cravey.loudness") { [repository] in
-            let measured = try LoudnessMeter.measure(fileAt: url)
+            let measured = try LoudnessMeter.measure(fileAt: media)
             if let measured { _ = try? repository.updateLoudness(of: recording.id, to: measured) }
             return measured
         }

@@ -145,7 +145,7 @@ extension RecordingLibrary {
                 report.sizeMismatches.append(.init(id: row.id, filePath: row.filePath, recorded: row.fileSize, actual: size))
             }
             // A video without sound has nothing to measure; looking costs one open of its file.
-            if row.loudness == nil, row.type == .audio || (try? MediaProbe.info(of: url).audioStream) != nil {
+            if row.loudness == nil, row.type == .audio || (try? MediaProbe.info(of: storage.media(url)).audioStream) != nil {
                 report.missingLoudness.append(entry)
             }
         }
@@ -167,7 +167,7 @@ extension RecordingLibrary {
             } else {
                 // Only the file's faults make it unplayable; running out of memory is thrown.
                 let duration: Double?
-                do { duration = try MediaProbe.playableDuration(of: url) } catch is CraveyError { duration = nil }
+                do { duration = try MediaProbe.playableDuration(of: storage.media(url)) } catch is CraveyError { duration = nil }
                 report.orphanFiles.append(.init(path: path, bytes: bytes, playable: duration != nil, duration: duration))
             }
         }
@@ -237,7 +237,7 @@ extension RecordingLibrary {
             } else if deleteUnplayable {
                 try storage.remove(storage.absoluteURL(for: orphan.path))
                 report.repairs.append("Deleted \(orphan.path), which cannot be played.")
-            } else if orphan.path.hasSuffix(FileStorageManager.partialSuffix), MediaProbe.holdsNoPacket(storage.url(of: orphan.path)) {
+            } else if orphan.path.hasSuffix(FileStorageManager.partialSuffix), MediaProbe.holdsNoPacket(storage.media(storage.url(of: orphan.path))) {
                 try storage.remove(storage.absoluteURL(for: orphan.path))
                 report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
             }
@@ -261,7 +261,7 @@ extension RecordingLibrary {
             let path = FileStorageManager.recordingsFolder + "/" + name
             let url = storage.url(of: path)
             let duration: Double?
-            do { duration = try MediaProbe.playableDuration(of: url) } catch is CraveyError { duration = nil }
+            do { duration = try MediaProbe.playableDuration(of: storage.media(url)) } catch is CraveyError { duration = nil }
             report.repairs.append("Renamed \(FileStorageManager.recordingsFolder)/\(shown), whose name is not UTF-8, to \(path).")
             if duration != nil {
                 let recording = try recover(.init(path: path, bytes: file.size, playable: true, duration: duration))
@@ -276,7 +276,7 @@ extension RecordingLibrary {
     /// Registers a playable orphan as a recording titled "Recovered <date>".
     private func recover(_ orphan: RepairReport.Orphan) throws -> Recording {
         let url = storage.url(of: orphan.path)
-        let info = try MediaProbe.info(of: url)
+        let info = try MediaProbe.info(of: storage.media(url))
         let type: RecordingType = info.videoStream != nil ? .video : .audio
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))

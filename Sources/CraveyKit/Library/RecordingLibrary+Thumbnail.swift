@@ -30,6 +30,6 @@ extension RecordingLibrary {
         guard recording.type == .video else {
             throw CraveyError(.invalidInput, "\"\(recording.title)\" is an audio recording: only a video has a thumbnail.")
         }
-        return try Thumbnailer.jpeg(forVideoAt: try storage.mediaURL(of: recording), at: time)
+        return try Thumbnailer.jpeg(forVideoAt: storage.media(try storage.mediaURL(of: recording)), at: time)
     }
 }

@@ -16,7 +16,7 @@ public final class PlaybackManager: Sendable {
     /// The clip's length in seconds.
     public var duration: Double { control.duration }
 
-    private let url: URL
+    private let media: MediaLocation
     private let options: PlaybackOptions
     private let control: PlaybackControl
     private let eventSink: AsyncStream<PlaybackEvent>.Continuation
@@ -31,9 +31,9 @@ public final class PlaybackManager: Sendable {
 
     /// Prepares to play the file at `url`, `duration` seconds long (the library's value: it is
     /// not probed again); `finishing` runs once it has ended, before ``result()`` returns.
-    init(fileAt url: URL, duration: Double, options: PlaybackOptions = PlaybackOptions(),
+    init(fileAt media: MediaLocation, duration: Double, options: PlaybackOptions = PlaybackOptions(),
          finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)? = nil) {
-        self.url = url
+        self.media = media
         self.options = options
         self.finishing = finishing
         let duration = max(duration, 0)
@@ -46,14 +46,14 @@ public final class PlaybackManager: Sendable {
     /// Throws ``CraveyError``: `.notFound` for a missing file, `.undecodableMedia` for one that is
     /// not media, `.unavailable` when no sound server answers or the sink does not exist.
     public func start() async throws {
-        let url = url
-        let info = try await onDedicatedThread(named: "cravey.probe") { () throws -> MediaInfo in try MediaProbe.info(of: url) }
+        let media = media
+        let info = try await onDedicatedThread(named: "cravey.probe") { () throws -> MediaInfo in try MediaProbe.info(of: media) }
         let format = Self.outputFormat(for: info.audioStream)
         let control = control
         let options = options
         let stages = Stages(
             capacity: 16, threads: ("cravey.decoder", "cravey.player"),
-            producer: { try Self.decode($0, url: url, audio: info.audioStream, format: format, gainDB: options.gainDB, control: control) },
+            producer: { try Self.decode($0, media: media, audio: info.audioStream, format: format, gainDB: options.gainDB, control: control) },
             consumer: { try Self.play($0, sink: options.sink, format: format, control: control) })
         pipeline.withLock { $0 = stages }
         do {
@@ -166,13 +166,13 @@ public final class PlaybackManager: Sendable {
 
     /// The decoder stage: decodes from the requested position, converts to the stream's format,
     /// applies the gain, and starts over at every seek. After the end it waits for a seek or a stop.
-    private static func decode(_ stage: Stages.Producer, url: URL, audio: StreamInfo?,
+    private static func decode(_ stage: Stages.Producer, media: MediaLocation, audio: StreamInfo?,
                                format: (sampleRate: Int, channels: Int), gainDB: Double,
                                control: PlaybackControl) throws {
         let gain = Float(pow(10, gainDB / 20))
         let source: SampleSource
         if let audio {
-            source = try AudioDecoding(url: url, stream: audio.index,
+            source = try AudioDecoding(media: media, stream: audio.index,
                                        format: .floatInterleaved(sampleRate: format.sampleRate, channels: format.channels))
         } else {
             source = Silence(format: format, duration: control.duration)

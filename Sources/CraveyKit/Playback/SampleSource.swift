@@ -41,9 +41,9 @@ final class AudioDecoding: SampleSource {
 
     /// Opens the file and its audio stream `stream`. Throws ``CraveyError``: `.notFound`, or
     /// `.undecodableMedia` when the file or its audio cannot be decoded.
-    init(url: URL, stream: Int, format: AudioFormat) throws {
-        self.url = url
-        input = try MediaProbe.open(url)
+    init(media: MediaLocation, stream: Int, format: AudioFormat) throws {
+        url = media.url
+        input = try media.open()
         do {
             decoder = try Decoder(stream: Int32(stream), of: input)
             resampler = try Resampler(decoding: decoder, to: format)
