@@ -29,7 +29,7 @@ public struct Cravey: ParsableCommand {
     )
 
     /// What `--version` prints, in both executables.
-    public static let version = "0.1.0"
+    public static let version = RecordingLibrary.programVersion
 
     public init() {}
 }

@@ -9,13 +9,15 @@ public struct LibraryOptions: ParsableArguments {
 
     public init() {}
 
-    /// Opens the library, creating it if needed, and shows its warnings once on stderr.
-    /// `--library ""` is refused (exit 64): it must never quietly mean the default library.
-    public func open() throws -> RecordingLibrary {
+    /// Opens the library, and shows its warnings once on stderr. Only a command that adds clips
+    /// (`creating`: record, import, a repair) makes the library when it is not there; the
+    /// others read a missing one as empty and create nothing. `--library ""` is refused
+    /// (exit 64): it must never quietly mean the default library.
+    public func open(creating: Bool = false) throws -> RecordingLibrary {
         if library?.isEmpty == true {
             throw CraveyError(.invalidInput, "--library needs a folder; it was given an empty path. Name the library folder, or leave the option out for the default ($CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).")
         }
-        let opened = try RecordingLibrary(at: LibraryLocation.resolve(explicit: library))
+        let opened = try RecordingLibrary(at: LibraryLocation.resolve(explicit: library), creating: creating)
         for warning in opened.warnings { Terminal.diagnostic("cravey: warning: \(warning)") }
         return opened
     }

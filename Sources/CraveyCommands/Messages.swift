@@ -25,6 +25,8 @@ public enum Messages {
             "Move it aside (mv '\(path)' '\(path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings."
         case .chooseLibrary:
             "Check the folder's permissions and free space, or choose another library with --library PATH."
+        case .chooseEmptyFolder:
+            "Choose a new or empty folder with --library PATH (or CRAVEY_LIBRARY); to add a file from it, use `cravey import FILE`."
         case .freeSpace:
             "Free some disk space and try again."
         case .moveAside(let place):
@@ -49,6 +51,8 @@ public enum Messages {
             "Save what is written to it as a file first (`cat \(path) > clip.m4a`) and import that file."
         case .recordInstead:
             "Name an audio or video file; to record from a microphone, use `cravey record`."
+        case .upgrade:
+            "Install the newer cravey to change it; this one only reads it."
         case .keepWhatIsThere:
             "Import the complete file, or keep the part that is there with `ffmpeg -i <file> -c copy <new file>` and import that."
         }

@@ -10,7 +10,7 @@ struct Doctor: AsyncParsableCommand {
     @OptionGroup var command: DoctorOptions
 
     func run() async throws {
-        let library = try command.options.open()
+        let library = try command.options.open(creating: command.repair)
         let report = command.repair ? try await library.repair(deletingUnplayable: command.deleteUnplayable) : try await library.examine()
         try Terminal.print(report, json: command.json) { describe($0, repaired: command.repair) }
         let after = command.repair ? try await library.examine() : report

@@ -17,7 +17,7 @@ struct Import: AsyncParsableCommand {
         if command.metadata.title == nil {
             metadata.title = RecordingLibrary.title(forFileAt: source)
         }
-        let library = try command.options.open()
+        let library = try command.options.open(creating: true)
         // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. A clip saved
         // an instant before is left to finish and print, exit 0.
         let work = Task { try await library.importFile(at: source, metadata: metadata) }

@@ -13,7 +13,7 @@ struct Record: AsyncParsableCommand {
 
     func run() async throws {
         let metadata = try command.metadata.metadata()
-        let library = try command.options.open()
+        let library = try command.options.open(creating: true)
         var options = RecordingOptions(source: command.device, maxDuration: command.seconds)
         if command.video {
             let size = command.pictureSize

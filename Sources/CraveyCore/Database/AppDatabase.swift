@@ -4,25 +4,58 @@ import SystemPackage
 import GRDBSQLite
 
 /// The library's SQLite database: a WAL-mode pool shared safely by several `cravey` processes.
+///
+/// It records which program wrote its schema (the migrations GRDB applied, and `libraryInfo`'s
+/// `writtenBy`): one written by a newer cravey is opened read-only, every write is refused with
+/// `.newerLibrary`, and a read this program cannot do correctly says so the same way.
 package struct AppDatabase: Sendable {
     /// The file name beside `Recordings/` in the library folder.
     package static let fileName = "library.sqlite"
 
-    let writer: any DatabaseWriter
+    private let writer: any DatabaseWriter
     /// The database cannot be written (a read-only mount, a folder set to 0500).
     let isReadOnly: Bool
+    /// Set when a newer cravey wrote the schema: why every write is refused.
+    let newer: CraveyError?
 
     /// Opens (creating with mode 0600) the database at `url`; ``migrate()`` brings its tables up
     /// to date. Where the file or its folder cannot be written it opens read-only: reading works,
     /// and every write fails with `SQLITE_READONLY`.
     init(url: URL) throws {
-        let readOnly = try Self.createPrivately(url)
+        var readOnly = try Self.createPrivately(url)
+        var pool = try DatabasePool(path: url.path, configuration: Self.configuration(readOnly: readOnly))
+        newer = try pool.read { db in try Self.newerSchema(db, at: url) }
+        if newer != nil, !readOnly {
+            // Opened again so that SQLite itself refuses any write.
+            readOnly = true
+            pool = try DatabasePool(path: url.path, configuration: Self.configuration(readOnly: true))
+        }
+        writer = pool
+        isReadOnly = readOnly
+        if readOnly, newer == nil, try needsMigration() {
+            throw CraveyError(.cannotWrite, "The library database \(url.path) is read-only and was made by an older cravey; it needs updating once, where it can be written.")
+        }
+    }
+
+    /// An empty database in memory, with this program's tables: a library that is not there yet,
+    /// read by a command that creates nothing.
+    init() throws {
+        writer = try DatabaseQueue(configuration: Self.configuration(readOnly: false))
+        isReadOnly = false
+        newer = nil
+        try migrate()
+    }
+
+    private static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
             // Deleted titles and notes must not linger in free pages of the file.
             try db.execute(sql: "PRAGMA secure_delete = ON")
+            // A commit returns once it is on the disk (the write-ahead log fsynced): a clip, an
+            // edit or a play the command said it saved survives a power cut that follows.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
             // Keep the -wal file when the last connection closes. Otherwise every `cravey list`
             // rewrote the database on open and checkpointed it on close: a write and four
             // fsyncs for a command that only reads.
@@ -30,10 +63,35 @@ package struct AppDatabase: Sendable {
             let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
         }
-        writer = try DatabasePool(path: url.path, configuration: configuration)
-        isReadOnly = readOnly
-        if readOnly, try needsMigration() {
-            throw CraveyError(.cannotWrite, "The library database \(url.path) is read-only and was made by an older cravey; it needs updating once, where it can be written.")
+        return configuration
+    }
+
+    /// Why this program must not write the database: a migration it does not know was applied,
+    /// so a newer cravey wrote it. Nil when it may. The corresponding GRDB call is
+    /// `DatabaseMigrator.hasBeenSuperseded`.
+    private static func newerSchema(_ db: Database, at url: URL) throws -> CraveyError? {
+        guard try migrator.hasBeenSuperseded(db) else { return nil }
+        let writtenBy = try? String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'writtenBy'")
+        let who = writtenBy.map { "cravey \($0)" } ?? "a newer cravey"
+        return CraveyError(.newerLibrary, "The library database \(url.path) was written by \(who), newer than this cravey (\(RecordingLibrary.programVersion)): its clips can be listed and played here, but nothing in it can be changed.",
+                           advice: .upgrade)
+    }
+
+    /// Runs a write transaction; refused (`.newerLibrary`) when a newer cravey wrote the schema.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        if let newer { throw newer }
+        return try writer.write(body)
+    }
+
+    /// Reads in a consistent snapshot. A read that fails on a schema a newer cravey wrote says
+    /// that, not the SQL error.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.read(body)
+        } catch let error as DatabaseError where newer != nil {
+            var refusal = newer!
+            refusal.message = "Cannot read this library (\(error.message ?? "\(error.resultCode)")): " + refusal.message
+            throw refusal
         }
     }
 
@@ -45,6 +103,10 @@ package struct AppDatabase: Sendable {
     /// Creates or updates the tables. The corresponding GRDB call is `DatabaseMigrator.migrate`.
     func migrate() throws {
         try Self.migrator.migrate(writer)
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO libraryInfo (key, value) VALUES ('writtenBy', ?)",
+                           arguments: [RecordingLibrary.programVersion])
+        }
     }
 
     /// Creates the file with mode 0600 when it is missing (SQLite gives the -wal and -shm files
@@ -55,6 +117,12 @@ package struct AppDatabase: Sendable {
         let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             close(descriptor)
+            // Its name on the disk too, before anything is committed into it.
+            let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if folder >= 0 {
+                fsync(folder)
+                close(folder)
+            }
             return false
         }
         let code = Errno(rawValue: errno)
@@ -81,6 +149,7 @@ package struct AppDatabase: Sendable {
     /// Moves the write-ahead log into the database file and truncates it, so nothing deleted
     /// lingers in the -wal file. The corresponding SQLite call is `PRAGMA wal_checkpoint(TRUNCATE)`.
     func checkpoint() throws {
+        if let newer { throw newer }
         try writer.writeWithoutTransaction { db in
             _ = try db.checkpoint(.truncate)
         }
@@ -125,6 +194,15 @@ package struct AppDatabase: Sendable {
                 t.add(column: "loudnessIntegrated", .double)
                 t.add(column: "loudnessTruePeak", .double)
             }
+        }
+        // Which program wrote the schema, for a later, older one to say so (``newerSchema``);
+        // and SQLite's application id, 'CRVY', marking the file as a cravey library.
+        migrator.registerMigration("libraryInfo") { db in
+            try db.create(table: "libraryInfo") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.execute(sql: "PRAGMA application_id = 1129469529")
         }
         return migrator
     }

@@ -9,29 +9,32 @@ package struct RecordingRepository: Sendable {
 
     let database: AppDatabase
 
+    /// Why nothing may be written: a newer cravey wrote the library. Nil when writes may go.
+    package var refusal: CraveyError? { database.newer }
+
     package init(database: AppDatabase) {
         self.database = database
     }
 
     package func insert(_ recording: Recording) throws {
-        try database.writer.write { db in try recording.insert(db) }
+        try database.write { db in try recording.insert(db) }
     }
 
     package func fetchAll(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
-        try database.writer.read { db in
+        try database.read { db in
             try Recording.all().order(sort.ordering).fetchAll(db)
         }
     }
 
     /// The most played recordings: by play count, then last played, then newest.
     package func quickPlay() throws -> [Recording] {
-        try database.writer.read { db in
+        try database.read { db in
             try Recording.all().order(RecordingSort.mostPlayed.ordering).limit(Self.quickPlayCount).fetchAll(db)
         }
     }
 
     package func fetch(id: UUID) throws -> Recording? {
-        try database.writer.read { db in try Recording.fetchOne(db, key: id) }
+        try database.read { db in try Recording.fetchOne(db, key: id) }
     }
 
     /// The one recording whose id starts with `prefix` (as git resolves abbreviated hashes).
@@ -41,7 +44,7 @@ package struct RecordingRepository: Sendable {
         guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
             throw CraveyError(.invalidInput, "'\(prefix)' is not a recording id: ids are UUIDs.", advice: .listRecordings)
         }
-        let matches = try database.writer.read { db in
+        let matches = try database.read { db in
             try Recording.filter(Recording.Columns.id.like("\(prefix)%")).limit(2).fetchAll(db)
         }
         switch matches.count {
@@ -52,14 +55,14 @@ package struct RecordingRepository: Sendable {
     }
 
     package func count() throws -> Int {
-        try database.writer.read { db in try Recording.fetchCount(db) }
+        try database.read { db in try Recording.fetchCount(db) }
     }
 
     /// Records a play: the event, `playCount + 1` and `lastPlayedAt`, in one transaction.
     @discardableResult
     package func recordPlay(of id: UUID, secondsListened: Double, completed: Bool,
                            at date: Date = Date()) throws -> Recording {
-        try database.writer.write { db in
+        try database.write { db in
             let recording = try update(id, in: db, [
                 Recording.Columns.playCount.set(to: Recording.Columns.playCount + 1),
                 Recording.Columns.lastPlayedAt.set(to: date),
@@ -71,7 +74,7 @@ package struct RecordingRepository: Sendable {
     }
 
     package func playEvents(of id: UUID) throws -> [PlayEvent] {
-        try database.writer.read { db in
+        try database.read { db in
             try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased())
                 .order(PlayEvent.Columns.playedAt).fetchAll(db)
         }
@@ -80,7 +83,7 @@ package struct RecordingRepository: Sendable {
     /// Writes title, notes and purpose only, so a play counted meanwhile by another process is
     /// never overwritten. Throws `.notFound` when the row is gone.
     package func updateMetadata(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
-        try database.writer.write { db in
+        try database.write { db in
             try update(id, in: db, [
                 Recording.Columns.title.set(to: title),
                 Recording.Columns.notes.set(to: notes),
@@ -102,7 +105,7 @@ package struct RecordingRepository: Sendable {
     /// now is. Throws `.notFound` when the row is gone.
     @discardableResult
     package func updateLoudness(of id: UUID, to loudness: LoudnessMeasurement) throws -> Recording {
-        try database.writer.write { db in
+        try database.write { db in
             try update(id, in: db, [
                 Recording.Columns.loudnessIntegrated.set(to: loudness.integrated),
                 Recording.Columns.loudnessTruePeak.set(to: loudness.truePeak),
@@ -112,7 +115,7 @@ package struct RecordingRepository: Sendable {
 
     /// Updates the stored size of a file, for `doctor --repair`.
     package func updateFileSize(of id: UUID, to size: Int64) throws {
-        try database.writer.write { db in
+        try database.write { db in
             _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.fileSize.set(to: size))
         }
     }
@@ -121,21 +124,21 @@ package struct RecordingRepository: Sendable {
     /// `.notFound` when the row is gone.
     @discardableResult
     package func updateThumbnail(of id: UUID, to path: String) throws -> Recording {
-        try database.writer.write { db in
+        try database.write { db in
             try update(id, in: db, [Recording.Columns.thumbnailPath.set(to: path)])
         }
     }
 
     /// Forgets a recording's thumbnail, for `doctor --repair` when its stored path is unsafe.
     package func removeThumbnail(of id: UUID) throws {
-        try database.writer.write { db in
+        try database.write { db in
             _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.thumbnailPath.set(to: nil))
         }
     }
 
     /// Deletes a row and its play events; returns what was deleted, to put back if needed.
     package func delete(id: UUID) throws -> (Recording, [PlayEvent])? {
-        try database.writer.write { db in
+        try database.write { db in
             guard let recording = try Recording.fetchOne(db, key: id) else { return nil }
             let events = try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased()).fetchAll(db)
             try recording.delete(db)
@@ -145,7 +148,7 @@ package struct RecordingRepository: Sendable {
 
     /// Puts back rows (and their play events) removed by `delete` or `deleteAll`.
     package func restore(_ rows: [(Recording, [PlayEvent])]) throws {
-        try database.writer.write { db in
+        try database.write { db in
             for (recording, events) in rows {
                 try recording.insert(db, onConflict: .ignore)
                 for var event in events { try event.insert(db, onConflict: .ignore) }
@@ -156,7 +159,7 @@ package struct RecordingRepository: Sendable {
     /// Deletes every row and play event in one transaction, then checkpoints the write-ahead log
     /// so the deleted text leaves it too. Returns what was deleted.
     package func deleteAll() throws -> [(Recording, [PlayEvent])] {
-        let deleted = try database.writer.write { db in
+        let deleted = try database.write { db in
             let recordings = try Recording.fetchAll(db)
             let events = Swift.Dictionary(grouping: try PlayEvent.fetchAll(db), by: \.recordingId)
             try PlayEvent.deleteAll(db)

@@ -20,6 +20,8 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         /// Something cannot be written: a full disk, permissions, a read-only library, a link
         /// where the library keeps a folder or its database.
         case cannotWrite
+        /// The library was written by a newer cravey: it can be read, but nothing in it changed.
+        case newerLibrary
         /// Anything else.
         case other
     }
@@ -61,6 +63,8 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case moveDamagedDatabase(String)
         /// A place the library cannot use: choose another library folder.
         case chooseLibrary
+        /// A folder of other things given as the library: choose a new or empty one.
+        case chooseEmptyFolder
         /// A full disk.
         case freeSpace
         /// Something at this path (a link, not a folder) stands where the library keeps a
@@ -88,5 +92,7 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case recordInstead
         /// A file cut short: import the whole file, or copy out the part that is there.
         case keepWhatIsThere
+        /// A library written by a newer cravey: install that version (or a newer one).
+        case upgrade
     }
 }

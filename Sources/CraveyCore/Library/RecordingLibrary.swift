@@ -15,6 +15,9 @@ import Foundation
 /// import, play, repair, thumbnails) are in CraveyKit; they block or suspend, never both: the
 /// synchronous ones here wait on the disk and on other processes, so call them off the main actor.
 public final class RecordingLibrary: Sendable {
+    /// This program's version, recorded in every library it writes.
+    package static let programVersion = "0.1.0"
+
     /// How many recordings Quick Play offers.
     public static let quickPlayCount = RecordingRepository.quickPlayCount
 
@@ -39,18 +42,24 @@ public final class RecordingLibrary: Sendable {
 
     /// Opens the library in the folder at `url`, creating the folder (0700) and its database
     /// (0600) if needed; nothing that exists changes mode. A library that cannot be written
-    /// (a read-only mount) opens for reading.
+    /// (a read-only mount) opens for reading; one a newer cravey wrote opens for reading too, and
+    /// every change is refused (`.newerLibrary`).
     ///
-    /// Throws ``CraveyError``: `.cannotWrite` when the folder cannot be made or used (a
-    /// `Recordings/` that is a link, a database that is a link), `.other` for a damaged database.
-    public init(at url: URL) throws {
-        storage = try FileStorageManager(libraryURL: url)
+    /// With `creating` false nothing is made: a folder that is not there (or holds no library
+    /// yet) reads as an empty library, for a program that only looks.
+    ///
+    /// Throws ``CraveyError``: `.invalidInput` for a folder that holds other things and is no
+    /// cravey library (cravey never mixes its files with yours), `.cannotWrite` when the folder
+    /// cannot be made or used (a `Recordings/` that is a link, a database that is a link),
+    /// `.other` for a damaged database.
+    public init(at url: URL, creating: Bool = true) throws {
+        storage = try FileStorageManager(libraryURL: url, creating: creating)
     }
 
     /// Opens the default library: `$CRAVEY_LIBRARY`, else `$XDG_DATA_HOME/cravey`, else
     /// `~/.local/share/cravey`.
-    public convenience init() throws {
-        try self.init(at: LibraryLocation.resolve(explicit: nil))
+    public convenience init(creating: Bool = true) throws {
+        try self.init(at: LibraryLocation.resolve(explicit: nil), creating: creating)
     }
 
     // MARK: - Reading

@@ -2,8 +2,9 @@ import Foundation
 import SystemPackage
 
 extension FileStorageManager {
-    /// Writes `data` to `url` all at once or not at all: a private (0600) temporary file in the
-    /// same folder, flushed to disk, then given the name `url` in one step. A short write is
+    /// Writes `data` to `url` all at once or not at all, and durably: a private (0600) temporary
+    /// file in the same folder, flushed to disk, then given the name `url` in one step, the folder
+    /// flushed too. A short write is
     /// followed by another for the rest; only an error from `write` (a full disk, say) fails. A
     /// failure leaves no temporary file and says what happened to `url` (`doing` names the
     /// action, "write the export to"), with the `Errno` underneath.
@@ -70,18 +71,25 @@ extension FileStorageManager {
         } catch {
             throw writeError((error as? Errno ?? .ioError).rawValue, url, doing: action)
         }
-        defer { unlinkat(folder, temporary, 0) }
-        if replacing {
-            var info = stat()
-            if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFREG {
-                throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is not a regular file (a folder, a link or a device), and cravey only replaces files.")
+        do throws(CraveyError) {
+            if replacing {
+                var info = stat()
+                if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFREG {
+                    throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is not a regular file (a folder, a link or a device), and cravey only replaces files.")
+                }
+                if renameat(folder, temporary, folder, name) != 0 { throw writeError(errno, url, doing: action) }
+            } else if linkat(folder, temporary, folder, name, 0) != 0 {
+                if errno == EEXIST {
+                    throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already.", advice: .forceToReplace)
+                }
+                throw writeError(errno, url, doing: action)
             }
-            if renameat(folder, temporary, folder, name) != 0 { throw writeError(errno, url, doing: action) }
-        } else if linkat(folder, temporary, folder, name, 0) != 0 {
-            if errno == EEXIST {
-                throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already.", advice: .forceToReplace)
-            }
-            throw writeError(errno, url, doing: action)
+        } catch {
+            unlinkat(folder, temporary, 0)
+            throw error
         }
+        unlinkat(folder, temporary, 0)
+        // The new name on the disk too: written means durable.
+        if fsync(folder) != 0 { throw writeError(errno, url, doing: action) }
     }
 }

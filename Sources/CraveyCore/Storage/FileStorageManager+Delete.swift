@@ -17,7 +17,10 @@ extension FileStorageManager {
     /// thumbnail are all gone, or nothing changed. Returns the row it deleted.
     ///
     /// Under the writers' lock, in this order: the files are renamed to `.deleting-` names
-    /// (reversible), the row is deleted (the commit point), the files are unlinked. A failure
+    /// (reversible) and their folders flushed to the disk, the row is deleted (the commit point,
+    /// durable), the files are unlinked and the folders flushed again. So a power cut at any
+    /// instant leaves the clip whole or marked for deletion, never back under its own name
+    /// without its row. A failure
     /// before the commit point renames the files back; a failed unlink puts the row back too. A
     /// crash in between leaves `.deleting-` files that a repair restores (row still there) or
     /// finishes (row gone).
@@ -32,6 +35,7 @@ extension FileStorageManager {
                 for path in [recording.filePath, recording.thumbnailPath].compactMap({ $0 }) {
                     if let url = try markForDeletion(path) { marked.append(url) }
                 }
+                try syncFolders(of: marked)
                 deleted = try repository.delete(id: id)
             } catch {
                 marked.forEach(unmark)
@@ -39,6 +43,7 @@ extension FileStorageManager {
             }
             do {
                 for url in marked { try remove(url) }
+                try syncFolders(of: marked)
             } catch {
                 if let deleted { try repository.restore([deleted]) }
                 marked.forEach(unmark)
@@ -58,20 +63,35 @@ extension FileStorageManager {
     /// instant the next taker of the lock (``exclusively(_:)``) finishes the deletion, so a
     /// deleted clip never comes back as a recovered one.
     package func deleteAll() throws -> Deletion {
-        try exclusively {
+        guard exists else { return Deletion() }
+        return try exclusively {
             try beginDeletingAll()
             return try finishDeletingAll()
         }
     }
 
+    /// Flushes to the disk the folders `urls` are in.
+    private func syncFolders(of urls: [URL]) throws(CraveyError) {
+        let folders = Set(urls.compactMap { try? locate($0).folder })
+        for folder in Folder.allCases where folders.contains(folder) {
+            do throws(Errno) {
+                try syncFolder(folder)
+            } catch {
+                throw Self.writeError(error.rawValue, url(of: folder), doing: "flush the folder")
+            }
+        }
+    }
+
     /// Whether a `delete-all` was interrupted: its journal is in the library folder.
     package var isDeletingAll: Bool {
+        guard let root else { return false }
         var info = stat()
         return fstatat(root.rawValue, Self.deleteAllJournal, &info, AT_SYMLINK_NOFOLLOW) == 0
     }
 
     /// Writes the `delete-all` journal and flushes it, and its folder, to the disk.
     private func beginDeletingAll() throws(CraveyError) {
+        guard let root else { return }
         let descriptor = openat(root.rawValue, Self.deleteAllJournal, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw Self.writeError(errno, libraryURL.appendingPathComponent(Self.deleteAllJournal), doing: "start deleting with")
@@ -83,6 +103,7 @@ extension FileStorageManager {
 
     /// Removes the `delete-all` journal: the deletion is complete (or was given up and undone).
     private func endDeletingAll() {
+        guard let root else { return }
         unlinkat(root.rawValue, Self.deleteAllJournal, 0)
         fsync(root.rawValue)
     }
@@ -117,6 +138,8 @@ extension FileStorageManager {
                 failed.append((Self.visibleName(file.name), error))
             }
         }
+        // What was removed is gone on the disk before the journal that says so goes.
+        for folder in [Folder.recordings, .thumbnails] { try? syncFolder(folder) }
         guard failed.isEmpty else {
             // Rows whose file is still there come back, so no file is left without its row.
             let remaining = Set(failed.map(\.path))

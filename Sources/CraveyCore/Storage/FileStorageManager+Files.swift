@@ -141,6 +141,28 @@ extension FileStorageManager {
         return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
+    // MARK: - Durability
+
+    /// Flushes a file of the library, its bytes and size, to the disk. Throws `Errno`.
+    /// The corresponding C functions are `openat` and `fsync`.
+    func syncFile(_ url: URL) throws(Errno) {
+        let (folder, name) = try located(url)
+        let directory = try folderDescriptor(folder)
+        defer { try? directory.close() }
+        let descriptor = openat(directory.rawValue, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Errno(rawValue: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw Errno(rawValue: errno) }
+    }
+
+    /// Flushes a folder's entries (what was created, renamed or removed in it) to the disk.
+    /// Throws `Errno`. The corresponding C function is `fsync` on the folder's descriptor.
+    func syncFolder(_ folder: Folder) throws(Errno) {
+        let descriptor = try folderDescriptor(folder)
+        defer { try? descriptor.close() }
+        guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
+    }
+
     // MARK: - Listing
 
     /// Every regular file under `Recordings/` (thumbnails included), as paths relative to the

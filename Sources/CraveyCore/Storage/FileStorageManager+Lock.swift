@@ -13,6 +13,8 @@ extension FileStorageManager {
     /// A lock that cannot be taken (the lock file cannot be opened, `flock` fails) is an error
     /// of kind `.cannotWrite`, never a silent "no lock".
     package func exclusively<T>(_ body: () throws -> T) throws -> T {
+        if let refusal = repository?.refusal { throw refusal }
+        guard let root, let writersLock else { throw CraveyError(.notFound, "There is no library at \(libraryURL.path).") }
         try writersLock.lock(beneath: root, at: libraryURL)
         defer { writersLock.unlock() }
         if repository != nil, isDeletingAll { try finishDeletingAll() }

@@ -8,6 +8,10 @@ extension FileStorageManager {
     /// clip saved or not yet saved, never a file without its row. The lock this process held on
     /// the file while writing it (``create(_:)``) goes once it is saved. Returns the row.
     ///
+    /// Saved means durable, in an order no crash can turn into a row without its bytes: the
+    /// file's bytes are flushed to the disk, then it is renamed, then the folder is flushed, then
+    /// the row is committed (SQLite `synchronous = FULL`: the commit returns once it is on disk).
+    ///
     /// The file is never deleted here: if the row cannot be written, the clip stays in
     /// `Recordings/`, where a repair finds it, and the error says so.
     package func save(_ file: URL, as recording: Recording) throws -> Recording {
@@ -16,7 +20,9 @@ extension FileStorageManager {
             if abandoned.withLock({ $0.contains(recording.id) }) { throw CancellationError() }
             let destination = url(of: recording.filePath)
             do throws(Errno) {
+                try syncFile(file)
                 try moveFile(file, to: destination)
+                try syncFolder(.recordings)
             } catch {
                 throw Self.writeError(error.rawValue, destination, doing: "move the recording to")
             }

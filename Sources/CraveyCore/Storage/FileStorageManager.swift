@@ -27,14 +27,15 @@ package final class FileStorageManager: @unchecked Sendable {
 
     /// The library folder.
     package let libraryURL: URL
-    /// The library folder, opened once: the base of every `*at` call.
-    let root: FileDescriptor
+    /// The library folder, opened once: the base of every `*at` call; nil when there is none and
+    /// none was to be made (a command that only reads).
+    let root: FileDescriptor?
     /// The rows: read by anyone, written in the steps of this type (and in one-row changes).
     package private(set) var repository: RecordingRepository!
     /// What a person should read once about the folder: others can reach it, or it is not theirs.
     package let warnings: [String]
     /// The writers' lock of this folder, shared by every manager of it in this process.
-    let writersLock: WritersLock
+    let writersLock: WritersLock?
     /// The `flock`-holding descriptors of the files this process is writing, by path.
     let liveFiles = Locked<[String: Int32]>([:])
     /// Clips given up while being written (``abandon(_:)``): never created or saved again.
@@ -50,21 +51,39 @@ package final class FileStorageManager: @unchecked Sendable {
     /// Opens the library folder at `libraryURL`, creating it and its folders (0700) where they
     /// are missing, and its database (0600); nothing that exists changes mode. A read-only
     /// library opens for reading. A `delete-all` a crash interrupted is finished first.
-    package init(libraryURL: URL) throws(CraveyError) {
-        self.libraryURL = libraryURL.standardizedFileURL
-        root = try Self.openLibraryFolder(self.libraryURL)
-        writersLock = WritersLock.of(root, at: self.libraryURL)
-        warnings = Self.warnings(about: root, at: self.libraryURL)
-        try makeFolders()
-        repository = RecordingRepository(database: try openDatabase())
+    ///
+    /// Without `creating`, nothing is made: a folder that is not there, or holds no database
+    /// yet, reads as an empty library. Either way a folder that holds other things and is no
+    /// cravey library is refused (`.invalidInput`): cravey never mixes its files with a
+    /// person's.
+    package init(libraryURL: URL, creating: Bool = true) throws(CraveyError) {
+        let url = libraryURL.standardizedFileURL
+        self.libraryURL = url
+        let root = try Self.openLibraryFolder(url, creating: creating)
+        self.root = root
+        writersLock = root.map { WritersLock.of($0, at: url) }
+        warnings = root.map { Self.warnings(about: $0, at: url) } ?? []
+        if let root, creating || Self.holdsDatabase(root) {
+            try makeFolders()
+            repository = RecordingRepository(database: try openDatabase())
+        } else {
+            do {
+                repository = RecordingRepository(database: try AppDatabase())
+            } catch {
+                throw CraveyError(.other, "Cannot make an empty library in memory: \(error).", underlying: error)
+            }
+        }
         // A delete-all a crash interrupted is finished by the next command, whichever it is;
         // a library that cannot be written keeps it for a command that can.
         if isDeletingAll { try? exclusively {} }
     }
 
     deinit {
-        try? root.close()
+        try? root?.close()
     }
+
+    /// Whether there is a library here: a folder (nil for none) cravey made.
+    package var exists: Bool { root != nil }
 
     /// The library folder and the two folders under it.
     package enum Folder: Sendable, CaseIterable {
@@ -85,11 +104,14 @@ package final class FileStorageManager: @unchecked Sendable {
 
     // MARK: - Opening
 
-    /// Creates the library folder (0700, with its parents) unless it exists, and opens it. A
-    /// folder that cannot be created because its parent is read-only is an error: there is
-    /// nothing to read. The corresponding C functions are `mkdir` and `open` with `O_DIRECTORY`.
-    private static func openLibraryFolder(_ url: URL) throws(CraveyError) -> FileDescriptor {
-        if mkdir(url.path, 0o700) != 0, errno == ENOENT {
+    /// Opens the library folder, creating it (0700, with its parents) when `creating` and it is
+    /// missing; nil when it is missing and not to be made. A folder that cannot be created is an
+    /// error. One that exists must be empty or cravey's (``isLibrary(_:)``). The corresponding C
+    /// functions are `mkdir` and `open` with `O_DIRECTORY`.
+    private static func openLibraryFolder(_ url: URL, creating: Bool) throws(CraveyError) -> FileDescriptor? {
+        var exists = stat()
+        if !creating, stat(url.path, &exists) != 0, errno == ENOENT { return nil }
+        if creating, mkdir(url.path, 0o700) != 0, errno == ENOENT {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
@@ -107,7 +129,41 @@ package final class FileStorageManager: @unchecked Sendable {
             }
             throw writeError(code, url, doing: "open the library folder")
         }
-        return FileDescriptor(rawValue: descriptor)
+        let root = FileDescriptor(rawValue: descriptor)
+        guard isLibrary(root) || isEmpty(root) else {
+            try? root.close()
+            throw CraveyError(.invalidInput, "\(url.path) holds other files and is not a cravey library: cravey keeps its library only in a new or empty folder, so that nothing of yours is mixed with its files.",
+                              advice: .chooseEmptyFolder)
+        }
+        return root
+    }
+
+    /// Whether the folder is a cravey library: it holds the database, `Recordings/` or the lock
+    /// file (the database may have been moved aside, as cravey advises when it is damaged).
+    private static func isLibrary(_ root: FileDescriptor) -> Bool {
+        [AppDatabase.fileName, recordingsFolder, lockFile].contains { name in
+            var info = stat()
+            return fstatat(root.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+        }
+    }
+
+    /// Whether the library's database file is there.
+    private static func holdsDatabase(_ root: FileDescriptor) -> Bool {
+        var info = stat()
+        return fstatat(root.rawValue, AppDatabase.fileName, &info, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// Whether the folder has no entry at all. The corresponding C functions are `fdopendir`
+    /// and `readdir`, on a duplicate of the descriptor.
+    private static func isEmpty(_ root: FileDescriptor) -> Bool {
+        let copy = fcntl(root.rawValue, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0, let directory = fdopendir(copy) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2E], name != [0x2E, 0x2E] { return false }
+        }
+        return true
     }
 
     /// Creates `Recordings/` and `Thumbnails/` (0700) where they are missing and checks the ones
@@ -118,7 +174,9 @@ package final class FileStorageManager: @unchecked Sendable {
         for (folder, name) in [(Folder.recordings, Self.recordingsFolder), (.thumbnails, "Thumbnails")] {
             let parent = try openFolder(folder == .recordings ? .library : .recordings)
             defer { try? parent.close() }
-            if mkdirat(parent.rawValue, name, 0o700) != 0, ![EEXIST, EROFS, EACCES, EPERM].contains(errno) {
+            if mkdirat(parent.rawValue, name, 0o700) == 0 {
+                fsync(parent.rawValue)  // the new folder's name on the disk too
+            } else if ![EEXIST, EROFS, EACCES, EPERM].contains(errno) {
                 throw Self.writeError(errno, url(of: folder), doing: "create the folder")
             }
             do throws(CraveyError) {
@@ -177,6 +235,7 @@ package final class FileStorageManager: @unchecked Sendable {
     ///
     /// The corresponding C functions are `dup` and `openat` with `O_DIRECTORY | O_NOFOLLOW`.
     package func openFolder(_ folder: Folder) throws(CraveyError) -> FileDescriptor {
+        guard let root else { throw CraveyError(.notFound, "There is no library at \(libraryURL.path).") }
         let copy = fcntl(root.rawValue, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else { throw Self.writeError(errno, libraryURL, doing: "open the library folder") }
         var current = FileDescriptor(rawValue: copy)

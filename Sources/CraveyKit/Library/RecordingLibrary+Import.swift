@@ -12,6 +12,7 @@ extension RecordingLibrary {
     /// a folder or a device, `.undecodableMedia` for what is not media or is damaged (nothing is
     /// stored then), `.cannotWrite` when the library cannot take it.
     public func importFile(at source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) async throws -> Recording {
+        if let refusal = repository.refusal { throw refusal }
         let id = UUID()
         let storage = storage
         let outcome = Completion<Recording>()

@@ -9,6 +9,7 @@ extension RecordingLibrary {
     /// that cannot be opened; `.cannotWrite` when the file cannot be created. A failed start
     /// leaves nothing behind.
     public func record(_ options: RecordingOptions = RecordingOptions()) async throws -> Recorder {
+        if let refusal = repository.refusal { throw refusal }
         let coordinator: any RecordingCoordinator = if let camera = options.camera {
             VideoRecordingCoordinator(options: options, camera: camera)
         } else {

@@ -120,7 +120,8 @@ extension RecordingLibrary {
     /// process holds locked is a crash leftover at once: a live one is locked from its creation
     /// (see "Several processes, one library" in the README).
     package func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
-        try storage.exclusively { try examineLocked(repair: repair, deleteUnplayable: deleteUnplayable) }
+        guard storage.exists else { return RepairReport() }
+        return try storage.exclusively { try examineLocked(repair: repair, deleteUnplayable: deleteUnplayable) }
     }
 
     private func examineLocked(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
