@@ -397,6 +397,35 @@ struct PipelineTests {
         await #expect(throws: Boom(stage: "camera")) { try await pipeline.result() }
         #expect(pipeline.state == .failed)
     }
+
+    @Test("result() is woken by the consumer's last act, not by its thread's end: it returns while that thread is still held in its exit")
+    func resultWithoutJoinPolling() async throws {
+        // Given a consumer whose thread, once its stage has returned, is held in its exit by a
+        // thread-local destructor waiting for the test (10 s at most)
+        let threads = ThreadNames(), exit = Latch()
+        let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            for item in 0..<3 { try stage.push(item) }
+        }, consumer: { stage in
+            exit.holdCurrentThreadAtExit()
+            try stage.ready()
+            var items: [Int] = []
+            while let item = try stage.pop() { items.append(item) }
+            return items
+        })
+
+        // When it runs to the end
+        try await pipeline.start()
+        let items = try await pipeline.result()
+
+        // Then result() returned while the consumer's thread was still held: nothing waited for
+        // that thread to end (a join polled until it succeeds would have waited the 10 s)
+        #expect(items == [0, 1, 2])
+        #expect(pipeline.state == .finished)
+        #expect(!exit.timedOut, "result() waited for the consumer's thread to end")
+        exit.open()
+        try await threads.expectEnded()
+    }
 }
 
 /// Unique names for one pipeline's two threads, and a look at which of them still run.
@@ -435,6 +464,51 @@ private final class Counter: Sendable {
     func add(_ amount: Int = 1) { atomic.add(amount, ordering: .acquiringAndReleasing) }
 
     func raise(to candidate: Int) { atomic.max(candidate, ordering: .acquiringAndReleasing) }
+}
+
+/// A gate a thread waits at until the test opens it, for 10 s at most.
+// @unchecked Sendable: `isOpen` and `didTimeOut` are read and written only with `condition` locked.
+private final class Latch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+    private var didTimeOut = false
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until opened, or 10 s.
+    func wait() {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !isOpen {
+            if !condition.wait(until: deadline) {
+                didTimeOut = true
+                return
+            }
+        }
+    }
+
+    /// True once a wait gave up.
+    var timedOut: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return didTimeOut
+    }
+
+    /// Makes the calling thread wait at this latch as it exits, after its closure has returned
+    /// (a thread-local value's destructor). The corresponding C function is `pthread_key_create`.
+    func holdCurrentThreadAtExit() {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, { latch in
+            Unmanaged<Latch>.fromOpaque(latch!).takeRetainedValue().wait()
+        }) == 0)
+        pthread_setspecific(key, Unmanaged.passRetained(self).toOpaque())
+    }
 }
 
 /// Holds a stage's thread until the test opens it (polled: the waiting is on a stage's own thread).

@@ -40,14 +40,8 @@ struct DedicatedThread: Sendable {
         pthread_join(thread, nil)
     }
 
-    /// Joins the thread if it has already ended; false while it still runs. Never blocks.
-    ///
-    /// The corresponding C function is glibc's `pthread_tryjoin_np`.
-    func joinIfEnded() -> Bool {
-        Self.tryJoin(thread, nil) == 0
-    }
-
     /// Lets the thread's resources go when it ends, for a thread nobody will join.
+    /// The corresponding C function is `pthread_detach`.
     func detach() {
         pthread_detach(thread)
     }
@@ -57,9 +51,4 @@ struct DedicatedThread: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
-
-    /// glibc's `pthread_tryjoin_np`, looked up once: the Glibc module hides it as a GNU extension.
-    private static let tryJoin = unsafeBitCast(
-        dlsym(nil, "pthread_tryjoin_np")!,
-        to: (@convention(c) (pthread_t, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32).self)
 }
