@@ -1,12 +1,17 @@
 import Foundation
 
-/// Runs blocking work on a thread of its own and awaits its result.
+/// Runs blocking work off the cooperative thread pool and awaits its result.
 ///
-/// For a C call that waits on a socket or the disk: the cooperative thread pool never blocks.
+/// For a C call that waits on a socket or the disk (an import, a doctor, a SQLite busy wait): the
+/// work runs on a ``BlockingThreads`` thread named `name` while it runs, reused from earlier work
+/// when one is idle, so the cooperative pool never blocks and no call waits behind another.
 func onDedicatedThread<Value: Sendable>(named name: String,
                                         _ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     let completion = Completion<Value>()
-    DedicatedThread.start(named: name) { completion.resolve(Result { try body() }) }.detach()
+    BlockingThreads.shared.run(named: name) {
+        let result = Result { try body() }
+        return { completion.resolve(result) }
+    }
     return try await completion.value()
 }
 
