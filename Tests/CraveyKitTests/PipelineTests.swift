@@ -426,6 +426,95 @@ struct PipelineTests {
         exit.open()
         try await threads.expectEnded()
     }
+
+    @Test("the consumer's pause hook runs at each pause and resume in their order, at once when registered while paused, never at a stop")
+    func pauseHook() async throws {
+        // Given a consumer that registers its hook only when the test lets it, before ready()
+        let threads = ThreadNames(), calls = Locked<[Bool]>([]), register = Latch()
+        let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            while try stage.proceed() {
+                try stage.push(0)
+                usleep(1_000)
+            }
+        }, consumer: { stage in
+            register.wait()
+            stage.onPauseChange { paused in calls.withLock { $0.append(paused) } }
+            try stage.ready()
+            while try stage.pop() != nil {}
+            return []
+        })
+        let starting = Task { try await pipeline.start() }
+        #expect(try await poll(within: 30, every: 0.005) { pipeline.state == .running })
+
+        // When it is paused before the hook exists, then the hook is registered
+        pipeline.pause()
+        #expect(calls.withLock { $0 }.isEmpty)
+        register.open()
+        try await starting.value
+
+        // Then the hook has run once, for the pause it missed; a second pause changes nothing
+        #expect(calls.withLock { $0 } == [true])
+        pipeline.pause()
+        #expect(calls.withLock { $0 } == [true])
+
+        // When many tasks pause and resume at once
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask { if index % 2 == 0 { pipeline.resume() } else { pipeline.pause() } }
+            }
+        }
+
+        // Then each call was a change, in order, and the last one says where the pipeline is
+        let made = calls.withLock { $0 }
+        #expect(zip(made, made.dropFirst()).allSatisfy { $0 != $1 }, "\(made)")
+        #expect(made.last == (pipeline.state == .paused))
+
+        // And a stop ends the pipeline without another call
+        let before = made.count
+        pipeline.stop()
+        _ = try await pipeline.result()
+        #expect(calls.withLock { $0.count } == before)
+        try await threads.expectEnded()
+    }
+
+    @Test("a producer in wait(until:) sees a change only when woken (wakeStages, resume, stop), never by polling")
+    func waitUntilWoken() async throws {
+        // Given a producer waiting for a flag, then for nothing
+        let threads = ThreadNames(), flag = Counter(), waiting = Counter(), woke = Counter(), ended = Counter()
+        let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            waiting.add()
+            guard try stage.wait(until: { flag.value > 0 }) else { return }
+            woke.add()
+            if try !stage.wait(until: { false }) { ended.add() }
+        }, consumer: { stage in
+            try stage.ready()
+            while try stage.pop() != nil {}
+            return []
+        })
+        try await pipeline.start()
+        #expect(try await poll(within: 30, every: 0.005) { waiting.value == 1 })
+
+        // When the flag is set without a word to the pipeline, it goes unseen
+        flag.add()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(woke.value == 0, "the producer polled its condition")
+
+        // When the pipeline is paused and then woken, the pause still holds the producer
+        pipeline.pause()
+        pipeline.wakeStages()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(woke.value == 0, "the producer went on while paused")
+
+        // When resumed, it sees the flag; when stopped, its next wait returns false
+        pipeline.resume()
+        #expect(try await poll(within: 30, every: 0.005) { woke.value == 1 })
+        pipeline.stop()
+        _ = try await pipeline.result()
+        #expect(ended.value == 1)
+        try await threads.expectEnded()
+    }
 }
 
 /// Unique names for one pipeline's two threads, and a look at which of them still run.

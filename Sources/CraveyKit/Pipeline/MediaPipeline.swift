@@ -15,6 +15,9 @@ import Foundation
 /// the others end at their next ``Producer/proceed()``, so a recording that reached its length
 /// on one input stops on all.
 ///
+/// The pipeline owns its pause: a stage that must do more than wait while paused (a player corks
+/// its stream) registers ``Consumer/onPauseChange(_:)``, which ``pause()`` and ``resume()`` run.
+///
 /// Modelled on swift-nio's `NIOThreadPool`: one state enum behind one condition lock, threads
 /// owned and joined, work refused once the pipeline is ending.
 // @unchecked Sendable: `life`, `queue`, `head` and `count` are read and written only with
@@ -50,6 +53,9 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private let outcome = Completion<Output>()
 
     private let condition = NSCondition()
+    /// Orders the calls of the pause hook, so the last one made is the last one run; it guards
+    /// no state, and the hook runs without `condition` held.
+    private let pauseChanges = NSLock()
     private var life = Life.idle(stopRequested: false)
     private var queue: [Item?]
     private var head = 0
@@ -102,6 +108,8 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         var ready = 0
         /// Producers whose closure has returned.
         var endedProducers = 0
+        /// What a pause (true) and a resume (false) do beside holding the stages.
+        var onPauseChange: (@Sendable (Bool) -> Void)?
     }
 
     /// Makes a pipeline with room for `capacity` items between its two stages.
@@ -181,13 +189,13 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
     }
 
-    /// Makes the producer wait at its next ``Producer/proceed()`` until ``resume()``; nothing
-    /// happens unless the pipeline is running.
+    /// Makes the producer wait at its next ``Producer/proceed()`` until ``resume()``, and runs
+    /// the consumer's pause hook; nothing happens unless the pipeline is running.
     func pause() {
         changePause(to: true)
     }
 
-    /// Lets a paused producer go on.
+    /// Lets a paused producer go on, and runs the consumer's pause hook.
     func resume() {
         changePause(to: false)
     }
@@ -226,6 +234,12 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         if notStarted { end(.failure(CancellationError())) }
     }
 
+    /// Wakes every stage waiting in ``Producer/wait(until:)`` to check its condition again: call
+    /// it after changing what that condition reads (a player's seek).
+    func wakeStages() {
+        locked { condition.broadcast() }
+    }
+
     /// Waits for the consumer's result, or the first error; every stage has ended by then.
     ///
     /// Cancelling the waiting task cancels the pipeline.
@@ -248,6 +262,14 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
         func proceed() throws -> Bool { try pipeline.wait(until: { true }) }
+
+        /// Waits until `condition` holds while the pipeline runs unpaused; false once it is
+        /// stopping (return then).
+        ///
+        /// `condition` is asked with the pipeline's lock held, each time a stage's wait may be over:
+        /// at ``MediaPipeline/wakeStages()``, a pause or resume, a stop. It must not call the
+        /// pipeline. Throws `CancellationError` once the pipeline failed or was cancelled.
+        func wait(until condition: () -> Bool) throws -> Bool { try pipeline.wait(until: condition) }
 
         /// Queues `item`, waiting while the queue is full.
         ///
@@ -279,6 +301,16 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
         func waitWhilePaused() throws { _ = try pipeline.wait(until: { true }) }
+
+        /// Registers what a pause (`true`) and a resume (`false`) do beside holding the stages: a
+        /// player corks its stream. It runs at once if the pipeline is paused already.
+        ///
+        /// It runs on the thread that calls ``MediaPipeline/pause()`` or ``MediaPipeline/resume()``,
+        /// one call at a time and in their order, without the pipeline's lock; never once the
+        /// pipeline is stopping (a stop ends a pause without a resume).
+        func onPauseChange(_ body: @escaping @Sendable (_ paused: Bool) -> Void) {
+            pipeline.setPauseHook(body)
+        }
 
         /// Sends an event to ``MediaPipeline/events``.
         func emit(_ event: Event) { pipeline.eventSink.yield(event) }
@@ -345,11 +377,26 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     }
 
     private func changePause(to paused: Bool) {
-        locked {
-            guard case .running(let stages, let wasPaused) = life, wasPaused != paused else { return }
+        pauseChanges.lock()
+        defer { pauseChanges.unlock() }
+        let hook: (@Sendable (Bool) -> Void)? = locked {
+            guard case .running(let stages, let wasPaused) = life, wasPaused != paused else { return nil }
             life = .running(stages, paused: paused)
             condition.broadcast()
+            return stages.onPauseChange ?? { _ in }
         }
+        hook?(paused)
+    }
+
+    private func setPauseHook(_ body: @escaping @Sendable (Bool) -> Void) {
+        pauseChanges.lock()
+        defer { pauseChanges.unlock() }
+        let paused: Bool = locked {
+            life.updateStages { $0.onPauseChange = body }
+            if case .running(_, paused: true) = life { return true }
+            return false
+        }
+        if paused { body(true) }
     }
 
     // MARK: - Threads
