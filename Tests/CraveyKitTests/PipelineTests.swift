@@ -401,7 +401,7 @@ struct PipelineTests {
     @Test("result() is woken by the consumer's last act, not by its thread's end: it returns while that thread is still held in its exit")
     func resultWithoutJoinPolling() async throws {
         // Given a consumer whose thread, once its stage has returned, is held in its exit by a
-        // thread-local destructor waiting for the test (10 s at most)
+        // thread-local destructor waiting for the test (120 s at most)
         let threads = ThreadNames(), exit = Latch()
         let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
             try stage.ready()
@@ -419,7 +419,7 @@ struct PipelineTests {
         let items = try await pipeline.result()
 
         // Then result() returned while the consumer's thread was still held: nothing waited for
-        // that thread to end (a join polled until it succeeds would have waited the 10 s)
+        // that thread to end (a join polled until it succeeds would have waited the 120 s)
         #expect(items == [0, 1, 2])
         #expect(pipeline.state == .finished)
         #expect(!exit.timedOut, "result() waited for the consumer's thread to end")
@@ -555,7 +555,8 @@ private final class Counter: Sendable {
     func raise(to candidate: Int) { atomic.max(candidate, ordering: .acquiringAndReleasing) }
 }
 
-/// A gate a thread waits at until the test opens it, for 10 s at most.
+/// A gate a thread waits at until the test opens it, for 120 s at most (a limit a test that
+/// passes never reaches, however slowly a busy machine resumes its task).
 // @unchecked Sendable: `isOpen` and `didTimeOut` are read and written only with `condition` locked.
 private final class Latch: @unchecked Sendable {
     private let condition = NSCondition()
@@ -569,11 +570,11 @@ private final class Latch: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until opened, or 10 s.
+    /// Waits until opened, or 120 s.
     func wait() {
         condition.lock()
         defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: 10)
+        let deadline = Date(timeIntervalSinceNow: 120)
         while !isOpen {
             if !condition.wait(until: deadline) {
                 didTimeOut = true
