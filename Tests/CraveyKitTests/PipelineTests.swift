@@ -397,6 +397,124 @@ struct PipelineTests {
         await #expect(throws: Boom(stage: "camera")) { try await pipeline.result() }
         #expect(pipeline.state == .failed)
     }
+
+    @Test("result() is woken by the consumer's last act, not by its thread's end: it returns while that thread is still held in its exit")
+    func resultWithoutJoinPolling() async throws {
+        // Given a consumer whose thread, once its stage has returned, is held in its exit by a
+        // thread-local destructor waiting for the test (120 s at most)
+        let threads = ThreadNames(), exit = Latch()
+        let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            for item in 0..<3 { try stage.push(item) }
+        }, consumer: { stage in
+            exit.holdCurrentThreadAtExit()
+            try stage.ready()
+            var items: [Int] = []
+            while let item = try stage.pop() { items.append(item) }
+            return items
+        })
+
+        // When it runs to the end
+        try await pipeline.start()
+        let items = try await pipeline.result()
+
+        // Then result() returned while the consumer's thread was still held: nothing waited for
+        // that thread to end (a join polled until it succeeds would have waited the 120 s)
+        #expect(items == [0, 1, 2])
+        #expect(pipeline.state == .finished)
+        #expect(!exit.timedOut, "result() waited for the consumer's thread to end")
+        exit.open()
+        try await threads.expectEnded()
+    }
+
+    @Test("the consumer's pause hook runs at each pause and resume in their order, at once when registered while paused, never at a stop")
+    func pauseHook() async throws {
+        // Given a consumer that registers its hook only when the test lets it, before ready()
+        let threads = ThreadNames(), calls = Locked<[Bool]>([]), register = Latch()
+        let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            while try stage.proceed() {
+                try stage.push(0)
+                usleep(1_000)
+            }
+        }, consumer: { stage in
+            register.wait()
+            stage.onPauseChange { paused in calls.withLock { $0.append(paused) } }
+            try stage.ready()
+            while try stage.pop() != nil {}
+            return []
+        })
+        let starting = Task { try await pipeline.start() }
+        #expect(try await poll(within: 30, every: 0.005) { pipeline.state == .running })
+
+        // When it is paused before the hook exists, then the hook is registered
+        pipeline.pause()
+        #expect(calls.withLock { $0 }.isEmpty)
+        register.open()
+        try await starting.value
+
+        // Then the hook has run once, for the pause it missed; a second pause changes nothing
+        #expect(calls.withLock { $0 } == [true])
+        pipeline.pause()
+        #expect(calls.withLock { $0 } == [true])
+
+        // When many tasks pause and resume at once
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask { if index % 2 == 0 { pipeline.resume() } else { pipeline.pause() } }
+            }
+        }
+
+        // Then each call was a change, in order, and the last one says where the pipeline is
+        let made = calls.withLock { $0 }
+        #expect(zip(made, made.dropFirst()).allSatisfy { $0 != $1 }, "\(made)")
+        #expect(made.last == (pipeline.state == .paused))
+
+        // And a stop ends the pipeline without another call
+        let before = made.count
+        pipeline.stop()
+        _ = try await pipeline.result()
+        #expect(calls.withLock { $0.count } == before)
+        try await threads.expectEnded()
+    }
+
+    @Test("a producer in wait(until:) sees a change only when woken (wakeStages, resume, stop), never by polling")
+    func waitUntilWoken() async throws {
+        // Given a producer waiting for a flag, then for nothing
+        let threads = ThreadNames(), flag = Counter(), waiting = Counter(), woke = Counter(), ended = Counter()
+        let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            waiting.add()
+            guard try stage.wait(until: { flag.value > 0 }) else { return }
+            woke.add()
+            if try !stage.wait(until: { false }) { ended.add() }
+        }, consumer: { stage in
+            try stage.ready()
+            while try stage.pop() != nil {}
+            return []
+        })
+        try await pipeline.start()
+        #expect(try await poll(within: 30, every: 0.005) { waiting.value == 1 })
+
+        // When the flag is set without a word to the pipeline, it goes unseen
+        flag.add()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(woke.value == 0, "the producer polled its condition")
+
+        // When the pipeline is paused and then woken, the pause still holds the producer
+        pipeline.pause()
+        pipeline.wakeStages()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(woke.value == 0, "the producer went on while paused")
+
+        // When resumed, it sees the flag; when stopped, its next wait returns false
+        pipeline.resume()
+        #expect(try await poll(within: 30, every: 0.005) { woke.value == 1 })
+        pipeline.stop()
+        _ = try await pipeline.result()
+        #expect(ended.value == 1)
+        try await threads.expectEnded()
+    }
 }
 
 /// Unique names for one pipeline's two threads, and a look at which of them still run.
@@ -435,6 +553,52 @@ private final class Counter: Sendable {
     func add(_ amount: Int = 1) { atomic.add(amount, ordering: .acquiringAndReleasing) }
 
     func raise(to candidate: Int) { atomic.max(candidate, ordering: .acquiringAndReleasing) }
+}
+
+/// A gate a thread waits at until the test opens it, for 120 s at most (a limit a test that
+/// passes never reaches, however slowly a busy machine resumes its task).
+// @unchecked Sendable: `isOpen` and `didTimeOut` are read and written only with `condition` locked.
+private final class Latch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+    private var didTimeOut = false
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until opened, or 120 s.
+    func wait() {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: 120)
+        while !isOpen {
+            if !condition.wait(until: deadline) {
+                didTimeOut = true
+                return
+            }
+        }
+    }
+
+    /// True once a wait gave up.
+    var timedOut: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return didTimeOut
+    }
+
+    /// Makes the calling thread wait at this latch as it exits, after its closure has returned
+    /// (a thread-local value's destructor). The corresponding C function is `pthread_key_create`.
+    func holdCurrentThreadAtExit() {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, { latch in
+            Unmanaged<Latch>.fromOpaque(latch!).takeRetainedValue().wait()
+        }) == 0)
+        pthread_setspecific(key, Unmanaged.passRetained(self).toOpaque())
+    }
 }
 
 /// Holds a stage's thread until the test opens it (polled: the waiting is on a stage's own thread).

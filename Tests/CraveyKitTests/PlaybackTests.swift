@@ -169,6 +169,70 @@ struct PlaybackTests {
         #expect(delay <= 0.1, "quiet \(Int(delay * 1000)) ms after the pause")
     }
 
+    @Test("position events come from the stream's mainloop, not a thread of their own: at least 10 a second playing, and paused")
+    func eventsFromTheMainloop() async throws {
+        // Given a 6 s tone playing, its events collected with the time they arrive
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 6)])
+        let manager = PlaybackManager(fileAt: clip, duration: 6, options: PlaybackOptions(sink: sink.sinkName))
+        try await manager.start()
+        let arrivals = Locked<[(at: ContinuousClock.Instant, event: PlaybackEvent)]>([])
+        let collector = Task { for await event in manager.events { arrivals.withLock { $0.append((.now, event)) } } }
+        try await wait(manager, until: 0.5)
+
+        // Then no thread of the process is there for the events
+        #expect(!ProcessThreads.names().contains("cravey.events"), "\(ProcessThreads.names())")
+
+        // When it plays for 1 s, then is paused for 1 s, then stopped
+        let playing = ContinuousClock.now
+        try await Task.sleep(for: .seconds(1))
+        manager.pause()
+        let paused = ContinuousClock.now
+        try await Task.sleep(for: .seconds(1))
+        let stopped = ContinuousClock.now
+        manager.stop()
+        _ = try await manager.result()
+        await collector.value
+
+        // Then at least 10 events arrived in each second, each saying what the playback did, and
+        // the stopped event came last
+        let events = arrivals.withLock { $0 }
+        let count = { (from: ContinuousClock.Instant, to: ContinuousClock.Instant, state: PlaybackState) in
+            events.filter { $0.at >= from && $0.at < to && $0.event.state == state }.count
+        }
+        #expect(count(playing, paused, .playing) >= 10, "\(count(playing, paused, .playing)) events while playing")
+        #expect(count(paused, stopped, .paused) >= 10, "\(count(paused, stopped, .paused)) events while paused")
+        #expect(events.last?.event.state == .stopped)
+    }
+
+    @Test("a decoder at the clip's end sleeps until a seek or a stop: it does not wake in 1 s, and a seek back wakes it")
+    func decoderSleepsAtTheEnd() async throws {
+        // Given a 5 s tone playing: once 3.3 s have played, everything is decoded (2 s are queued
+        // at the server and 16 chunks between the threads), and the decoder waits at the end
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 5)])
+        let manager = PlaybackManager(fileAt: clip, duration: 5, options: PlaybackOptions(sink: sink.sinkName))
+        try await manager.start()
+        try await wait(manager, until: 3.3)
+        let decoder = try #require(ProcessThreads.named("cravey.decoder").first)
+
+        // When 1 s passes
+        let before = try ProcessThreads.wakeups(of: decoder)
+        try await Task.sleep(for: .seconds(1))
+        let after = try ProcessThreads.wakeups(of: decoder)
+
+        // Then the decoder's thread did not wake meanwhile (a 10 ms sleep loop wakes it 100 times)
+        #expect(manager.event.state == .playing, "the clip ended before the second was over")
+        #expect(after - before <= 5, "the decoder woke \(after - before) times in 1 s at the clip's end")
+
+        // And a seek back wakes it: the clip plays on from there
+        manager.seek(to: 1)
+        try await wait(manager, until: 1.5)
+        manager.stop()
+        let summary = try await manager.result()
+        #expect(!summary.completed)
+    }
+
     @Test("a gain of +12 dB on a tone at half scale comes out at full scale and never beyond; -6 dB halves it")
     func gainIsClamped() async throws {
         // Given a tone at amplitude 0.5
@@ -253,5 +317,35 @@ struct PlaybackTests {
         let events = try library.repository.playEvents(of: recording.id)
         #expect(events.map(\.completed) == [true, false])
         #expect(abs(events[0].secondsListened - 0.5) <= 0.2)
+    }
+}
+
+/// This process's threads, as the kernel lists them in `/proc/self/task`.
+private enum ProcessThreads {
+    /// Every thread's name (`comm`).
+    static func names() -> [String] {
+        tasks().compactMap(name(of:))
+    }
+
+    /// The ids of the threads named `name`.
+    static func named(_ name: String) -> [String] {
+        tasks().filter { Self.name(of: $0) == name }
+    }
+
+    /// How many times the thread has given up the CPU to wait (`voluntary_ctxt_switches`): each
+    /// sleep or blocking wait that ends counts one.
+    static func wakeups(of task: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+        return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
+    }
+
+    private static func tasks() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    }
+
+    private static func name(of task: String) -> String? {
+        (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

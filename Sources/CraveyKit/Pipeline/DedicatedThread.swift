@@ -1,12 +1,17 @@
 import Foundation
 
-/// Runs blocking work on a thread of its own and awaits its result.
+/// Runs blocking work off the cooperative thread pool and awaits its result.
 ///
-/// For a C call that waits on a socket or the disk: the cooperative thread pool never blocks.
+/// For a C call that waits on a socket or the disk (an import, a doctor, a SQLite busy wait): the
+/// work runs on a ``BlockingThreads`` thread named `name` while it runs, reused from earlier work
+/// when one is idle, so the cooperative pool never blocks and no call waits behind another.
 func onDedicatedThread<Value: Sendable>(named name: String,
                                         _ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     let completion = Completion<Value>()
-    DedicatedThread.start(named: name) { completion.resolve(Result { try body() }) }.detach()
+    BlockingThreads.shared.run(named: name) {
+        let result = Result { try body() }
+        return { completion.resolve(result) }
+    }
     return try await completion.value()
 }
 
@@ -40,14 +45,8 @@ struct DedicatedThread: Sendable {
         pthread_join(thread, nil)
     }
 
-    /// Joins the thread if it has already ended; false while it still runs. Never blocks.
-    ///
-    /// The corresponding C function is glibc's `pthread_tryjoin_np`.
-    func joinIfEnded() -> Bool {
-        Self.tryJoin(thread, nil) == 0
-    }
-
     /// Lets the thread's resources go when it ends, for a thread nobody will join.
+    /// The corresponding C function is `pthread_detach`.
     func detach() {
         pthread_detach(thread)
     }
@@ -57,9 +56,4 @@ struct DedicatedThread: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
-
-    /// glibc's `pthread_tryjoin_np`, looked up once: the Glibc module hides it as a GNU extension.
-    private static let tryJoin = unsafeBitCast(
-        dlsym(nil, "pthread_tryjoin_np")!,
-        to: (@convention(c) (pthread_t, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32).self)
 }

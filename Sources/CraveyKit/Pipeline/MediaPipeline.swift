@@ -7,17 +7,21 @@ import Foundation
 /// every producer has ended and the queue is drained, then returns the result. Any stage
 /// throwing ends all: a waiting push, pop or pause wakes up and throws `CancellationError`,
 /// queued items are dropped, and ``result()`` throws the first error. ``result()`` returns only
-/// after every thread has ended.
+/// after every stage has ended: the consumer's thread joins the producers' and delivers the
+/// outcome as its last act.
 ///
 /// Most flows have one producer; the video recorder has two (camera and microphone) sharing the
 /// queue, in the order their items were pushed. The first producer to end stops the pipeline:
 /// the others end at their next ``Producer/proceed()``, so a recording that reached its length
 /// on one input stops on all.
 ///
-/// Modelled on swift-nio's `NIOThreadPool`: one state behind one lock, threads owned and joined,
-/// work refused once the pipeline is ending.
-// @unchecked Sendable: every `var` is read and written only with `condition` locked; the `let`s
-// are Sendable.
+/// The pipeline owns its pause: a stage that must do more than wait while paused (a player corks
+/// its stream) registers ``Consumer/onPauseChange(_:)``, which ``pause()`` and ``resume()`` run.
+///
+/// Modelled on swift-nio's `NIOThreadPool`: one state enum behind one condition lock, threads
+/// owned and joined, work refused once the pipeline is ending.
+// @unchecked Sendable: `life`, `queue`, `head` and `count` are read and written only with
+// `condition` locked; the `let`s are Sendable.
 final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @unchecked Sendable {
     /// Where the pipeline is in its life.
     enum State: Sendable, Equatable {
@@ -29,7 +33,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         case paused
         /// Asked to stop, or one stage has ended: the consumer drains the queue and finishes.
         case stopping
-        /// The consumer returned its result and every thread has ended.
+        /// The consumer returned its result and every stage has ended.
         case finished
         /// A stage threw or the pipeline was cancelled; every stage ends, if it has not yet.
         case failed
@@ -49,17 +53,64 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private let outcome = Completion<Output>()
 
     private let condition = NSCondition()
-    private var current = State.idle
-    private var started = false
-    private var readyStages = 0
-    private var endedProducers = 0
-    private var consumerEnded = false
-    private var firstError: (any Error)?
+    /// Orders the calls of the pause hook, so the last one made is the last one run; it guards
+    /// no state, and the hook runs without `condition` held.
+    private let pauseChanges = NSLock()
+    private var life = Life.idle(stopRequested: false)
     private var queue: [Item?]
     private var head = 0
     private var count = 0
-    /// Set by `start()` and cleared once joined: nil after `start()` means the thread was joined.
-    private var consumerThread: DedicatedThread?
+
+    /// The pipeline's life: the one owner of what its threads and its callers know of each other.
+    private enum Life {
+        /// Made, not started; `stopRequested` when ``stop()`` came first (the stages then start
+        /// stopping).
+        case idle(stopRequested: Bool)
+        /// The threads run; `paused` holds the producers at ``Producer/proceed()`` and the consumer
+        /// at ``Consumer/waitWhilePaused()``.
+        case running(Stages, paused: Bool)
+        /// Asked to stop, or a producer ended: the producers end at their next
+        /// ``Producer/proceed()``; the consumer drains the queue.
+        case stopping(Stages)
+        /// The consumer returned: pushes are refused, and its thread joins the producers'.
+        case ending
+        /// The consumer's result was delivered; every stage has ended.
+        case finished
+        /// A stage threw, or the pipeline was cancelled, first with `error`; every stage ends.
+        case failed(any Error)
+
+        /// The stages' progress while the threads run (running or stopping); nil otherwise.
+        var stages: Stages? {
+            switch self {
+            case .running(let stages, _), .stopping(let stages): stages
+            case .idle, .ending, .finished, .failed: nil
+            }
+        }
+
+        /// Changes the stages' progress while the threads run; does nothing otherwise.
+        mutating func updateStages(_ change: (inout Stages) -> Void) {
+            switch self {
+            case .running(var stages, let paused):
+                change(&stages)
+                self = .running(stages, paused: paused)
+            case .stopping(var stages):
+                change(&stages)
+                self = .stopping(stages)
+            case .idle, .ending, .finished, .failed:
+                break
+            }
+        }
+    }
+
+    /// What the stages of a started pipeline have done so far.
+    private struct Stages {
+        /// Stages that called `ready()`.
+        var ready = 0
+        /// Producers whose closure has returned.
+        var endedProducers = 0
+        /// What a pause (true) and a resume (false) do beside holding the stages.
+        var onPauseChange: (@Sendable (Bool) -> Void)?
+    }
 
     /// Makes a pipeline with room for `capacity` items between its two stages.
     ///
@@ -89,29 +140,47 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
     }
 
-    deinit {
-        consumerThread?.detach()
+    /// Where the pipeline is now; it may change as soon as it is read.
+    var state: State {
+        locked {
+            switch life {
+            case .idle(stopRequested: false): .idle
+            case .idle(stopRequested: true), .stopping, .ending: .stopping
+            case .running(_, let paused): paused ? .paused : .running
+            case .finished: .finished
+            case .failed: .failed
+            }
+        }
     }
 
-    /// Where the pipeline is now; it may change as soon as it is read.
-    var state: State { locked { current } }
+    /// False until ``start()`` (or ``cancel()``, which ends a pipeline that never started).
+    var wasStarted: Bool {
+        locked {
+            if case .idle = life { return false }
+            return true
+        }
+    }
 
     /// Starts every thread and returns once every stage called `ready()` (or one ended).
     ///
-    /// When a stage fails first, throws its error after every thread has ended. Cancelling the
+    /// When a stage fails first, throws its error after every stage has ended. Cancelling the
     /// waiting task cancels the pipeline.
     func start() async throws {
         try locked {
-            precondition(!started, "a MediaPipeline starts once")
-            started = true
-            if current == .idle { current = .running }
-            if current == .failed, let firstError { throw firstError }
-            // Started with the lock held, so `consumerThread` is set before anyone can join it.
-            let producers = zip(produce, threadNames.producers).map { body, name in
-                DedicatedThread.start(named: name) { self.runProducer(body) }
+            switch life {
+            case .idle(let stopRequested):
+                life = stopRequested ? .stopping(Stages()) : .running(Stages(), paused: false)
+            case .failed(let error):
+                throw error
+            case .running, .stopping, .ending, .finished:
+                preconditionFailure("a MediaPipeline starts once")
             }
-            consumerThread = DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producers) }
         }
+        let producers = zip(produce, threadNames.producers).map { body, name in
+            DedicatedThread.start(named: name) { self.runProducer(body) }
+        }
+        // Nobody joins the consumer's thread: it delivers the outcome as its last act.
+        DedicatedThread.start(named: threadNames.consumer) { self.runConsumer(joining: producers) }.detach()
         do {
             try await withTaskCancellationHandler { try await readiness.value() } onCancel: { self.cancel() }
         } catch {
@@ -120,14 +189,15 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
     }
 
-    /// Makes the producer wait at its next ``Producer/proceed()`` until ``resume()``.
+    /// Makes the producer wait at its next ``Producer/proceed()`` until ``resume()``, and runs
+    /// the consumer's pause hook; nothing happens unless the pipeline is running.
     func pause() {
-        locked { if current == .running { current = .paused } }
+        changePause(to: true)
     }
 
-    /// Lets a paused producer go on.
+    /// Lets a paused producer go on, and runs the consumer's pause hook.
     func resume() {
-        locked { if current == .paused { change(to: .running) } }
+        changePause(to: false)
     }
 
     /// Stops gracefully, from any thread, before or after `start()`.
@@ -135,7 +205,14 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// Each producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
     /// and returns.
     func stop() {
-        locked { beginStopping() }
+        locked {
+            switch life {
+            case .idle: life = .idle(stopRequested: true)
+            case .running(let stages, _): life = .stopping(stages)
+            case .stopping, .ending, .finished, .failed: break
+            }
+            condition.broadcast()
+        }
     }
 
     /// Abandons the work; does nothing once the pipeline has finished or failed.
@@ -144,30 +221,30 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// dropped, `onCancel` runs, and ``result()`` throws `CancellationError`.
     func cancel() {
         let notStarted: Bool = locked {
-            guard current != .finished, current != .failed else { return false }
-            fail(CancellationError())
-            return !started
+            switch life {
+            case .finished, .failed: return false
+            case .idle:
+                fail(CancellationError())
+                return true
+            case .running, .stopping, .ending:
+                fail(CancellationError())
+                return false
+            }
         }
         if notStarted { end(.failure(CancellationError())) }
     }
 
-    /// Waits for the consumer's result, or the first error, and for every thread to end.
+    /// Wakes every stage waiting in ``Producer/wait(until:)`` to check its condition again: call
+    /// it after changing what that condition reads (a player's seek).
+    func wakeStages() {
+        locked { condition.broadcast() }
+    }
+
+    /// Waits for the consumer's result, or the first error; every stage has ended by then.
     ///
     /// Cancelling the waiting task cancels the pipeline.
     func result() async throws -> Output {
-        let result: Result<Output, any Error>
-        do {
-            result = .success(try await withTaskCancellationHandler { try await outcome.value() }
-                                                                   onCancel: { self.cancel() })
-        } catch {
-            result = .failure(error)
-        }
-        // The consumer thread resolves the outcome as its last act and ends microseconds later.
-        while !locked({ joinConsumer() }) {
-            try? await Task.sleep(for: .milliseconds(1))
-            await Task.yield()
-        }
-        return try result.get()
+        try await withTaskCancellationHandler { try await outcome.value() } onCancel: { self.cancel() }
     }
 
     // MARK: - The stages' side
@@ -184,7 +261,15 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Waits while paused; false once the pipeline is stopping (return then).
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
-        func proceed() throws -> Bool { try pipeline.waitWhilePaused() == .running }
+        func proceed() throws -> Bool { try pipeline.wait(until: { true }) }
+
+        /// Waits until `condition` holds while the pipeline runs unpaused; false once it is
+        /// stopping (return then).
+        ///
+        /// `condition` is asked with the pipeline's lock held, each time a stage's wait may be over:
+        /// at ``MediaPipeline/wakeStages()``, a pause or resume, a stop. It must not call the
+        /// pipeline. Throws `CancellationError` once the pipeline failed or was cancelled.
+        func wait(until condition: () -> Bool) throws -> Bool { try pipeline.wait(until: condition) }
 
         /// Queues `item`, waiting while the queue is full.
         ///
@@ -215,7 +300,17 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Waits while the pipeline is paused (a player stops its output here).
         ///
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
-        func waitWhilePaused() throws { _ = try pipeline.waitWhilePaused() }
+        func waitWhilePaused() throws { _ = try pipeline.wait(until: { true }) }
+
+        /// Registers what a pause (`true`) and a resume (`false`) do beside holding the stages: a
+        /// player corks its stream. It runs at once if the pipeline is paused already.
+        ///
+        /// It runs on the thread that calls ``MediaPipeline/pause()`` or ``MediaPipeline/resume()``,
+        /// one call at a time and in their order, without the pipeline's lock; never once the
+        /// pipeline is stopping (a stop ends a pause without a resume).
+        func onPauseChange(_ body: @escaping @Sendable (_ paused: Bool) -> Void) {
+            pipeline.setPauseHook(body)
+        }
 
         /// Sends an event to ``MediaPipeline/events``.
         func emit(_ event: Event) { pipeline.eventSink.yield(event) }
@@ -224,49 +319,84 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private func stageReady() throws {
         let stages = produce.count + 1
         let allReady: Bool = try locked {
-            readyStages += 1
+            life.updateStages { $0.ready += 1 }
             condition.broadcast()
-            while readyStages < stages, current != .failed, endedProducers == 0, !consumerEnded { condition.wait() }
+            while let started = life.stages, started.ready < stages, started.endedProducers == 0 { condition.wait() }
             try throwIfFailed()
-            return readyStages == stages
+            return life.stages?.ready == stages
         }
         if allReady { readiness.resolve(.success(())) }
     }
 
     private func push(_ item: Item) throws -> Bool {
         try locked {
-            while count == capacity, current != .failed, !consumerEnded { condition.wait() }
+            while count == capacity, life.stages != nil { condition.wait() }
             try throwIfFailed()
-            guard !consumerEnded else { return false }
+            guard life.stages != nil else { return false }
             queue[(head + count) % capacity] = item
             count += 1
-            condition.broadcast()
+            // Only a consumer finding the queue empty waits for an item.
+            if count == 1 { condition.broadcast() }
             return true
         }
     }
 
     private func pop() throws -> Item? {
         try locked {
-            while count == 0, current != .failed, endedProducers < produce.count { condition.wait() }
+            while count == 0, let stages = life.stages, stages.endedProducers < produce.count { condition.wait() }
             try throwIfFailed()
             guard count > 0 else { return nil }
             defer {
+                // Only producers finding the queue full wait for room.
+                if count == capacity { condition.broadcast() }
                 queue[head] = nil
                 head = (head + 1) % capacity
                 count -= 1
-                condition.broadcast()
             }
             return queue[head]
         }
     }
 
-    /// Waits while paused; returns the state it waited for.
-    private func waitWhilePaused() throws -> State {
+    /// Waits while paused or until `ready` holds; false once the pipeline is stopping.
+    private func wait(until ready: () -> Bool) throws -> Bool {
         try locked {
-            while current == .paused { condition.wait() }
-            try throwIfFailed()
-            return current
+            while true {
+                switch life {
+                case .running(_, paused: false):
+                    if ready() { return true }
+                case .running(_, paused: true):
+                    break
+                case .failed:
+                    throw CancellationError()
+                case .idle, .stopping, .ending, .finished:
+                    return false
+                }
+                condition.wait()
+            }
         }
+    }
+
+    private func changePause(to paused: Bool) {
+        pauseChanges.lock()
+        defer { pauseChanges.unlock() }
+        let hook: (@Sendable (Bool) -> Void)? = locked {
+            guard case .running(let stages, let wasPaused) = life, wasPaused != paused else { return nil }
+            life = .running(stages, paused: paused)
+            condition.broadcast()
+            return stages.onPauseChange ?? { _ in }
+        }
+        hook?(paused)
+    }
+
+    private func setPauseHook(_ body: @escaping @Sendable (Bool) -> Void) {
+        pauseChanges.lock()
+        defer { pauseChanges.unlock() }
+        let paused: Bool = locked {
+            life.updateStages { $0.onPauseChange = body }
+            if case .running(_, paused: true) = life { return true }
+            return false
+        }
+        if paused { body(true) }
     }
 
     // MARK: - Threads
@@ -274,33 +404,38 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     private func runProducer(_ body: @Sendable (Producer) throws -> Void) {
         do { try body(Producer(pipeline: self)) } catch { locked { fail(error) } }
         locked {
-            endedProducers += 1
-            beginStopping()
+            if var stages = life.stages {
+                stages.endedProducers += 1
+                life = .stopping(stages)
+            }
+            condition.broadcast()
         }
     }
 
-    /// The consumer thread: runs the stage, joins the producers, and delivers the outcome.
+    /// The consumer's thread: runs the stage, joins the producers' threads, and delivers the
+    /// outcome as its last act.
     ///
     /// The outcome is the first error, or the consumer's result; `onCancel` runs first if cancelled.
     private func runConsumer(joining producers: [DedicatedThread]) {
         let output = Result { try consume(Consumer(pipeline: self)) }
         locked {
             if case .failure(let error) = output { fail(error) }
-            consumerEnded = true
+            if life.stages != nil { life = .ending }
             dropQueued()
-            beginStopping()
+            condition.broadcast()
         }
         for producer in producers { producer.join() }
-        // Only ``cancel()`` makes `CancellationError` the first error; the stages throw it once failed.
-        let (final, wasCancelled): (Result<Output, any Error>, Bool) = locked {
-            if let firstError { return (.failure(firstError), firstError is CancellationError) }
-            current = .finished
-            return (output, false)
+        let final: Result<Output, any Error> = locked {
+            if case .failed(let error) = life { return .failure(error) }
+            life = .finished
+            return output
         }
-        if wasCancelled { onCancel() }
+        // Only ``cancel()`` makes `CancellationError` the first error; the stages throw it once failed.
+        if case .failure(let error) = final, error is CancellationError { onCancel() }
         end(final)
     }
 
+    /// Finishes the events and delivers the outcome.
     private func end(_ final: Result<Output, any Error>) {
         eventSink.finish()
         readiness.resolve(final.map { _ in () })
@@ -315,43 +450,23 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         return try body()
     }
 
-    /// Moves the pipeline to `.stopping` unless it is already ending; wakes every waiting stage.
-    private func beginStopping() {
-        switch current {
-        case .idle, .running, .paused: current = .stopping
-        case .stopping, .finished, .failed: break
-        }
-        condition.broadcast()
-    }
-
-    private func change(to state: State) {
-        current = state
-        condition.broadcast()
-    }
-
     /// Records the first error, fails the pipeline and wakes every waiting stage.
     private func fail(_ error: any Error) {
-        guard firstError == nil else { return }
-        firstError = error
-        change(to: .failed)
+        switch life {
+        case .failed, .finished: return
+        case .idle, .running, .stopping, .ending: life = .failed(error)
+        }
         dropQueued()
+        condition.broadcast()
     }
 
     private func throwIfFailed() throws {
-        if current == .failed { throw CancellationError() }
+        if case .failed = life { throw CancellationError() }
     }
 
     private func dropQueued() {
         for index in queue.indices { queue[index] = nil }
         head = 0
         count = 0
-    }
-
-    /// Joins the consumer thread if it has ended; true once joined (or never started).
-    private func joinConsumer() -> Bool {
-        guard let thread = consumerThread else { return true }
-        guard thread.joinIfEnded() else { return false }
-        consumerThread = nil
-        return true
     }
 }

@@ -1,13 +1,22 @@
-/// What the person asks of a playback (seek, pause, stop) and what it has played, shared by the
-/// caller's threads, the decoder (producer) and the PulseAudio writer (consumer).
+/// What the person asks of a playback (seek, stop) and what it has played, shared by the
+/// caller's threads, the decoder (producer), the PulseAudio writer (consumer) and the stream's
+/// mainloop; and the one door to the playback's events.
 ///
 /// A seek is a new *generation*: the decoder seeks and tags what it decodes after with it, and
 /// the writer drops whatever is older, flushes the stream and starts a new *segment*: the clip
 /// position its first sample has, and the stream time (``PlaybackStream/playedTime``) at which
 /// it plays. The position is the segment's start plus what the sink has played of it.
 ///
-/// Lock order: the stream's mainloop lock may be held when this lock is taken (a writer's
-/// `keepGoing`), never the other way round: nothing here calls the stream with the lock held.
+/// The pause belongs to the pipeline (``MediaPipeline/pause()``); the writer's pause hook calls
+/// ``pauseChanged(_:)``, which corks the stream and freezes the position here.
+///
+/// Every event is emitted with this lock held, after a check that the playback has not ended:
+/// so the final event (``finish(completed:)``) is the last one, whichever thread emits the others.
+///
+/// Lock order: the stream's mainloop lock (a writer's `keepGoing`, the stream's reports) or the
+/// pipeline's lock (the decoder's wait) may be held when this lock is taken, never the other way
+/// round: nothing here calls the stream or the pipeline with the lock held. Emitting only yields
+/// to an `AsyncStream`.
 final class PlaybackControl: Sendable {
     private struct Segment {
         var generation: Int
@@ -23,12 +32,14 @@ final class PlaybackControl: Sendable {
         var seekTarget: Double
         var segment: Segment?
         var listened = 0.0
-        var paused = false
-        /// Where a pause froze the position: PulseAudio 16's interpolated stream time runs on
-        /// while the stream is corked (and stands still after the uncork until it is right again).
+        /// The position while paused, frozen at the pause (or moved by a seek): PulseAudio 16's
+        /// interpolated stream time runs on while the stream is corked (and stands still after the
+        /// uncork until it is right again). Set by the pipeline's pause hook only.
         var pausedAt: Double?
         var stopping = false
         var stream: PlaybackStream?
+        /// Where events go while the writer runs (the pipeline's event stream).
+        var emit: (@Sendable (PlaybackEvent) -> Void)?
         var ended: PlaybackEvent?
     }
 
@@ -42,7 +53,10 @@ final class PlaybackControl: Sendable {
 
     // MARK: - The caller's side
 
-    /// Asks for a seek; returns the clamped position.
+    /// Asks for a seek and emits the event; returns the clamped position.
+    ///
+    /// The caller also wakes the pipeline's stages (``MediaPipeline/wakeStages()``): a decoder
+    /// waiting at the end decodes again.
     @discardableResult
     func seek(to position: Double) -> Double {
         let target = min(max(position, 0), duration)
@@ -50,6 +64,8 @@ final class PlaybackControl: Sendable {
             guard state.ended == nil, !state.stopping else { return nil }
             state.generation += 1
             state.seekTarget = target
+            if state.pausedAt != nil { state.pausedAt = target }
+            emit(&state, playedTime: nil)
             return state.stream
         }
         stream?.wakeUp()
@@ -65,46 +81,11 @@ final class PlaybackControl: Sendable {
         stream?.wakeUp()
     }
 
-    /// Marks the playback paused, freezing its position; returns the stream to cork, nil when
-    /// nothing changed.
-    func pause() -> PlaybackStream? {
-        let position = event.position
-        return state.withLock { state in
-            guard !state.paused, state.ended == nil, !state.stopping else { return nil }
-            state.paused = true
-            state.pausedAt = position
-            return state.stream
-        }
-    }
-
-    /// Marks the playback playing again; returns the stream to uncork, nil when nothing changed.
-    func beginResume() -> PlaybackStream? {
-        state.withLock { state in
-            guard state.paused, state.ended == nil, !state.stopping else { return nil }
-            return state.stream
-        }
-    }
-
-    /// Ends a pause once the stream is uncorked.
-    func endPause() {
-        state.withLock { state in
-            state.paused = false
-            state.pausedAt = nil
-        }
-    }
-
-    /// The event describing now.
+    /// The event describing now. Not on the stream's mainloop thread (it reads the stream).
     var event: PlaybackEvent {
         let stream = state.withLock { $0.stream }
         let playedTime = stream?.playedTime
-        return state.withLock { state in
-            if let ended = state.ended { return ended }
-            if state.paused, let pausedAt = state.pausedAt, state.segment?.generation == state.generation {
-                return PlaybackEvent(state: .paused, position: pausedAt, duration: duration)
-            }
-            return PlaybackEvent(state: state.paused ? .paused : .playing,
-                                 position: position(&state, playedTime: playedTime), duration: duration)
-        }
+        return state.withLock { event(&$0, playedTime: playedTime) }
     }
 
     // MARK: - The stages' side
@@ -121,8 +102,40 @@ final class PlaybackControl: Sendable {
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
-    func attach(_ stream: PlaybackStream) {
-        state.withLock { $0.stream = stream }
+    /// The writer's stream, and where the events go, until ``detach()``.
+    func attach(_ stream: PlaybackStream, emit: @escaping @Sendable (PlaybackEvent) -> Void) {
+        state.withLock { state in
+            state.stream = stream
+            state.emit = emit
+        }
+    }
+
+    /// What the pipeline's pause (`true`) and resume (`false`) do at the stream: a pause freezes
+    /// the position and corks the stream, so the sink goes quiet at once; a resume uncorks it and
+    /// lets the position go on. Emits the event either way. The corresponding C function is
+    /// `pa_stream_cork`.
+    func pauseChanged(_ paused: Bool) {
+        guard let stream = state.withLock({ $0.ended == nil ? $0.stream : nil }) else { return }
+        if paused {
+            let playedTime = stream.playedTime
+            state.withLock { state in
+                state.pausedAt = position(&state, playedTime: playedTime)
+                emit(&state, playedTime: playedTime)
+            }
+            try? stream.cork(true)
+        } else {
+            try? stream.cork(false)
+            let playedTime = stream.playedTime
+            state.withLock { state in
+                state.pausedAt = nil
+                emit(&state, playedTime: playedTime)
+            }
+        }
+    }
+
+    /// Emits the event for `playedTime` (the stream's report, on its mainloop thread).
+    func report(playedTime: Double?) {
+        state.withLock { emit(&$0, playedTime: playedTime) }
     }
 
     /// Adds what the sink played of the current segment to the seconds listened, and ends it.
@@ -141,20 +154,43 @@ final class PlaybackControl: Sendable {
         state.withLock { $0.segment = Segment(generation: generation, start: start, streamTime: streamTime, lastPlayed: streamTime) }
     }
 
-    /// Ends the playback: closes the segment and returns the summary (the whole clip for a completed one).
+    /// Ends the playback: closes the segment, emits the final event (completed, or stopped where
+    /// it stood), the last one, and returns the summary (the whole clip for a completed one).
     func finish(completed: Bool) -> PlaybackSummary {
         let position = completed ? duration : event.position
         closeSegment()
         return state.withLock { state in
-            state.ended = PlaybackEvent(state: completed ? .completed : .stopped, position: position, duration: duration)
+            let final = PlaybackEvent(state: completed ? .completed : .stopped, position: position, duration: duration)
+            state.emit?(final)
+            state.ended = final
             state.stream = nil
+            state.emit = nil
             return PlaybackSummary(secondsListened: state.listened, completed: completed, position: position)
         }
     }
 
-    /// Forgets the stream, so nobody reaches it once the pipeline has failed.
+    /// Forgets the stream and the events' way out, once the writer has ended.
     func detach() {
-        state.withLock { $0.stream = nil }
+        state.withLock { state in
+            state.stream = nil
+            state.emit = nil
+        }
+    }
+
+    // MARK: - With the lock held
+
+    private func event(_ state: inout State, playedTime: Double?) -> PlaybackEvent {
+        if let ended = state.ended { return ended }
+        if let pausedAt = state.pausedAt {
+            return PlaybackEvent(state: .paused, position: pausedAt, duration: duration)
+        }
+        return PlaybackEvent(state: .playing, position: position(&state, playedTime: playedTime), duration: duration)
+    }
+
+    /// Emits the event describing now, unless the playback has ended.
+    private func emit(_ state: inout State, playedTime: Double?) {
+        guard state.ended == nil, let emit = state.emit else { return }
+        emit(event(&state, playedTime: playedTime))
     }
 
     private func position(_ state: inout State, playedTime: Double?, ignoringSeeks: Bool = false) -> Double {

@@ -3,24 +3,27 @@ import Foundation
 /// Plays one media file through PulseAudio: decode -> resample (+ gain) -> bounded queue ->
 /// playback stream, as one ``MediaPipeline``.
 ///
-/// The decoder thread runs ahead of the sink by a small queue; the writer thread owns the
-/// PulseAudio stream. Pause corks the stream (the sink goes quiet at once) and holds both threads;
-/// a seek drops what was decoded ahead, flushes the stream and decodes again from the new
-/// position; playing to the end drains the stream, so the last sample is heard. The position in
-/// ``events`` is what the sink has played, not what was decoded. A file without an audio stream
-/// plays its duration in silence. None of the calls block: the caller never waits on audio.
+/// The decoder thread probes and opens the file and runs ahead of the sink by a small queue; the
+/// writer thread owns the PulseAudio stream. Pause is the pipeline's: it holds both threads, and
+/// the writer's pause hook corks the stream (the sink goes quiet at once) and freezes the
+/// position; a seek drops what was decoded ahead, flushes the stream and decodes again from the
+/// new position; playing to the end drains the stream, so the last sample is heard. The position
+/// in ``events`` is what the sink has played, not what was decoded. A file without an audio
+/// stream plays its duration in silence. None of the calls block: the caller never waits on audio.
 public final class PlaybackManager: Sendable {
     /// The state, position and duration at least 10 times a second, and at once when the state
     /// changes; it finishes after the final event (completed or stopped), or when playback fails.
+    ///
+    /// It is the pipeline's one event stream: the position comes from a time event on the
+    /// stream's mainloop (``PlaybackStream/reportPlayedTime(every:_:)``), the changes from the
+    /// calls that make them, and every event passes through ``PlaybackControl``, which lets none
+    /// follow the final one.
     public let events: AsyncStream<PlaybackEvent>
     /// The clip's length in seconds.
     public var duration: Double { control.duration }
 
-    private let media: MediaLocation
-    private let options: PlaybackOptions
     private let control: PlaybackControl
-    private let eventSink: AsyncStream<PlaybackEvent>.Continuation
-    private let pipeline = Locked<Stages?>(nil)
+    private let pipeline: Stages
     /// What the library does once the playback has ended (counts the play), on a blocking thread.
     private let finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)?
     /// How the playback ended, once it has and ``finishing`` has run.
@@ -29,92 +32,64 @@ public final class PlaybackManager: Sendable {
     /// How often ``events`` reports the position.
     static let eventInterval = 0.08
 
-    /// Prepares to play the file at `url`, `duration` seconds long (the library's value: it is
-    /// not probed again); `finishing` runs once it has ended, before ``result()`` returns.
+    /// Prepares to play `media`, `duration` seconds long (the library's value: it is not probed
+    /// again); `finishing` runs once it has ended, before ``result()`` returns.
     init(fileAt media: MediaLocation, duration: Double, options: PlaybackOptions = PlaybackOptions(),
          finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)? = nil) {
-        self.media = media
-        self.options = options
-        self.finishing = finishing
         let duration = max(duration, 0)
-        control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration)
-        (events, eventSink) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration)
+        self.control = control
+        self.finishing = finishing
+        pipeline = Stages(
+            capacity: 16, threads: ("cravey.decoder", "cravey.player"),
+            producer: { try Self.decode($0, media: media, gainDB: options.gainDB, control: control) },
+            consumer: { try Self.play($0, sink: options.sink, control: control) })
+        events = pipeline.events
     }
 
     /// Opens the file and the playback stream, and starts playing.
     ///
     /// Throws ``CraveyError``: `.notFound` for a missing file, `.undecodableMedia` for one that is
     /// not media, `.unavailable` when no sound server answers or the sink does not exist.
-    public func start() async throws {
-        let media = media
-        let info = try await onDedicatedThread(named: "cravey.probe") { () throws -> MediaInfo in try MediaProbe.info(of: media) }
-        let format = Self.outputFormat(for: info.audioStream)
-        let control = control
-        let options = options
-        let stages = Stages(
-            capacity: 16, threads: ("cravey.decoder", "cravey.player"),
-            producer: { try Self.decode($0, media: media, audio: info.audioStream, format: format, gainDB: options.gainDB, control: control) },
-            consumer: { try Self.play($0, sink: options.sink, format: format, control: control) })
-        pipeline.withLock { $0 = stages }
+    func start() async throws {
         do {
-            try await stages.start()
+            try await pipeline.start()
         } catch {
-            control.detach()
-            eventSink.finish()
             outcome.resolve(.failure(error))
             throw error
         }
         // The end is awaited here, not by whoever calls result(): a play is counted whether or
         // not anyone waits for it.
-        Task { [control, finishing, outcome] in
+        Task { [pipeline, finishing, outcome] in
             do {
-                let summary = try await stages.result()
+                let summary = try await pipeline.result()
                 outcome.resolve(.success(try await onDedicatedThread(named: "cravey.count") { try finishing?(summary) ?? summary }))
             } catch {
-                control.detach()
                 outcome.resolve(.failure(error))
             }
         }
-        let sink = eventSink
-        // A thread of its own, not a task: on a busy cooperative pool a sleeping task wakes late,
-        // and the events must keep their pace.
-        DedicatedThread.start(named: "cravey.events") {
-            while stages.state != .finished, stages.state != .failed {
-                sink.yield(control.event)
-                Thread.sleep(forTimeInterval: Self.eventInterval)
-            }
-            if stages.state == .finished { sink.yield(control.event) }
-            sink.finish()
-        }.detach()
     }
 
     /// Pauses: the stream is corked, so the sink goes quiet at once; decoding waits.
     public func pause() {
-        guard let stream = control.pause() else { return }
-        pipeline.withLock { $0 }?.pause()
-        try? stream.cork(true)
-        eventSink.yield(control.event)
+        pipeline.pause()
     }
 
     /// Resumes where it paused.
     public func resume() {
-        guard let stream = control.beginResume() else { return }
-        try? stream.cork(false)
-        control.endPause()
-        pipeline.withLock { $0 }?.resume()
-        eventSink.yield(control.event)
+        pipeline.resume()
     }
 
     /// Pauses when playing, resumes when paused.
     public func togglePause() {
-        if control.event.state == .paused { resume() } else { pause() }
+        if pipeline.state == .paused { resume() } else { pause() }
     }
 
     /// Goes to `position` seconds (clamped to the clip); returns where it goes.
     @discardableResult
     public func seek(to position: Double) -> Double {
         let target = control.seek(to: position)
-        eventSink.yield(control.event)
+        pipeline.wakeStages()
         return target
     }
 
@@ -131,13 +106,13 @@ public final class PlaybackManager: Sendable {
     /// a signal handler's queue included.
     public func stop() {
         control.stop()
-        pipeline.withLock { $0 }?.stop()
+        pipeline.stop()
     }
 
     /// Waits for the playback to end, played to the end or stopped, and its play to be counted
     /// (unless it was a preview).
     public func result() async throws -> PlaybackSummary {
-        guard pipeline.withLock({ $0 }) != nil else {
+        guard pipeline.wasStarted else {
             throw CraveyError(.other, "This playback was never started.")
         }
         return try await outcome.value()
@@ -145,7 +120,14 @@ public final class PlaybackManager: Sendable {
 
     // MARK: - Stages
 
-    private typealias Stages = MediaPipeline<Chunk, PlaybackSummary, PlaybackEvent>
+    private typealias Stages = MediaPipeline<Decoded, PlaybackSummary, PlaybackEvent>
+
+    /// What the decoder hands the writer.
+    private enum Decoded: Sendable {
+        /// The decoder's first item: the format it converts to, which the writer opens the stream in.
+        case format(sampleRate: Int, channels: Int)
+        case chunk(Chunk)
+    }
 
     /// Decoded samples of one generation (see ``PlaybackControl``), or its end.
     private struct Chunk: Sendable {
@@ -164,11 +146,12 @@ public final class PlaybackManager: Sendable {
         (min(max(audio?.sampleRate ?? 48_000, 8_000), 192_000), min(max(audio?.channels ?? 1, 1), 2))
     }
 
-    /// The decoder stage: decodes from the requested position, converts to the stream's format,
-    /// applies the gain, and starts over at every seek. After the end it waits for a seek or a stop.
-    private static func decode(_ stage: Stages.Producer, media: MediaLocation, audio: StreamInfo?,
-                               format: (sampleRate: Int, channels: Int), gainDB: Double,
-                               control: PlaybackControl) throws {
+    /// The decoder stage: probes and opens the file, hands the writer the format, then decodes
+    /// from the requested position, converts to that format, applies the gain, and starts over at
+    /// every seek. After the end it waits for a seek or a stop.
+    private static func decode(_ stage: Stages.Producer, media: MediaLocation, gainDB: Double, control: PlaybackControl) throws {
+        let audio = try MediaProbe.info(of: media).audioStream
+        let format = outputFormat(for: audio)
         let gain = Float(pow(10, gainDB / 20))
         let source: SampleSource
         if let audio {
@@ -177,6 +160,7 @@ public final class PlaybackManager: Sendable {
         } else {
             source = Silence(format: format, duration: control.duration)
         }
+        guard try stage.push(.format(sampleRate: format.sampleRate, channels: format.channels)) else { return }
         try stage.ready()
         var failure: (any Error)?
         while true {
@@ -186,7 +170,7 @@ public final class PlaybackManager: Sendable {
                 var samples = samples
                 Self.apply(gain, to: &samples)
                 do {
-                    return try stage.push(Chunk(generation: generation, content: .samples(samples, start: start)))
+                    return try stage.push(.chunk(Chunk(generation: generation, content: .samples(samples, start: start))))
                         && stage.proceed()
                 } catch {
                     failure = error
@@ -195,10 +179,9 @@ public final class PlaybackManager: Sendable {
             }
             if let failure { throw failure }
             if ended {
-                guard try stage.push(Chunk(generation: generation, content: .end)) else { return }
-                while try stage.proceed(), control.isCurrent(generation) {
-                    Thread.sleep(forTimeInterval: 0.01)
-                }
+                guard try stage.push(.chunk(Chunk(generation: generation, content: .end))) else { return }
+                // Asleep until a seek (which wakes the stages), a stop or a failure.
+                guard try stage.wait(until: { !control.isCurrent(generation) }) else { return }
             }
             guard try stage.proceed(), !control.isStopping else { return }
         }
@@ -211,18 +194,22 @@ public final class PlaybackManager: Sendable {
         }
     }
 
-    /// The writer stage: owns the PulseAudio stream; writes the current generation's samples,
-    /// flushes at a seek, drains at the end.
-    private static func play(_ stage: Stages.Consumer, sink: String?, format: (sampleRate: Int, channels: Int),
-                             control: PlaybackControl) throws -> PlaybackSummary {
+    /// The writer stage: opens the stream in the decoder's format and owns it; writes the current
+    /// generation's samples, flushes at a seek, drains at the end. It corks the stream at the
+    /// pipeline's pause, and reports the position from the stream's mainloop.
+    private static func play(_ stage: Stages.Consumer, sink: String?, control: PlaybackControl) throws -> PlaybackSummary {
+        guard case .format(let sampleRate, let channels)? = try stage.pop() else { return control.finish(completed: false) }
         let stream: PlaybackStream
         do {
-            stream = try PlaybackStream(sink: sink, sampleRate: format.sampleRate, channels: format.channels)
+            stream = try PlaybackStream(sink: sink, sampleRate: sampleRate, channels: channels)
         } catch {
             throw CraveyError.soundServer(error, sink: sink)
         }
-        control.attach(stream)
+        control.attach(stream) { stage.emit($0) }
+        defer { control.detach() }
+        stage.onPauseChange { paused in control.pauseChanged(paused) }
         try stage.ready()
+        stream.reportPlayedTime(every: eventInterval) { control.report(playedTime: $0) }
         var playing: Int?
         var flushed = 0
         var streamTime = 0.0
@@ -234,8 +221,9 @@ public final class PlaybackManager: Sendable {
                 streamTime = try stream.flush()
                 flushed = generation
             }
-            while let chunk = try stage.pop() {
+            while let item = try stage.pop() {
                 guard !control.isStopping else { break }
+                guard case .chunk(let chunk) = item else { continue }
                 let current = control.seekRequest.generation
                 guard chunk.generation == current else {
                     try flush(for: current)

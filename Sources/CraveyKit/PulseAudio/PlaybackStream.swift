@@ -9,14 +9,22 @@ import Foundation
 /// seek, drain it at the end without being stuck there when the person seeks or stops meanwhile,
 /// and read the stream's timing to know what the sink has played. `pa_simple` has flush, drain and
 /// latency, but no cork, and its drain cannot be interrupted.
-// @unchecked Sendable: the C objects are only touched with the threaded mainloop's lock held
-// (`pa_threaded_mainloop_lock`), which is what that lock is for; the `let`s never change.
+///
+/// Nothing here sleeps: every wait is on the mainloop's condition (`pa_threaded_mainloop_wait`),
+/// signalled by the server's callbacks, by ``wakeUp()``, or by a time event on the mainloop.
+// @unchecked Sendable: the C objects and `reporter` are only touched with the threaded mainloop's
+// lock held (`pa_threaded_mainloop_lock`, or on the mainloop's own thread, which holds it while
+// it runs callbacks), which is what that lock is for, and in `deinit` once the mainloop has
+// stopped; the `let`s never change.
 final class PlaybackStream: @unchecked Sendable {
     private let mainloop: OpaquePointer
     private let context: OpaquePointer
     private let stream: OpaquePointer
+    /// A time event that signals the mainloop's condition: the deadline of a wait.
+    private let alarm: OpaquePointer
     private let frameBytes: Int
     private let sampleRate: Int
+    private var reporter: Reporter?
 
     /// Connects to the server and opens a playback stream on `sink` (nil: the default sink) that
     /// keeps `bufferDuration` seconds queued at the server, and starts to play once they are
@@ -86,16 +94,24 @@ final class PlaybackStream: @unchecked Sendable {
             default: pa_threaded_mainloop_wait(mainloop)
             }
         }
+        let ring: pa_time_event_cb_t = { _, _, _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }
+        guard let alarm = pa_context_rttime_new(context, Self.never, ring, UnsafeMutableRawPointer(mainloop)) else {
+            throw abandonStream("pa_context_rttime_new")
+        }
         pa_threaded_mainloop_unlock(mainloop)
         self.mainloop = mainloop
         self.context = context
         self.stream = stream
+        self.alarm = alarm
         self.sampleRate = sampleRate
         frameBytes = channels * MemoryLayout<Float>.size
     }
 
     deinit {
         pa_threaded_mainloop_stop(mainloop)
+        let api = pa_threaded_mainloop_get_api(mainloop)!.pointee
+        if let event = reporter?.event { api.time_free(event) }
+        api.time_free(alarm)
         pa_stream_disconnect(stream)
         pa_stream_unref(stream)
         pa_context_disconnect(context)
@@ -155,38 +171,65 @@ final class PlaybackStream: @unchecked Sendable {
     }
 
     /// Waits until everything written has been played; false when `keepGoing` said no first (the
-    /// drain is then cancelled). The corresponding C functions are `pa_stream_drain` and
-    /// `pa_stream_get_time`.
+    /// drain is then cancelled). The corresponding C functions are `pa_stream_drain`,
+    /// `pa_stream_get_time` and `pa_context_rttime_restart`.
     ///
     /// The server acknowledges a drain once the sink has taken the last sample, which the sink
     /// still holds for its latency (and disconnecting would rewind it away); so this then waits
     /// for what the stream time says is left, up to 2.5 s, holding the count while corked. (The
     /// stream time itself stops short of the end once the stream has run dry, so it is read once.)
+    /// That wait is on the mainloop's condition, until a time event at its end, a cork or an
+    /// uncork, or ``wakeUp()``.
     func drain(while keepGoing: () -> Bool) throws(PulseAudioError) -> Bool {
-        let (drained, end) = try locked { () throws(PulseAudioError) -> (Bool, Double) in
+        try locked { () throws(PulseAudioError) -> Bool in
             guard try perform("pa_stream_drain", pa_stream_drain(stream, Self.signalSuccess, UnsafeMutableRawPointer(mainloop)),
-                              while: keepGoing) else { return (false, 0) }
-            return (true, try writtenTime())
+                              while: keepGoing) else { return false }
+            let end = try writtenTime()
+            var left = pa_usec_t((min(max(end - (streamTime() ?? end), 0), 2.5) * 1_000_000).rounded())
+            defer { pa_context_rttime_restart(context, alarm, Self.never) }
+            var since = pa_rtclock_now()
+            while left > 0 {
+                guard keepGoing() else { return false }
+                if let error = failure("pa_stream_drain") { throw error }
+                // Corked, the count holds, and only the uncork's signal (or a wake-up) ends the wait.
+                let corked = pa_stream_is_corked(stream) == 1
+                pa_context_rttime_restart(context, alarm, corked ? Self.never : since + left)
+                pa_threaded_mainloop_wait(mainloop)
+                let now = pa_rtclock_now()
+                if !corked { left -= min(left, now - since) }
+                since = now
+            }
+            return true
         }
-        guard drained else { return false }
-        var left = min(max(end - (playedTime ?? end), 0), 2.5)
-        while left > 0 {
-            guard keepGoing() else { return false }
-            let step = min(left, 0.01)
-            Thread.sleep(forTimeInterval: step)
-            if !locked({ pa_stream_is_corked(stream) == 1 }) { left -= step }
-        }
-        return true
     }
 
     /// Seconds of the stream the sink has played (its latency accounted for, interpolated between
     /// the server's updates); nil before the server has said. It stops while corked and does not
     /// go back on a flush. The corresponding C function is `pa_stream_get_time`.
     var playedTime: Double? {
-        locked {
+        locked { streamTime() }
+    }
+
+    /// Calls `body` with ``playedTime`` at once and every `interval` seconds after, until the
+    /// stream is freed, corked or not: a player's position events, at a pace no busy thread pool
+    /// can slow. The corresponding C functions are `pa_context_rttime_new` and
+    /// `pa_context_rttime_restart`.
+    ///
+    /// `body` runs on the mainloop's thread, which holds the mainloop's lock meanwhile: it must not
+    /// call this stream (taking that lock there deadlocks), and it delays every other callback.
+    func reportPlayedTime(every interval: Double, _ body: @escaping @Sendable (Double?) -> Void) {
+        let tick: pa_time_event_cb_t = { _, event, _, reporter in
+            let reporter = Unmanaged<Reporter>.fromOpaque(reporter!).takeUnretainedValue()
             var microseconds: pa_usec_t = 0
-            guard pa_stream_get_time(stream, &microseconds) >= 0 else { return nil }
-            return Double(microseconds) / 1_000_000
+            reporter.body(pa_stream_get_time(reporter.stream, &microseconds) >= 0 ? Double(microseconds) / 1_000_000 : nil)
+            pa_context_rttime_restart(reporter.context, event, pa_rtclock_now() + reporter.interval)
+        }
+        locked {
+            precondition(reporter == nil, "a PlaybackStream reports to one observer")
+            let reporter = Reporter(stream: stream, context: context, interval: pa_usec_t(interval * 1_000_000), body: body)
+            // Unretained: `self.reporter` keeps it until `deinit`, which frees the event first.
+            reporter.event = pa_context_rttime_new(context, pa_rtclock_now(), tick, Unmanaged.passUnretained(reporter).toOpaque())
+            self.reporter = reporter
         }
     }
 
@@ -196,7 +239,26 @@ final class PlaybackStream: @unchecked Sendable {
         locked { pa_threaded_mainloop_signal(mainloop, 0) }
     }
 
+    /// What ``reportPlayedTime(every:_:)`` calls, boxed for the time event's `void *`.
+    private final class Reporter {
+        let stream: OpaquePointer
+        let context: OpaquePointer
+        let interval: pa_usec_t
+        let body: @Sendable (Double?) -> Void
+        var event: OpaquePointer?
+
+        init(stream: OpaquePointer, context: OpaquePointer, interval: pa_usec_t, body: @escaping @Sendable (Double?) -> Void) {
+            self.stream = stream
+            self.context = context
+            self.interval = interval
+            self.body = body
+        }
+    }
+
     // MARK: - With the mainloop locked
+
+    /// `PA_USEC_INVALID`, which does not import: a time event restarted with it is disabled.
+    private static let never = pa_usec_t.max
 
     private static let signalSuccess: pa_stream_success_cb_t = { _, _, mainloop in
         pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0)
@@ -206,6 +268,13 @@ final class PlaybackStream: @unchecked Sendable {
         pa_threaded_mainloop_lock(mainloop)
         defer { pa_threaded_mainloop_unlock(mainloop) }
         return try body()
+    }
+
+    /// See ``playedTime``.
+    private func streamTime() -> Double? {
+        var microseconds: pa_usec_t = 0
+        guard pa_stream_get_time(stream, &microseconds) >= 0 else { return nil }
+        return Double(microseconds) / 1_000_000
     }
 
     /// The stream time (see ``playedTime``) at which the next written sample will play, from

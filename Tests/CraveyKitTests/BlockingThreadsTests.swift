@@ -1,0 +1,126 @@
+import CraveyTestSupport
+import Foundation
+import Testing
+@testable import CraveyKit
+
+/// ``onDedicatedThread(named:_:)``: blocking work off the cooperative pool, on threads that are
+/// reused and never make one call wait for another.
+@Suite("Blocking work on the shared threads")
+struct BlockingThreadsTests {
+    @Test("jobs one after another run on one thread")
+    func reusesThreads() async throws {
+        // Given a pool of its own
+        let pool = BlockingThreads(idleTimeout: 60)
+
+        // When 20 jobs run one after another
+        var threads = Set<String>()
+        for _ in 0..<20 {
+            threads.insert(try await Self.run(on: pool, named: "bt-reuse") { Self.currentThread() })
+        }
+
+        // Then they all ran on one thread
+        #expect(threads.count == 1, "\(threads.count) threads for 20 jobs in a row")
+    }
+
+    @Test("a thread idle for the timeout ends")
+    func idleThreadsEnd() async throws {
+        // Given a pool whose threads end after 0.2 s idle, and a job it ran
+        let pool = BlockingThreads(idleTimeout: 0.2)
+        let thread = try await Self.run(on: pool, named: "bt-idle") { Self.currentThread() }
+
+        // Then that job's thread ends
+        #expect(try await poll(within: 30, every: 0.05) { !FileManager.default.fileExists(atPath: thread) },
+                "the idle thread did not end")
+    }
+
+    @Test("onDedicatedThread runs off the cooperative pool, on a thread named for the call while it runs")
+    func namesThreads() async throws {
+        for index in 0..<3 {
+            let name = "bt-name-\(index)"
+            #expect(try await onDedicatedThread(named: name) { Self.currentName() } == name)
+        }
+    }
+
+    @Test("ten calls blocked at once do not hold up an eleventh")
+    func blockedCallsDoNotStarveOthers() async throws {
+        // Given ten calls blocked until the test lets them go (120 s at most)
+        let gate = Gate()
+        let blocked = (0..<10).map { _ in
+            Task { try await onDedicatedThread(named: "bt-blocked") { gate.wait() } }
+        }
+        #expect(try await poll(within: 30, every: 0.005) { gate.waiting == 10 })
+
+        // When another call is made, it runs at once
+        let value = try await onDedicatedThread(named: "bt-free") { 42 }
+
+        // Then it returned while the ten were still blocked
+        #expect(value == 42)
+        #expect(!gate.timedOut, "the eleventh call waited for the blocked ones")
+        gate.open()
+        for call in blocked { try await call.value }
+    }
+
+    /// Runs `body` on `pool` and awaits its result.
+    static func run<Value: Sendable>(on pool: BlockingThreads, named name: String,
+                                     _ body: @escaping @Sendable () -> Value) async throws -> Value {
+        let completion = Completion<Value>()
+        pool.run(named: name) {
+            let value = body()
+            return { completion.resolve(.success(value)) }
+        }
+        return try await completion.value()
+    }
+
+    /// The calling thread's `/proc/<pid>/task/<tid>` path, unique among the live threads.
+    static func currentThread() -> String {
+        "/proc/" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? "")
+    }
+
+    /// The calling thread's name as the kernel shows it.
+    static func currentName() -> String {
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Threads wait here until the test opens it, for 120 s at most (a limit a test that passes
+/// never reaches, however slowly a busy machine resumes its task).
+// @unchecked Sendable: every `var` is read and written only with `condition` locked.
+private final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+    private var waiters = 0
+    private var didTimeOut = false
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait() {
+        condition.lock()
+        defer { condition.unlock() }
+        waiters += 1
+        let deadline = Date(timeIntervalSinceNow: 120)
+        while !isOpen {
+            if !condition.wait(until: deadline) {
+                didTimeOut = true
+                return
+            }
+        }
+    }
+
+    var waiting: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return waiters
+    }
+
+    var timedOut: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return didTimeOut
+    }
+}
