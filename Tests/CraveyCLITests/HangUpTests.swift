@@ -112,11 +112,22 @@ struct HangUpTests {
         let library = temporaryLibrary()
         let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=600:sample_rate=16000"])
         let terminal = try onTerminal(["import", long.path, "--library", library.path])
-        try await Task.sleep(for: .milliseconds(800))
 
-        // When the terminal is closed
-        terminal.hangUp()
-        try await offPool { terminal.process.waitUntilExit() }
+        // When the terminal is closed once the import is writing (on a thread of the test's own,
+        // so a busy task pool cannot let the import finish first)
+        let importing = try await offPool { () -> Bool in
+            let deadline = Date().addingTimeInterval(20)
+            var started = false
+            while !started, Date() < deadline {
+                started = (try? FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path))?
+                    .contains { $0.hasSuffix(".importing") } == true
+                if !started { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            terminal.hangUp()
+            terminal.process.waitUntilExit()
+            return started
+        }
+        #expect(importing, "the import never started writing")
 
         // Then the import stopped with 130 and left nothing
         #expect(terminal.process.terminationStatus == 130)

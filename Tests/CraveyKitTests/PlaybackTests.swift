@@ -174,7 +174,7 @@ struct PlaybackTests {
         // Given a 6 s tone playing, its events collected with the time they arrive
         let sink = try VirtualMicrophone()
         let clip = try Fixture.tones([(440, 6)])
-        let manager = PlaybackManager(fileAt: clip, duration: 6, options: PlaybackOptions(sink: sink.sinkName))
+        let manager = PlaybackManager(fileAt: .outside(clip), duration: 6, options: PlaybackOptions(sink: sink.sinkName))
         try await manager.start()
         let arrivals = Locked<[(at: ContinuousClock.Instant, event: PlaybackEvent)]>([])
         let collector = Task { for await event in manager.events { arrivals.withLock { $0.append((.now, event)) } } }
@@ -211,7 +211,7 @@ struct PlaybackTests {
         // at the server and 16 chunks between the threads), and the decoder waits at the end
         let sink = try VirtualMicrophone()
         let clip = try Fixture.tones([(440, 5)])
-        let manager = PlaybackManager(fileAt: clip, duration: 5, options: PlaybackOptions(sink: sink.sinkName))
+        let manager = PlaybackManager(fileAt: .outside(clip), duration: 5, options: PlaybackOptions(sink: sink.sinkName))
         try await manager.start()
         try await wait(manager, until: 3.3)
         let decoder = try #require(ProcessThreads.named("cravey.decoder").first)

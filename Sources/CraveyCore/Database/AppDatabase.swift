@@ -40,7 +40,7 @@ package struct AppDatabase: Sendable {
     /// An empty database in memory, with this program's tables: a library that is not there yet,
     /// read by a command that creates nothing.
     init() throws {
-        writer = try DatabaseQueue(configuration: Self.configuration(readOnly: false))
+        writer = try DatabaseQueue()
         isReadOnly = false
         newer = nil
         try migrate()

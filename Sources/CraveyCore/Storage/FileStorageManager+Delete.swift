@@ -63,7 +63,7 @@ extension FileStorageManager {
     /// instant the next taker of the lock (``exclusively(_:)``) finishes the deletion, so a
     /// deleted clip never comes back as a recovered one.
     package func deleteAll() throws -> Deletion {
-        guard exists else { return Deletion() }
+        guard isStored else { return Deletion() }
         return try exclusively {
             try beginDeletingAll()
             return try finishDeletingAll()

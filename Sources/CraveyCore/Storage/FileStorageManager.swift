@@ -63,8 +63,9 @@ package final class FileStorageManager: @unchecked Sendable {
         self.root = root
         writersLock = root.map { WritersLock.of($0, at: url) }
         warnings = root.map { Self.warnings(about: $0, at: url) } ?? []
-        if let root, creating || Self.holdsDatabase(root) {
-            try makeFolders()
+        isStored = root.map { creating || Self.holdsDatabase($0) } ?? false
+        if root != nil { try makeFolders(creating: isStored) }
+        if isStored {
             repository = RecordingRepository(database: try openDatabase())
         } else {
             do {
@@ -82,8 +83,11 @@ package final class FileStorageManager: @unchecked Sendable {
         try? root?.close()
     }
 
-    /// Whether there is a library here: a folder (nil for none) cravey made.
+    /// Whether there is a library folder here.
     package var exists: Bool { root != nil }
+    /// Whether the library has its database on the disk (false: an empty one in memory, for a
+    /// command that only reads a library that is not there yet).
+    package let isStored: Bool
 
     /// The library folder and the two folders under it.
     package enum Folder: Sendable, CaseIterable {
@@ -166,15 +170,22 @@ package final class FileStorageManager: @unchecked Sendable {
         return true
     }
 
-    /// Creates `Recordings/` and `Thumbnails/` (0700) where they are missing and checks the ones
-    /// that exist, changing nothing about them: they must be real folders, not links. A library
-    /// that cannot be written keeps its missing folders missing: reading works, writing fails
-    /// later with `.cannotWrite`. The corresponding C function is `mkdirat`.
-    private func makeFolders() throws(CraveyError) {
+    /// Creates `Recordings/` and `Thumbnails/` (0700) where they are missing, when `creating`,
+    /// and checks the ones that exist, changing nothing about them: they must be real folders,
+    /// not links. A library that cannot be written keeps its missing folders missing: reading
+    /// works, writing fails later with `.cannotWrite`. The corresponding C function is `mkdirat`.
+    private func makeFolders(creating: Bool) throws(CraveyError) {
         for (folder, name) in [(Folder.recordings, Self.recordingsFolder), (.thumbnails, "Thumbnails")] {
-            let parent = try openFolder(folder == .recordings ? .library : .recordings)
+            let parent: FileDescriptor
+            do throws(CraveyError) {
+                parent = try openFolder(folder == .recordings ? .library : .recordings)
+            } catch where !creating && error.kind == .notFound {
+                return  // nothing made and nothing there: nothing to check
+            }
             defer { try? parent.close() }
-            if mkdirat(parent.rawValue, name, 0o700) == 0 {
+            if !creating {
+                // Checked only.
+            } else if mkdirat(parent.rawValue, name, 0o700) == 0 {
                 fsync(parent.rawValue)  // the new folder's name on the disk too
             } else if ![EEXIST, EROFS, EACCES, EPERM].contains(errno) {
                 throw Self.writeError(errno, url(of: folder), doing: "create the folder")

@@ -38,7 +38,7 @@ enum Importer {
     /// `.invalidInput` when `source` is not a regular file (a named pipe, a directory, a
     /// device...), and `.undecodableMedia` (nothing left behind) when it is not media FFmpeg can
     /// decode.
-    static func prepare(_ source: URL, storage: FileStorageManager, id: UUID) throws(CraveyError) -> Imported {
+    static func prepare(_ source: URL, storage: FileStorageManager, id: UUID) throws -> Imported {
         try refuseUnlessRegularFile(source)
         let input: Demuxer
         do {
@@ -89,6 +89,7 @@ enum Importer {
         } catch {
             // A file that was there before is not ours to remove.
             if created { try? storage.remove(partial) }
+            if error is CancellationError { throw error }
             // A full disk or a read-only library is not the file's fault: say so, with its fix.
             if case var refusal = CraveyError.writing(error, to: partial), refusal.kind == .cannotWrite {
                 refusal.message += " Nothing was stored."

@@ -22,7 +22,8 @@ extension RecordingLibrary {
                     try Importer.importFile(source, into: storage, id: id, metadata: metadata, createdAt: createdAt)
                 }))
             } catch {
-                outcome.resolve(.failure(error))
+                // Given up meanwhile: whatever stopped the work, the import was cancelled.
+                outcome.resolve(.failure(storage.isAbandoned(id) ? CancellationError() : error))
             }
         }
         return try await withTaskCancellationHandler {
