@@ -573,6 +573,20 @@ class LazyFS(_operations_base()):
         node.ctime = now
         return 0
 
+    # Extended attributes: ENOSYS, so the kernel stops asking (it would look up
+    # security.capability before every write).
+    def getxattr(self, path, name, position=0):
+        raise OSError(errno.ENOSYS, "no xattrs")
+
+    def listxattr(self, path):
+        raise OSError(errno.ENOSYS, "no xattrs")
+
+    def setxattr(self, path, name, value, options, position=0):
+        raise OSError(errno.ENOSYS, "no xattrs")
+
+    def removexattr(self, path, name):
+        raise OSError(errno.ENOSYS, "no xattrs")
+
     def statfs(self, path):
         info = os.statvfs(self.backing)
         return {key: getattr(info, key) for key in
