@@ -20,12 +20,15 @@ where fsync of a file also commits the journal holding its directory entry and e
 pending rename: a program that is durable here is durable on ext4, XFS and btrfs alike, while
 one that leans on ext4's journal is caught here. A file whose name was made durable but whose
 data never was comes back empty (the ext4 zero-length file after a rename-without-fsync).
-Everything not durable is dropped whole at a cut: this model never keeps some unsynced writes
-and drops others, as a real disk's write-back may (see "Known gaps").
+By default everything not durable is dropped at a cut; `cut P` first lets a random part of it
+through (each file's pending data, each folder's pending entries, whole), which explores the
+orders a real disk's write-back may have chosen.
 
 Controls, on the Unix socket SOCKET (default BACKING + ".lazyfs.sock"), one line each:
   sync      make everything visible durable (what `sync` does; FUSE never sees a syncfs), reply ok
-  cut       the power cut: drop everything not durable, unmount at once (every process using
+  cut [P]   the power cut: drop everything not durable (with P > 0, first let each pending
+            item, a file's unsynced data or a folder's unsynced entries, reach the disk whole
+            with probability P, as write-back may have done), unmount at once (every process using
             the mount gets ENOTCONN or EIO from then on) and exit; BACKING is then what a disk
             would hold. Reply ok just before the exit.
   unmount   sync, then unmount cleanly and exit (reply ok)
@@ -41,16 +44,22 @@ anyway). direct_io stays off, so the kernel's page cache serves shared writable 
 WAL index (-shm) works as it does on a disk, with no `PRAGMA locking_mode`.
 
 Known gaps: timestamps are not kept durably (BACKING's files get the time they were written);
-xattrs, FIFOs and device files are not supported; O_DIRECT is served through the page cache
-like any open; everything (data included) is held in memory, the backing folder is read whole
-at mount; a mmap'd write reaches this process only when the kernel writes the page back (on
-msync, munmap, fsync, a reopen, or memory pressure), exactly as it reaches a disk; fallocate is
-not supported (EOPNOTSUPP).
+xattrs, FIFOs and device files are not supported, nor fallocate (EOPNOTSUPP); everything, data
+included, is held in memory, and the backing folder is read whole at mount. A rename between two
+folders is not atomic here (each folder keeps its own side: the file can end up in both or in
+neither, as on a file system without a journal; ext4 and XFS would keep one side). Write-back
+(`cut P`) moves whole items: no torn write within a file, no half-written page. O_DIRECT works
+(the kernel sends it straight here) and, like any write, is durable only once fsynced. A mmap'd
+write reaches this process only when the kernel writes the page back (msync, munmap, fsync, a
+reopen, memory pressure), as it would reach a disk. Locks are the kernel's, for this one mount:
+two processes flocking (or fcntl-locking) one name exclude each other, but two hard links to one
+file are two inodes to the kernel here (libfuse's high-level API gives each name its own node),
+so a lock or a mapping taken through one name does not meet one taken through the other.
 
 As a module: `Mount(backing, mountpoint)` starts one in a child process and has sync(), cut(),
 unmount() and stats().
 """
-import errno, json, os, shutil, socket, stat, subprocess, sys, threading, time
+import errno, json, os, random, shutil, socket, stat, subprocess, sys, threading, time
 
 HERE = os.path.abspath(__file__)
 
@@ -336,6 +345,35 @@ class LazyFS(_operations_base()):
                 if node.kind == "d":
                     self._make_entries_durable(node)
             self.synced.append((round(time.monotonic() - self.started, 3), "sync", "/"))
+
+    def write_back_some(self, probability, seed=None):
+        """Before a cut: each pending item (a file's unsynced data and mode, a folder's unsynced
+        entries) reaches the disk with `probability`, whole, as the kernel's write-back or a
+        journal commit might have put it there before the power went. Items are independent
+        and unordered: a rename may land without the data renamed, or the reverse."""
+        chooser = random.Random(seed)
+        with self.mutex:
+            if self.dead:
+                return
+            seen, order = set(), []
+
+            def visit(node):
+                if node.ino in seen:
+                    return
+                seen.add(node.ino)
+                order.append(node)
+                if node.kind == "d":
+                    for ino in node.entries.values():
+                        visit(self.nodes[ino])
+            visit(self.root)
+            chooser.shuffle(order)
+            for node in order:
+                if chooser.random() < probability:
+                    if node.kind == "f":
+                        self._make_data_durable(node)
+                    elif node.kind == "d":
+                        self._make_entries_durable(node)
+            self.synced.append((round(time.monotonic() - self.started, 3), f"write-back {probability}", "/"))
 
     def power_off(self):
         """Drops everything not durable: BACKING already holds only what is; nothing more may
@@ -631,7 +669,10 @@ def serve(backing, mountpoint, control, debug=False):
                     with filesystem.mutex:
                         reply = {"counts": filesystem.counts, "synced": filesystem.synced}
                     connection.sendall(json.dumps(reply).encode() + b"\n")
-                elif command == "cut":
+                elif command == "cut" or command.startswith("cut "):
+                    probability = float(command.split()[1]) if " " in command else 0.0
+                    if probability > 0:
+                        filesystem.write_back_some(probability)
                     filesystem.power_off()
                     _unmount(mountpoint, lazy=True)
                     connection.sendall(b"ok\n")
@@ -710,9 +751,10 @@ class Mount:
         if os.path.ismount(self.mountpoint):
             _unmount(self.mountpoint, lazy=True)
 
-    def cut(self):
-        """The power cut. Returns once the backing folder is final."""
-        self._stop("cut")
+    def cut(self, write_back=0.0):
+        """The power cut. Returns once the backing folder is final. With `write_back` > 0, each
+        pending item reaches the disk first with that probability (see write_back_some)."""
+        self._stop(f"cut {write_back}" if write_back else "cut")
 
     def unmount(self):
         self._stop("unmount")

@@ -5,6 +5,7 @@
 """
 import fcntl, mmap, os, shutil, sqlite3, subprocess, sys, tempfile, time, unittest
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lazyfs  # noqa: E402
 
@@ -226,6 +227,26 @@ class LazyFSTests(unittest.TestCase):
         self.assertEqual(read(self.d("sub", "a")), b"a")
         self.assertEqual(read(self.d("older")), b"old data")
         self.assertFalse(os.path.exists(self.d("old")))
+
+    def test_write_back_of_everything_is_a_sync(self):
+        os.mkdir(self.m("sub"))
+        write(self.m("sub", "a"), b"a")
+        os.unlink(self.m("old"))
+        self.mount.cut(write_back=1.0)
+        self.assertEqual(read(self.d("sub", "a")), b"a")
+        self.assertFalse(os.path.exists(self.d("old")))
+
+    def test_o_direct_is_durable_only_when_fsynced(self):
+        block = b"d" * 4096
+        fd = os.open(self.m("direct"), os.O_WRONLY | os.O_CREAT | os.O_DIRECT, 0o600)
+        buffer = mmap.mmap(-1, 4096)  # O_DIRECT wants an aligned buffer
+        buffer.write(block)
+        os.write(fd, buffer)
+        os.close(fd)
+        fsync_path(self.m())
+        self.assertEqual(read(self.m("direct")), block)
+        self.mount.cut()
+        self.assertEqual(read(self.d("direct")), b"")
 
     def test_after_the_cut_every_user_gets_errors(self):
         fd = os.open(self.m("open"), os.O_WRONLY | os.O_CREAT, 0o600)
