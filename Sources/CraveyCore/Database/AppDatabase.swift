@@ -30,6 +30,13 @@ package struct AppDatabase: Sendable {
             readOnly = true
             pool = try DatabasePool(path: url.path, configuration: Self.configuration(readOnly: true))
         }
+        if !readOnly {
+            // A commit returns once it is on the disk (the write-ahead log fsynced): a clip, an
+            // edit or a play the command said it saved survives a power cut that follows. Set on
+            // the pool's one writing connection once it is open: GRDB sets NORMAL when it turns
+            // WAL mode on, after any `prepareDatabase`.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        }
         writer = pool
         isReadOnly = readOnly
         if readOnly, newer == nil, try needsMigration() {
@@ -53,9 +60,6 @@ package struct AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             // Deleted titles and notes must not linger in free pages of the file.
             try db.execute(sql: "PRAGMA secure_delete = ON")
-            // A commit returns once it is on the disk (the write-ahead log fsynced): a clip, an
-            // edit or a play the command said it saved survives a power cut that follows.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             // Keep the -wal file when the last connection closes. Otherwise every `cravey list`
             // rewrote the database on open and checkpointed it on close: a write and four
             // fsyncs for a command that only reads.
