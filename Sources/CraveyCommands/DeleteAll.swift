@@ -15,5 +15,9 @@ struct DeleteAll: ParsableCommand {
         let summary = try library.deleteAll()
         if json { return try Terminal.printJSON(summary) }
         Terminal.diagnostic("Deleted \(summary.recordings) recordings (\(summary.files) files, \(FileStorageManager.formatBytes(summary.bytes))).")
+        if !summary.untouched.isEmpty {
+            Terminal.diagnostic("Left \(summary.untouched.count) file\(summary.untouched.count == 1 ? "" : "s") cravey did not make, where \(summary.untouched.count == 1 ? "it is" : "they are"): "
+                                + summary.untouched.map(Format.visible).joined(separator: ", ") + ". Move them out of the library folder, or add one with `cravey import FILE`.")
+        }
     }
 }

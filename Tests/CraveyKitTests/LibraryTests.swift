@@ -177,8 +177,8 @@ struct LibraryTests {
         let secret = "SECRET-TITLE-\(UUID().uuidString.prefix(8))"
         let library = try Fixture.library(clips: 20, titles: [secret])
         // An orphan (a recording a crash cut off) and a stray thumbnail go too.
-        try Data(repeating: 1, count: 1000).write(to: library.storage.recordingsURL.appendingPathComponent("audio_\(UUID()).m4a.partial"))
-        try Data(repeating: 2, count: 100).write(to: library.storage.thumbnailsURL.appendingPathComponent("video_x.jpg"))
+        try Data(repeating: 1, count: 1000).write(to: library.storage.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial"))
+        try Data(repeating: 2, count: 100).write(to: library.storage.thumbnailsURL.appendingPathComponent("video_\(UUID().uuidString.lowercased()).jpg"))
 
         let summary = try library.deleteAll()
         #expect(summary.recordings == 20 && summary.files == 22)
@@ -203,7 +203,7 @@ struct LibraryTests {
         let orphan = library.storage.partialURL(for: orphanID, type: .audio)
         try FileManager.default.copyItem(at: try Fixture.audio(seconds: 1.5), to: orphan)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: orphan.path)
-        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID()).m4a.partial")
+        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: garbage.path)
 
@@ -238,7 +238,7 @@ struct LibraryTests {
         }
         let empty = library.storage.partialURL(for: id, type: .audio)
         #expect(FileManager.default.fileExists(atPath: empty.path))
-        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID()).m4a.partial")
+        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
 
         // When the library is repaired, without --delete-unplayable

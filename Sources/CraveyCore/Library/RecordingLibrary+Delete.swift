@@ -9,6 +9,8 @@ extension RecordingLibrary {
         public var files: Int
         /// The bytes those files held.
         public var bytes: Int64
+        /// Files in `Recordings/` cravey did not make (a person's own), left where they are.
+        public var untouched: [String]
     }
 
     /// Deletes one recording: its row, its play history, its media file and its thumbnail, all or
@@ -21,13 +23,14 @@ extension RecordingLibrary {
         try storage.delete(id)
     }
 
-    /// Deletes every recording, every file under `Recordings/` and every play, and clears the
-    /// deleted text out of the database file. A recording another process is still making is
-    /// left alone. Once it has begun, a crash cannot undo it: whoever opens the library next
+    /// Deletes every recording, every file cravey made under `Recordings/` and every play, and
+    /// clears the deleted text out of the database file. A recording another process is still
+    /// making is left alone, and so are files cravey did not make (``DeletionSummary/untouched``). Once it has begun, a crash cannot undo it: whoever opens the library next
     /// finishes it, so a deleted clip never comes back.
     @discardableResult
     public func deleteAll() throws -> DeletionSummary {
         let deleted = try storage.deleteAll()
-        return DeletionSummary(recordings: deleted.recordings, files: deleted.files, bytes: deleted.bytes)
+        return DeletionSummary(recordings: deleted.recordings, files: deleted.files, bytes: deleted.bytes,
+                               untouched: deleted.untouched)
     }
 }

@@ -11,6 +11,8 @@ extension FileStorageManager {
         package var recordings = 0
         package var files = 0
         package var bytes: Int64 = 0
+        /// Files in `Recordings/` cravey did not make, left where they are.
+        package var untouched: [String] = []
     }
 
     /// Deletes one recording, atomically for the person: either the row, the media file and the
@@ -54,9 +56,10 @@ extension FileStorageManager {
     }
 
     /// Deletes every recording: all rows and play events, every media file and thumbnail under
-    /// `Recordings/` (orphans, crash leftovers and names that are not UTF-8 included), leaving no
-    /// deleted text in the database. A recording another process is still making (its
-    /// `.partial`, `.finishing` and thumbnail) is left alone.
+    /// `Recordings/` that cravey made (orphans and crash leftovers included), leaving no deleted
+    /// text in the database. A recording another process is still making (its `.partial`,
+    /// `.finishing` and thumbnail) is left alone, and so is every file cravey did not make
+    /// (``StoredName``): it is reported, never deleted.
     ///
     /// Atomic for the person, under the writers' lock: a journal (`delete-all.pending`) is
     /// written before the first row goes and removed after the last file; after a crash at any
@@ -119,6 +122,11 @@ extension FileStorageManager {
         let live = liveStems()
         for (path, size) in storedFilesWithSizes() {
             let url = url(of: path)
+            let folder: Folder = path.hasPrefix(Self.thumbnailsFolder + "/") ? .thumbnails : .recordings
+            guard Self.storedName(url.lastPathComponent, in: folder) != nil else {
+                summary.untouched.append(path)
+                continue
+            }
             if live.contains(Self.stem(of: url.lastPathComponent)) { continue }
             do {
                 try remove(url)
@@ -128,15 +136,10 @@ extension FileStorageManager {
                 failed.append((path, error))
             }
         }
-        // Names that are not UTF-8 no row can hold: they go by their bytes.
+        // A name that is not UTF-8 cravey never gives: not its file.
         for file in unreadableNames() {
-            do {
-                try remove(raw: file.name, in: file.folder)
-                summary.files += 1
-                summary.bytes += file.size
-            } catch {
-                failed.append((Self.visibleName(file.name), error))
-            }
+            summary.untouched.append((file.folder == .thumbnails ? Self.thumbnailsFolder : Self.recordingsFolder)
+                                     + "/" + Self.visibleName(file.name))
         }
         // What was removed is gone on the disk before the journal that says so goes.
         for folder in [Folder.recordings, .thumbnails] { try? syncFolder(folder) }

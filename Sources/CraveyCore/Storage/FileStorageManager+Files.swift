@@ -190,8 +190,8 @@ extension FileStorageManager {
         storedFilesWithSizes().reduce(0) { $0 + $1.size }
     }
 
-    /// Regular files under `Recordings/` whose names are not valid UTF-8: no row can name them,
-    /// so `doctor` renames them and `delete-all` removes them by their bytes.
+    /// Regular files under `Recordings/` whose names are not valid UTF-8: cravey gives no such
+    /// name, so `doctor` reports them as not its own and `delete-all` leaves them.
     package func unreadableNames() -> [(folder: Folder, name: [UInt8], size: Int64)] {
         [Folder.recordings, .thumbnails].flatMap { folder in
             entries(in: folder).filter { String(validating: $0.name, as: UTF8.self) == nil }.map { (folder, $0.name, $0.size) }
@@ -214,35 +214,6 @@ extension FileStorageManager {
             }
         }
         return shown
-    }
-
-    /// Renames a file of `folder` from raw bytes to `newName`, beneath the folder's descriptor.
-    package func rename(raw name: [UInt8], in folder: Folder, to newName: String) throws(CraveyError) {
-        try onRaw(name, in: folder, doing: "rename a file in") { directory, name in
-            renameat(directory, name, directory, newName) == 0 ? 0 : errno
-        }
-    }
-
-    /// Removes a file of `folder` by its raw name, beneath the folder's descriptor. ENOENT is success.
-    package func remove(raw name: [UInt8], in folder: Folder) throws(CraveyError) {
-        try onRaw(name, in: folder, doing: "delete a file in") { directory, name in
-            unlinkat(directory, name, 0) == 0 || errno == ENOENT ? 0 : errno
-        }
-    }
-
-    /// Runs a `*at` call on a raw name beneath `folder`'s descriptor; `call` returns 0 or an errno.
-    private func onRaw(_ name: [UInt8], in folder: Folder, doing action: String,
-                       _ call: (Int32, UnsafePointer<CChar>) -> Int32) throws(CraveyError) {
-        do throws(Errno) {
-            let descriptor = try folderDescriptor(folder)
-            defer { try? descriptor.close() }
-            let code = (name + [0]).withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { call(descriptor.rawValue, $0.baseAddress!) }
-            }
-            if code != 0 { throw Errno(rawValue: code) }
-        } catch {
-            throw Self.writeError(error.rawValue, url(of: folder), doing: action)
-        }
     }
 
     /// The regular files of a folder with their raw names and sizes: one `readdir` and one

@@ -28,6 +28,55 @@ extension FileStorageManager {
         URL(fileURLWithPath: url.path + finishingSuffix, isDirectory: false)
     }
 
+    /// What a file in `Recordings/` or `Thumbnails/` is by cravey's naming scheme; nil for a name
+    /// cravey never gives (a person's file, a cover picture, a name that is not UTF-8): such
+    /// files are never deleted, renamed or registered, only reported.
+    package enum StoredName: Equatable, Sendable {
+        /// A clip's media: finished (no suffix), or being recorded, imported or rewritten.
+        case media(type: RecordingType, id: UUID, suffix: String)
+        /// A video's thumbnail.
+        case thumbnail(id: UUID)
+        /// A file being deleted (``markForDeletion(_:)``), named after what it was.
+        case deleting(original: String)
+        /// A temporary file of an atomic write (``writeAtomically(_:to:doing:)``).
+        case temporary
+    }
+
+    /// Parses a name of `folder` by cravey's scheme: `audio_<uuid>.m4a` and `video_<uuid>.mp4`
+    /// (lowercase ids; an extension that matches the type) with `.partial`, `.importing` or
+    /// `.finishing` after them, `video_<uuid>.jpg` in `Thumbnails/`, `.deleting-` before any of
+    /// those, and an atomic write's `.<name>.<UUID>.tmp`.
+    package static func storedName(_ name: String, in folder: Folder) -> StoredName? {
+        if name.hasPrefix(deletingPrefix) {
+            let original = String(name.dropFirst(deletingPrefix.count))
+            return storedName(original, in: folder).map { _ in .deleting(original: original) }
+        }
+        if name.hasPrefix("."), name.hasSuffix(".tmp") {
+            let parts = name.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 3, UUID(uuidString: String(parts[parts.count - 2])) != nil else { return nil }
+            let original = parts.dropLast(2).joined(separator: ".")
+            return storedName(original, in: folder).map { _ in .temporary }
+        }
+        let stem = stem(of: name)
+        let (prefix, idText) = (stem.prefix { $0 != "_" }, stem.drop { $0 != "_" }.dropFirst())
+        guard idText.count == 36, idText == idText.lowercased(), let id = UUID(uuidString: String(idText)),
+              let type = RecordingType(rawValue: String(prefix)) else { return nil }
+        let rest = String(name.dropFirst(stem.count))
+        switch folder {
+        case .thumbnails:
+            return type == .video && rest == ".jpg" ? .thumbnail(id: id) : nil
+        case .recordings:
+            let ext = "." + type.fileExtension
+            guard rest.hasPrefix(ext) else { return nil }
+            let suffix = String(rest.dropFirst(ext.count))
+            let allowed = ["", partialSuffix, importingSuffix, finishingSuffix,
+                           partialSuffix + finishingSuffix, importingSuffix + finishingSuffix]
+            return allowed.contains(suffix) ? .media(type: type, id: id, suffix: suffix) : nil
+        case .library:
+            return nil
+        }
+    }
+
     /// Whether `name` is a file still being written, which holds a lock while its writer lives.
     static func isLiveName(_ name: String) -> Bool {
         name.hasSuffix(partialSuffix) || name.hasSuffix(finishingSuffix) || name.hasSuffix(importingSuffix)

@@ -45,8 +45,12 @@ extension RecordingLibrary {
         package var missingFiles: [Row] = []
         package var unsafePaths: [Row] = []
         package var unsafeThumbnails: [Thumbnail] = []
-        /// Files under `Recordings/` whose names are not UTF-8, shown with `\xNN` for the bad bytes.
-        package var unreadableNames: [String] = []
+        /// Files in `Recordings/` cravey did not make (named otherwise, a name that is not UTF-8,
+        /// shown with `\xNN` for the bad bytes, or bytes that are not what the name says): left
+        /// where they are, for the person to move out or import.
+        package var foreignFiles: [String] = []
+        /// Temporary files of a write a crash cut off (a thumbnail's, say).
+        package var interruptedWrites: [String] = []
         package var orphanFiles: [Orphan] = []
         package var orphanThumbnails: [String] = []
         package var sizeMismatches: [SizeMismatch] = []
@@ -71,7 +75,8 @@ extension RecordingLibrary {
             for thumbnail in unsafeThumbnails {
                 lines.append("unsafe thumbnail: \"\(thumbnail.title)\" (\(short(thumbnail.id))) points outside the library: \(thumbnail.thumbnailPath)")
             }
-            for name in unreadableNames { lines.append("file name not UTF-8: \(name)") }
+            for path in foreignFiles { lines.append("not made by cravey: \(path)") }
+            for path in interruptedWrites { lines.append("interrupted write: \(path)") }
             for orphan in orphanFiles {
                 let state = orphan.playable ? "playable, \(RecordingMetadata.displayDuration(orphan.duration ?? 0))" : "cannot be played"
                 lines.append("file with no entry: \(orphan.path) (\(FileStorageManager.formatBytes(orphan.bytes)), \(state))")
@@ -91,8 +96,8 @@ extension RecordingLibrary {
 
         /// No fault found. Loudness not measured yet is none: the first play measures it.
         public var isHealthy: Bool {
-            missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && unreadableNames.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
-                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty
+            missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty
         }
     }
 
@@ -121,6 +126,8 @@ extension RecordingLibrary {
     /// (see "Several processes, one library" in the README).
     package func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
         guard storage.exists else { return RepairReport() }
+        // A library with no database yet has no writer to keep out: looking makes nothing.
+        guard storage.isStored || repair else { return try examineLocked(repair: false, deleteUnplayable: false) }
         return try storage.exclusively { try examineLocked(repair: repair, deleteUnplayable: deleteUnplayable) }
     }
 
@@ -155,35 +162,50 @@ extension RecordingLibrary {
         for (path, bytes) in storage.storedFilesWithSizes() where !referenced.contains(path) {
             let url = storage.url(of: path)
             let name = url.lastPathComponent
-            if live.contains(FileStorageManager.stem(of: name)) {
-                continue  // a recording or an import still being made by another process
-            } else if name.hasSuffix(FileStorageManager.importingSuffix) {
-                report.interruptedImports.append(path)
-            } else if name.hasPrefix(FileStorageManager.deletingPrefix) {
-                report.interruptedDeletions.append(path)
-            } else if path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") {
-                report.orphanThumbnails.append(path)
-            } else if name.hasSuffix(FileStorageManager.finishingSuffix) {
+            let folder: FileStorageManager.Folder = path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") ? .thumbnails : .recordings
+            // What cravey did not name is not cravey's: reported, never deleted or registered.
+            guard let stored = FileStorageManager.storedName(name, in: folder) else {
+                report.foreignFiles.append(path)
+                continue
+            }
+            if live.contains(FileStorageManager.stem(of: name)) { continue }  // another process is making it
+            switch stored {
+            case .media(_, _, let suffix) where suffix.hasSuffix(FileStorageManager.finishingSuffix):
                 continue  // the unfinished copy of a rewrite a crash cut off; its original is kept
-            } else {
+            case .media(_, _, FileStorageManager.importingSuffix):
+                report.interruptedImports.append(path)
+            case .deleting:
+                report.interruptedDeletions.append(path)
+            case .temporary:
+                report.interruptedWrites.append(path)
+            case .thumbnail:
+                report.orphanThumbnails.append(path)
+            case .media(let type, _, _):
                 // Only the file's faults make it unplayable; running out of memory is thrown.
                 let duration: Double?
                 do { duration = try MediaProbe.playableDuration(of: storage.media(url)) } catch is CraveyError { duration = nil }
-                report.orphanFiles.append(.init(path: path, bytes: bytes, playable: duration != nil, duration: duration))
+                if duration != nil, !holds(type, storage.media(url)) {
+                    report.foreignFiles.append(path)  // its bytes are not what its name says
+                } else {
+                    report.orphanFiles.append(.init(path: path, bytes: bytes, playable: duration != nil, duration: duration))
+                }
             }
         }
-
-        let unreadable = storage.unreadableNames()
-        report.unreadableNames = unreadable.map { file in
+        // A name that is not UTF-8 cravey never gives.
+        report.foreignFiles += storage.unreadableNames().map { file in
             (file.folder == .thumbnails ? FileStorageManager.thumbnailsFolder : FileStorageManager.recordingsFolder)
                 + "/" + FileStorageManager.visibleName(file.name)
         }
 
-        if repair {
-            try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable)
-            try repairNames(unreadable, in: &report, deleteUnplayable: deleteUnplayable)
-        }
+        if repair { try self.repair(&report, referenced: referenced, deleteUnplayable: deleteUnplayable) }
         return report
+    }
+
+    /// Whether `media` holds what a file of `type` is named for: an MP4 with sound and no
+    /// picture (`.m4a`), or one with a picture (`.mp4`).
+    private func holds(_ type: RecordingType, _ media: MediaLocation) -> Bool {
+        guard let info = try? MediaProbe.info(of: media), info.formatName.contains("mp4") else { return false }
+        return type == .video ? info.videoStream != nil : info.videoStream == nil && info.audioStream != nil
     }
 
     /// Repairs what `report` found; `referenced` holds every media and thumbnail path the rows name.
@@ -206,6 +228,10 @@ extension RecordingLibrary {
         for path in report.interruptedImports {
             try storage.remove(storage.url(of: path))
             report.repairs.append("Deleted \(path), an import that was cut off.")
+        }
+        for path in report.interruptedWrites {
+            try storage.remove(storage.url(of: path))
+            report.repairs.append("Deleted \(path), a write that was cut off.")
         }
         for row in report.missingFiles + report.unsafePaths where !restored.contains(row.filePath) {
             _ = try repository.delete(id: row.id)
@@ -238,61 +264,27 @@ extension RecordingLibrary {
             } else if deleteUnplayable {
                 try storage.remove(storage.absoluteURL(for: orphan.path))
                 report.repairs.append("Deleted \(orphan.path), which cannot be played.")
-            } else if orphan.path.hasSuffix(FileStorageManager.partialSuffix), MediaProbe.holdsNoPacket(storage.media(storage.url(of: orphan.path))) {
+            } else if orphan.path.hasSuffix(FileStorageManager.partialSuffix),
+                      orphan.bytes == 0 || MediaProbe.holdsNoPacket(storage.media(storage.url(of: orphan.path))) {
                 try storage.remove(storage.absoluteURL(for: orphan.path))
                 report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
             }
         }
     }
 
-    /// Gives files whose names are not UTF-8 a name a row can hold, then treats them as the orphans
-    /// they are: a playable media file is registered, a thumbnail (or, when asked, an unplayable
-    /// file) is deleted.
-    private func repairNames(_ files: [(folder: FileStorageManager.Folder, name: [UInt8], size: Int64)],
-                             in report: inout RepairReport, deleteUnplayable: Bool) throws {
-        for file in files {
-            let shown = FileStorageManager.visibleName(file.name)
-            if file.folder == .thumbnails {
-                try storage.remove(raw: file.name, in: .thumbnails)
-                report.repairs.append("Deleted the thumbnail \(shown), whose name is not UTF-8 and which no recording can use.")
-                continue
-            }
-            let name = "renamed-\(UUID().uuidString.lowercased())"
-            try storage.rename(raw: file.name, in: .recordings, to: name)
-            let path = FileStorageManager.recordingsFolder + "/" + name
-            let url = storage.url(of: path)
-            let duration: Double?
-            do { duration = try MediaProbe.playableDuration(of: storage.media(url)) } catch is CraveyError { duration = nil }
-            report.repairs.append("Renamed \(FileStorageManager.recordingsFolder)/\(shown), whose name is not UTF-8, to \(path).")
-            if duration != nil {
-                let recording = try recover(.init(path: path, bytes: file.size, playable: true, duration: duration))
-                report.repairs.append("Registered \(path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased())).")
-            } else if deleteUnplayable {
-                try storage.remove(storage.absoluteURL(for: path))
-                report.repairs.append("Deleted \(path), which cannot be played.")
-            }
-        }
-    }
-
-    /// Registers a playable orphan as a recording titled "Recovered <date>".
+    /// Registers a playable orphan, named by cravey's scheme, as a recording titled
+    /// "Recovered <date>", of the type and (unless a row has it) the id its name says.
     private func recover(_ orphan: RepairReport.Orphan) throws -> Recording {
         let url = storage.url(of: orphan.path)
-        let info = try MediaProbe.info(of: storage.media(url))
-        let type: RecordingType = info.videoStream != nil ? .video : .audio
+        guard case .media(let type, let named, _) = FileStorageManager.storedName(url.lastPathComponent, in: .recordings) else {
+            throw CraveyError(.other, "\(orphan.path) is not named as a recording.")
+        }
+        let id = (try? repository.fetch(id: named)) == nil ? named : UUID()
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
         // A file a crash cut off is still fragmented: the finisher rewrites it when it can.
         return try ClipFinisher(storage: storage).finish(
-            .init(file: url, id: recoveredID(url.lastPathComponent, type: type), type: type, fragmented: true),
+            .init(file: url, id: id, type: type, fragmented: true),
             metadata: try RecordingMetadata(title: title), createdAt: modified)
-    }
-
-    /// The id in a file's name (`audio_<uuid>.m4a(.partial)`) when the name is of this type and
-    /// no row has that id yet; a new id otherwise.
-    private func recoveredID(_ name: String, type: RecordingType) -> UUID {
-        let parts = name.split(separator: "_", maxSplits: 1)
-        guard parts.count == 2, parts[0] == type.rawValue, let id = UUID(uuidString: String(parts[1].prefix(36))),
-              (try? repository.fetch(id: id)) == nil else { return UUID() }
-        return id
     }
 }
