@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyCore
+import Foundation
 
 /// The `--library` option every command shares.
 public struct LibraryOptions: ParsableArguments {
@@ -13,6 +14,11 @@ public struct LibraryOptions: ParsableArguments {
     /// (`creating`: record, import, a repair) makes the library when it is not there; the
     /// others read a missing one as empty and create nothing. `--library ""` is refused
     /// (exit 64): it must never quietly mean the default library.
+    /// The library folder these options name.
+    public var libraryURL: URL {
+        LibraryLocation.resolve(explicit: library)
+    }
+
     public func open(creating: Bool = false) throws -> RecordingLibrary {
         if library?.isEmpty == true {
             throw CraveyError(.invalidInput, "--library needs a folder; it was given an empty path. Name the library folder, or leave the option out for the default ($CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).")

@@ -11,7 +11,7 @@ public enum Messages {
     }
 
     /// One piece of advice in words.
-    static func words(for advice: CraveyError.Advice) -> String {
+    package static func words(for advice: CraveyError.Advice) -> String {
         switch advice {
         case .listRecordings:
             "Run `cravey list` to see the ids."

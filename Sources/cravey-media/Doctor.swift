@@ -20,6 +20,10 @@ struct Doctor: AsyncParsableCommand {
     func describe(_ report: RecordingLibrary.RepairReport, repaired: Bool) -> String {
         var lines = report.problems
         if lines.isEmpty { lines.append("The library is healthy.") }
+        if !repaired, !report.missingCopies.isEmpty {
+            let count = report.missingCopies.count
+            lines.append("own copies not kept yet: \(count) recording\(count == 1 ? "" : "s") (made before clips kept one); `cravey doctor --repair` writes \(count == 1 ? "it" : "them"), so that a damaged database costs none of their words.")
+        }
         if !repaired, report.unmeasuredLoudness > 0 {
             let count = report.unmeasuredLoudness
             lines.append("loudness not measured yet: \(count) recording\(count == 1 ? "" : "s"); `cravey doctor --repair` measures \(count == 1 ? "it" : "them") (playing a clip once does too).")
@@ -31,6 +35,9 @@ struct Doctor: AsyncParsableCommand {
                 lines.append("repaired: Measured the loudness of \(count) recording\(count == 1 ? "" : "s").")
             }
             lines.append(contentsOf: report.loudnessFailures)
+        } else if report.databaseIsDamaged {
+            let database = command.options.libraryURL.appendingPathComponent("library.sqlite").path
+            lines.append(Messages.words(for: .moveDamagedDatabase(database)))
         } else if !report.isHealthy {
             lines.append("Run `cravey doctor --repair` to fix these.")
         }

@@ -68,11 +68,16 @@ struct HangUpTests {
         let imported = try await Cravey.run(["import", "--library", library.path, try Fixture.tones([(440, 40)]).path])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let terminal = try onTerminal(["play", id, "--library", library.path, "--device", sink.sinkName])
-        #expect(try await shown(terminal, "0:01 ["), "\(terminal.output)")
 
-        // When the terminal is closed
-        terminal.hangUp()
-        try await offPool { terminal.process.waitUntilExit() }
+        // When the terminal is closed once it plays (on a thread of the test's own, so a busy
+        // task pool cannot delay the hang-up)
+        let played = try await offPool { () -> Bool in
+            let shown = terminal.waitUntilShown(within: 20) { $0.contains("0:01 [") }
+            terminal.hangUp()
+            terminal.process.waitUntilExit()
+            return shown
+        }
+        #expect(played, "\(terminal.output)")
 
         // Then one play is counted, stopped long before the end
         let opened = try RecordingLibrary(at: library)

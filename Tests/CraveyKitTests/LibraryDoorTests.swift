@@ -24,7 +24,7 @@ struct LibraryDoorTests {
         #expect(one?.kind == .cannotWrite && one?.message.contains(lock.path) == true, "\(String(describing: one))")
         #expect(all?.kind == .cannotWrite)
         #expect(try library.count() == 2)
-        #expect(library.storage.storedFiles().count == 2)
+        #expect(library.storage.storedFiles().count == 4)  // each clip's media and its own copy
         #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(FileStorageManager.deleteAllJournal).path))
     }
 
@@ -103,6 +103,6 @@ struct LibraryDoorTests {
         #expect(try library.recordings().map(\.id) == [recording.id])
         #expect(recording.title == "Kept" && recording.purpose == .milestone && recording.duration == 1.0)
         #expect(recording.loudness != nil)
-        #expect(library.storage.storedFiles() == [recording.filePath])
+        #expect(library.storage.storedFiles() == [FileStorageManager.metadataPath(for: recording.id, type: .audio), recording.filePath])
     }
 }

@@ -181,7 +181,8 @@ struct LibraryTests {
         try Data(repeating: 2, count: 100).write(to: library.storage.thumbnailsURL.appendingPathComponent("video_\(UUID().uuidString.lowercased()).jpg"))
 
         let summary = try library.deleteAll()
-        #expect(summary.recordings == 20 && summary.files == 22)
+        // 20 clips, each with its own copy of its words, and the 2 leftovers.
+        #expect(summary.recordings == 20 && summary.files == 42)
         #expect(try library.repository.count() == 0)
         #expect(library.storage.totalStorageUsed() == 0)
         #expect(library.storage.storedFiles().isEmpty)

@@ -445,7 +445,9 @@ struct PipelineTests {
             return []
         })
         let starting = Task { try await pipeline.start() }
-        #expect(try await poll(within: 30, every: 0.005) { pipeline.state == .running })
+        // Long: the task that starts it may wait that long for a thread while the parallel
+        // suite's synchronous tests hold the cooperative pool.
+        #expect(try await poll(within: 120, every: 0.005) { pipeline.state == .running })
 
         // When it is paused before the hook exists, then the hook is registered
         pipeline.pause()

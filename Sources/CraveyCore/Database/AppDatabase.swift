@@ -56,7 +56,9 @@ package struct AppDatabase: Sendable {
     private static func configuration(readOnly: Bool) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
-        configuration.busyMode = .timeout(30)
+        // A writer waits for the others as the writers' lock does: a long queue of plays counted
+        // by several processes at once (each commit flushed to the disk) must not fail.
+        configuration.busyMode = .timeout(600)
         configuration.prepareDatabase { db in
             // Deleted titles and notes must not linger in free pages of the file.
             try db.execute(sql: "PRAGMA secure_delete = ON")
@@ -97,6 +99,18 @@ package struct AppDatabase: Sendable {
             refusal.message = "Cannot read this library (\(error.message ?? "\(error.resultCode)")): " + refusal.message
             throw refusal
         }
+    }
+
+    /// The database's identity (``migrator``'s `libraryInfo`), nil for a database without one.
+    func libraryID() throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'libraryID'") }
+    }
+
+    /// What SQLite finds wrong with the database file (its b-trees, pages, indexes), one line
+    /// each; empty when it is sound. The corresponding SQLite call is `PRAGMA integrity_check`.
+    func integrityProblems() throws -> [String] {
+        let lines = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(20)") }
+        return lines == ["ok"] ? [] : lines
     }
 
     /// Whether tables are missing or older than this program's.
@@ -207,6 +221,8 @@ package struct AppDatabase: Sendable {
                 t.column("value", .text).notNull()
             }
             try db.execute(sql: "PRAGMA application_id = 1129469529")
+            // This database's identity: a delete-all's journal names it, and applies only to it.
+            try db.execute(sql: "INSERT INTO libraryInfo (key, value) VALUES ('libraryID', lower(hex(randomblob(16))))")
         }
         return migrator
     }

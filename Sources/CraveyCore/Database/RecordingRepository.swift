@@ -12,12 +12,51 @@ package struct RecordingRepository: Sendable {
     /// Why nothing may be written: a newer cravey wrote the library. Nil when writes may go.
     package var refusal: CraveyError? { database.newer }
 
-    package init(database: AppDatabase) {
-        self.database = database
+    /// The database's identity, which a `delete-all` journal names.
+    package func libraryID() throws -> String? {
+        try database.libraryID()
     }
 
-    package func insert(_ recording: Recording) throws {
-        try database.write { db in try recording.insert(db) }
+    /// What SQLite finds wrong with the database file; empty when it is sound.
+    package func integrityProblems() throws -> [String] {
+        try database.integrityProblems()
+    }
+
+    /// Called inside every write transaction that changes a clip, with the clip and its plays as
+    /// they will be once it commits, before it does: the library keeps a copy of each clip's
+    /// words beside its media (``FileStorageManager``), so a damaged database costs none of them.
+    /// Throwing rolls the change back.
+    private let keeper: (@Sendable (Recording, [PlayEvent]) throws -> Void)?
+
+    package init(database: AppDatabase, keeper: (@Sendable (Recording, [PlayEvent]) throws -> Void)? = nil) {
+        self.database = database
+        self.keeper = keeper
+    }
+
+    /// Inserts a row, with the plays it had (a clip restored from its own copy).
+    package func insert(_ recording: Recording, plays: [PlayEvent] = []) throws {
+        try database.write { db in
+            try recording.insert(db)
+            for var play in plays {
+                play.id = nil
+                try play.insert(db)
+            }
+            _ = try kept(recording.id, in: db)
+        }
+    }
+
+    /// Hands the row `id` and its plays, as they now are in this transaction, to the keeper, and
+    /// returns the row; `.notFound` when it is gone.
+    private func kept(_ id: UUID, in db: Database) throws -> Recording {
+        guard let recording = try Recording.fetchOne(db, key: id) else {
+            throw CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
+        }
+        if let keeper {
+            let events = try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased())
+                .order(PlayEvent.Columns.playedAt).fetchAll(db)
+            try keeper(recording, events)
+        }
+        return recording
     }
 
     package func fetchAll(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
@@ -63,13 +102,13 @@ package struct RecordingRepository: Sendable {
     package func recordPlay(of id: UUID, secondsListened: Double, completed: Bool,
                            at date: Date = Date()) throws -> Recording {
         try database.write { db in
-            let recording = try update(id, in: db, [
+            try update(id, in: db, [
                 Recording.Columns.playCount.set(to: Recording.Columns.playCount + 1),
                 Recording.Columns.lastPlayedAt.set(to: date),
             ])
             var event = PlayEvent(recordingId: id, playedAt: date, secondsListened: secondsListened, completed: completed)
             try event.insert(db)
-            return recording
+            return try kept(id, in: db)
         }
     }
 
@@ -89,16 +128,15 @@ package struct RecordingRepository: Sendable {
                 Recording.Columns.notes.set(to: notes),
                 Recording.Columns.purpose.set(to: purpose?.rawValue),
             ])
+            return try kept(id, in: db)
         }
     }
 
-    /// Changes the row `id` and returns it as it now is; throws `.notFound` when the row is gone.
-    private func update(_ id: UUID, in db: Database, _ assignments: [ColumnAssignment]) throws -> Recording {
-        let changed = try Recording.filter(key: id).updateAll(db, assignments)
-        guard changed == 1, let recording = try Recording.fetchOne(db, key: id) else {
+    /// Changes the row `id`; throws `.notFound` when the row is gone.
+    private func update(_ id: UUID, in db: Database, _ assignments: [ColumnAssignment]) throws {
+        guard try Recording.filter(key: id).updateAll(db, assignments) == 1 else {
             throw CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
         }
-        return recording
     }
 
     /// Stores a clip's loudness measurement (replacing any earlier one) and returns the row as it
@@ -110,13 +148,15 @@ package struct RecordingRepository: Sendable {
                 Recording.Columns.loudnessIntegrated.set(to: loudness.integrated),
                 Recording.Columns.loudnessTruePeak.set(to: loudness.truePeak),
             ])
+            return try kept(id, in: db)
         }
     }
 
     /// Updates the stored size of a file, for `doctor --repair`.
     package func updateFileSize(of id: UUID, to size: Int64) throws {
         try database.write { db in
-            _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.fileSize.set(to: size))
+            try update(id, in: db, [Recording.Columns.fileSize.set(to: size)])
+            _ = try kept(id, in: db)
         }
     }
 
@@ -126,13 +166,15 @@ package struct RecordingRepository: Sendable {
     package func updateThumbnail(of id: UUID, to path: String) throws -> Recording {
         try database.write { db in
             try update(id, in: db, [Recording.Columns.thumbnailPath.set(to: path)])
+            return try kept(id, in: db)
         }
     }
 
     /// Forgets a recording's thumbnail, for `doctor --repair` when its stored path is unsafe.
     package func removeThumbnail(of id: UUID) throws {
         try database.write { db in
-            _ = try Recording.filter(key: id).updateAll(db, Recording.Columns.thumbnailPath.set(to: nil))
+            try update(id, in: db, [Recording.Columns.thumbnailPath.set(to: nil)])
+            _ = try kept(id, in: db)
         }
     }
 
@@ -152,22 +194,26 @@ package struct RecordingRepository: Sendable {
             for (recording, events) in rows {
                 try recording.insert(db, onConflict: .ignore)
                 for var event in events { try event.insert(db, onConflict: .ignore) }
+                _ = try kept(recording.id, in: db)
             }
         }
     }
 
-    /// Deletes every row and play event in one transaction, then checkpoints the write-ahead log
-    /// so the deleted text leaves it too. Returns what was deleted.
+    /// Deletes every row and play event in one transaction. Returns what was deleted.
     package func deleteAll() throws -> [(Recording, [PlayEvent])] {
-        let deleted = try database.write { db in
+        try database.write { db in
             let recordings = try Recording.fetchAll(db)
             let events = Swift.Dictionary(grouping: try PlayEvent.fetchAll(db), by: \.recordingId)
             try PlayEvent.deleteAll(db)
             try Recording.deleteAll(db)
             return recordings.map { ($0, events[$0.id] ?? []) }
         }
+    }
+
+    /// Moves the write-ahead log into the database file and truncates it, so deleted text
+    /// lingers in neither (secure_delete clears it from the file's free pages).
+    package func checkpoint() throws {
         try database.checkpoint()
-        return deleted
     }
 }
 

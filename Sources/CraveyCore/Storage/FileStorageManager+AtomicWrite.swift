@@ -45,23 +45,25 @@ extension FileStorageManager {
 
     /// ``writeAtomically(_:to:doing:replacing:faults:)`` for a file stored in the library
     /// (a thumbnail), beneath its folder's descriptor.
-    package func writeAtomically(_ data: Data, to relativePath: String, doing action: String) throws(CraveyError) {
+    /// Without `syncing`, nothing is flushed: for many files written at once, flushed together
+    /// afterwards (`syncfs`).
+    package func writeAtomically(_ data: Data, to relativePath: String, doing action: String, syncing: Bool = true) throws(CraveyError) {
         let (folder, name) = try locate(relativePath)
         let descriptor = try openFolder(folder)
         defer { try? descriptor.close() }
         try Self.writeAtomically(data, named: name, in: descriptor.rawValue, url: url(of: relativePath), doing: action,
-                                 replacing: true, faults: faults)
+                                 replacing: true, syncing: syncing, faults: faults)
     }
 
     private static func writeAtomically(_ data: Data, named name: String, in folder: Int32, url: URL, doing action: String,
-                                        replacing: Bool, faults: StorageFaults) throws(CraveyError) {
+                                        replacing: Bool, syncing: Bool = true, faults: StorageFaults) throws(CraveyError) {
         let temporary = ".\(name).\(UUID().uuidString).tmp"
         do {
             let file = MediaFile(url: url, descriptor: try create(temporary, in: FileDescriptor(rawValue: folder)))
             do {
                 file.writeFault = faults.write
                 try data.withUnsafeBytes { try file.writeAll($0) }
-                try file.sync()
+                if syncing { try file.sync() }
                 try file.close()
             } catch {
                 try? file.close()
@@ -90,6 +92,6 @@ extension FileStorageManager {
         }
         unlinkat(folder, temporary, 0)
         // The new name on the disk too: written means durable.
-        if fsync(folder) != 0 { throw writeError(errno, url, doing: action) }
+        if syncing, fsync(folder) != 0 { throw writeError(errno, url, doing: action) }
     }
 }

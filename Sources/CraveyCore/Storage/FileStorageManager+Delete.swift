@@ -34,7 +34,7 @@ extension FileStorageManager {
             var marked: [URL] = []
             let deleted: (Recording, [PlayEvent])?
             do {
-                for path in [recording.filePath, recording.thumbnailPath].compactMap({ $0 }) {
+                for path in [recording.filePath, recording.thumbnailPath, Self.metadataPath(for: id, type: recording.type)].compactMap({ $0 }) {
                     if let url = try markForDeletion(path) { marked.append(url) }
                 }
                 try syncFolders(of: marked)
@@ -73,6 +73,30 @@ extension FileStorageManager {
         }
     }
 
+    /// Finishes the `delete-all` a crash interrupted, if its journal names this database; a
+    /// journal of another database (this one was moved aside, as cravey advises when it is
+    /// damaged, and a new one made) deletes nothing: it goes, and the clips stay.
+    func finishPendingDeleteAll() throws {
+        let named = journal()
+        if let named, !named.isEmpty, named != (try? repository.libraryID()) ?? nil {
+            endDeletingAll()
+            return
+        }
+        try finishDeletingAll()
+    }
+
+    /// What the journal holds: the identity of the database whose rows it deletes (empty from
+    /// cravey before it named one); nil when it cannot be read.
+    private func journal() -> String? {
+        guard let root else { return nil }
+        let descriptor = openat(root.rawValue, Self.deleteAllJournal, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 128)
+        let count = read(descriptor, &bytes, bytes.count)
+        return count < 0 ? nil : String(decoding: bytes.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Flushes to the disk the folders `urls` are in.
     private func syncFolders(of urls: [URL]) throws(CraveyError) {
         let folders = Set(urls.compactMap { try? locate($0).folder })
@@ -92,16 +116,20 @@ extension FileStorageManager {
         return fstatat(root.rawValue, Self.deleteAllJournal, &info, AT_SYMLINK_NOFOLLOW) == 0
     }
 
-    /// Writes the `delete-all` journal and flushes it, and its folder, to the disk.
-    private func beginDeletingAll() throws(CraveyError) {
+    /// Writes the `delete-all` journal, naming this database, and flushes it, and its folder,
+    /// to the disk.
+    private func beginDeletingAll() throws {
         guard let root else { return }
-        let descriptor = openat(root.rawValue, Self.deleteAllJournal, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw Self.writeError(errno, libraryURL.appendingPathComponent(Self.deleteAllJournal), doing: "start deleting with")
+        let identity = Array((try repository.libraryID() ?? "").utf8)
+        let url = libraryURL.appendingPathComponent(Self.deleteAllJournal)
+        let descriptor = openat(root.rawValue, Self.deleteAllJournal, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.writeError(errno, url, doing: "start deleting with") }
+        defer { close(descriptor) }
+        guard write(descriptor, identity, identity.count) == identity.count, fsync(descriptor) == 0, fsync(root.rawValue) == 0 else {
+            let error = Self.writeError(errno, url, doing: "start deleting with")
+            unlinkat(root.rawValue, Self.deleteAllJournal, 0)
+            throw error
         }
-        fsync(descriptor)
-        close(descriptor)
-        fsync(root.rawValue)
     }
 
     /// Removes the `delete-all` journal: the deletion is complete (or was given up and undone).
@@ -116,7 +144,15 @@ extension FileStorageManager {
     /// without its row) and the journal goes: the deletion is given up, not retried.
     @discardableResult
     func finishDeletingAll() throws -> Deletion {
-        let deleted = try repository.deleteAll()
+        let deleted: [(Recording, [PlayEvent])]
+        do {
+            deleted = try repository.deleteAll()
+        } catch {
+            // Nothing was deleted (a damaged database, say): the journal must not outlive this,
+            // or a later command would delete every file.
+            endDeletingAll()
+            throw error
+        }
         var summary = Deletion(recordings: deleted.count)
         var failed: [(path: String, error: CraveyError)] = []
         let live = liveStems()
@@ -154,6 +190,9 @@ extension FileStorageManager {
             throw error
         }
         endDeletingAll()
+        // The deleted titles and notes leave the write-ahead log too; the deletion is done
+        // whatever this says.
+        try repository.checkpoint()
         return summary
     }
 }

@@ -17,7 +17,7 @@ extension FileStorageManager {
         guard let root, let writersLock else { throw CraveyError(.notFound, "There is no library at \(libraryURL.path).") }
         try writersLock.lock(beneath: root, at: libraryURL)
         defer { writersLock.unlock() }
-        if repository != nil, isDeletingAll { try finishDeletingAll() }
+        if repository != nil, isDeletingAll { try finishPendingDeleteAll() }
         return try body()
     }
 

@@ -36,6 +36,8 @@ extension FileStorageManager {
         case media(type: RecordingType, id: UUID, suffix: String)
         /// A video's thumbnail.
         case thumbnail(id: UUID)
+        /// A clip's own copy of its words and plays (``metadataPath(for:type:)``).
+        case metadata(type: RecordingType, id: UUID)
         /// A file being deleted (``markForDeletion(_:)``), named after what it was.
         case deleting(original: String)
         /// A temporary file of an atomic write (``writeAtomically(_:to:doing:)``).
@@ -66,6 +68,7 @@ extension FileStorageManager {
         case .thumbnails:
             return type == .video && rest == ".jpg" ? .thumbnail(id: id) : nil
         case .recordings:
+            if rest == ".json" { return .metadata(type: type, id: id) }
             let ext = "." + type.fileExtension
             guard rest.hasPrefix(ext) else { return nil }
             let suffix = String(rest.dropFirst(ext.count))

@@ -14,7 +14,7 @@ extension FileStorageManager {
     ///
     /// The file is never deleted here: if the row cannot be written, the clip stays in
     /// `Recordings/`, where a repair finds it, and the error says so.
-    package func save(_ file: URL, as recording: Recording) throws -> Recording {
+    package func save(_ file: URL, as recording: Recording, plays: [PlayEvent] = []) throws -> Recording {
         defer { release(file) }
         return try exclusively {
             if abandoned.withLock({ $0.contains(recording.id) }) { throw CancellationError() }
@@ -29,7 +29,7 @@ extension FileStorageManager {
             var saved = recording
             saved.fileSize = try fileSize(at: recording.filePath)
             do {
-                try repository.insert(saved)
+                try repository.insert(saved, plays: plays)
             } catch {
                 throw CraveyError(.cannotWrite, "The clip was saved to \(destination.path), but its library entry could not be written (\(CraveyError(database: error)?.message ?? "\(error)")).",
                                   advice: .registerWithRepair, underlying: error)

@@ -66,7 +66,11 @@ package final class FileStorageManager: @unchecked Sendable {
         isStored = root.map { creating || Self.holdsDatabase($0) } ?? false
         if root != nil { try makeFolders(creating: isStored) }
         if isStored {
-            repository = RecordingRepository(database: try openDatabase())
+            let (database, migrated) = try openDatabase()
+            repository = RecordingRepository(database: database) { [weak self] recording, plays in
+                try self?.keep(recording, plays: plays)
+            }
+            if migrated { try? keepMissingCopies() }
         } else {
             do {
                 repository = RecordingRepository(database: try AppDatabase())
@@ -217,14 +221,13 @@ package final class FileStorageManager: @unchecked Sendable {
     /// Opens (creating and migrating when needed) the database beside `Recordings/`. Its tables
     /// are created and migrated under the writers' lock: two processes opening a new library at
     /// once would both create them.
-    private func openDatabase() throws(CraveyError) -> AppDatabase {
+    private func openDatabase() throws(CraveyError) -> (database: AppDatabase, migrated: Bool) {
         let file = libraryURL.appendingPathComponent(AppDatabase.fileName)
         do {
             let database = try AppDatabase(url: file)
-            if try database.needsMigration() {
-                try exclusively { try database.migrate() }
-            }
-            return database
+            guard try database.needsMigration() else { return (database, false) }
+            try exclusively { try database.migrate() }
+            return (database, true)
         } catch let error as CraveyError {
             throw error
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {

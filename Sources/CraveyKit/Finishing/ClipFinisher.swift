@@ -35,6 +35,30 @@ struct ClipFinisher {
     /// then), or a failed save (see ``FileStorageManager/save(_:as:)``). Running out of memory
     /// while rewriting is thrown as it is.
     func finish(_ clip: Clip, metadata: RecordingMetadata, createdAt: Date) throws -> Recording {
+        try finish(clip) { duration, thumbnail, loudness in
+            (Recording(id: clip.id, type: clip.type, title: metadata.resolvedTitle(createdAt: createdAt),
+                       notes: metadata.notes, purpose: metadata.purpose, createdAt: createdAt, duration: duration,
+                       filePath: storage.relativePath(for: clip.id, type: clip.type), thumbnailPath: thumbnail,
+                       fileSize: 0, loudness: loudness), [])
+        }
+    }
+
+    /// Finishes `clip` and saves it as the clip its own copy (``FileStorageManager/storedClip(_:type:)``)
+    /// says it was: its words, date, plays and loudness; the file's facts (its size, a new
+    /// thumbnail) are read again.
+    func finish(_ clip: Clip, restoring stored: Recording, plays: [PlayEvent]) throws -> Recording {
+        try finish(clip) { _, thumbnail, loudness in
+            var row = stored
+            row.filePath = storage.relativePath(for: clip.id, type: clip.type)
+            row.thumbnailPath = thumbnail
+            row.loudness = stored.loudness ?? loudness
+            return (row, plays)
+        }
+    }
+
+    /// The steps: rewrite, duration, loudness, thumbnail; then `row` makes the row (and its
+    /// plays) from what they found, which is saved.
+    private func finish(_ clip: Clip, row: (Double, String?, LoudnessMeasurement?) -> (Recording, [PlayEvent])) throws -> Recording {
         // Whatever happens, the file is no longer this process's to hold once this returns.
         defer { storage.release(clip.file) }
         if clip.fragmented {
@@ -61,11 +85,8 @@ struct ClipFinisher {
                 if clip.requiresThumbnail { throw error }
             }
         }
-        let row = Recording(id: clip.id, type: clip.type, title: metadata.resolvedTitle(createdAt: createdAt),
-                            notes: metadata.notes, purpose: metadata.purpose, createdAt: createdAt, duration: duration,
-                            filePath: storage.relativePath(for: clip.id, type: clip.type), thumbnailPath: thumbnail,
-                            fileSize: 0, loudness: loudness)
-        return try storage.save(clip.file, as: row)
+        let (recording, plays) = row(duration, thumbnail, loudness)
+        return try storage.save(clip.file, as: recording, plays: plays)
     }
 
     /// Rewrites a file of the library as a normal MP4 (index up front) by stream copy: the copy

@@ -26,9 +26,16 @@ enum Importer {
             try? storage.remove(imported.url)
             try? storage.remove(storage.url(of: storage.relativePath(for: id, type: imported.type)))
             try? storage.remove(storage.url(of: FileStorageManager.thumbnailPath(for: id)))
+            try? storage.remove(storage.url(of: FileStorageManager.metadataPath(for: id, type: imported.type)))
+            guard var error = error as? CraveyError else { throw error }
             // The thumbnail was made from our copy; the person knows the file they named.
-            if let error = error as? CraveyError, error.kind == .undecodableMedia {
+            if error.kind == .undecodableMedia {
                 throw CraveyError(.undecodableMedia, "Cannot import \(source.path): no picture of its video decodes. Nothing was stored.")
+            }
+            // Its file is gone again: the message says what is true now, not what the save said.
+            if error.advice.contains(.registerWithRepair), let cause = error.underlying {
+                error.message = "Cannot import \(source.path): its library entry could not be written (\(CraveyError(database: cause)?.message ?? "\(cause)")). Nothing was stored."
+                error.advice = []
             }
             throw error
         }

@@ -51,6 +51,13 @@ extension RecordingLibrary {
         package var foreignFiles: [String] = []
         /// Temporary files of a write a crash cut off (a thumbnail's, say).
         package var interruptedWrites: [String] = []
+        /// What SQLite finds wrong with `library.sqlite`; nothing else is examined then.
+        package var databaseProblems: [String] = []
+        /// Clips without their own copy of their words (saved before clips kept one): no fault,
+        /// but until a repair writes it, a damaged database would cost their words.
+        package var missingCopies: [Row] = []
+        /// Copies of clips with no row and no media: of clips that are gone.
+        package var orphanCopies: [String] = []
         package var orphanFiles: [Orphan] = []
         package var orphanThumbnails: [String] = []
         package var sizeMismatches: [SizeMismatch] = []
@@ -68,7 +75,7 @@ extension RecordingLibrary {
 
         /// What is wrong, one line each ("missing file: ..."); empty when the library is healthy.
         public var problems: [String] {
-            var lines: [String] = []
+            var lines = databaseProblems.map { "database damaged: \($0)" }
             let short = { (id: UUID) in id.uuidString.lowercased().prefix(8) }
             for row in missingFiles { lines.append("missing file: \"\(row.title)\" (\(short(row.id))) expects \(row.filePath)") }
             for row in unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(short(row.id))) points outside the library: \(row.filePath)") }
@@ -77,6 +84,7 @@ extension RecordingLibrary {
             }
             for path in foreignFiles { lines.append("not made by cravey: \(path)") }
             for path in interruptedWrites { lines.append("interrupted write: \(path)") }
+            for path in orphanCopies { lines.append("copy of a clip that is gone: \(path)") }
             for orphan in orphanFiles {
                 let state = orphan.playable ? "playable, \(RecordingMetadata.displayDuration(orphan.duration ?? 0))" : "cannot be played"
                 lines.append("file with no entry: \(orphan.path) (\(FileStorageManager.formatBytes(orphan.bytes)), \(state))")
@@ -94,10 +102,14 @@ extension RecordingLibrary {
         /// measures it, and so does a repair).
         public var unmeasuredLoudness: Int { missingLoudness.count }
 
+        /// Whether `library.sqlite` itself is damaged (then nothing else was examined or repaired).
+        public var databaseIsDamaged: Bool { !databaseProblems.isEmpty }
+
         /// No fault found. Loudness not measured yet is none: the first play measures it.
         public var isHealthy: Bool {
-            missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+            databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty
+                && orphanCopies.isEmpty
         }
     }
 
@@ -133,8 +145,18 @@ extension RecordingLibrary {
 
     private func examineLocked(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
         var report = RepairReport()
+        // A damaged database is reported and nothing else is done: rows read from it cannot be
+        // trusted, and a repair built on them could delete what it should keep.
+        do {
+            report.databaseProblems = try repository.integrityProblems()
+        } catch {
+            report.databaseProblems = [CraveyError(database: error)?.message ?? "\(error)"]
+        }
+        guard report.databaseProblems.isEmpty else { return report }
         let rows = try repository.fetchAll()
-        let referenced = Set(rows.flatMap { [$0.filePath, $0.thumbnailPath].compactMap { $0 } })
+        let referenced = Set(rows.flatMap { row in
+            [row.filePath, row.thumbnailPath, FileStorageManager.metadataPath(for: row.id, type: row.type)].compactMap { $0 }
+        })
 
         for row in rows {
             if let thumbnail = row.thumbnailPath, (try? storage.absoluteURL(for: thumbnail)) == nil {
@@ -152,6 +174,9 @@ extension RecordingLibrary {
             if size != row.fileSize {
                 report.sizeMismatches.append(.init(id: row.id, filePath: row.filePath, recorded: row.fileSize, actual: size))
             }
+            if storage.size(of: storage.url(of: FileStorageManager.metadataPath(for: row.id, type: row.type))) == nil {
+                report.missingCopies.append(entry)
+            }
             // A video without sound has nothing to measure; looking costs one open of its file.
             if row.loudness == nil, row.type == .audio || (try? MediaProbe.info(of: storage.media(url)).audioStream) != nil {
                 report.missingLoudness.append(entry)
@@ -159,7 +184,14 @@ extension RecordingLibrary {
         }
 
         let live = storage.liveStems()
-        for (path, bytes) in storage.storedFilesWithSizes() where !referenced.contains(path) {
+        let files = storage.storedFilesWithSizes()
+        // The clips whose media is here, under any of its names: their copies go with them.
+        let mediaStems = Set(files.compactMap { file -> String? in
+            let name = URL(fileURLWithPath: file.path).lastPathComponent
+            guard case .media = FileStorageManager.storedName(name, in: .recordings) else { return nil }
+            return FileStorageManager.stem(of: name)
+        })
+        for (path, bytes) in files where !referenced.contains(path) {
             let url = storage.url(of: path)
             let name = url.lastPathComponent
             let folder: FileStorageManager.Folder = path.hasPrefix(FileStorageManager.thumbnailsFolder + "/") ? .thumbnails : .recordings
@@ -180,6 +212,9 @@ extension RecordingLibrary {
                 report.interruptedWrites.append(path)
             case .thumbnail:
                 report.orphanThumbnails.append(path)
+            case .metadata:
+                // With its media, it is the orphan's own copy, used when the orphan is registered.
+                if !mediaStems.contains(FileStorageManager.stem(of: name)) { report.orphanCopies.append(path) }
             case .media(let type, _, _):
                 // Only the file's faults make it unplayable; running out of memory is thrown.
                 let duration: Double?
@@ -257,10 +292,16 @@ extension RecordingLibrary {
                 report.loudnessFailures.append("Could not measure the loudness of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
             }
         }
+        for row in report.missingCopies {
+            guard let recording = try repository.fetch(id: row.id) else { continue }
+            try storage.keep(recording, plays: try repository.playEvents(of: row.id))
+            report.repairs.append("Kept a copy of the words of \"\(row.title)\" beside its media.")
+        }
         for orphan in report.orphanFiles {
             if orphan.playable {
-                let recording = try recover(orphan)
-                report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased())).")
+                let (recording, restored) = try recover(orphan)
+                report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased()))"
+                                      + (restored ? ", with its words and plays from its own copy." : "."))
             } else if deleteUnplayable {
                 try storage.remove(storage.absoluteURL(for: orphan.path))
                 report.repairs.append("Deleted \(orphan.path), which cannot be played.")
@@ -270,11 +311,16 @@ extension RecordingLibrary {
                 report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
             }
         }
+        for path in report.orphanCopies {
+            try storage.remove(storage.url(of: path))
+            report.repairs.append("Deleted \(path), the copy of a clip that is gone.")
+        }
     }
 
-    /// Registers a playable orphan, named by cravey's scheme, as a recording titled
-    /// "Recovered <date>", of the type and (unless a row has it) the id its name says.
-    private func recover(_ orphan: RepairReport.Orphan) throws -> Recording {
+    /// Registers a playable orphan, named by cravey's scheme, of the type and (unless a row has
+    /// it) the id its name says: as its own copy says it was (its words, date, plays, loudness),
+    /// or, without one, titled "Recovered <date>". Returns the row and whether it was restored.
+    private func recover(_ orphan: RepairReport.Orphan) throws -> (Recording, Bool) {
         let url = storage.url(of: orphan.path)
         guard case .media(let type, let named, _) = FileStorageManager.storedName(url.lastPathComponent, in: .recordings) else {
             throw CraveyError(.other, "\(orphan.path) is not named as a recording.")
@@ -283,8 +329,10 @@ extension RecordingLibrary {
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date ?? Date()
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
         // A file a crash cut off is still fragmented: the finisher rewrites it when it can.
-        return try ClipFinisher(storage: storage).finish(
-            .init(file: url, id: id, type: type, fragmented: true),
-            metadata: try RecordingMetadata(title: title), createdAt: modified)
+        let clip = ClipFinisher.Clip(file: url, id: id, type: type, fragmented: orphan.path.hasSuffix(FileStorageManager.partialSuffix))
+        if let stored = storage.storedClip(id, type: type) {
+            return (try ClipFinisher(storage: storage).finish(clip, restoring: stored.recording, plays: stored.plays), true)
+        }
+        return (try ClipFinisher(storage: storage).finish(clip, metadata: try RecordingMetadata(title: title), createdAt: modified), false)
     }
 }
