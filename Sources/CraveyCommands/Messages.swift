@@ -22,7 +22,7 @@ public enum Messages {
         case .registerWithRepair:
             "Once the problem is fixed, `cravey doctor --repair` adds it to the library."
         case .moveDamagedDatabase(let path):
-            "Move it aside (mv '\(path)' '\(path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, as \"Recovered\" recordings."
+            "Move it aside (mv '\(path)' '\(path).damaged'); then `cravey doctor --repair` registers the clips in Recordings/ again, each with its title, notes, purpose and plays from its own copy."
         case .chooseLibrary:
             "Check the folder's permissions and free space, or choose another library with --library PATH."
         case .chooseEmptyFolder:

@@ -135,6 +135,11 @@ package struct AppDatabase: Sendable {
         let descriptor = open(url.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             close(descriptor)
+            // A write-ahead log left by a database moved aside (damaged) belongs to that one:
+            // SQLite would replay it into this new file. It is moved aside too, not deleted.
+            for suffix in ["-wal", "-shm"] where access(url.path + suffix, F_OK) == 0 {
+                rename(url.path + suffix, url.path + suffix + ".stale-\(Int(Date().timeIntervalSince1970))")
+            }
             // Its name on the disk too, before anything is committed into it.
             let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if folder >= 0 {
