@@ -318,6 +318,34 @@ struct PlaybackTests {
         #expect(events.map(\.completed) == [true, false])
         #expect(abs(events[0].secondsListened - 0.5) <= 0.2)
     }
+
+    @Test("a completed play counts the whole clip as listened, though an idle sink's clock said less; one paused then stopped counts what was heard, not the pause")
+    func listenedAsHeard() async throws {
+        // Given an idle null sink (nothing reads its monitor, so it renders late) and a 3 s clip
+        let sink = try VirtualMicrophone()
+        let clip = try Fixture.tones([(440, 3)])
+
+        // When it plays to the end
+        let manager = PlaybackManager(fileAt: .outside(clip), duration: 3, options: PlaybackOptions(sink: sink.sinkName))
+        try await manager.start()
+        let completed = try await manager.result()
+
+        // Then the play is completed with the clip's 3 s, not what the lagging clock said (1.96 s here once)
+        #expect(completed.completed && abs(completed.secondsListened - 3) < 0.05, "\(completed)")
+
+        // When a 6 s clip plays 1 s, is paused 1.5 s, then stopped
+        let paused = PlaybackManager(fileAt: .outside(try Fixture.tones([(440, 6)])), duration: 6,
+                                     options: PlaybackOptions(sink: sink.sinkName))
+        try await paused.start()
+        try await wait(paused, until: 1)
+        paused.pause()
+        try await Task.sleep(for: .seconds(1.5))
+        paused.stop()
+        let stopped = try await paused.result()
+
+        // Then about 1 s was listened: the pause, in which the corked stream's clock ran on, is not counted
+        #expect(!stopped.completed && stopped.secondsListened >= 0.9 && stopped.secondsListened < 1.4, "\(stopped)")
+    }
 }
 
 /// This process's threads, as the kernel lists them in `/proc/self/task`.

@@ -36,6 +36,9 @@ final class PlaybackControl: Sendable {
         /// interpolated stream time runs on while the stream is corked (and stands still after the
         /// uncork until it is right again). Set by the pipeline's pause hook only.
         var pausedAt: Double?
+        /// How far the current segment had played when the pause began: what it adds to the
+        /// seconds listened if it ends while paused (a seek does not move it).
+        var segmentPausedAt: Double?
         var stopping = false
         var stream: PlaybackStream?
         /// Where events go while the writer runs (the pipeline's event stream).
@@ -120,6 +123,7 @@ final class PlaybackControl: Sendable {
             let playedTime = stream.playedTime
             state.withLock { state in
                 state.pausedAt = position(&state, playedTime: playedTime)
+                state.segmentPausedAt = state.segment == nil ? nil : position(&state, playedTime: playedTime, ignoringSeeks: true)
                 emit(&state, playedTime: playedTime)
             }
             try? stream.cork(true)
@@ -128,6 +132,7 @@ final class PlaybackControl: Sendable {
             let playedTime = stream.playedTime
             state.withLock { state in
                 state.pausedAt = nil
+                state.segmentPausedAt = nil
                 emit(&state, playedTime: playedTime)
             }
         }
@@ -138,14 +143,18 @@ final class PlaybackControl: Sendable {
         state.withLock { emit(&$0, playedTime: playedTime) }
     }
 
-    /// Adds what the sink played of the current segment to the seconds listened, and ends it.
-    func closeSegment() {
+    /// Adds what the sink played of the current segment to the seconds listened, and ends it:
+    /// up to `end` (the clip's end, which a completed play's drain has heard), else up to where
+    /// the sink is, or where a pause froze it (the stream time runs on while corked).
+    func closeSegment(reaching end: Double? = nil) {
         let stream = state.withLock { $0.stream }
         let playedTime = stream?.playedTime
         state.withLock { state in
             guard let segment = state.segment else { return }
-            state.listened += max(position(&state, playedTime: playedTime, ignoringSeeks: true) - segment.start, 0)
+            let reached = end ?? state.segmentPausedAt ?? position(&state, playedTime: playedTime, ignoringSeeks: true)
+            state.listened += max(min(reached, duration) - segment.start, 0)
             state.segment = nil
+            state.segmentPausedAt = nil
         }
     }
 
@@ -158,7 +167,9 @@ final class PlaybackControl: Sendable {
     /// it stood), the last one, and returns the summary (the whole clip for a completed one).
     func finish(completed: Bool) -> PlaybackSummary {
         let position = completed ? duration : event.position
-        closeSegment()
+        // A completed play was heard to its last sample (the drain waited for it), however far
+        // behind a sink's clock reported it: its last segment reaches the end.
+        closeSegment(reaching: completed ? duration : nil)
         return state.withLock { state in
             let final = PlaybackEvent(state: completed ? .completed : .stopped, position: position, duration: duration)
             state.emit?(final)
