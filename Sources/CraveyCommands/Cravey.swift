@@ -19,13 +19,14 @@ public struct Cravey: ParsableCommand {
             (~/.local/share/cravey).
 
             Exit codes: 0 ok, 64 invalid input, 65 undecodable media, 66 unknown id or missing \
-            file, 69 no sound server, device or camera, 73 cannot write, 130 an import \
-            stopped by Ctrl-C, 1 anything else. Output to a \
+            file, 69 no sound server, device or camera, 73 cannot write, 74 a damaged \
+            backup, 78 a library a newer cravey wrote, 130 an import stopped by Ctrl-C, 1 \
+            anything else. Output to a \
             closed pipe (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
         subcommands: [RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
-                      ImportOptions.self, Export.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self]
+                      ImportOptions.self, Export.self, Backup.self, Restore.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self]
     )
 
     /// What `--version` prints, in both executables.

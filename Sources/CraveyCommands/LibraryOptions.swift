@@ -10,14 +10,15 @@ public struct LibraryOptions: ParsableArguments {
 
     public init() {}
 
-    /// Opens the library, and shows its warnings once on stderr. Only a command that adds clips
-    /// (`creating`: record, import, a repair) makes the library when it is not there; the
-    /// others read a missing one as empty and create nothing. `--library ""` is refused
-    /// (exit 64): it must never quietly mean the default library.
     /// The library folder these options name.
     public var libraryURL: URL {
         LibraryLocation.resolve(explicit: library)
     }
+
+    /// Opens the library, and shows its warnings once on stderr. Only a command that adds clips
+    /// (`creating`: record, import, restore, a repair) makes the library when it is not there;
+    /// the others read a missing one as empty and create nothing. `--library ""` is refused
+    /// (exit 64): it must never quietly mean the default library.
 
     public func open(creating: Bool = false) throws -> RecordingLibrary {
         if library?.isEmpty == true {

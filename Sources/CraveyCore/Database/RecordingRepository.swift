@@ -112,6 +112,16 @@ package struct RecordingRepository: Sendable {
         }
     }
 
+    /// Every row with its plays, newest first, read in one snapshot (a backup's).
+    package func everything() throws -> (libraryID: String?, clips: [(Recording, [PlayEvent])]) {
+        try database.read { db in
+            let recordings = try Recording.all().order(RecordingSort.recent.ordering).fetchAll(db)
+            let events = Swift.Dictionary(grouping: try PlayEvent.order(PlayEvent.Columns.playedAt).fetchAll(db), by: \.recordingId)
+            let id = try? String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'libraryID'")
+            return (id ?? nil, recordings.map { ($0, events[$0.id] ?? []) })
+        }
+    }
+
     package func playEvents(of id: UUID) throws -> [PlayEvent] {
         try database.read { db in
             try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased())

@@ -22,6 +22,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case cannotWrite
         /// The library was written by a newer cravey: it can be read, but nothing in it changed.
         case newerLibrary
+        /// A backup that is damaged, cut short, altered or not a cravey backup: nothing in it was
+        /// restored (or, found part way, nothing more).
+        case damagedArchive
         /// Anything else.
         case other
     }

@@ -23,21 +23,48 @@ extension FileStorageManager {
                             replacing: replacing, faults: faults)
     }
 
+    private static func writeAtomically(_ data: Data, named name: String, in folder: Int32, url: URL, doing action: String,
+                                        replacing: Bool, syncing: Bool = true, faults: StorageFaults) throws(CraveyError) {
+        do {
+            try writeAtomically(named: name, in: folder, url: url, doing: action, replacing: replacing, syncing: syncing,
+                                faults: faults) { file in try data.withUnsafeBytes { try file.writeAll($0) } }
+        } catch {
+            throw error as? CraveyError ?? writeError((error as? Errno ?? .ioError).rawValue, url, doing: action)
+        }
+    }
+
     /// Writes a file a person asked for outside the library (an export, a thumbnail written
     /// elsewhere), mode 0600, with ``writeAtomically(_:to:doing:replacing:faults:)``. Refused
     /// (`.invalidInput`, exit 64): any place inside the library folder, links resolved (its
     /// database, its clips, which only cravey manages); something already at `url` unless
     /// `replacing` (`--force`); and, even then, anything there that is not a regular file.
     package func writeOutside(_ data: Data, to url: URL, doing action: String, replacing: Bool) throws(CraveyError) {
+        do {
+            try writeOutside(to: url, doing: action, replacing: replacing) { file in
+                try data.withUnsafeBytes { try file.writeAll($0) }
+            }
+        } catch {
+            throw error as? CraveyError ?? Self.writeError((error as? Errno ?? .ioError).rawValue, url, doing: action)
+        }
+    }
+
+    /// ``writeOutside(_:to:doing:replacing:)`` for a file written as it is made (a backup):
+    /// `fill` writes it, a piece at a time. A failure of `fill` (its own error, thrown as it is)
+    /// leaves nothing.
+    package func writeOutside(to url: URL, doing action: String, replacing: Bool, fill: (MediaFile) throws -> Void) throws {
         if let folder = Self.realPath(url.deletingLastPathComponent()), let root = Self.realPath(libraryURL),
            folder == root || folder.hasPrefix(root + "/") {
             throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is inside the library folder \(libraryURL.path), whose files only cravey manages. Choose a place outside it.")
         }
-        try Self.writeAtomically(data, to: url, doing: action, replacing: replacing, faults: faults)
+        let folder = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw Self.writeError(errno, url, doing: action) }
+        defer { close(folder) }
+        try Self.writeAtomically(named: url.lastPathComponent, in: folder, url: url, doing: action, replacing: replacing,
+                                 faults: faults, fill: fill)
     }
 
     /// The path with every link resolved, nil when it does not exist. The corresponding C function is `realpath`.
-    private static func realPath(_ url: URL) -> String? {
+    static func realPath(_ url: URL) -> String? {
         guard let resolved = realpath(url.path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -55,14 +82,17 @@ extension FileStorageManager {
                                  replacing: true, syncing: syncing, faults: faults)
     }
 
-    private static func writeAtomically(_ data: Data, named name: String, in folder: Int32, url: URL, doing action: String,
-                                        replacing: Bool, syncing: Bool = true, faults: StorageFaults) throws(CraveyError) {
+    /// The one atomic write: a temporary file `fill` writes, then given `name`. A `fill` that
+    /// throws an `Errno` fails as a write of `url`; any other error is thrown as it is.
+    private static func writeAtomically(named name: String, in folder: Int32, url: URL, doing action: String,
+                                        replacing: Bool, syncing: Bool = true, faults: StorageFaults,
+                                        fill: (MediaFile) throws -> Void) throws {
         let temporary = ".\(name).\(UUID().uuidString).tmp"
         do {
             let file = MediaFile(url: url, descriptor: try create(temporary, in: FileDescriptor(rawValue: folder)))
             do {
                 file.writeFault = faults.write
-                try data.withUnsafeBytes { try file.writeAll($0) }
+                try fill(file)
                 if syncing { try file.sync() }
                 try file.close()
             } catch {
@@ -70,8 +100,8 @@ extension FileStorageManager {
                 unlinkat(folder, temporary, 0)
                 throw error
             }
-        } catch {
-            throw writeError((error as? Errno ?? .ioError).rawValue, url, doing: action)
+        } catch let error as Errno {
+            throw writeError(error.rawValue, url, doing: action)
         }
         do throws(CraveyError) {
             if replacing {

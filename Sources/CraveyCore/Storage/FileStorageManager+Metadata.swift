@@ -49,8 +49,9 @@ extension FileStorageManager {
     }
 }
 
-/// What a clip's own copy holds: its row (the JSON fields of `--json`), its loudness and its plays.
-private struct StoredClip: Codable {
+/// What a clip's own copy holds, and a backup's record of it: its row (the JSON fields of
+/// `--json`), its loudness and its plays.
+struct StoredClip: Codable {
     var version = 1
     var recording: Recording
     var loudness: LoudnessMeasurement?

@@ -93,6 +93,14 @@ package final class FileStorageManager: @unchecked Sendable {
     /// command that only reads a library that is not there yet).
     package let isStored: Bool
 
+    /// The bytes an ordinary user may still write on the library's file system; nil when it
+    /// cannot be told. The corresponding C function is `fstatvfs`.
+    package func freeBytes() -> Int64? {
+        var info = statvfs()
+        guard let root, fstatvfs(root.rawValue, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
     /// The library folder and the two folders under it.
     package enum Folder: Sendable, CaseIterable {
         case library, recordings, thumbnails

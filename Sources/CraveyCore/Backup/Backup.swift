@@ -1,0 +1,450 @@
+import Foundation
+import SystemPackage
+
+/// A whole library in one file, and back: a tar archive (``Tar``) that any archive tool opens.
+///
+/// Inside `cravey-backup/` it holds the library's own layout: each clip's media
+/// (`Recordings/audio_<uuid>.m4a`), a video's thumbnail (`Recordings/Thumbnails/video_<uuid>.jpg`)
+/// and the clip's record (`Recordings/audio_<uuid>.json`: its row, loudness and plays, the same
+/// copy a clip keeps beside its media), then `manifest.json` last: the format, who wrote it and
+/// the size and SHA-256 of every file, which `sha256sum` checks the same way.
+///
+/// A restore reads the archive twice: once to check every byte against the manifest, changing
+/// nothing; then to add, one clip at a time (each saved as an import is), the clips the library
+/// does not have. A damaged, cut-short or altered archive restores nothing.
+enum Backup {
+    /// The folder every entry is in.
+    static let folder = "cravey-backup"
+    static let manifestName = "manifest.json"
+    /// The folders of an archive, as tar names them.
+    static let folders = [folder + "/", folder + "/Recordings/", folder + "/Recordings/Thumbnails/"]
+    /// The largest record or manifest read into memory.
+    static let largestRecord: Int64 = 16 << 20
+
+    /// What `manifest.json` says.
+    struct Manifest: Codable {
+        static let format = "cravey-backup"
+        static let version = 1
+
+        var format = Self.format
+        var version = Self.version
+        var createdAt: Date
+        var writtenBy: String
+        /// The identity of the library it was made of (its `libraryInfo`).
+        var libraryID: String?
+        var files: [File]
+
+        struct File: Codable, Equatable {
+            /// Relative to `cravey-backup/`.
+            var path: String
+            var size: Int64
+            var sha256: String
+        }
+
+        static let encoder: JSONEncoder = {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            return encoder
+        }()
+
+        static let decoder: JSONDecoder = {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return decoder
+        }()
+    }
+
+    /// What an entry of the archive is, by its path under `cravey-backup/`.
+    enum Part: Equatable {
+        case manifest
+        case media(type: RecordingType, id: UUID)
+        case thumbnail(id: UUID)
+        case record(type: RecordingType, id: UUID)
+
+        init?(_ path: String) {
+            if path == Backup.manifestName {
+                self = .manifest
+                return
+            }
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            let name: FileStorageManager.StoredName? = switch parts.count {
+            case 2 where parts[0] == FileStorageManager.recordingsFolder:
+                FileStorageManager.storedName(parts[1], in: .recordings)
+            case 3 where parts[0] == FileStorageManager.recordingsFolder && parts[1] == "Thumbnails":
+                FileStorageManager.storedName(parts[2], in: .thumbnails)
+            default: nil
+            }
+            switch name {
+            case .media(let type, let id, ""): self = .media(type: type, id: id)
+            case .thumbnail(let id): self = .thumbnail(id: id)
+            case .metadata(let type, let id): self = .record(type: type, id: id)
+            default: return nil
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes every clip of `storage`'s library to a new archive at `url` (mode 0600, in one
+    /// step: a failure leaves nothing there). Reads one snapshot of the rows and takes no lock:
+    /// recording, playing and deleting go on meanwhile. A clip whose media cannot be opened
+    /// (deleted since the snapshot, or missing) is left out and returned.
+    static func write(_ storage: FileStorageManager, to url: URL, replacing: Bool, now: Date,
+                      progress: ((Double) -> Void)?) throws -> (clips: Int, bytes: Int64, leftOut: [Recording]) {
+        let (libraryID, clips) = try storage.repository.everything()
+        let total = max(clips.reduce(0) { $0 + $1.0.fileSize }, 1)
+        var done: Int64 = 0
+        var files: [Manifest.File] = []
+        var leftOut: [Recording] = []
+        var written: Int64 = 0
+        try storage.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { archive in
+            for name in folders {
+                try write(Tar.header(Tar.Entry(name: name, size: 0, isFolder: true), modified: now), to: archive)
+                written += Int64(Tar.blockSize)
+            }
+            func add(_ path: String, size: Int64, modified: Date, _ fill: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
+                try write(Tar.header(Tar.Entry(name: "\(folder)/\(path)", size: size), modified: modified), to: archive)
+                var hash = SHA256()
+                var count: Int64 = 0
+                try fill { bytes in
+                    hash.update(bytes)
+                    count += Int64(bytes.count)
+                    try write(bytes, to: archive)
+                }
+                guard count == size else {
+                    throw CraveyError(.other, "\(path) changed size while it was backed up. Back up again.")
+                }
+                try write([UInt8](repeating: 0, count: Tar.padding(after: size))[...], to: archive)
+                written += Int64(Tar.blockSize) + size + Int64(Tar.padding(after: size))
+                files.append(Manifest.File(path: path, size: size, sha256: hash.hexDigest()))
+            }
+            func add(_ path: String, _ data: Data, modified: Date) throws {
+                try add(path, size: Int64(data.count), modified: modified) { body in try body(ArraySlice(data)) }
+            }
+            func add(_ path: String, from descriptor: FileDescriptor, size: Int64, modified: Date) throws {
+                try add(path, size: size, modified: modified) { body in
+                    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                    var left = size
+                    while left > 0 {
+                        let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+                        guard count > 0 else { break }
+                        let used = Int(min(Int64(count), left))
+                        try body(buffer[..<used])
+                        left -= Int64(used)
+                        done += Int64(used)
+                        progress?(min(Double(done) / Double(total), 1))
+                    }
+                }
+            }
+
+            for (recording, plays) in clips {
+                // Opened first: a clip deleted from here on is read whole from its descriptor.
+                guard let media = try? storage.openForReading(storage.url(of: recording.filePath)) else {
+                    leftOut.append(recording)
+                    continue
+                }
+                defer { try? media.close() }
+                let thumbnail = recording.thumbnailPath.flatMap { try? storage.openForReading(storage.url(of: $0)) }
+                defer { try? thumbnail?.close() }
+                var row = recording
+                row.filePath = storage.relativePath(for: recording.id, type: recording.type)
+                row.thumbnailPath = nil
+                try add(row.filePath, from: media, size: try size(of: media), modified: recording.createdAt)
+                if let thumbnail {
+                    row.thumbnailPath = FileStorageManager.thumbnailPath(for: recording.id)
+                    try add(row.thumbnailPath!, from: thumbnail, size: try size(of: thumbnail), modified: recording.createdAt)
+                }
+                row.fileSize = files[files.count - (thumbnail == nil ? 1 : 2)].size
+                let record = try StoredClip.encoder.encode(StoredClip(recording: row, loudness: recording.loudness, plays: plays))
+                try add(FileStorageManager.metadataPath(for: recording.id, type: recording.type), record, modified: now)
+            }
+            let manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
+            try add(manifestName, try Manifest.encoder.encode(manifest), modified: now)
+            try write([UInt8](repeating: 0, count: 2 * Tar.blockSize)[...], to: archive)
+            written += Int64(2 * Tar.blockSize)
+        }
+        return (clips.count - leftOut.count, written, leftOut)
+    }
+
+    private static func write(_ bytes: ArraySlice<UInt8>, to file: MediaFile) throws {
+        try bytes.withUnsafeBytes { try file.writeAll($0) }
+    }
+
+    private static func write(_ bytes: [UInt8], to file: MediaFile) throws {
+        try write(bytes[...], to: file)
+    }
+
+    private static func size(of descriptor: FileDescriptor) throws -> Int64 {
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+        return Int64(info.st_size)
+    }
+
+    // MARK: - Restoring
+
+    /// A clip of a checked archive: its record, and whether a thumbnail comes with it.
+    struct Clip {
+        var record: StoredClip
+        var media: Manifest.File
+        var thumbnail: Manifest.File?
+    }
+
+    /// Adds to `storage`'s library every clip of the archive at `url` it does not have, after
+    /// checking the whole archive. Returns the clips restored, those already there, and those
+    /// whose place a file without a row holds (a repair registers that file first).
+    static func restore(into storage: FileStorageManager, from url: URL,
+                        progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording]) {
+        let archive = try open(url, outside: storage.libraryURL)
+        defer { try? archive.close() }
+        let total = Double(max(try size(of: archive), 1)) * 2
+        var done: Int64 = 0
+        let report: (Int) -> Void = { count in
+            done += Int64(count)
+            progress?(min(Double(done) / total, 1))
+        }
+        let clips = try damage(url, "Nothing was restored.") { try check(archive, report: report) }
+
+        // Nothing changes unless there is room for every clip to add.
+        let have = Set(try storage.repository.fetchAll().map(\.id))
+        let needed = clips.values.filter { !have.contains($0.record.recording.id) }
+            .reduce(Int64(0)) { $0 + $1.media.size + ($1.thumbnail?.size ?? 0) }
+        if let free = storage.freeBytes(), free < needed + (16 << 20) {
+            throw CraveyError(.cannotWrite, "The backup's clips need \(needed) bytes in \(storage.libraryURL.path), and only \(free) are free. Nothing was restored.",
+                              advice: .freeSpace)
+        }
+
+        try archive.seek(offset: 0, from: .start)
+        let reader = Tar.Reader(archive)
+        var restored: [Recording] = []
+        var alreadyThere = 0
+        var blocked: [Recording] = []
+        var extracted: [UUID: MediaFile] = [:]
+        var thumbnails: Set<UUID> = []
+        defer { for file in extracted.values { storage.discard(file) } }
+        try damage(url, "The clips restored before it are whole; nothing more was restored.") {
+            while let entry = try reader.next() {
+                if entry.isFolder { continue }
+                let path = String(entry.name.dropFirst(folder.count + 1))
+                let file = try expected(path, of: clips)
+                switch Part(path) {
+                case .media(let type, let id)? where !have.contains(id) && storage.size(of: storage.url(of: path)) == nil:
+                    let place = storage.importingURL(for: id, type: type)
+                    let media = try written(place) { try storage.create(place) }
+                    extracted[id] = media
+                    var hash = SHA256()
+                    try reader.read(entry) { bytes in
+                        hash.update(bytes)
+                        try written(place) { try write(bytes, to: media) }
+                        report(bytes.count)
+                    }
+                    guard hash.hexDigest() == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
+                case .thumbnail(let id)? where extracted[id] != nil:
+                    var jpeg = Data()
+                    try reader.read(entry) { bytes in
+                        jpeg.append(contentsOf: bytes)
+                        report(bytes.count)
+                    }
+                    guard SHA256.of(jpeg) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
+                    _ = try storage.storeThumbnail(jpeg, for: id)
+                    thumbnails.insert(id)
+                default:
+                    if case .media(_, let id)? = Part(path), !have.contains(id), let clip = clips[id] { blocked.append(clip.record.recording) }
+                    if case .media(_, let id)? = Part(path), have.contains(id) { alreadyThere += 1 }
+                    try reader.read(entry) { report($0.count) }
+                }
+                // A clip is saved as soon as its media (and thumbnail) are in.
+                for (id, media) in extracted where clips[id]!.thumbnail == nil || thumbnails.contains(id) {
+                    extracted[id] = nil
+                    switch try save(clips[id]!, from: media, into: storage) {
+                    case .saved(let recording): restored.append(recording)
+                    case .alreadyThere: alreadyThere += 1
+                    case .blocked: blocked.append(clips[id]!.record.recording)
+                    }
+                }
+            }
+        }
+        return (restored, alreadyThere, blocked)
+    }
+
+    private enum Saved {
+        case saved(Recording), alreadyThere, blocked
+    }
+
+    /// Saves an extracted clip with its record's row and plays, under the writers' lock: unless
+    /// another process added it meanwhile, or a file without a row holds its place.
+    private static func save(_ clip: Clip, from media: MediaFile, into storage: FileStorageManager) throws -> Saved {
+        do {
+            let saved: Saved = try storage.exclusively {
+                let row = clip.record.recording
+                if try storage.repository.fetch(id: row.id) != nil { return .alreadyThere }
+                if storage.size(of: storage.url(of: row.filePath)) != nil { return .blocked }
+                try media.close()
+                var stored = row
+                stored.loudness = clip.record.loudness
+                return .saved(try storage.save(media.url, as: stored, plays: clip.record.plays))
+            }
+            if case .saved = saved { return saved }
+            storage.discard(media)
+            return saved
+        } catch {
+            storage.discard(media)
+            throw error
+        }
+    }
+
+    /// Checks the whole archive at `url` as a restore does first, changing nothing anywhere:
+    /// for a library that is not there yet, which a restore would make.
+    static func check(_ url: URL, for library: URL) throws {
+        let archive = try open(url, outside: library)
+        defer { try? archive.close() }
+        _ = try damage(url, "Nothing was restored.") { try check(archive, report: { _ in }) }
+    }
+
+    /// Runs a write into the library, whose `Errno` is a failure to restore to `url` (a full
+    /// disk), not to read the archive.
+    private static func written<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as Errno {
+            throw FileStorageManager.writeError(error.rawValue, url, doing: "restore a clip to")
+        }
+    }
+
+    /// Opens the archive: a regular file outside the library folder.
+    private static func open(_ url: URL, outside library: URL) throws -> FileDescriptor {
+        if let file = FileStorageManager.realPath(url), let root = FileStorageManager.realPath(library),
+           file.hasPrefix(root + "/") {
+            throw CraveyError(.invalidInput, "Refusing to restore from \(url.path): it is inside the library folder \(library.path). Move the backup out of it first.")
+        }
+        let descriptor = Foundation.open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT { throw CraveyError(.notFound, "There is no backup at \(url.path).") }
+            throw CraveyError(.other, "Cannot read the backup \(url.path): \(String(cString: strerror(code))).", underlying: Errno(rawValue: code))
+        }
+        let file = FileDescriptor(rawValue: descriptor)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            try? file.close()
+            throw CraveyError(.invalidInput, "Refusing to restore from \(url.path): it is not a regular file (a backup is one file that cravey backup wrote).")
+        }
+        return file
+    }
+
+    /// Runs `body`, turning a damaged archive into the error that says so.
+    private static func damage<T>(_ url: URL, _ outcome: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let damage as Tar.Damage {
+            throw CraveyError(.damagedArchive, "\(url.path) is not a whole cravey backup: \(damage.reason). \(outcome)",
+                              underlying: damage)
+        } catch let error as Errno {
+            throw CraveyError(.other, "Cannot read the backup \(url.path): \(error.description).", underlying: error)
+        }
+    }
+
+    /// The manifest's line for `path`.
+    private static func expected(_ path: String, of clips: [UUID: Clip]) throws(Tar.Damage) -> Manifest.File {
+        switch Part(path) {
+        case .media(_, let id)?: if let file = clips[id]?.media { return file }
+        case .thumbnail(let id)?: if let file = clips[id]?.thumbnail { return file }
+        case .record?, .manifest?: return Manifest.File(path: path, size: 0, sha256: "")
+        case nil: break
+        }
+        throw Tar.Damage("\(path) was not in it when it was checked")
+    }
+
+    /// The next entry; a first that is no tar header is no backup at all.
+    private static func next(of reader: Tar.Reader, first: Bool) throws -> Tar.Entry? {
+        do {
+            return try reader.next()
+        } catch let damage as Tar.Damage where first {
+            throw Tar.Damage("it is not a tar archive, which a backup is (\(damage.reason))")
+        }
+    }
+
+    /// The first reading: every entry is a file of a backup, once, and every byte is what the
+    /// manifest says; every record names its media and is the clip its name says. Returns the
+    /// clips by id. Throws ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
+    private static func check(_ archive: FileDescriptor, report: (Int) -> Void) throws -> [UUID: Clip] {
+        let reader = Tar.Reader(archive)
+        var found: [String: Manifest.File] = [:]
+        var records: [String: Data] = [:]
+        var manifestData: Data?
+        var first = true
+        while let entry = try next(of: reader, first: first) {
+            first = false
+            if entry.isFolder {
+                guard folders.contains(entry.name), entry.size == 0 else { throw Tar.Damage("it holds the folder \(entry.name), which is no folder of a cravey backup") }
+                continue
+            }
+            guard entry.name.hasPrefix(folder + "/"), let part = Part(String(entry.name.dropFirst(folder.count + 1))) else {
+                throw Tar.Damage("it holds \(entry.name), which is no file of a cravey backup")
+            }
+            let path = String(entry.name.dropFirst(folder.count + 1))
+            guard found[path] == nil, !(part == .manifest && manifestData != nil) else { throw Tar.Damage("it holds \(path) twice") }
+            let keep = part == .manifest || { if case .record = part { true } else { false } }()
+            guard !keep || entry.size <= largestRecord else { throw Tar.Damage("\(path) is too large to be a record") }
+            var hash = SHA256()
+            var kept = Data()
+            try reader.read(entry) { bytes in
+                hash.update(bytes)
+                if keep { kept.append(contentsOf: bytes) }
+                report(bytes.count)
+            }
+            if part == .manifest {
+                manifestData = kept
+            } else {
+                found[path] = Manifest.File(path: path, size: entry.size, sha256: hash.hexDigest())
+                if keep { records[path] = kept }
+            }
+        }
+        guard let manifestData else { throw Tar.Damage("it has no manifest.json") }
+        guard let manifest = try? Manifest.decoder.decode(Manifest.self, from: manifestData), manifest.format == Manifest.format else {
+            throw Tar.Damage("its manifest.json is not a cravey backup's")
+        }
+        guard manifest.version <= Manifest.version else {
+            throw CraveyError(.newerLibrary, "This backup was written by cravey \(manifest.writtenBy), in a newer format than this cravey (\(RecordingLibrary.programVersion)) reads. Nothing was restored.",
+                              advice: .upgrade)
+        }
+        let listed = Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        guard listed.count == manifest.files.count else { throw Tar.Damage("its manifest lists a file twice") }
+        for (path, file) in found where listed[path] != file {
+            throw Tar.Damage(listed[path] == nil ? "\(path) is not in its manifest" : "\(path) is not what was backed up (its size or checksum differs)")
+        }
+        if let missing = listed.keys.first(where: { found[$0] == nil }) { throw Tar.Damage("\(missing) is missing") }
+
+        var clips: [UUID: Clip] = [:]
+        for (path, data) in records {
+            guard case .record(let type, let id)? = Part(path),
+                  let record = try? StoredClip.decoder.decode(StoredClip.self, from: data),
+                  record.recording.id == id, record.recording.type == type,
+                  record.plays.allSatisfy({ $0.recordingId == id }),
+                  let media = found[record.recording.filePath],
+                  Part(record.recording.filePath) == .media(type: type, id: id),
+                  record.recording.thumbnailPath.map({ Part($0) == .thumbnail(id: id) && found[$0] != nil }) ?? true else {
+                throw Tar.Damage("\(path) is not the record of the clip its name says")
+            }
+            clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] })
+        }
+        for path in found.keys {
+            switch Part(path) {
+            case .media(_, let id)? where clips[id]?.media.path != path,
+                 .thumbnail(let id)? where clips[id]?.thumbnail?.path != path:
+                throw Tar.Damage("\(path) has no record")
+            default: continue
+            }
+        }
+        return clips
+    }
+}
+
+extension SHA256 {
+    /// The digest of `data`, as 64 hex digits.
+    static func of(_ data: Data) -> String {
+        var hash = SHA256()
+        hash.update(data)
+        return hash.hexDigest()
+    }
+}
