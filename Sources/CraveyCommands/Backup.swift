@@ -37,7 +37,7 @@ struct Restore: ParsableCommand {
         abstract: "Add the clips of a backup that the library does not have.",
         discussion: """
             Every byte of the backup is checked first; a backup that is damaged, cut short or \
-            altered restores nothing (exit 74). Then each clip the library lacks (by id) is \
+            altered restores nothing (exit 65). Then each clip the library lacks (by id) is \
             saved with its words, date, plays and thumbnail; clips it has are left as they are. \
             A clip deleted since the backup comes back. Running it twice adds nothing the second time.
             """)

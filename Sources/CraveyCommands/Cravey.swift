@@ -18,10 +18,10 @@ public struct Cravey: ParsableCommand {
             after the command), else $CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey \
             (~/.local/share/cravey).
 
-            Exit codes: 0 ok, 64 invalid input, 65 undecodable media, 66 unknown id or missing \
-            file, 69 no sound server, device or camera, 73 cannot write, 74 a damaged \
-            backup, 78 a library a newer cravey wrote, 130 an import stopped by Ctrl-C, 1 \
-            anything else. Output to a \
+            Exit codes: 0 ok, 64 invalid input, 65 undecodable media or a damaged backup, 66 \
+            unknown id or missing file, 69 no sound server, device or camera, 73 cannot write, \
+            78 a library a newer cravey wrote, 130 an import stopped by Ctrl-C, 1 anything \
+            else. Output to a \
             closed pipe (`cravey list | head`) ends quietly with 0.
             """,
         version: version,

@@ -91,6 +91,11 @@ struct BackupTests {
             #expect(sum.output.prefix(64) == (file["sha256"] as? String ?? "")[...], "\(path)")
         }
 
+        // And on a terminal a backup shows its progress, then what it wrote
+        let shown = try await Cravey.runOnTerminal(["backup", "--output", temporaryFolder().appendingPathComponent("again.tar").path,
+                                                    "--library", library.url.path])
+        #expect(shown.status == 0 && shown.output.contains("Backing up… 100%") && shown.output.contains("Backed up 4 clips"), "\(shown.output)")
+
         // When it is restored into a library that is not there yet
         let restored = temporaryLibrary()
         let restore = try await Cravey.run(["restore", archive.path, "--json", "--library", restored.path])
@@ -131,6 +136,14 @@ struct BackupTests {
             #expect(now.title == row.title && now.playCount == row.playCount)
         }
         #expect(try library.recordings().count == 4)
+
+        // And a delete-all after it leaves no word of any clip in the library folder
+        let deleteAll = try await Cravey.run(["delete-all", "--yes", "--library", library.url.path])
+        #expect(deleteAll.status == 0, "\(deleteAll.error)")
+        for path in contents(of: library.url).keys {
+            guard let bytes = FileManager.default.contents(atPath: path) else { continue }
+            for row in before { #expect(bytes.range(of: Data(row.title.utf8)) == nil, "\(row.title) is still in \(path)") }
+        }
     }
 
     /// A backup changed as `change` says, as a damaged disk, a cut-off copy or a hand would.
@@ -142,7 +155,7 @@ struct BackupTests {
         return url
     }
 
-    @Test("a backup damaged, cut short, altered, added to or of another kind restores nothing (exit 74), and makes no library")
+    @Test("a backup damaged, cut short, altered, added to or of another kind restores nothing (exit 65), and makes no library")
     func damaged() async throws {
         // Given a good backup and broken copies of it
         let library = try await livedIn()
@@ -178,9 +191,9 @@ struct BackupTests {
             let new = try await Cravey.run(["restore", file.path, "--library", fresh.path])
 
             // Then both refuse, say so, and nothing changed or was made
-            #expect(into.status == 74 && into.error.contains("is not a whole cravey backup") && into.error.contains("Nothing was restored"),
+            #expect(into.status == 65 && into.error.contains("is not a whole cravey backup") && into.error.contains("Nothing was restored"),
                     "\(file.lastPathComponent): \(into.status) \(into.error)")
-            #expect(new.status == 74, "\(file.lastPathComponent): \(new.error)")
+            #expect(new.status == 65, "\(file.lastPathComponent): \(new.error)")
             #expect(contents(of: library.url) == before, "\(file.lastPathComponent)")
             #expect(!FileManager.default.fileExists(atPath: fresh.path), "\(file.lastPathComponent)")
         }
