@@ -121,4 +121,28 @@ struct DamagedDatabaseTests {
         #expect(!imported.error.contains("saved to"), "\(imported.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path).sorted() == before)
     }
+
+    @Test("a recording whose row cannot be written after its file took its name keeps its words: the repair registers it with its title, not as Recovered")
+    func rowRefusedAfterRename() async throws {
+        // Given a library whose database refuses every new clip (a trigger, as a failing
+        // database would, when the file is already in place)
+        let (library, _, _) = try await livedIn()
+        let database = library.appendingPathComponent("library.sqlite").path
+        let refuse = try run("sqlite3", [database, "CREATE TRIGGER refuse BEFORE INSERT ON recording BEGIN SELECT RAISE(ABORT, 'no room'); END;"])
+        try #require(refuse.status == 0, "\(refuse.error)")
+
+        // When a clip is recorded with words
+        let recorded = try await Cravey.run(["record", "--seconds", "1", "--title", "Words kept", "--notes", "and notes",
+                                             "--library", library.path])
+
+        // Then it says the file is saved without its entry; once the database takes rows again,
+        // the repair registers it with its title and notes
+        #expect(recorded.status == 73 && recorded.error.contains("saved to"), "\(recorded.error)")
+        _ = try run("sqlite3", [database, "DROP TRIGGER refuse;"])
+        let repair = try await Cravey.run(["doctor", "--repair", "--library", library.path])
+        #expect(repair.status == 0 && repair.output.contains("as \"Words kept\"") && repair.output.contains("from its own copy"),
+                "\(repair.output)")
+        let clip = try #require(try RecordingLibrary(at: library).recordings().first { $0.title == "Words kept" })
+        #expect(clip.notes == "and notes")
+    }
 }

@@ -33,15 +33,17 @@ package struct RecordingRepository: Sendable {
         self.keeper = keeper
     }
 
-    /// Inserts a row, with the plays it had (a clip restored from its own copy).
-    package func insert(_ recording: Recording, plays: [PlayEvent] = []) throws {
+    /// Inserts a row, with the plays it had (a clip restored from its own copy). `alreadyKept`:
+    /// the clip's copy was written just before, as it is here (a save writes it before the
+    /// media takes its name), so the keeper is not called again.
+    package func insert(_ recording: Recording, plays: [PlayEvent] = [], alreadyKept: Bool = false) throws {
         try database.write { db in
             try recording.insert(db)
             for var play in plays {
                 play.id = nil
                 try play.insert(db)
             }
-            _ = try kept(recording.id, in: db)
+            if !alreadyKept { _ = try kept(recording.id, in: db) }
         }
     }
 

@@ -8,9 +8,12 @@ extension FileStorageManager {
     /// clip saved or not yet saved, never a file without its row. The lock this process held on
     /// the file while writing it (``create(_:)``) goes once it is saved. Returns the row.
     ///
-    /// Saved means durable, in an order no crash can turn into a row without its bytes: the
-    /// file's bytes are flushed to the disk, then it is renamed, then the folder is flushed, then
-    /// the row is committed (SQLite `synchronous = FULL`: the commit returns once it is on disk).
+    /// Saved means durable, in an order no crash can turn into a row without its bytes, or a
+    /// clip without its words: the file's bytes are flushed to the disk; the clip's own copy of
+    /// its row and plays (``keep(_:plays:)``) is written and flushed; the file is renamed and the
+    /// folder flushed; then the row is committed (SQLite `synchronous = FULL`: the commit returns
+    /// once it is on disk). A power cut before the commit leaves a file a repair registers with
+    /// its title, notes, date and plays, never as "Recovered".
     ///
     /// The file is never deleted here: if the row cannot be written, the clip stays in
     /// `Recordings/`, where a repair finds it, and the error says so.
@@ -19,17 +22,23 @@ extension FileStorageManager {
         return try exclusively {
             if abandoned.withLock({ $0.contains(recording.id) }) { throw CancellationError() }
             let destination = url(of: recording.filePath)
+            var saved = recording
             do throws(Errno) {
                 try syncFile(file)
+                guard let size = size(of: file) else { throw Errno.noSuchFileOrDirectory }
+                saved.fileSize = size
+            } catch {
+                throw Self.writeError(error.rawValue, destination, doing: "move the recording to")
+            }
+            try keep(saved, plays: plays)
+            do throws(Errno) {
                 try moveFile(file, to: destination)
                 try syncFolder(.recordings)
             } catch {
                 throw Self.writeError(error.rawValue, destination, doing: "move the recording to")
             }
-            var saved = recording
-            saved.fileSize = try fileSize(at: recording.filePath)
             do {
-                try repository.insert(saved, plays: plays)
+                try repository.insert(saved, plays: plays, alreadyKept: true)
             } catch {
                 throw CraveyError(.cannotWrite, "The clip was saved to \(destination.path), but its library entry could not be written (\(CraveyError(database: error)?.message ?? "\(error)")).",
                                   advice: .registerWithRepair, underlying: error)

@@ -185,10 +185,12 @@ extension RecordingLibrary {
 
         let live = storage.liveStems()
         let files = storage.storedFilesWithSizes()
-        // The clips whose media is here, under any of its names: their copies go with them.
+        // The clips whose media is here, under any name but an interrupted import's (which goes):
+        // their copies go with them.
         let mediaStems = Set(files.compactMap { file -> String? in
             let name = URL(fileURLWithPath: file.path).lastPathComponent
-            guard case .media = FileStorageManager.storedName(name, in: .recordings) else { return nil }
+            guard case .media(_, _, let suffix) = FileStorageManager.storedName(name, in: .recordings),
+                  suffix != FileStorageManager.importingSuffix else { return nil }
             return FileStorageManager.stem(of: name)
         })
         for (path, bytes) in files where !referenced.contains(path) {
