@@ -56,8 +56,9 @@ struct CrashTests {
 
     @Test("an import stopped by Ctrl-C exits 130 and leaves nothing; one killed with -9 leaves what doctor --repair removes (exit 0)", .timeLimit(.minutes(5)))
     func importInterrupted() async throws {
-        // Given a long WAV, which import transcodes for a few seconds
-        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=900:sample_rate=48000", "-ac", "1"])
+        // Given a long WAV, which import transcodes for about 15 s (a few seconds were too few:
+        // under the full parallel run the poll below came late and the import had finished)
+        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1200:sample_rate=16000", "-ac", "1"])
         for signal in [SIGINT, SIGKILL] {
             let library = try RecordingLibrary(at: temporaryLibrary())
             let path = library.storage.libraryURL.path
