@@ -29,7 +29,7 @@ struct BlockingThreadsTests {
         let thread = try await Self.run(on: pool, named: "bt-idle") { Self.currentThread() }
 
         // Then that job's thread ends
-        #expect(try await poll(within: 30, every: 0.05) { !FileManager.default.fileExists(atPath: thread) },
+        #expect(try await poll(within: 120, every: 0.05) { !FileManager.default.fileExists(atPath: thread) },
                 "the idle thread did not end")
     }
 
@@ -48,7 +48,7 @@ struct BlockingThreadsTests {
         let blocked = (0..<10).map { _ in
             Task { try await onDedicatedThread(named: "bt-blocked") { gate.wait() } }
         }
-        #expect(try await poll(within: 30, every: 0.005) { gate.waiting == 10 })
+        #expect(try await poll(within: 120, every: 0.005) { gate.waiting == 10 })
 
         // When another call is made, it runs at once
         let value = try await onDedicatedThread(named: "bt-free") { 42 }

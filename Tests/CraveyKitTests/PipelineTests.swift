@@ -40,7 +40,7 @@ struct PipelineTests {
         try await pipeline.start()
 
         // Then the producer fills the queue and waits there, on its own named thread
-        #expect(try await poll(within: 30, every: 0.005) { pushed.value == 3 })
+        #expect(try await poll(within: 120, every: 0.005) { pushed.value == 3 })
         try await Task.sleep(for: .milliseconds(200))
         #expect(pushed.value == 3, "the producer went past a full queue")
         #expect(threads.alive().sorted() == [threads.pair.consumer, threads.pair.producer].sorted())
@@ -73,7 +73,7 @@ struct PipelineTests {
             return items
         })
         try await pipeline.start()
-        #expect(try await poll(within: 30, every: 0.005) { attempts.value == 3 })
+        #expect(try await poll(within: 120, every: 0.005) { attempts.value == 3 })
 
         // When it is stopped, and the consumer goes on
         pipeline.stop()
@@ -194,14 +194,14 @@ struct PipelineTests {
             stagesEndedAtCleanup.add(producerEnded.value + consumerEnded.value)
         })
         try await pipeline.start()
-        #expect(try await poll(within: 30, every: 0.005) { attempts.value == 3 })
+        #expect(try await poll(within: 120, every: 0.005) { attempts.value == 3 })
 
         // When it is cancelled
         pipeline.cancel()
         #expect(pipeline.state == .failed)
 
         // Then the producer ends while the consumer is still held, and the consumer gets nothing more
-        #expect(try await poll(within: 30, every: 0.005) { producerEnded.value == 1 })
+        #expect(try await poll(within: 120, every: 0.005) { producerEnded.value == 1 })
         gate.open()
         await #expect(throws: CancellationError.self) { try await pipeline.result() }
         #expect(popped.value == 0, "queued items were dropped")
@@ -233,7 +233,7 @@ struct PipelineTests {
         }, onCancel: { cleanups.add() })
         try await pipeline.start()
         let waiting = Task { try await pipeline.result() }
-        #expect(try await poll(within: 30, every: 0.005) { pushed.value >= 5 })
+        #expect(try await poll(within: 120, every: 0.005) { pushed.value >= 5 })
 
         // When that task is cancelled
         waiting.cancel()
@@ -268,7 +268,7 @@ struct PipelineTests {
             }
         })
         try await pipeline.start()
-        #expect(try await poll(within: 30, every: 0.005) { passed.value >= 5 })
+        #expect(try await poll(within: 120, every: 0.005) { passed.value >= 5 })
 
         // When paused, at most the item already under way gets through
         pipeline.pause()
@@ -280,7 +280,7 @@ struct PipelineTests {
         // When resumed, it goes on
         pipeline.resume()
         #expect(pipeline.state == .running)
-        #expect(try await poll(within: 30, every: 0.005) { passed.value >= atPause + 5 })
+        #expect(try await poll(within: 120, every: 0.005) { passed.value >= atPause + 5 })
 
         // When paused again and stopped, it ends with every item in order
         pipeline.pause()
@@ -496,7 +496,7 @@ struct PipelineTests {
             return []
         })
         try await pipeline.start()
-        #expect(try await poll(within: 30, every: 0.005) { waiting.value == 1 })
+        #expect(try await poll(within: 120, every: 0.005) { waiting.value == 1 })
 
         // When the flag is set without a word to the pipeline, it goes unseen
         flag.add()
@@ -511,7 +511,7 @@ struct PipelineTests {
 
         // When resumed, it sees the flag; when stopped, its next wait returns false
         pipeline.resume()
-        #expect(try await poll(within: 30, every: 0.005) { woke.value == 1 })
+        #expect(try await poll(within: 120, every: 0.005) { woke.value == 1 })
         pipeline.stop()
         _ = try await pipeline.result()
         #expect(ended.value == 1)
