@@ -10,6 +10,14 @@ public enum Terminal {
         isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
+    /// Whether this process has a controlling terminal (`/dev/tty` opens): a play started by a
+    /// launcher or a keyboard shortcut has none, and tells the desktop instead.
+    public static var hasControllingTerminal: Bool {
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        if descriptor >= 0 { close(descriptor) }
+        return descriptor >= 0
+    }
+
     /// Writes a line of data to stdout. See ``write(_:)``.
     public static func output(_ text: String) throws {
         try write(Data((text + "\n").utf8))
