@@ -23,7 +23,7 @@ struct Player {
         // notification says what plays and how to stop it.
         let desktop = await MediaPlayerService.start(
             for: manager, playing: recording, artwork: recording.thumbnailPath.flatMap { try? library.storage.absoluteURL(for: $0) },
-            notification: Terminal.hasControllingTerminal ? nil : (
+            notification: Terminal.isAttached ? nil : (
                 "Playing \"\(title)\"", "\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
         // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
         // has no colour, so NO_COLOR does not turn it off.

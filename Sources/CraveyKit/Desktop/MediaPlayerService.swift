@@ -118,15 +118,18 @@ package final class MediaPlayerService: Sendable {
 
     /// Shows the notification, and stops the play when its Stop button is pressed; returns its id.
     private func notify(_ bus: SessionBus, _ notification: (summary: String, body: String)) throws -> UInt32? {
+        // Subscribed first, so a press right after the notification shows is not missed.
+        var shown: UInt32?
+        try bus.subscribe("type='signal',interface='org.freedesktop.Notifications',member='ActionInvoked'") { [manager] message in
+            if let shown, (try? message.arguments()) == [.uint32(shown), .string("stop")] { manager.stop() }
+        }
         let reply = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                                  interface: "org.freedesktop.Notifications", member: "Notify",
                                  [.string("cravey"), .uint32(0), .string("cravey"), .string(notification.summary),
                                   .string(notification.body), .strings(["stop", "Stop"]),
                                   .dictionary(["desktop-entry": .string("cravey")]), .int32(-1)], timeout: 2)
         guard case .uint32(let id)? = reply.first else { return nil }
-        try bus.subscribe("type='signal',interface='org.freedesktop.Notifications',member='ActionInvoked'") { [manager] message in
-            if (try? message.arguments()) == [.uint32(id), .string("stop")] { manager.stop() }
-        }
+        shown = id
         return id
     }
 
