@@ -9,7 +9,7 @@ struct Edit: ParsableCommand {
     @OptionGroup var target: RecordingArgument
     @Option(help: "New title, at most 40 characters.") var title: String?
     @Option(help: "New notes, at most 200 characters.") var notes: String?
-    @Option(help: "New purpose: motivational, craving, reflection, milestone or none.") var purpose: String?
+    @Option(help: "New purpose: motivational, craving, reflection, milestone or none.", completion: Completion.purposes) var purpose: String?
     @Flag(help: "Print the changed recording as JSON.") var json = false
 
     func validate() throws {

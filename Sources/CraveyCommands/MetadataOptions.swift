@@ -9,7 +9,7 @@ public struct MetadataOptions: ParsableArguments {
     @Option(help: "Notes, at most 200 characters.")
     public var notes: String?
 
-    @Option(help: "Purpose: motivational, craving, reflection or milestone.")
+    @Option(help: "Purpose: motivational, craving, reflection or milestone.", completion: Completion.purposes)
     public var purpose: String?
 
     public init() {}
