@@ -56,10 +56,11 @@ public final class VirtualMicrophone: Sendable {
             tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
         } else {
             // PipeWire's PulseAudio server has no module-sine: a client plays 10 minutes of the
-            // tone instead (the real-time suites that run there run one test at a time).
+            // tone instead, at module-sine's amplitude of 0.5 (lavfi's sine is 1/8, so 4 times it; the
+            // real-time suites that run there run one test at a time).
             let file = temporaryFolder().appendingPathComponent("tone-\(Int(frequency)).s16")
             let made = try await runOffPool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=600",
-                                                        "-af", "volume=0.5", "-f", "s16le", "-ac", "1", file.path])
+                                                        "-af", "volume=4", "-f", "s16le", "-ac", "1", file.path])
             guard made.status == 0 else { throw TestFailure("pactl load-module module-sine failed (\(loaded.error)), and so did ffmpeg: \(made.error)") }
             let player = Process()
             player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
