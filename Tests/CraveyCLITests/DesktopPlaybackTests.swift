@@ -126,6 +126,30 @@ struct DesktopPlaybackTests {
         #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
     }
 
+    @Test("a video's Metadata carries mpris:artUrl, the file:// URL of its thumbnail in the library")
+    func videoArtwork() async throws {
+        // Given a video in the library, playing on a private bus
+        let bus = try DesktopSession()
+        let sink = try VirtualMicrophone()
+        let folder = temporaryLibrary()
+        let imported = try await Cravey.run(["import", "--library", folder.path, try Fixture.video(seconds: 3).path, "--json"])
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any])
+        let thumbnail = try #require(row["thumbnailPath"] as? String)
+        let (play, _) = try start(["play", try #require(row["id"] as? String), "--library", folder.path, "--device", sink.sinkName, "--no-count"],
+                                  environment: bus.environment)
+        #expect(try await bus.waitForPlayer())
+
+        // When the desktop asks for its picture
+        let art = try await bus.playerctl(["-p", "cravey", "metadata", "mpris:artUrl"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try await bus.playerctl(["-p", "cravey", "stop"])
+        try await wait(play)
+
+        // Then it is the thumbnail's file URL, and the file is there
+        let url = try #require(URL(string: art))
+        #expect(url.isFileURL && url.path.hasSuffix(thumbnail), "\(art)")
+        #expect(FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test("a play without a terminal shows a notification naming the clip and how to stop it; its Stop button stops the play, and the notification is closed")
     func notificationWithoutATerminal() async throws {
         // Given a notification server and a 10 s clip
