@@ -32,6 +32,12 @@ let package = Package(
             name: "CV4L2",
             providers: [.apt(["linux-libc-dev"])]
         ),
+        // <systemd/sd-bus.h>, for the desktop's media controls (MPRIS) and notifications; headers
+        // only, nothing linked: libsystemd is loaded with dlopen when a session bus exists.
+        .systemLibrary(
+            name: "CSDBus",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         // The library without media: recordings in SQLite, the Recordings/ folder, and the use
         // cases that only read and change those. It links neither FFmpeg nor PulseAudio, whose
         // ~200 shared libraries cost a process about 80 ms to load.
@@ -50,6 +56,7 @@ let package = Package(
                 "CFFmpeg",
                 "CPulseAudio",
                 "CV4L2",
+                "CSDBus",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

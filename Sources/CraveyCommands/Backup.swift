@@ -14,7 +14,8 @@ struct Backup: ParsableCommand {
             """)
 
     @OptionGroup var options: LibraryOptions
-    @Option(help: ArgumentHelp("The new backup file (mode 0600). Never a place inside the library.", valueName: "path")) var output: String
+    @Option(help: ArgumentHelp("The new backup file (mode 0600). Never a place inside the library.", valueName: "path"),
+            completion: .file(extensions: ["tar"])) var output: String
     @Flag(help: "Replace a regular file already at --output (never a folder, a link or a device).") var force = false
     @Flag(help: "Print what was written as JSON.") var json = false
 
@@ -43,7 +44,7 @@ struct Restore: ParsableCommand {
             """)
 
     @OptionGroup var options: LibraryOptions
-    @Argument(help: ArgumentHelp("A file `cravey backup` wrote.", valueName: "backup")) var file: String
+    @Argument(help: ArgumentHelp("A file `cravey backup` wrote.", valueName: "backup"), completion: .file(extensions: ["tar"])) var file: String
     @Flag(help: "Print what was restored as JSON.") var json = false
 
     func run() throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which executable runs a command line, decided from the raw arguments before anything is
 /// parsed, as the `swift` driver picks `swift-<tool>`.
 ///
@@ -35,6 +37,14 @@ public struct CommandRoute: Equatable, Sendable {
         "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
         "thumbnail": .media, "quickplay": .mediaWithOperand,
     ]
+
+    /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through
+    /// `/proc/self/exe`.
+    public static var mediaExecutable: String {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent().appendingPathComponent(Executable.craveyMedia.rawValue).path
+    }
 
     /// The executable that runs the command.
     public let executable: Executable

@@ -7,9 +7,10 @@ struct Edit: ParsableCommand {
         discussion: "--title \"\" restores the automatic \"Recording <date>\" title; --notes \"\" clears the notes; --purpose none clears the purpose.")
 
     @OptionGroup var target: RecordingArgument
-    @Option(help: "New title, at most 40 characters.") var title: String?
-    @Option(help: "New notes, at most 200 characters.") var notes: String?
-    @Option(help: "New purpose: motivational, craving, reflection, milestone or none.") var purpose: String?
+    // Unconditional: a title is text, and "-2+3" is a title, not an option.
+    @Option(parsing: .unconditional, help: "New title, at most 40 characters; spaces at its ends are removed.") var title: String?
+    @Option(parsing: .unconditional, help: "New notes, at most 200 characters; spaces and line breaks at their ends are removed.") var notes: String?
+    @Option(help: "New purpose: motivational, craving, reflection, milestone or none.", completion: Completion.purposes) var purpose: String?
     @Flag(help: "Print the changed recording as JSON.") var json = false
 
     func validate() throws {
@@ -27,6 +28,7 @@ struct Edit: ParsableCommand {
             if let notes { metadata.notes = notes.isEmpty ? nil : notes }
             if let purpose { metadata.purpose = purpose }
         }
+        MetadataOptions.noteTrimmed(title: title, notes: notes)
         if json { return try Terminal.printJSON(edited) }
         Terminal.diagnostic("Updated \"\(Format.visible(edited.title))\".")
     }

@@ -8,7 +8,8 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Export the library's metadata (not the media) as CSV or JSON.")
 
     @OptionGroup var options: LibraryOptions
-    @Option(help: "csv (RFC 4180) or json.") var format: RecordingLibrary.ExportFormat
+    @Option(help: "csv (RFC 4180: a header line, then a line per recording) or json (one object: {\"exportDate\", \"recordings\": [...], \"version\": 1}).")
+    var format: RecordingLibrary.ExportFormat
     @Flag(help: "CSV: write cells starting with = + - @ tab or CR verbatim, without the leading apostrophe that keeps a spreadsheet from running them as formulas. For scripts.")
     var raw = false
     @Option(help: ArgumentHelp("Write to this new file (mode 0600) instead of stdout. Never a place inside the library.", valueName: "path")) var output: String?

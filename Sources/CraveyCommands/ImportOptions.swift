@@ -31,7 +31,11 @@ public struct ImportOptions: ParsableCommand {
     /// one dash and more characters is refused at once; a word of two dashes only once parsing
     /// has failed (`parseFailed`) and a file of that name exists. `arguments` follow the verb.
     public static func checkDashedFile(_ arguments: some Sequence<String>, parseFailed: Bool = false) throws {
-        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("-") && argument != "-" {
+        // The word after an option that takes a value is that value (`--title "-2+3"`), not a file.
+        let valued: Set<String> = ["--library", "--title", "--notes", "--purpose"]
+        let words = Array(arguments.prefix(while: { $0 != "--" }))
+        for (index, argument) in words.enumerated() where argument.hasPrefix("-") && argument != "-" {
+            if index > 0 && valued.contains(words[index - 1]) { continue }
             let isShort = !argument.hasPrefix("--") && argument != "-h"
             guard isShort || parseFailed && FileManager.default.fileExists(atPath: argument) else { continue }
             throw CraveyError(.invalidInput, """

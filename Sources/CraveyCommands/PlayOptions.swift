@@ -20,7 +20,7 @@ public struct PlayOptions: ParsableCommand {
             """)
 
     @OptionGroup public var options: LibraryOptions
-    @Argument(help: "The recording's id, or any unique prefix of it.") public var id: String
+    @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) public var id: String
     @OptionGroup public var playback: PlaybackFlags
     @Flag(help: "Print one JSON object per line while playing (state, position, duration), and the play at the end.")
     public var json = false
@@ -42,7 +42,8 @@ public struct PlaybackFlags: ParsableArguments {
           help: "Play at the clip's own level instead of turning it toward -16 LUFS (equal loudness).")
     public var noNormalize = false
 
-    @Option(help: ArgumentHelp("The PulseAudio sink to play to (see `cravey devices`).", valueName: "sink"))
+    @Option(help: ArgumentHelp("The PulseAudio sink to play to (see `cravey devices`).", valueName: "sink"),
+            completion: Completion.devices("sink"))
     public var device: String?
 
     public init() {}

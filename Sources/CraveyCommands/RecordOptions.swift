@@ -28,14 +28,15 @@ public struct RecordOptions: ParsableCommand {
 
     @OptionGroup public var metadata: MetadataOptions
 
-    @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"))
+    @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"),
+            completion: Completion.devices("source"))
     public var device: String?
 
     @Flag(help: "Record video from a camera as well as sound.")
     public var video = false
 
     @Option(help: ArgumentHelp("With --video: the camera's device path (default: /dev/video0) or its name as `cravey devices` shows it, or `test` for the synthetic camera.",
-                               valueName: "device"))
+                               valueName: "device"), completion: Completion.devices("camera"))
     public var camera: String?
 
     @Option(help: ArgumentHelp("With --video: the picture size, WIDTHxHEIGHT in even numbers from 32 to 4096.",

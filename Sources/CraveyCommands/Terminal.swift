@@ -10,6 +10,16 @@ public enum Terminal {
         isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
+    /// Whether this process runs in a terminal: stdin, stdout or stderr is one, or it has a
+    /// controlling terminal (`/dev/tty` opens). A play started by a launcher or a keyboard
+    /// shortcut has none, and tells the desktop instead.
+    public static var isAttached: Bool {
+        if (0...2).contains(where: { isatty($0) == 1 }) { return true }
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        if descriptor >= 0 { close(descriptor) }
+        return descriptor >= 0
+    }
+
     /// Writes a line of data to stdout. See ``write(_:)``.
     public static func output(_ text: String) throws {
         try write(Data((text + "\n").utf8))

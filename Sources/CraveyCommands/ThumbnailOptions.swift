@@ -20,7 +20,7 @@ public struct ThumbnailOptions: ParsableCommand {
             """)
 
     @OptionGroup public var options: LibraryOptions
-    @Argument(help: "The video's id, or any unique prefix of it.") public var id: String
+    @Argument(help: "The video's id, or any unique prefix of it.", completion: Completion.recordingIDs) public var id: String
     @Option(help: ArgumentHelp("Take the frame at this many seconds into the video.", valueName: "seconds"))
     public var at: Double?
     @Option(help: ArgumentHelp("Write the JPEG to this new file (mode 0600) instead of the library. Never a place inside the library.", valueName: "path"))

@@ -19,6 +19,12 @@ struct Player {
             sink: flags.device, start: flags.from ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount))
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
+        // The desktop's media controls and keys drive the same manager; without a terminal a
+        // notification says what plays and how to stop it.
+        let desktop = await MediaPlayerService.start(
+            for: manager, playing: recording, artwork: recording.thumbnailPath.flatMap { try? library.storage.absoluteURL(for: $0) },
+            notification: Terminal.isAttached ? nil : (
+                "Playing \"\(title)\"", "\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
         // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
         // has no colour, so NO_COLOR does not turn it off.
         let live = !json && isatty(0) == 1 && isatty(2) == 1
@@ -30,15 +36,18 @@ struct Player {
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
-        let view = Task { [manager, live, json] () -> (any Error)? in await Player.show(manager, live: live, json: json) }
+        let view = Task { [manager, live, json] () -> (any Error)? in await Player.show(manager, live: live, json: json, desktop: desktop) }
         let outcome: PlaybackSummary
         do {
             outcome = try await manager.result()
         } catch {
             _ = await view.value
+            await desktop?.end()
             throw error
         }
-        if let failure = await view.value { throw failure }
+        let failure = await view.value
+        await desktop?.end()
+        if let failure { throw failure }
         keys?.restore()
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
                    recording: outcome.recording ?? recording, counted: outcome.counted, title: title)
@@ -82,11 +91,12 @@ struct Player {
 
     /// Shows the events until the playback ends: a bar on a terminal, JSON lines with `--json`.
     /// Returns the error a write to stdout ended with (the playback is stopped then).
-    private static func show(_ manager: PlaybackManager, live: Bool, json: Bool) async -> (any Error)? {
+    private static func show(_ manager: PlaybackManager, live: Bool, json: Bool, desktop: MediaPlayerService?) async -> (any Error)? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lastLine = ""
         for await event in manager.events {
+            desktop?.update(event)
             if json {
                 do {
                     try Terminal.output(String(decoding: try encoder.encode(event), as: UTF8.self))

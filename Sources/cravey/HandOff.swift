@@ -1,15 +1,13 @@
 import CraveyCommands
 import Foundation
 
-/// Replaces this process with `cravey-media`, found beside this executable (symbolic links to
-/// `cravey` resolved through `/proc/self/exe`), and `arguments`. Returns only by exiting 1 when
+/// Replaces this process with `cravey-media`, found beside this executable
+/// (``CommandRoute/mediaExecutable``), and `arguments`. Returns only by exiting 1 when
 /// `cravey-media` cannot be run.
 ///
 /// The corresponding C function is `execv`.
 func handOff(_ arguments: [String]) -> Never {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    let path = executable.deletingLastPathComponent().appendingPathComponent(CommandRoute.Executable.craveyMedia.rawValue).path
+    let path = CommandRoute.mediaExecutable
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     execv(path, argv)
     Terminal.diagnostic("cravey: cannot run \(path): \(String(cString: strerror(errno))). Media commands need cravey-media installed beside cravey.")

@@ -162,10 +162,8 @@ struct LibraryCommandTests {
 
     @Test("without cravey-media beside it, a media command exits 1 saying what is missing; library commands still work")
     func missingMediaExecutable() async throws {
-        let folder = temporaryLibrary()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let alone = folder.appendingPathComponent("cravey")
-        try FileManager.default.copyItem(atPath: Cravey.executable, toPath: alone.path)
+        let alone = URL(fileURLWithPath: try RoutingTests.craveyAlone())
+        let folder = alone.deletingLastPathComponent()
         let devices = try await runOffPool(alone.path, ["devices"], environment: Cravey.environment())
         #expect(devices.status == 1)
         #expect(devices.error.contains("cravey-media") && !devices.error.contains("Error:"), "\(devices.error)")

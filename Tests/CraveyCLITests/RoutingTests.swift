@@ -11,7 +11,11 @@ struct RoutingTests {
         let folder = temporaryLibrary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let alone = folder.appendingPathComponent("cravey")
-        try FileManager.default.copyItem(atPath: Cravey.executable, toPath: alone.path)
+        // Copied by `cp`, not in this process: a child another test spawns meanwhile would inherit
+        // the copy's writing descriptor (FileManager's is not close-on-exec), and running the
+        // copy would fail with ETXTBSY ("Text file busy") for as long as that child lives.
+        let copied = try run("cp", [Cravey.executable, alone.path])
+        guard copied.status == 0 else { throw TestFailure("cp failed: \(copied.error)") }
         return alone.path
     }
 

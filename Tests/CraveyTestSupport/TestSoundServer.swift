@@ -51,8 +51,26 @@ public final class VirtualMicrophone: Sendable {
     /// tone into seconds of silence, as it could a `paplay` of a file.
     public func play(frequency: Double) async throws -> Tone {
         let loaded = try await runOffPool("pactl", ["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
-        guard loaded.status == 0 else { throw TestFailure("pactl load-module module-sine failed: \(loaded.error)") }
-        let tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        let tone: Tone
+        if loaded.status == 0 {
+            tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        } else {
+            // PipeWire's PulseAudio server has no module-sine: a client plays 10 minutes of the
+            // tone instead, at module-sine's amplitude of 0.5 (lavfi's sine is 1/8, so 4 times it; the
+            // real-time suites that run there run one test at a time).
+            let file = temporaryFolder().appendingPathComponent("tone-\(Int(frequency)).s16")
+            let made = try await runOffPool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=600",
+                                                        "-af", "volume=4", "-f", "s16le", "-ac", "1", file.path])
+            guard made.status == 0 else { throw TestFailure("pactl load-module module-sine failed (\(loaded.error)), and so did ffmpeg: \(made.error)") }
+            let player = Process()
+            player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            player.arguments = ["pacat", "--playback", "--raw", "--device=\(sinkName)", "--format=s16le", "--rate=48000",
+                                "--channels=1", "--latency-msec=20", file.path]
+            player.standardOutput = FileHandle.nullDevice
+            player.standardError = FileHandle.nullDevice
+            try player.run()
+            tone = Tone(player: player)
+        }
         let sinkName = sinkName
         let running = try await poll(within: 10, every: 0.02) {
             let sinks = try run("pactl", ["list", "short", "sinks"]).output
@@ -65,17 +83,21 @@ public final class VirtualMicrophone: Sendable {
 
 /// A tone the sound server plays into a virtual microphone; it stops when stopped or dropped.
 public final class Tone: Sendable {
-    private let module: String
+    private let module: String?
+    /// The client playing the tone where the server has no module-sine (PipeWire).
+    private let player: Process?
     private let stopped = Atomic(false)
 
-    init(module: String) { self.module = module }
+    init(module: String) { (self.module, player) = (module, nil) }
+    init(player: Process) { (module, self.player) = (nil, player) }
 
     deinit { terminate() }
 
     /// Stops the tone (unloads its module; a second call does nothing).
     public func terminate() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        _ = try? run("pactl", ["unload-module", module])
+        if let module { _ = try? run("pactl", ["unload-module", module]) }
+        if let player { kill(player.processIdentifier, SIGKILL) }
     }
 }
 

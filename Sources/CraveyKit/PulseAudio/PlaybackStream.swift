@@ -94,6 +94,13 @@ final class PlaybackStream: @unchecked Sendable {
             default: pa_threaded_mainloop_wait(mainloop)
             }
         }
+        // PipeWire's PulseAudio server plays a stream for a sink that does not exist to the default
+        // sink; PulseAudio refuses it. Refused on both (the corresponding C function is
+        // `pa_stream_get_device_name`).
+        if let sink, pa_stream_get_device_name(stream).map({ String(cString: $0) }) != sink {
+            _ = abandonStream("pa_stream_connect_playback")
+            throw PulseAudioError(code: Int32(PA_ERR_NOENTITY.rawValue), operation: "pa_stream_connect_playback(\(sink))")
+        }
         let ring: pa_time_event_cb_t = { _, _, _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }
         guard let alarm = pa_context_rttime_new(context, Self.never, ring, UnsafeMutableRawPointer(mainloop)) else {
             throw abandonStream("pa_context_rttime_new")

@@ -1,0 +1,46 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+/// What the shells' completion offers for values only a library or the sound server knows: the
+/// recordings' ids (with their titles where the shell shows descriptions: zsh, fish), the sound
+/// server's sources and sinks, and the cameras. ArgumentParser's completion scripts call
+/// `cravey ---completion ...`, which runs these; they print nothing rather than fail.
+enum Completion {
+    /// The recordings of the library the command line names (`--library`), newest first.
+    static let recordingIDs = CompletionKind.custom { words, _, _ in
+        let explicit = words.indices.dropLast().last { words[$0] == "--library" }.map { words[$0 + 1] }
+        guard let library = try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false),
+              let recordings = try? library.recordings(sortedBy: .recent) else { return [] }
+        return recordings.map { recording in
+            let id = recording.id.uuidString.lowercased().prefix(8)
+            let title = recording.title.filter { !$0.isNewline && $0 != "\t" }
+            switch CompletionShell.requesting {
+            case .zsh?: return "\(id):\(title.replacingOccurrences(of: ":", with: "\\:"))"
+            case .fish?: return "\(id)\t\(title)"
+            default: return String(id)
+            }
+        }
+    }
+
+    static let purposes = CompletionKind.list(RecordingPurpose.allCases.map(\.rawValue))
+
+    /// The sound server's sources (`kind` "source"), sinks ("sink") or cameras ("camera"), as
+    /// `cravey-media devices --json` lists them; the cameras also `test`.
+    static func devices(_ kind: String) -> CompletionKind {
+        .custom { _, _, _ in
+            let lister = Process()
+            lister.executableURL = URL(fileURLWithPath: CommandRoute.mediaExecutable)
+            lister.arguments = ["devices", "--json"]
+            let output = Pipe()
+            lister.standardOutput = output
+            lister.standardError = FileHandle.nullDevice
+            guard (try? lister.run()) != nil else { return [] }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            lister.waitUntilExit()
+            let rows = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
+            let names = rows.filter { $0["kind"] as? String == kind }.compactMap { $0["name"] as? String }
+            return kind == "camera" ? names + ["test"] : names
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// A private session bus for one test, as `dbus-run-session` gives a program: a real
+/// `dbus-daemon` on a socket of its own, the environment that points at it, and the desktop's
+/// tools (`playerctl`, `dbus-monitor`, a notification server) run against it.
+public final class DesktopSession: Sendable {
+    public let folder: URL
+    /// `unix:path=...`: what DBUS_SESSION_BUS_ADDRESS says.
+    public let address: String
+    private let daemon: Process
+
+    public init() throws {
+        folder = temporaryFolder().appendingPathComponent("bus-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let socket = folder.appendingPathComponent("bus").path
+        address = "unix:path=\(socket)"
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        guard FileManager.default.fileExists(atPath: socket) else { throw TestFailure("dbus-daemon did not start") }
+    }
+
+    deinit {
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+    }
+
+    /// The environment for `cravey` on this bus: the bus's address, and no runtime folder of the
+    /// machine's own.
+    public var environment: [String: String] {
+        ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_RUNTIME_DIR": folder.path]
+    }
+
+    /// Runs `command` to the end on this bus.
+    public func run(_ command: String, _ arguments: [String]) async throws -> CommandResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(self.environment) { $1 }
+        return try await runOffPool(command, arguments, environment: environment)
+    }
+
+    /// Runs `playerctl` on this bus.
+    public func playerctl(_ arguments: [String]) async throws -> CommandResult {
+        try await run("playerctl", arguments)
+    }
+
+    /// Waits until `playerctl -l` lists `player` (true), or 10 s have passed.
+    public func waitForPlayer(_ player: String = "cravey") async throws -> Bool {
+        try await poll(within: 10, every: 0.05) { [self] in
+            var environment = ProcessInfo.processInfo.environment
+            environment.merge(self.environment) { $1 }
+            return try CraveyTestSupport.run("playerctl", ["-l"], environment: environment).output.split(separator: "\n").contains { $0 == player }
+        }
+    }
+
+    /// Starts a program on this bus (`dbus-monitor`, the notification server), its stdout to `output`.
+    public func start(_ command: String, _ arguments: [String], output: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(self.environment) { $1 }
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Starts the test notification server (`Tests/Desktop/notification-server.py`) and waits
+    /// until it owns its name; its calls are logged, one JSON object a line, in the file returned.
+    public func startNotificationServer() async throws -> (server: Process, log: URL) {
+        let log = folder.appendingPathComponent("notifications.jsonl")
+        let script = TestSoundServer.packageRoot.appendingPathComponent("Tests/Desktop/notification-server.py").path
+        // Debian's own Python, where python3-dbus and python3-gi are.
+        let server = try start("/usr/bin/python3", [script, log.path], output: folder.appendingPathComponent("server.out"))
+        let ready = try await poll(within: 10, every: 0.05) {
+            (try? String(contentsOf: log, encoding: .utf8))?.contains("ready") == true
+        }
+        guard ready else { throw TestFailure("the notification server did not start") }
+        return (server, log)
+    }
+
+    /// The calls the notification server logged.
+    public static func calls(in log: URL) throws -> [[String: Any]] {
+        try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["call"] as? String != "ready" }
+    }
+}
