@@ -28,16 +28,32 @@ package struct RecordingRepository: Sendable {
     /// Throwing rolls the change back.
     private let keeper: (@Sendable (Recording, [PlayEvent]) throws -> Void)?
 
-    package init(database: AppDatabase, keeper: (@Sendable (Recording, [PlayEvent]) throws -> Void)? = nil) {
+    /// Runs a write holding the library's writers' lock, taken before the transaction begins:
+    /// a clip's copy is written inside the transaction, and a `delete`, `delete-all` or repair
+    /// (which hold the lock) must never see a copy half-written or have its clip changed under it.
+    private let exclusive: (@Sendable (() throws -> Void) throws -> Void)?
+
+    package init(database: AppDatabase, keeper: (@Sendable (Recording, [PlayEvent]) throws -> Void)? = nil,
+                 exclusive: (@Sendable (() throws -> Void) throws -> Void)? = nil) {
         self.database = database
         self.keeper = keeper
+        self.exclusive = exclusive
+    }
+
+    /// One write transaction, under the writers' lock when the library has one.
+    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        guard let exclusive else { return try database.write(updates) }
+        var result: T?
+        try exclusive { result = try database.write(updates) }
+        guard let result else { throw CraveyError(.other, "A write of the library returned nothing.") }
+        return result
     }
 
     /// Inserts a row, with the plays it had (a clip restored from its own copy). `alreadyKept`:
     /// the clip's copy was written just before, as it is here (a save writes it before the
     /// media takes its name), so the keeper is not called again.
     package func insert(_ recording: Recording, plays: [PlayEvent] = [], alreadyKept: Bool = false) throws {
-        try database.write { db in
+        try write { db in
             try recording.insert(db)
             for var play in plays {
                 play.id = nil
@@ -103,7 +119,7 @@ package struct RecordingRepository: Sendable {
     @discardableResult
     package func recordPlay(of id: UUID, secondsListened: Double, completed: Bool,
                            at date: Date = Date()) throws -> Recording {
-        try database.write { db in
+        try write { db in
             try update(id, in: db, [
                 Recording.Columns.playCount.set(to: Recording.Columns.playCount + 1),
                 Recording.Columns.lastPlayedAt.set(to: date),
@@ -134,7 +150,7 @@ package struct RecordingRepository: Sendable {
     /// Writes title, notes and purpose only, so a play counted meanwhile by another process is
     /// never overwritten. Throws `.notFound` when the row is gone.
     package func updateMetadata(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
-        try database.write { db in
+        try write { db in
             try update(id, in: db, [
                 Recording.Columns.title.set(to: title),
                 Recording.Columns.notes.set(to: notes),
@@ -155,7 +171,7 @@ package struct RecordingRepository: Sendable {
     /// now is. Throws `.notFound` when the row is gone.
     @discardableResult
     package func updateLoudness(of id: UUID, to loudness: LoudnessMeasurement) throws -> Recording {
-        try database.write { db in
+        try write { db in
             try update(id, in: db, [
                 Recording.Columns.loudnessIntegrated.set(to: loudness.integrated),
                 Recording.Columns.loudnessTruePeak.set(to: loudness.truePeak),
@@ -166,7 +182,7 @@ package struct RecordingRepository: Sendable {
 
     /// Updates the stored size of a file, for `doctor --repair`.
     package func updateFileSize(of id: UUID, to size: Int64) throws {
-        try database.write { db in
+        try write { db in
             try update(id, in: db, [Recording.Columns.fileSize.set(to: size)])
             _ = try kept(id, in: db)
         }
@@ -176,7 +192,7 @@ package struct RecordingRepository: Sendable {
     /// `.notFound` when the row is gone.
     @discardableResult
     package func updateThumbnail(of id: UUID, to path: String) throws -> Recording {
-        try database.write { db in
+        try write { db in
             try update(id, in: db, [Recording.Columns.thumbnailPath.set(to: path)])
             return try kept(id, in: db)
         }
@@ -184,7 +200,7 @@ package struct RecordingRepository: Sendable {
 
     /// Forgets a recording's thumbnail, for `doctor --repair` when its stored path is unsafe.
     package func removeThumbnail(of id: UUID) throws {
-        try database.write { db in
+        try write { db in
             try update(id, in: db, [Recording.Columns.thumbnailPath.set(to: nil)])
             _ = try kept(id, in: db)
         }
@@ -192,7 +208,7 @@ package struct RecordingRepository: Sendable {
 
     /// Deletes a row and its play events; returns what was deleted, to put back if needed.
     package func delete(id: UUID) throws -> (Recording, [PlayEvent])? {
-        try database.write { db in
+        try write { db in
             guard let recording = try Recording.fetchOne(db, key: id) else { return nil }
             let events = try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased()).fetchAll(db)
             try recording.delete(db)
@@ -202,7 +218,7 @@ package struct RecordingRepository: Sendable {
 
     /// Puts back rows (and their play events) removed by `delete` or `deleteAll`.
     package func restore(_ rows: [(Recording, [PlayEvent])]) throws {
-        try database.write { db in
+        try write { db in
             for (recording, events) in rows {
                 try recording.insert(db, onConflict: .ignore)
                 for var event in events { try event.insert(db, onConflict: .ignore) }
@@ -213,7 +229,7 @@ package struct RecordingRepository: Sendable {
 
     /// Deletes every row and play event in one transaction. Returns what was deleted.
     package func deleteAll() throws -> [(Recording, [PlayEvent])] {
-        try database.write { db in
+        try write { db in
             let recordings = try Recording.fetchAll(db)
             let events = Swift.Dictionary(grouping: try PlayEvent.fetchAll(db), by: \.recordingId)
             try PlayEvent.deleteAll(db)

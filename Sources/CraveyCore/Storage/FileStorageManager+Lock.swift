@@ -21,6 +21,17 @@ extension FileStorageManager {
         return try body()
     }
 
+    /// Runs `body` holding the writers' lock, and nothing more: each write of the database's rows
+    /// (``RecordingRepository``) is one, so that none lands between the steps of a `delete`, a
+    /// `delete-all` or a repair, which hold the lock throughout.
+    func holdingLock(_ body: () throws -> Void) throws {
+        if let refusal = repository?.refusal { throw refusal }
+        guard let root, let writersLock else { return try body() }
+        try writersLock.lock(beneath: root, at: libraryURL)
+        defer { writersLock.unlock() }
+        try body()
+    }
+
     /// Locks a `.partial`, `.importing` or `.finishing` file just created (through `descriptor`)
     /// for as long as this process owns it. Called under ``exclusively(_:)``, so no other process
     /// ever sees it unlocked. A lock that cannot be taken is an error: an unowned file would be

@@ -67,9 +67,12 @@ package final class FileStorageManager: @unchecked Sendable {
         if root != nil { try makeFolders(creating: isStored) }
         if isStored {
             let (database, migrated) = try openDatabase()
-            repository = RecordingRepository(database: database) { [weak self] recording, plays in
+            repository = RecordingRepository(database: database, keeper: { [weak self] recording, plays in
                 try self?.keep(recording, plays: plays)
-            }
+            }, exclusive: { [weak self] body in
+                guard let self else { return try body() }
+                try self.holdingLock(body)
+            })
             if migrated { try? keepMissingCopies() }
         } else {
             do {
