@@ -47,6 +47,11 @@ struct BackupTests {
                 #expect(try Data(contentsOf: copy.url.appendingPathComponent(copied))
                         == Data(contentsOf: original.url.appendingPathComponent(thumbnail)), sourceLocation: sourceLocation)
             }
+            // Its waveform, when it had one; a clip saved before waveforms were kept has none.
+            let waveform = FileStorageManager.waveformPath(for: row.id, type: row.type)
+            let (copied, kept) = (try? Data(contentsOf: copy.url.appendingPathComponent(waveform)),
+                                  try? Data(contentsOf: original.url.appendingPathComponent(waveform)))
+            #expect(copied == kept, sourceLocation: sourceLocation)
         }
     }
 
@@ -84,7 +89,10 @@ struct BackupTests {
         try #require(untar.status == 0, "\(untar.error)")
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: unpacked.appendingPathComponent("cravey-backup/manifest.json"))) as? [String: Any]
         let files = try #require(manifest?["files"] as? [[String: Any]])
-        #expect(files.count == 4 * 2 + 1)  // media and record of each clip, the video's thumbnail
+        // Media and record of each clip, the video's thumbnail and waveform (the audio clips,
+        // saved as before waveforms were kept, have none: a backup restores them without).
+        #expect(files.count == 4 * 2 + 2)
+        #expect(files.filter { ($0["path"] as? String)?.hasSuffix(".peaks.dat") == true }.count == 1)
         for file in files {
             let path = try #require(file["path"] as? String)
             let sum = try run("sha256sum", [unpacked.appendingPathComponent("cravey-backup/" + path).path])
