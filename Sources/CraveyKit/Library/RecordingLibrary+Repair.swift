@@ -321,8 +321,12 @@ extension RecordingLibrary {
                     report.measuredLoudness += 1
                 }
                 if let picture = measured.waveform {
-                    try storage.keepWaveform(picture, of: recording)
-                    report.measuredWaveforms += 1
+                    do {
+                        try storage.keepWaveform(picture, of: recording)
+                        report.measuredWaveforms += 1
+                    } catch let error as CraveyError {
+                        report.loudnessFailures.append("Could not keep the waveform of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
+                    }
                 }
             } catch let error as CraveyError {
                 let what = loudness && waveform ? "the loudness and waveform" : loudness ? "the loudness" : "the waveform"
