@@ -7,9 +7,9 @@ import Foundation
 /// A clip's audio is decoded once to be finished (an import, a recovered file, a recording's
 /// loudness) or repaired, and that one walk feeds every meter that is wanted: the waveform of an
 /// import costs no second decoding, only its min/max over samples already in memory.
-struct AudioAnalysis {
-    var loudness: LoudnessMeasurement?
-    var waveform: Waveform?
+package struct AudioAnalysis {
+    package var loudness: LoudnessMeasurement?
+    package var waveform: Waveform?
 
     /// Decodes the first audio stream of `media` once, from its start to its end, at its own
     /// rate, a mono stream as dual mono and one of more than two channels mixed down to stereo
@@ -19,7 +19,7 @@ struct AudioAnalysis {
     ///
     /// Throws ``CraveyError``: `.notFound` when there is no file, `.undecodableMedia` when its
     /// audio does not decode. Blocking; run it off the cooperative pool.
-    static func measure(_ media: MediaLocation, loudness: Bool, waveform: Bool) throws(CraveyError) -> AudioAnalysis? {
+    package static func measure(_ media: MediaLocation, loudness: Bool, waveform: Bool) throws(CraveyError) -> AudioAnalysis? {
         let url = media.url
         let input = try media.open()
         guard let stream = input.info.audioStream else { return nil }

@@ -91,17 +91,18 @@ package struct PeakMeter: Sendable {
         return Int16(max(min(scaled, 32767), -32768))
     }
 
-    /// The lowest and highest of `count` floats, eight at a time: `pointwiseMin` and
-    /// `pointwiseMax` become vector instructions, which a scalar loop over floats does not (a
-    /// NaN would make its order matter). An hour of 48 kHz stereo takes about 40 ms.
+    /// The lowest and highest of `count` floats, eight at a time, each lane kept by compare and
+    /// replace: that becomes vector instructions, where a scalar loop (or `pointwiseMin`, whose
+    /// NaN rules keep it scalar) took five times as long. A NaN is never taken. An hour of 48 kHz
+    /// mono takes about 40 ms of CPU (release build).
     private static func extremes(_ values: UnsafePointer<Float>, count: Int) -> (Float, Float) {
         var lows = SIMD8<Float>(repeating: .infinity), highs = SIMD8<Float>(repeating: -.infinity)
         let raw = UnsafeRawPointer(values)
         var index = 0
         while index + 8 <= count {
             let chunk = raw.loadUnaligned(fromByteOffset: index * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
-            lows = pointwiseMin(lows, chunk)
-            highs = pointwiseMax(highs, chunk)
+            lows.replace(with: chunk, where: chunk .< lows)
+            highs.replace(with: chunk, where: chunk .> highs)
             index += 8
         }
         var low = lows.min(), high = highs.max()
