@@ -27,6 +27,13 @@ let package = Package(
             name: "CPulseAudio",
             providers: [.apt(["libpulse-dev"])]
         ),
+        // zlib's deflate and CRC-32, for the PNG of a clip's waveform; the system's, which
+        // FFmpeg already loads into cravey-media.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // <linux/videodev2.h>, to ask a camera what it offers; headers only, nothing linked.
         .systemLibrary(
             name: "CV4L2",
@@ -44,6 +51,7 @@ let package = Package(
         .target(
             name: "CraveyCore",
             dependencies: [
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

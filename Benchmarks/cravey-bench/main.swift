@@ -5,6 +5,8 @@
 //   cravey-bench thumbnail VIDEO [N]  a thumbnail made and stored N times, the fastest run
 //   cravey-bench loudness FILE        CPU seconds of LoudnessMeter.measure(fileAt:) of FILE, and of
 //                                     the meter alone over as long a stereo noise at 48 kHz
+//   cravey-bench analysis FILE        CPU seconds of one decoding of FILE's audio through the
+//                                     loudness meter, the peak meter, both, and neither
 import CraveyKit
 import Foundation
 
@@ -63,6 +65,15 @@ case (3, "loudness"):
     var meter = LoudnessMeter(sampleRate: 48_000, channels: 2)
     let metering = cpu { meter.append(noise) }
     print("{\"audioSeconds\": \(length), \"measureFileCPUSeconds\": \(decoding), \"meterStereo48kCPUSeconds\": \(metering), \"integrated\": \(measurement?.integrated ?? .nan), \"noiseIntegrated\": \(meter.measurement.integrated)}")
+case (3, "analysis"):
+    let media = MediaLocation.outside(URL(fileURLWithPath: arguments[2]))
+    var seconds: [String: Double] = [:]
+    for (name, loudness, waveform) in [("neither", false, false), ("loudness", true, false), ("waveform", false, true), ("both", true, true)] {
+        let start = clock()
+        _ = try AudioAnalysis.measure(media, loudness: loudness, waveform: waveform)
+        seconds[name] = Double(clock() - start) / Double(CLOCKS_PER_SEC)
+    }
+    print("{\"decodeCPUSeconds\": \(seconds["neither"]!), \"loudness\": \(seconds["loudness"]!), \"waveform\": \(seconds["waveform"]!), \"both\": \(seconds["both"]!)}")
 case (3, "thumbnail"), (4, "thumbnail"):
     let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-bench-\(UUID().uuidString)")
@@ -76,6 +87,6 @@ case (3, "thumbnail"), (4, "thumbnail"):
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")
 default:
-    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | loudness FILE | thumbnail VIDEO [N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | loudness FILE | analysis FILE | thumbnail VIDEO [N]\n".utf8))
     exit(64)
 }

@@ -46,6 +46,13 @@ public struct CommandRoute: Equatable, Sendable {
         return executable.deletingLastPathComponent().appendingPathComponent(Executable.craveyMedia.rawValue).path
     }
 
+    /// Thrown by a command `cravey` runs that finds it needs `cravey-media` after all (`waveform`
+    /// of a clip whose waveform is not stored yet, which only decoding makes): `cravey`'s `main`
+    /// then hands the same command line over, as it does a media verb. Nothing was written.
+    public struct HandOff: Error {
+        public init() {}
+    }
+
     /// The executable that runs the command.
     public let executable: Executable
     /// The arguments after the executable's name, with a global `--library PATH` (or

@@ -26,7 +26,8 @@ public struct Cravey: ParsableCommand {
             """,
         version: version,
         subcommands: [RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
-                      ImportOptions.self, Export.self, Backup.self, Restore.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self]
+                      ImportOptions.self, Export.self, Backup.self, Restore.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
+                      WaveformCommand.self]
     )
 
     /// What `--version` prints, in both executables.

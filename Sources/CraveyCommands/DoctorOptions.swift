@@ -9,12 +9,13 @@ public struct DoctorOptions: ParsableCommand {
         abstract: "Check that the library's entries and files agree; --repair fixes what it finds.",
         discussion: """
             Finds entries whose file is missing, files with no entry (a recording cut off by a \
-            crash, for example), thumbnails with no entry, size mismatches and interrupted \
-            deletions. --repair registers playable orphan files as recordings titled \
+            crash, for example), thumbnails and waveforms with no entry, size mismatches and \
+            interrupted deletions. --repair registers playable orphan files as recordings titled \
             "Recovered <date>", removes entries whose media is gone, fixes sizes and removes \
-            orphan thumbnails. Unplayable fragments are deleted only with --delete-unplayable.
-            It also counts clips whose loudness is not measured yet (which is no problem: \
-            playing one measures it); --repair measures them.
+            orphan thumbnails and waveforms. Unplayable fragments are deleted only with \
+            --delete-unplayable. It also counts clips whose loudness is not measured yet, or \
+            whose waveform is not made yet (which is no problem: playing one measures it, \
+            `cravey waveform` makes it); --repair measures them, both in one decoding.
             Exits 0 when the library is healthy (or was repaired), 1 when problems remain.
             """)
 

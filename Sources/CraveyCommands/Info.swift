@@ -8,6 +8,9 @@ struct Info: ParsableCommand {
     @OptionGroup var target: RecordingArgument
     @Flag(help: "Print the recording as JSON.") var json = false
 
+    /// Characters in the waveform's line: with its label, it fits an 80-column terminal.
+    static let sparklineWidth = 60
+
     func run() throws {
         let (library, recording) = try target.open()
         if json { return try Terminal.printJSON(recording) }
@@ -26,6 +29,9 @@ struct Info: ParsableCommand {
             ("Loudness", recording.loudness?.description ?? (recording.type == .audio
                 ? "not measured yet (`cravey doctor --repair` measures it, as does playing it once)"
                 : "not measured (none if the clip has no sound; otherwise `cravey doctor --repair` measures it, as does playing it once)")),
+            ("Waveform", library.storedWaveform(of: recording).map { $0.sparkline(width: Self.sparklineWidth) }
+                ?? (recording.type == .audio ? "not made yet (`cravey waveform` makes it, as does `cravey doctor --repair`)"
+                    : "not made (none if the clip has no sound; otherwise `cravey waveform` makes it, as does `cravey doctor --repair`)")),
             ("File", Format.visible(file)),
         ] + (recording.thumbnailPath.map { [("Thumbnail", Format.visible(library.url.appendingPathComponent($0).path))] } ?? [])
         try Terminal.output(rows.map { "\($0.0):".padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))

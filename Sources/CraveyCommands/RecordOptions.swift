@@ -13,6 +13,11 @@ public struct RecordOptions: ParsableCommand {
             captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
             recording's id. On a terminal a level meter and timer are shown on stderr.
 
+            SIGUSR1 (`kill -USR1 PID`, for scripts and desktop shortcuts) pauses the recording, \
+            and again resumes it: what is captured meanwhile is left out of the clip (sound and \
+            video alike, in step), the joint makes no click, and --seconds counts only what was \
+            recorded. stderr says "Paused" and "Resumed".
+
             With --video it records the camera too: H.264 (yuv420p) and AAC in an MP4, at --size \
             and --fps (1280x720 at 30 by default), with a thumbnail; the meter also shows the frame \
             rate the camera achieves. The camera is asked for the mode nearest that size and rate \

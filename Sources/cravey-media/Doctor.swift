@@ -28,11 +28,19 @@ struct Doctor: AsyncParsableCommand {
             let count = report.unmeasuredLoudness
             lines.append("loudness not measured yet: \(count) recording\(count == 1 ? "" : "s"); `cravey doctor --repair` measures \(count == 1 ? "it" : "them") (playing a clip once does too).")
         }
+        if !repaired, report.unmeasuredWaveforms > 0 {
+            let count = report.unmeasuredWaveforms
+            lines.append("waveform not made yet: \(count) recording\(count == 1 ? "" : "s"); `cravey doctor --repair` makes \(count == 1 ? "it" : "them") (`cravey waveform` does too, for one clip).")
+        }
         if repaired {
             lines.append(contentsOf: report.repairs.map { "repaired: \($0)" })
             if report.measuredLoudness > 0 {
                 let count = report.measuredLoudness
                 lines.append("repaired: Measured the loudness of \(count) recording\(count == 1 ? "" : "s").")
+            }
+            if report.measuredWaveforms > 0 {
+                let count = report.measuredWaveforms
+                lines.append("repaired: Made the waveform of \(count) recording\(count == 1 ? "" : "s").")
             }
             lines.append(contentsOf: report.loudnessFailures)
         } else if report.databaseIsDamaged {

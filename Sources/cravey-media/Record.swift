@@ -24,6 +24,9 @@ struct Record: AsyncParsableCommand {
         let recorder = try await library.record(options)
         let signals = StopOnSignals { recorder.stop() }
         defer { signals.cancel() }
+        // `kill -USR1 PID` pauses and resumes, for scripts and desktop shortcuts.
+        let pauses = OnSignals([SIGUSR1]) { recorder.isPaused ? recorder.resume() : recorder.pause() }
+        defer { pauses.cancel() }
         let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil)
         let meter = Task { await view.show(recorder.events) }
         let recording: Recording
@@ -39,18 +42,18 @@ struct Record: AsyncParsableCommand {
     }
 }
 
-/// Turns SIGINT, SIGTERM and SIGHUP (the terminal window closed) into a clean stop instead of
-/// killing the process: a recording is saved with its title, a play is counted, an import is
-/// removed, as Ctrl-C does.
-final class StopOnSignals {
-    private static let numbers = [SIGINT, SIGTERM, SIGHUP]
+/// Runs an action when one of some signals arrives, instead of what the signal does by default
+/// (end the process), until cancelled.
+class OnSignals {
+    private let numbers: [Int32]
     private let sources: [any DispatchSourceSignal]
 
-    init(_ stop: @escaping @Sendable () -> Void) {
-        sources = Self.numbers.map { number in
+    init(_ numbers: [Int32], _ action: @escaping @Sendable () -> Void) {
+        self.numbers = numbers
+        sources = numbers.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: stop)
+            source.setEventHandler(handler: action)
             source.resume()
             return source
         }
@@ -58,7 +61,16 @@ final class StopOnSignals {
 
     func cancel() {
         for source in sources { source.cancel() }
-        for number in Self.numbers { signal(number, SIG_DFL) }
+        for number in numbers { signal(number, SIG_DFL) }
+    }
+}
+
+/// Turns SIGINT, SIGTERM and SIGHUP (the terminal window closed) into a clean stop instead of
+/// killing the process: a recording is saved with its title, a play is counted, an import is
+/// removed, as Ctrl-C does.
+final class StopOnSignals: OnSignals {
+    init(_ stop: @escaping @Sendable () -> Void) {
+        super.init([SIGINT, SIGTERM, SIGHUP], stop)
     }
 }
 
@@ -90,6 +102,11 @@ struct LevelMeterView {
             case .interrupted(let reason):
                 if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
                 Terminal.diagnostic("cravey: recording ended early: \(reason)")
+            case .paused(let elapsed), .resumed(let elapsed):
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                let paused = if case .paused = event { true } else { false }
+                Terminal.diagnostic(paused ? "Paused at \(Format.duration(elapsed)); SIGUSR1 (kill -USR1 \(getpid())) resumes."
+                                           : "Resumed at \(Format.duration(elapsed)).")
             case .videoFrames(let written, let dropped, let repeated):
                 guard let video else { continue }
                 if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }

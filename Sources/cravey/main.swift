@@ -11,6 +11,8 @@ if route.executable == .craveyMedia {
 do {
     var command = try Cravey.parseAsRoot(route.arguments)
     try command.run()
+} catch is CommandRoute.HandOff {
+    handOff(route.arguments)
 } catch {
     Cravey.exit(reporting: error)
 }

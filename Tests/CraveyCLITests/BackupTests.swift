@@ -47,6 +47,11 @@ struct BackupTests {
                 #expect(try Data(contentsOf: copy.url.appendingPathComponent(copied))
                         == Data(contentsOf: original.url.appendingPathComponent(thumbnail)), sourceLocation: sourceLocation)
             }
+            // Its waveform, when it had one; a clip saved before waveforms were kept has none.
+            let waveform = FileStorageManager.waveformPath(for: row.id, type: row.type)
+            let (copied, kept) = (try? Data(contentsOf: copy.url.appendingPathComponent(waveform)),
+                                  try? Data(contentsOf: original.url.appendingPathComponent(waveform)))
+            #expect(copied == kept, sourceLocation: sourceLocation)
         }
     }
 
@@ -84,7 +89,10 @@ struct BackupTests {
         try #require(untar.status == 0, "\(untar.error)")
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: unpacked.appendingPathComponent("cravey-backup/manifest.json"))) as? [String: Any]
         let files = try #require(manifest?["files"] as? [[String: Any]])
-        #expect(files.count == 4 * 2 + 1)  // media and record of each clip, the video's thumbnail
+        // Media and record of each clip, the video's thumbnail and waveform (the audio clips,
+        // saved as before waveforms were kept, have none: a backup restores them without).
+        #expect(files.count == 4 * 2 + 2)
+        #expect(files.filter { ($0["path"] as? String)?.hasSuffix(".peaks.dat") == true }.count == 1)
         for file in files {
             let path = try #require(file["path"] as? String)
             let sum = try run("sha256sum", [unpacked.appendingPathComponent("cravey-backup/" + path).path])
@@ -163,8 +171,11 @@ struct BackupTests {
         let data = try Data(contentsOf: archive)
         let mediaOffset = try #require(data.range(of: Data("cravey-backup/Recordings/audio_".utf8))?.lowerBound) + 512 + 700
         let recordOffset = try #require(data.range(of: Data("\"title\"".utf8))?.upperBound)
+        let waveformName = try #require(data.range(of: Data(".peaks.dat".utf8))?.lowerBound)
+        let waveformOffset = waveformName / 512 * 512 + 512 + 30
         var broken = [
             try altered(archive, "bit.tar") { $0[mediaOffset] ^= 0x04 },
+            try altered(archive, "waveform.tar") { $0[waveformOffset] ^= 0x01 },
             try altered(archive, "record.tar") { $0[recordOffset + 2] ^= 0x01 },
             try altered(archive, "short.tar") { $0 = $0.prefix($0.count / 2) },
             try altered(archive, "no-end.tar") { $0 = $0.prefix($0.count - 1024) },
@@ -197,6 +208,28 @@ struct BackupTests {
             #expect(contents(of: library.url) == before, "\(file.lastPathComponent)")
             #expect(!FileManager.default.fileExists(atPath: fresh.path), "\(file.lastPathComponent)")
         }
+    }
+
+    @Test("a backup cravey wrote before clips kept waveforms (format 1) restores as it is; a repair then makes the waveforms")
+    func formatOne() async throws {
+        // Given a format-1 backup: a library of clips without waveforms, its manifest saying 1
+        let library = try Fixture.library(titles: ["Old", "Older"])
+        let archive = try altered(try await backup(library), "format-1.tar") { data in
+            let version = try #require(data.range(of: Data("\"version\" : 2".utf8)))
+            data.replaceSubrange(version, with: Data("\"version\" : 1".utf8))
+        }
+
+        // When it is restored into a new library
+        let restored = temporaryLibrary()
+        let restore = try await Cravey.run(["restore", archive.path, "--library", restored.path])
+
+        // Then both clips are back as they were, without waveforms until a repair makes them
+        #expect(restore.status == 0 && restore.error.contains("Restored 2 clips"), "\(restore.error)")
+        try expectSame(try RecordingLibrary(at: restored), as: library)
+        let doctor = try await Cravey.run(["doctor", "--library", restored.path])
+        let repair = try await Cravey.run(["doctor", "--repair", "--library", restored.path])
+        #expect(doctor.status == 0 && doctor.output.contains("waveform not made yet: 2 recordings"), "\(doctor.output)")
+        #expect(repair.status == 0 && repair.output.contains("Made the waveform of 2 recordings"), "\(repair.output)")
     }
 
     @Test("backup refuses a place inside the library and a file already there unless --force (exit 64); restore refuses a folder (64) and a missing file (66)")

@@ -207,6 +207,35 @@ struct ConfinementTests {
         #expect(try library.repository.count() == 0)
     }
 
+    @Test("a link where a clip's waveform belongs is never followed: waveform, info and doctor --repair neither read nor write what it points at")
+    func waveformLink() async throws {
+        // Given a clip whose waveform file was replaced by a link to a file outside the library
+        let library = try Fixture.library(titles: ["Linked"])
+        let row = try #require(try library.recordings().first)
+        let outside = temporaryFolder().appendingPathComponent("outside.dat")
+        let original = Waveform(sampleRate: 48_000, samplesPerPeak: 480, peaks: [.init(min: -9, max: 9)]).audiowaveformData()
+        try original.write(to: outside)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: outside.path)
+        let link = library.url.appendingPathComponent(FileStorageManager.waveformPath(for: row.id, type: .audio))
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+        let path = library.url.path
+
+        // When its waveform is asked for, it is shown, and the library is repaired
+        let waveform = try await Cravey.run(["waveform", row.id.uuidString, "--json", "--library", path])
+        let info = try await Cravey.run(["info", row.id.uuidString, "--library", path])
+        let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
+
+        // Then the waveform is made from the clip's media (not read through the link), info shows
+        // none, the repair says it could not keep it, and the file outside is as it was
+        #expect(waveform.status == 0 && !waveform.output.contains("[-9,9]") && waveform.output.contains("\"length\":5"), "\(waveform.error)")
+        #expect(info.output.contains("Waveform:    not made yet"), "\(info.output)")
+        #expect(repair.output.contains("Could not keep the waveform of \"Linked\"") && repair.output.contains("not a regular file"),
+                "\(repair.output)")
+        #expect(try Data(contentsOf: outside) == original)
+        #expect(try FileManager.default.attributesOfItem(atPath: outside.path)[.posixPermissions] as? Int == 0o644)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == outside.path)
+    }
+
     @Test("a file whose name is not UTF-8 is not cravey's: doctor names it (escaped), delete-all and doctor --repair leave it")
     func nonUTF8Names() async throws {
         // Given a file in Recordings/ whose name holds the byte 0xFF

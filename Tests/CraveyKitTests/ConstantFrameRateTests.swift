@@ -78,3 +78,54 @@ struct ConstantFrameRateTests {
         #expect(timeline.release(upTo: 0.21).map(\.picture) == [2, 3])
     }
 }
+
+/// A pause cuts a stretch out of the recording's clock: the video leaves out what the audio left out.
+@Suite("Constant frame rate across a pause")
+struct ConstantFrameRatePauseTests {
+    @Test("pictures taken during a pause are left out and the ones after it follow on, neither dropped nor repeated")
+    func cutsThePause() {
+        // Given a camera at 10 fps for 5 s, and audio paused from 1.0 s to 3.0 s on the clock
+        var timeline = ConstantFrameRate<Int>(frameRate: 10)
+        timeline.origin = 0
+        var out: [(picture: Int, frame: Int64)] = []
+        var audio = 0.0
+        for picture in 0..<50 {
+            let time = Double(picture) / 10
+            timeline.add(picture, at: time)
+            switch time {
+            case 1.0: timeline.cut(from: 1.0)
+            case 3.0: timeline.endCut(at: 3.0)
+            default: break
+            }
+            // The audio reaches each picture's time, less what the pause left out.
+            if time < 1 || time >= 3 { audio = (time < 1 ? time : time - 2) + 0.04 }
+            out += timeline.release(upTo: audio)
+        }
+        out += timeline.finish(at: 3)
+
+        // Then 3 s of video: pictures 0-9, then 30-49, one a frame
+        #expect(out.map(\.frame) == Array(0..<30))
+        #expect(out.map(\.picture) == Array(0..<10) + Array(30..<50))
+        #expect(timeline.dropped == 0 && timeline.duplicated == 0)
+    }
+
+    @Test("while a pause goes on, at most 8 of its pictures wait; a recording stopped while paused ends at the pause")
+    func longPause() {
+        var timeline = ConstantFrameRate<Int>(frameRate: 10)
+        timeline.origin = 0
+        var out: [(picture: Int, frame: Int64)] = []
+        for picture in 0..<10 {
+            timeline.add(picture, at: Double(picture) / 10)
+            out += timeline.release(upTo: Double(picture) / 10 + 0.04)
+        }
+        timeline.cut(from: 1.0)
+        // A minute of pictures while paused: none is written, and few are kept.
+        for picture in 10..<610 {
+            timeline.add(picture, at: Double(picture) / 10)
+            out += timeline.release(upTo: 1.0)
+        }
+        out += timeline.finish(at: 1.0)
+        #expect(out.map(\.picture) == Array(0..<10))
+        #expect(timeline.duplicated == 0)
+    }
+}

@@ -41,8 +41,26 @@ struct ImportTests {
         #expect(recording.type == .audio && probe.audioCodec == "aac")
         #expect(abs(probe.duration - 2.5) < 0.1 && abs(recording.duration - 2.5) < 0.1)
         let info = try library.storage.probe(url)
-        #expect(info.audioStream?.sampleRate == 48_000 && info.audioStream?.channels == 1)
+        // Its channels are kept: the WAV is stereo, the others mono.
+        let channels = try Witness.ffprobeChannels(source)
+        #expect(info.audioStream?.sampleRate == 48_000 && info.audioStream?.channels == channels)
         #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(url)) - 440) <= 5)
+    }
+
+    @Test("a stereo source stays stereo, more channels become stereo: Ogg Vorbis, Ogg Opus, 5.1 FLAC, 5.1 AAC in MP4 (transcoded, not copied)",
+          arguments: [("ogg", ["-ac", "2", "-c:a", "libvorbis"]), ("opus", ["-ac", "2", "-c:a", "libopus"]),
+                      ("flac", ["-ac", "6", "-c:a", "flac"]), ("m4a", ["-ac", "6", "-c:a", "aac"])])
+    func keepsStereo(ext: String, codec: [String]) throws {
+        // Given a source whose left and right differ (440 Hz on the left, 660 Hz on the right)
+        let source = try Fixture.make(ext, ["-f", "lavfi", "-i", "aevalsrc=0.4*sin(2*PI*440*t)|0.4*sin(2*PI*660*t):s=48000:d=1.5"] + codec)
+        let recording = try importing(source)
+        let url = try file(recording)
+        // Then the library's copy is stereo AAC, and its channels still differ
+        #expect(try Witness.ffprobeChannels(url) == 2 && Witness.ffprobe(url).audioCodec == "aac")
+        if ext != "flac" && ext != "m4a" {
+            #expect(abs(Witness.dominantFrequency(try Witness.decodeFloat(["-i", url.path], ["-af", "pan=mono|c0=c0", "-ar", "8000"])) - 440) <= 5)
+            #expect(abs(Witness.dominantFrequency(try Witness.decodeFloat(["-i", url.path], ["-af", "pan=mono|c0=c1", "-ar", "8000"])) - 660) <= 5)
+        }
     }
 
     @Test("H.264/AAC .mp4 is copied and gets a thumbnail")

@@ -103,6 +103,7 @@ struct LibraryDoorTests {
         #expect(try library.recordings().map(\.id) == [recording.id])
         #expect(recording.title == "Kept" && recording.purpose == .milestone && recording.duration == 1.0)
         #expect(recording.loudness != nil)
-        #expect(library.storage.storedFiles() == [FileStorageManager.metadataPath(for: recording.id, type: .audio), recording.filePath])
+        #expect(library.storage.storedFiles() == [FileStorageManager.metadataPath(for: recording.id, type: .audio), recording.filePath,
+                                                  FileStorageManager.waveformPath(for: recording.id, type: .audio)])
     }
 }

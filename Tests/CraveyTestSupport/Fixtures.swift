@@ -9,6 +9,20 @@ public enum Fixture {
                                      "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
     }
 
+    /// Bursts of a 440 Hz tone at known amplitudes (`levels`, 0 to 1 of full scale), each
+    /// `burst` seconds long and followed by `gap` seconds of silence: mono 48 kHz, as a 16-bit
+    /// WAV, or in another format with `ext` and `codec` (`["-c:a", "aac"]`).
+    public static func toneBursts(_ levels: [Double], burst: Double = 0.5, gap: Double = 0.5, ext: String = "wav",
+                                  codec: [String] = []) throws -> URL {
+        let period = burst + gap
+        let envelope = levels.enumerated().map { index, level in
+            // Commas escaped: lavfi reads its input as a filter graph, where a comma ends a filter.
+            "\(level)*between(t\\,\(Double(index) * period)\\,\(Double(index) * period + burst))"
+        }.joined(separator: "+")
+        return try make(ext, ["-f", "lavfi", "-i",
+                              "aevalsrc=(\(envelope))*sin(2*PI*440*t):s=48000:d=\(Double(levels.count) * period)"] + codec)
+    }
+
     /// An H.264/AAC .mp4 of ffmpeg's test pattern with a tone.
     public static func video(seconds: Double = 2, size: String = "640x480", extra: [String] = [],
                              ext: String = "mp4", codec: [String] = ["-c:v", "libx264", "-preset", "ultrafast",

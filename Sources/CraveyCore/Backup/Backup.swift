@@ -4,10 +4,12 @@ import SystemPackage
 /// A whole library in one file, and back: a tar archive (``Tar``) that any archive tool opens.
 ///
 /// Inside `cravey-backup/` it holds the library's own layout: each clip's media
-/// (`Recordings/audio_<uuid>.m4a`), a video's thumbnail (`Recordings/Thumbnails/video_<uuid>.jpg`)
-/// and the clip's record (`Recordings/audio_<uuid>.json`: its row, loudness and plays, the same
-/// copy a clip keeps beside its media), then `manifest.json` last: the format, who wrote it and
-/// the size and SHA-256 of every file, which `sha256sum` checks the same way.
+/// (`Recordings/audio_<uuid>.m4a`), a video's thumbnail (`Recordings/Thumbnails/video_<uuid>.jpg`),
+/// its waveform (`Recordings/audio_<uuid>.peaks.dat`, from version 2 of the format; a clip
+/// without one has none) and the clip's record (`Recordings/audio_<uuid>.json`: its row,
+/// loudness and plays, the same copy a clip keeps beside its media), then `manifest.json` last:
+/// the format, who wrote it and the size and SHA-256 of every file, which `sha256sum` checks the
+/// same way.
 ///
 /// A restore reads the archive twice: once to check every byte against the manifest, changing
 /// nothing; then to add, one clip at a time (each saved as an import is), the clips the library
@@ -24,7 +26,8 @@ enum Backup {
     /// What `manifest.json` says.
     struct Manifest: Codable {
         static let format = "cravey-backup"
-        static let version = 1
+        /// 2: clips' waveforms are in it (version 1 had none, and restores as it is).
+        static let version = 2
 
         var format = Self.format
         var version = Self.version
@@ -60,6 +63,7 @@ enum Backup {
         case manifest
         case media(type: RecordingType, id: UUID)
         case thumbnail(id: UUID)
+        case waveform(type: RecordingType, id: UUID)
         case record(type: RecordingType, id: UUID)
 
         init?(_ path: String) {
@@ -78,6 +82,7 @@ enum Backup {
             switch name {
             case .media(let type, let id, ""): self = .media(type: type, id: id)
             case .thumbnail(let id): self = .thumbnail(id: id)
+            case .waveform(let type, let id): self = .waveform(type: type, id: id)
             case .metadata(let type, let id): self = .record(type: type, id: id)
             default: return nil
             }
@@ -156,6 +161,11 @@ enum Backup {
                     try add(row.thumbnailPath!, from: thumbnail, size: try size(of: thumbnail), modified: recording.createdAt)
                 }
                 row.fileSize = files[files.count - (thumbnail == nil ? 1 : 2)].size
+                let waveformPath = FileStorageManager.waveformPath(for: recording.id, type: recording.type)
+                if let waveform = try? storage.openForReading(storage.url(of: waveformPath)) {
+                    defer { try? waveform.close() }
+                    try add(waveformPath, from: waveform, size: try size(of: waveform), modified: recording.createdAt)
+                }
                 let record = try StoredClip.encoder.encode(StoredClip(recording: row, loudness: recording.loudness, plays: plays))
                 try add(FileStorageManager.metadataPath(for: recording.id, type: recording.type), record, modified: now)
             }
@@ -183,11 +193,12 @@ enum Backup {
 
     // MARK: - Restoring
 
-    /// A clip of a checked archive: its record, and whether a thumbnail comes with it.
+    /// A clip of a checked archive: its record, and whether a thumbnail and a waveform come with it.
     struct Clip {
         var record: StoredClip
         var media: Manifest.File
         var thumbnail: Manifest.File?
+        var waveform: Manifest.File?
     }
 
     /// Adds to `storage`'s library every clip of the archive at `url` it does not have, after
@@ -208,7 +219,7 @@ enum Backup {
         // Nothing changes unless there is room for every clip to add.
         let have = Set(try storage.repository.fetchAll().map(\.id))
         let needed = clips.values.filter { !have.contains($0.record.recording.id) }
-            .reduce(Int64(0)) { $0 + $1.media.size + ($1.thumbnail?.size ?? 0) }
+            .reduce(Int64(0)) { $0 + $1.media.size + ($1.thumbnail?.size ?? 0) + ($1.waveform?.size ?? 0) }
         if let free = storage.freeBytes(), free < needed + (16 << 20) {
             throw CraveyError(.cannotWrite, "The backup's clips need \(needed) bytes in \(storage.libraryURL.path), and only \(free) are free. Nothing was restored.",
                               advice: .freeSpace)
@@ -221,6 +232,7 @@ enum Backup {
         var blocked: [Recording] = []
         var extracted: [UUID: MediaFile] = [:]
         var thumbnails: Set<UUID> = []
+        var waveforms: Set<UUID> = []
         defer { for file in extracted.values { storage.discard(file) } }
         try damage(url, "The clips restored before it are whole; nothing more was restored.") {
             while let entry = try reader.next() {
@@ -248,13 +260,24 @@ enum Backup {
                     guard SHA256.of(jpeg) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
                     _ = try storage.storeThumbnail(jpeg, for: id)
                     thumbnails.insert(id)
+                case .waveform(let type, let id)? where extracted[id] != nil:
+                    var data = Data()
+                    try reader.read(entry) { bytes in
+                        data.append(contentsOf: bytes)
+                        report(bytes.count)
+                    }
+                    guard SHA256.of(data) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
+                    // One that is not a waveform is left out: the clip's first use makes it again.
+                    if let waveform = Waveform(audiowaveformData: data) { try storage.storeWaveform(waveform, for: id, type: type) }
+                    waveforms.insert(id)
                 default:
                     if case .media(_, let id)? = Part(path), !have.contains(id), let clip = clips[id] { blocked.append(clip.record.recording) }
                     if case .media(_, let id)? = Part(path), have.contains(id) { alreadyThere += 1 }
                     try reader.read(entry) { report($0.count) }
                 }
-                // A clip is saved as soon as its media (and thumbnail) are in.
-                for (id, media) in extracted where clips[id]!.thumbnail == nil || thumbnails.contains(id) {
+                // A clip is saved as soon as its media (and thumbnail and waveform) are in.
+                for (id, media) in extracted where (clips[id]!.thumbnail == nil || thumbnails.contains(id))
+                    && (clips[id]!.waveform == nil || waveforms.contains(id)) {
                     extracted[id] = nil
                     switch try save(clips[id]!, from: media, into: storage) {
                     case .saved(let recording): restored.append(recording)
@@ -349,6 +372,7 @@ enum Backup {
         switch Part(path) {
         case .media(_, let id)?: if let file = clips[id]?.media { return file }
         case .thumbnail(let id)?: if let file = clips[id]?.thumbnail { return file }
+        case .waveform(_, let id)?: if let file = clips[id]?.waveform { return file }
         case .record?, .manifest?: return Manifest.File(path: path, size: 0, sha256: "")
         case nil: break
         }
@@ -426,12 +450,14 @@ enum Backup {
                   record.recording.thumbnailPath.map({ Part($0) == .thumbnail(id: id) && found[$0] != nil }) ?? true else {
                 throw Tar.Damage("\(path) is not the record of the clip its name says")
             }
-            clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] })
+            clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] },
+                             waveform: found[FileStorageManager.waveformPath(for: id, type: type)])
         }
         for path in found.keys {
             switch Part(path) {
             case .media(_, let id)? where clips[id]?.media.path != path,
-                 .thumbnail(let id)? where clips[id]?.thumbnail?.path != path:
+                 .thumbnail(let id)? where clips[id]?.thumbnail?.path != path,
+                 .waveform(_, let id)? where clips[id]?.waveform?.path != path:
                 throw Tar.Damage("\(path) has no record")
             default: continue
             }

@@ -9,10 +9,10 @@ import Foundation
 /// ``quickPlay()``, ``storageReport()``, ``export(_:raw:)``) takes no lock: every read sees a
 /// consistent snapshot.
 ///
-/// The folder holds `library.sqlite`, `library.lock` and `Recordings/` (media files, and
-/// `Recordings/Thumbnails/`); folders are made mode 0700 and files 0600, and nothing outside the
+/// The folder holds `library.sqlite`, `library.lock` and `Recordings/` (media files, each clip's
+/// copy of its words and its waveform, and `Recordings/Thumbnails/`); folders are made mode 0700 and files 0600, and nothing outside the
 /// folder is ever read, changed or deleted through it. Methods that do media work (record,
-/// import, play, repair, thumbnails) are in CraveyKit; they block or suspend, never both: the
+/// import, play, repair, thumbnails, waveforms) are in CraveyKit; they block or suspend, never both: the
 /// synchronous ones here wait on the disk and on other processes, so call them off the main actor.
 public final class RecordingLibrary: Sendable {
     /// This program's version, recorded in every library it writes.

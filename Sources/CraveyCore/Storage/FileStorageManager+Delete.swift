@@ -15,8 +15,9 @@ extension FileStorageManager {
         package var untouched: [String] = []
     }
 
-    /// Deletes one recording, atomically for the person: either the row, the media file and the
-    /// thumbnail are all gone, or nothing changed. Returns the row it deleted.
+    /// Deletes one recording, atomically for the person: either the row, the media file, the
+    /// thumbnail, the waveform and the clip's copy of its words are all gone, or nothing
+    /// changed. Returns the row it deleted.
     ///
     /// Under the writers' lock, in this order: the files are renamed to `.deleting-` names
     /// (reversible) and their folders flushed to the disk, the row is deleted (the commit point,
@@ -34,7 +35,9 @@ extension FileStorageManager {
             var marked: [URL] = []
             let deleted: (Recording, [PlayEvent])?
             do {
-                for path in [recording.filePath, recording.thumbnailPath, Self.metadataPath(for: id, type: recording.type)].compactMap({ $0 }) {
+                let files = [recording.filePath, recording.thumbnailPath, Self.waveformPath(for: id, type: recording.type),
+                             Self.metadataPath(for: id, type: recording.type)]
+                for path in files.compactMap({ $0 }) {
                     if let url = try markForDeletion(path) { marked.append(url) }
                 }
                 try syncFolders(of: marked)

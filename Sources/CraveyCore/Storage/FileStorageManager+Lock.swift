@@ -79,7 +79,7 @@ extension FileStorageManager {
     }
 
     /// Gives up, for good, every file this process is still writing for clip `id` and has not
-    /// saved, with its thumbnail, unless the clip is saved already: for an import stopped by
+    /// saved, with its thumbnail and waveform, unless the clip is saved already: for an import stopped by
     /// Ctrl-C, which then leaves nothing behind. Work still running for it creates and saves
     /// nothing more (``save(_:as:)`` and ``create(_:)`` throw `CancellationError`). Under the writers' lock, so a save under way
     /// completes first. Returns whether the clip was given up (false: its row is there). A
@@ -92,6 +92,7 @@ extension FileStorageManager {
             let paths = liveFiles.withLock { files in files.keys.filter { $0.contains(stem) } }
             for path in paths { try? remove(URL(fileURLWithPath: path)) }
             try? remove(url(of: Self.thumbnailPath(for: id)))
+            for type in RecordingType.allCases { try? remove(url(of: Self.waveformPath(for: id, type: type))) }
             return true
         }
     }

@@ -23,15 +23,8 @@ extension FileStorageManager {
 
     /// A clip's copy of its row and plays, when it is there and is the clip's (its id and type).
     package func storedClip(_ id: UUID, type: RecordingType) -> (recording: Recording, plays: [PlayEvent])? {
-        guard let descriptor = try? openForReading(url(of: Self.metadataPath(for: id, type: type))) else { return nil }
-        defer { try? descriptor.close() }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while data.count < 16 << 20 {
-            guard let count = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }), count > 0 else { break }
-            data.append(contentsOf: buffer.prefix(count))
-        }
-        guard var copy = try? StoredClip.decoder.decode(StoredClip.self, from: data),
+        guard let data = contents(of: url(of: Self.metadataPath(for: id, type: type)), atMost: 16 << 20),
+              var copy = try? StoredClip.decoder.decode(StoredClip.self, from: data),
               copy.recording.id == id, copy.recording.type == type else { return nil }
         copy.recording.loudness = copy.loudness
         return (copy.recording, copy.plays)

@@ -38,6 +38,8 @@ extension FileStorageManager {
         case thumbnail(id: UUID)
         /// A clip's own copy of its words and plays (``metadataPath(for:type:)``).
         case metadata(type: RecordingType, id: UUID)
+        /// A clip's waveform (``waveformPath(for:type:)``).
+        case waveform(type: RecordingType, id: UUID)
         /// A file being deleted (``markForDeletion(_:)``), named after what it was.
         case deleting(original: String)
         /// A temporary file of an atomic write (``writeAtomically(_:to:doing:)``).
@@ -46,8 +48,9 @@ extension FileStorageManager {
 
     /// Parses a name of `folder` by cravey's scheme: `audio_<uuid>.m4a` and `video_<uuid>.mp4`
     /// (lowercase ids; an extension that matches the type) with `.partial`, `.importing` or
-    /// `.finishing` after them, `video_<uuid>.jpg` in `Thumbnails/`, `.deleting-` before any of
-    /// those, and an atomic write's `.<name>.<UUID>.tmp`.
+    /// `.finishing` after them, a clip's `<type>_<uuid>.json` and `<type>_<uuid>.peaks.dat`,
+    /// `video_<uuid>.jpg` in `Thumbnails/`, `.deleting-` before any of those, and an atomic
+    /// write's `.<name>.<UUID>.tmp`.
     package static func storedName(_ name: String, in folder: Folder) -> StoredName? {
         if name.hasPrefix(deletingPrefix) {
             let original = String(name.dropFirst(deletingPrefix.count))
@@ -69,6 +72,7 @@ extension FileStorageManager {
             return type == .video && rest == ".jpg" ? .thumbnail(id: id) : nil
         case .recordings:
             if rest == ".json" { return .metadata(type: type, id: id) }
+            if rest == waveformSuffix { return .waveform(type: type, id: id) }
             let ext = "." + type.fileExtension
             guard rest.hasPrefix(ext) else { return nil }
             let suffix = String(rest.dropFirst(ext.count))
@@ -197,5 +201,20 @@ extension FileStorageManager {
             throw CraveyError(.other, "Cannot read \(url.path): \(String(cString: strerror(code))).", underlying: Errno(rawValue: code))
         }
         return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// The bytes of a stored file, read beneath its folder's descriptor and never through a
+    /// link; nil when it is missing, cannot be read or holds more than `limit` bytes.
+    package func contents(of url: URL, atMost limit: Int) -> Data? {
+        guard let descriptor = try? openForReading(url) else { return nil }
+        defer { try? descriptor.close() }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            guard let count = try? buffer.withUnsafeMutableBytes({ try descriptor.read(into: $0) }) else { return nil }
+            if count == 0 { return data }
+            guard data.count + count <= limit else { return nil }
+            data.append(contentsOf: buffer.prefix(count))
+        }
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Re-encodes a media file into the library's formats in one pass: its video (if any) to H.264
-/// (libx264, yuv420p, even size, rotation kept), its audio to AAC 48 kHz (mono for audio-only
-/// files, as recordings are; up to stereo beside video) timed by its samples from its first
-/// timestamp, in a normal MP4 with its index up front.
+/// (libx264, yuv420p, even size, rotation kept), its audio to AAC 48 kHz in its own channels up
+/// to stereo (mono stays mono, stereo stays stereo, more channels are mixed down to stereo)
+/// timed by its samples from its first timestamp, in a normal MP4 with its index up front.
 enum Transcoder {
     /// Re-encodes the file at `source`, opened by its path (a file outside the library).
     static func transcode(_ source: URL, into destination: MediaFile, container: Container,
@@ -30,9 +30,11 @@ enum Transcoder {
             if let stream = info.audioStream {
                 let decoder = try Decoder(stream: Int32(stream.index), of: input)
                 decoders.append(decoder)
-                let channels = video == nil ? 1 : min(max(Int(decoder.channelCount), 1), 2)
+                let channels = min(max(Int(decoder.channelCount), 1), 2)
                 let resampler = try Resampler(decoding: decoder, to: .floatPlanar(sampleRate: 48_000, channels: channels), timed: true)
-                audio = try AACEncoderStage(muxer: muxer, resampler: resampler, bitRate: video == nil ? 96_000 : 128_000)
+                // Mono sound alone at the recordings' rate; stereo, or sound beside video, at 128 kb/s.
+                let bitRate = channels == 1 && video == nil ? 96_000 : 128_000
+                audio = try AACEncoderStage(muxer: muxer, resampler: resampler, bitRate: bitRate)
             }
             guard !decoders.isEmpty else { throw FFmpegError.streamNotFound }
             try muxer.writeHeader(options: ["movflags": "+faststart"])

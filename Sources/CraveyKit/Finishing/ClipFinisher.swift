@@ -5,9 +5,10 @@ import Foundation
 ///
 /// In order: the file is rewritten as a normal MP4 with its index up front when it is still
 /// fragmented (a recording, or a recording a crash cut off); its duration is read when not known;
-/// its loudness is measured on the file as it will play; a video gets its thumbnail; then the
-/// file is renamed to its final name and its row inserted, in one step under the writers' lock
-/// (``FileStorageManager/save(_:as:)``).
+/// its loudness is measured on the file as it will play, and its waveform in the same decoding
+/// unless the capture measured it already; a video gets its thumbnail; the waveform is written;
+/// then the file is renamed to its final name and its row inserted, in one step under the
+/// writers' lock (``FileStorageManager/save(_:as:)``).
 struct ClipFinisher {
     let storage: FileStorageManager
 
@@ -26,6 +27,9 @@ struct ClipFinisher {
         var primingSamples: Int64 = 0
         /// Whether a video that yields no thumbnail is refused (an import) or kept without one.
         var requiresThumbnail = false
+        /// The waveform, when the samples were measured as they were captured (a recording);
+        /// otherwise it is measured in the decoding that measures the loudness.
+        var waveform: Waveform?
     }
 
     /// Finishes `clip` and saves it with `metadata`, created at `createdAt`; returns its row.
@@ -56,8 +60,8 @@ struct ClipFinisher {
         }
     }
 
-    /// The steps: rewrite, duration, loudness, thumbnail; then `row` makes the row (and its
-    /// plays) from what they found, which is saved.
+    /// The steps: rewrite, duration, loudness and waveform, thumbnail, the waveform written;
+    /// then `row` makes the row (and its plays) from what they found, which is saved.
     private func finish(_ clip: Clip, row: (Double, String?, LoudnessMeasurement?) -> (Recording, [PlayEvent])) throws -> Recording {
         // Whatever happens, the file is no longer this process's to hold once this returns.
         defer { storage.release(clip.file) }
@@ -72,9 +76,10 @@ struct ClipFinisher {
         }
         let media = storage.media(clip.file)
         let duration = try clip.duration ?? MediaProbe.duration(of: media)
-        // No audio stream, no measurement; audio that does not decode is no reason to refuse a
-        // clip (it gets none either).
-        let loudness = (try? LoudnessMeter.measure(fileAt: media)) ?? nil
+        // No audio stream, no measurement and no waveform; audio that does not decode is no
+        // reason to refuse a clip (it gets neither either).
+        let analysis = (try? AudioAnalysis.measure(media, loudness: true, waveform: clip.waveform == nil)) ?? nil
+        let loudness = analysis?.loudness
         var thumbnail: String?
         if clip.type == .video {
             do {
@@ -84,6 +89,11 @@ struct ClipFinisher {
                 // it is saved without one.
                 if clip.requiresThumbnail { throw error }
             }
+        }
+        if let waveform = clip.waveform ?? analysis?.waveform {
+            // Durable before the row, like the thumbnail; one that cannot be written costs the
+            // clip nothing: a repair, or the first use, makes it again.
+            try? storage.storeWaveform(waveform, for: clip.id, type: clip.type)
         }
         let (recording, plays) = row(duration, thumbnail, loudness)
         return try storage.save(clip.file, as: recording, plays: plays)

@@ -26,6 +26,7 @@ enum Importer {
             try? storage.remove(imported.url)
             try? storage.remove(storage.url(of: storage.relativePath(for: id, type: imported.type)))
             try? storage.remove(storage.url(of: FileStorageManager.thumbnailPath(for: id)))
+            try? storage.remove(storage.url(of: FileStorageManager.waveformPath(for: id, type: imported.type)))
             try? storage.remove(storage.url(of: FileStorageManager.metadataPath(for: id, type: imported.type)))
             guard var error = error as? CraveyError else { throw error }
             // The thumbnail was made from our copy; the person knows the file they named.
@@ -143,9 +144,10 @@ enum Importer {
                           advice: refusal.advice)
     }
 
-    /// AAC audio (and H.264 video) in an MP4-family container: kept as it is.
+    /// AAC audio of at most two channels (and H.264 video) in an MP4-family container: kept as
+    /// it is. More channels are mixed down to stereo by a transcode.
     static func isLibraryFormat(_ info: MediaInfo) -> Bool {
-        guard info.formatName.contains("mp4") else { return false }
+        guard info.formatName.contains("mp4"), (info.audioStream?.channels ?? 0) <= 2 else { return false }
         if let video = info.videoStream {
             return video.codecName == "h264" && (info.audioStream.map { $0.codecName == "aac" } ?? true)
         }

@@ -48,9 +48,7 @@ extension RecordingLibrary {
     /// audio does not decode. Blocking.
     @discardableResult
     package func measureLoudness(of recording: Recording) throws -> LoudnessMeasurement? {
-        guard let measured = try LoudnessMeter.measure(fileAt: storage.media(try storage.absoluteURL(for: recording.filePath))) else {
-            return nil
-        }
+        guard let measured = try measureSound(of: recording, loudness: true, waveform: false).loudness else { return nil }
         try repository.updateLoudness(of: recording.id, to: measured)
         return measured
     }

@@ -10,9 +10,11 @@ extension RecordingLibrary {
     /// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked (a
     /// recording fragment holding not one packet, cut off before its first sound, goes regardless).
     ///
-    /// It also lists clips whose loudness was never measured (saved before it was, or whose
-    /// measurement failed); repairing measures them. That is no fault: it leaves the library
-    /// healthy either way, since playback measures such a clip the first time it plays.
+    /// It also lists clips whose loudness was never measured, and clips with sound without a
+    /// waveform (saved before either was kept, or whose measurement failed); repairing measures
+    /// them, both in one decoding. That is no fault: it leaves the library healthy either way,
+    /// since playback measures such a clip the first time it plays, and ``waveform(of:)`` makes
+    /// its waveform the first time it is asked for.
     public struct RepairReport: Codable, Sendable, Equatable {
         /// A row whose media file is missing, or whose path would leave the library.
         package struct Row: Codable, Sendable, Equatable {
@@ -58,6 +60,8 @@ extension RecordingLibrary {
         package var missingCopies: [Row] = []
         /// Copies of clips with no row and no media: of clips that are gone.
         package var orphanCopies: [String] = []
+        /// Waveform files with no row and no media: of clips that are gone.
+        package var orphanWaveforms: [String] = []
         package var orphanFiles: [Orphan] = []
         package var orphanThumbnails: [String] = []
         package var sizeMismatches: [SizeMismatch] = []
@@ -66,7 +70,13 @@ extension RecordingLibrary {
         package var missingLoudness: [Row] = []
         /// How many clips a repair measured.
         public var measuredLoudness = 0
-        /// Clips a repair could not measure, and why, one sentence each.
+        /// Clips with sound whose waveform is not stored yet, or does not read as one (not a
+        /// fault, see ``isHealthy``).
+        package var missingWaveforms: [Row] = []
+        /// How many waveforms a repair made.
+        public var measuredWaveforms = 0
+        /// Clips a repair could not measure (their loudness or their waveform), and why, one
+        /// sentence each.
         public var loudnessFailures: [String] = []
         /// `.importing` files no process holds: imports cut off by a crash, worth nothing.
         package var interruptedImports: [String] = []
@@ -85,6 +95,7 @@ extension RecordingLibrary {
             for path in foreignFiles { lines.append("not made by cravey: \(path)") }
             for path in interruptedWrites { lines.append("interrupted write: \(path)") }
             for path in orphanCopies { lines.append("copy of a clip that is gone: \(path)") }
+            for path in orphanWaveforms { lines.append("waveform of a clip that is gone: \(path)") }
             for orphan in orphanFiles {
                 let state = orphan.playable ? "playable, \(RecordingMetadata.displayDuration(orphan.duration ?? 0))" : "cannot be played"
                 lines.append("file with no entry: \(orphan.path) (\(FileStorageManager.formatBytes(orphan.bytes)), \(state))")
@@ -102,14 +113,19 @@ extension RecordingLibrary {
         /// measures it, and so does a repair).
         public var unmeasuredLoudness: Int { missingLoudness.count }
 
+        /// How many clips with sound have no waveform stored yet (no fault: the first use makes
+        /// it, and so does a repair).
+        public var unmeasuredWaveforms: Int { missingWaveforms.count }
+
         /// Whether `library.sqlite` itself is damaged (then nothing else was examined or repaired).
         public var databaseIsDamaged: Bool { !databaseProblems.isEmpty }
 
-        /// No fault found. Loudness not measured yet is none: the first play measures it.
+        /// No fault found. Loudness not measured yet is none: the first play measures it; nor is
+        /// a waveform not made yet: the first use makes it.
         public var isHealthy: Bool {
             databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty
-                && orphanCopies.isEmpty
+                && orphanCopies.isEmpty && orphanWaveforms.isEmpty
         }
     }
 
@@ -121,9 +137,10 @@ extension RecordingLibrary {
 
     /// Checks that the library's rows and files agree and repairs what does not: registers
     /// playable files that have no row as "Recovered <date>", removes rows whose file is gone,
-    /// fixes sizes, removes orphan thumbnails, finishes or undoes interrupted deletions and
-    /// imports, and measures clips whose loudness is missing. `deletingUnplayable` also deletes
-    /// orphan files that cannot be played. Returns what it found and did.
+    /// fixes sizes, removes orphan thumbnails and waveforms, finishes or undoes interrupted
+    /// deletions and imports, and measures clips whose loudness or waveform is missing.
+    /// `deletingUnplayable` also deletes orphan files that cannot be played. Returns what it
+    /// found and did.
     public func repair(deletingUnplayable: Bool = false) async throws -> RepairReport {
         try await onDedicatedThread(named: "cravey.doctor") {
             try self.examine(repair: true, deleteUnplayable: deletingUnplayable)
@@ -155,7 +172,8 @@ extension RecordingLibrary {
         guard report.databaseProblems.isEmpty else { return report }
         let rows = try repository.fetchAll()
         let referenced = Set(rows.flatMap { row in
-            [row.filePath, row.thumbnailPath, FileStorageManager.metadataPath(for: row.id, type: row.type)].compactMap { $0 }
+            [row.filePath, row.thumbnailPath, FileStorageManager.metadataPath(for: row.id, type: row.type),
+             FileStorageManager.waveformPath(for: row.id, type: row.type)].compactMap { $0 }
         })
 
         for row in rows {
@@ -178,9 +196,11 @@ extension RecordingLibrary {
                 report.missingCopies.append(entry)
             }
             // A video without sound has nothing to measure; looking costs one open of its file.
-            if row.loudness == nil, row.type == .audio || (try? MediaProbe.info(of: storage.media(url)).audioStream) != nil {
-                report.missingLoudness.append(entry)
-            }
+            let missingWaveform = !storage.holdsWaveform(of: row.id, type: row.type)
+            guard row.loudness == nil || missingWaveform,
+                  row.type == .audio || (try? MediaProbe.info(of: storage.media(url)).audioStream) != nil else { continue }
+            if row.loudness == nil { report.missingLoudness.append(entry) }
+            if missingWaveform { report.missingWaveforms.append(entry) }
         }
 
         let live = storage.liveStems()
@@ -217,6 +237,9 @@ extension RecordingLibrary {
             case .metadata:
                 // With its media, it is the orphan's own copy, used when the orphan is registered.
                 if !mediaStems.contains(FileStorageManager.stem(of: name)) { report.orphanCopies.append(path) }
+            case .waveform:
+                // With its media, it is the orphan's, made again when the orphan is registered.
+                if !mediaStems.contains(FileStorageManager.stem(of: name)) { report.orphanWaveforms.append(path) }
             case .media(let type, _, _):
                 // Only the file's faults make it unplayable; running out of memory is thrown.
                 let duration: Double?
@@ -286,12 +309,28 @@ extension RecordingLibrary {
             try storage.remove(storage.absoluteURL(for: path))
             report.repairs.append("Deleted the thumbnail \(path), which no recording uses.")
         }
-        for row in report.missingLoudness {
+        // Loudness and waveform from one decoding of each clip that lacks either.
+        let unmeasured = Set(report.missingLoudness.map(\.id)), unpictured = Set(report.missingWaveforms.map(\.id))
+        for row in report.missingLoudness + report.missingWaveforms.filter({ !unmeasured.contains($0.id) }) {
+            let (loudness, waveform) = (unmeasured.contains(row.id), unpictured.contains(row.id))
             do {
-                guard let recording = try repository.fetch(id: row.id), try measureLoudness(of: recording) != nil else { continue }
-                report.measuredLoudness += 1
+                guard let recording = try repository.fetch(id: row.id) else { continue }
+                let measured = try measureSound(of: recording, loudness: loudness, waveform: waveform)
+                if let measurement = measured.loudness {
+                    try repository.updateLoudness(of: row.id, to: measurement)
+                    report.measuredLoudness += 1
+                }
+                if let picture = measured.waveform {
+                    do {
+                        try storage.keepWaveform(picture, of: recording)
+                        report.measuredWaveforms += 1
+                    } catch let error as CraveyError {
+                        report.loudnessFailures.append("Could not keep the waveform of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
+                    }
+                }
             } catch let error as CraveyError {
-                report.loudnessFailures.append("Could not measure the loudness of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
+                let what = loudness && waveform ? "the loudness and waveform" : loudness ? "the loudness" : "the waveform"
+                report.loudnessFailures.append("Could not measure \(what) of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
             }
         }
         for row in report.missingCopies {
@@ -316,6 +355,10 @@ extension RecordingLibrary {
         for path in report.orphanCopies {
             try storage.remove(storage.url(of: path))
             report.repairs.append("Deleted \(path), the copy of a clip that is gone.")
+        }
+        for path in report.orphanWaveforms {
+            try storage.remove(storage.url(of: path))
+            report.repairs.append("Deleted \(path), the waveform of a clip that is gone.")
         }
     }
 

@@ -7,8 +7,8 @@ struct AudioRecordingCoordinator: RecordingCoordinator {
 
     var type: RecordingType { .audio }
 
-    func producers(clock: RecordingClock) -> [(thread: String, body: @Sendable (Recorder.Stages.Producer) throws -> Void)] {
-        [("cravey.capture", { [options] stage in try MicrophoneCapture.run(stage, options: options, origin: clock.origin) })]
+    func producers(control: RecordingControl) -> [(thread: String, body: @Sendable (Recorder.Stages.Producer) throws -> Void)] {
+        [("cravey.capture", { [options] stage in try MicrophoneCapture.run(stage, options: options, control: control) })]
     }
 
     func encode(_ stage: Recorder.Stages.Consumer, into writer: RecordingFileWriter,
@@ -21,8 +21,8 @@ struct AudioRecordingCoordinator: RecordingCoordinator {
                 written += block.samples.count
             case .audioEnd(let summary):
                 result.apply(summary)
-            case .picture, .videoEnd:
-                break
+            case .audioPaused, .audioResumed, .picture, .videoEnd:
+                break  // the blocks recorded follow one another: nothing to cut
             }
         }
     }

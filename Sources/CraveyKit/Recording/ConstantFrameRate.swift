@@ -10,6 +10,10 @@
 /// than the rate); a gap of more than 1.1 frames repeats the picture before it, as ffmpeg's
 /// `-vsync cfr` does: within that tolerance, a camera's jitter neither drops nor repeats.
 ///
+/// A paused stretch of the recording is cut out of the clock (``cut(from:)``, ``endCut(at:)``,
+/// at the audio's own times): pictures taken in it are forgotten, and pictures after it move
+/// back by its length, so the video leaves out what the audio left out and the two stay in step.
+///
 /// Generic over the picture so that its rules can be tested without FFmpeg.
 struct ConstantFrameRate<Picture> {
     let frameRate: Double
@@ -26,6 +30,11 @@ struct ConstantFrameRate<Picture> {
     private(set) var duplicated = 0
     private var waiting: [(picture: Picture, time: Double)] = []
     private var last: Picture?
+    /// Stretches of the clock cut out (a pause), oldest first, none of them before the first
+    /// waiting picture; the last one's end is nil while the pause goes on.
+    private var cuts: [(start: Double, end: Double?)] = []
+    /// Seconds cut out before the first waiting picture.
+    private var removed = 0.0
 
     init(frameRate: Int, maxWaiting: Int = 8) {
         precondition(frameRate > 0 && maxWaiting > 0)
@@ -37,6 +46,39 @@ struct ConstantFrameRate<Picture> {
     mutating func add(_ picture: Picture, at time: Double) {
         waiting.append((picture, time))
         if origin == nil, waiting.count > maxWaiting { last = waiting.removeFirst().picture }
+        // While a pause goes on, its pictures wait to learn where it ends; only the newest few
+        // can be after its end.
+        if let pause = cuts.last, pause.end == nil, let first = waiting.firstIndex(where: { $0.time >= pause.start }),
+           waiting.count - first > maxWaiting {
+            waiting.remove(at: first)
+        }
+    }
+
+    /// Cuts the clock from `time` on (a pause began with the audio captured then): pictures
+    /// from then on are left out, until ``endCut(at:)``.
+    mutating func cut(from time: Double) {
+        cuts.append((time, nil))
+    }
+
+    /// Ends the cut under way at `time` (the audio is recorded again from the sample captured
+    /// then): pictures from then on follow the video as if the cut stretch had not been.
+    mutating func endCut(at time: Double) {
+        guard let last = cuts.indices.last, cuts[last].end == nil else { return }
+        cuts[last].end = max(time, cuts[last].start)
+    }
+
+    /// Where a picture taken at `time` falls on the video, in frames from frame 0; nil when it
+    /// was taken during a pause (`ended` false: a pause that goes on, whose pictures may yet be
+    /// after its end). Cuts before `time` no longer listed are counted in `removed`.
+    private func position(of time: Double) -> (frames: Double?, ended: Bool) {
+        guard let origin else { return (nil, false) }
+        var shift = removed
+        for cut in cuts where time >= cut.start {
+            guard let end = cut.end else { return (nil, false) }
+            guard time >= end else { return (nil, true) }
+            shift += end - cut.start
+        }
+        return ((time - shift - origin) * frameRate, true)
     }
 
     /// The frames to encode now, each with its number, for a recording whose audio has reached
@@ -64,18 +106,31 @@ struct ConstantFrameRate<Picture> {
     /// Places waiting pictures on frames before `limit`. During the recording, a picture whose
     /// frame is not reached yet waits, unless too many wait (the audio is late); at the end it goes.
     private mutating func take(before limit: Int64, atEnd: Bool) -> [(picture: Picture, frame: Int64)] {
-        guard let origin else { return [] }
+        guard origin != nil else { return [] }
         var frames: [(picture: Picture, frame: Int64)] = []
         while let (picture, time) = waiting.first {
-            let position = (time - origin) * frameRate
+            // The cuts it is past no longer matter to it or to any picture after it.
+            while let cut = cuts.first, let end = cut.end, time >= end {
+                removed += end - cut.start
+                cuts.removeFirst()
+            }
+            let (placed, ended) = position(of: time)
+            guard let position = placed else {
+                // In a pause: forgotten once the pause has ended (or the recording has); until
+                // then it waits.
+                guard ended || atEnd else { break }
+                waiting.removeFirst()
+                continue
+            }
             if next == 0, position < -0.5 {
                 last = picture  // from before the start: at most a stand-in for frame 0
                 waiting.removeFirst()
                 continue
             }
             let delta = position - Double(next)
+            let successor = waiting.count > 1 ? self.position(of: waiting[1].time).frames : nil
             // Too late for its frame, or the picture after it is nearer to that frame.
-            if delta < -1.1 || (waiting.count > 1 && abs((waiting[1].time - origin) * frameRate - Double(next)) < abs(delta)) {
+            if delta < -1.1 || successor.map({ abs($0 - Double(next)) < abs(delta) }) == true {
                 dropped += 1
                 waiting.removeFirst()
                 continue

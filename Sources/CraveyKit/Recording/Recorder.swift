@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A recording under way, made by ``RecordingLibrary/record(_:)``: it captures and encodes into
 /// a file of the library as it goes, then is saved (``save(_:createdAt:)``) or discarded
@@ -11,7 +12,8 @@ import Foundation
 ///
 /// Call ``save(_:createdAt:)`` or ``discard()`` once: until then the recording goes on (up to
 /// ``RecordingOptions/maxDuration``, or until ``stop()``), and its file stays in the library
-/// under a name that says it is being written.
+/// under a name that says it is being written. ``pause()`` and ``resume()`` leave stretches out
+/// of it; ``waveform`` is the picture of what it holds so far.
 public final class Recorder: Sendable {
     public let id: UUID
     /// `.audio`, or `.video` when recording a camera.
@@ -25,14 +27,15 @@ public final class Recorder: Sendable {
 
     private let pipeline: Stages
     private let storage: FileStorageManager
+    private let control: RecordingControl
 
     /// A recorder of `coordinator`'s inputs into `storage`, not started.
     init(into storage: FileStorageManager, coordinator: some RecordingCoordinator, id: UUID = UUID()) {
         self.id = id
         type = coordinator.type
         let url = storage.partialURL(for: id, type: coordinator.type)
-        let clock = RecordingClock()
-        let producers = coordinator.producers(clock: clock)
+        let control = RecordingControl(sampleRate: coordinator.options.sampleRate, channels: coordinator.options.channels)
+        let producers = coordinator.producers(control: control)
         pipeline = Stages(
             capacity: 256, threads: (producers: producers.map(\.thread), consumer: "cravey.encoder"),
             producers: producers.map(\.body),
@@ -41,6 +44,7 @@ public final class Recorder: Sendable {
         events = pipeline.events
         partialURL = url
         self.storage = storage
+        self.control = control
     }
 
     /// Opens the inputs and the file, and starts recording.
@@ -58,11 +62,39 @@ public final class Recorder: Sendable {
         pipeline.stop()
     }
 
+    /// Pauses the recording, from any context (a signal handler's queue included): from the
+    /// next block of audio (within ``RecordingOptions/levelInterval``), what the microphone and
+    /// the camera capture is read and let go, and nothing is written, until ``resume()``.
+    ///
+    /// The file holds only what was recorded, with no gap: its duration is the sum of the
+    /// stretches recorded, to the sample, and ``RecordingOptions/maxDuration`` counts only them.
+    /// Where a pause ends, the sound before it fades into the sound after it over 5 ms, joined
+    /// where their waves meet, so the joint makes no click; a video's paused pictures go with
+    /// the sound, keeping both tracks in step. ``events`` says `.paused` and `.resumed` once
+    /// they take effect; `.level` readings go on meanwhile, their `elapsed` standing still.
+    public func pause() {
+        control.isPaused = true
+    }
+
+    /// Records again after ``pause()``.
+    public func resume() {
+        control.isPaused = false
+    }
+
+    /// Whether the recording is paused (or asked to be).
+    public var isPaused: Bool { control.isPaused }
+
+    /// The waveform of what was recorded so far, from the samples as they were captured: to draw
+    /// while recording, or to show before saving. Once the recording has ended it is the
+    /// waveform the clip is saved with.
+    public var waveform: Waveform { control.waveform }
+
     /// Waits for the recording to end (its ``RecordingOptions/maxDuration``, or ``stop()``),
     /// finishes its file and saves it into the library with `metadata`; returns its row.
     ///
-    /// Finishing rewrites the file as a normal MP4 (index up front), measures its loudness and
-    /// makes a video's thumbnail; a step that fails keeps the clip all the same. A recording
+    /// Finishing rewrites the file as a normal MP4 (index up front), measures its loudness,
+    /// keeps the waveform measured while recording and makes a video's thumbnail; a step that
+    /// fails keeps the clip all the same. A recording
     /// into which no audio arrived is discarded, and throws `.unavailable`; one that could not
     /// be written throws `.cannotWrite`, keeping what was recorded if anything was.
     public func save(_ metadata: RecordingMetadata, createdAt: Date = Date()) async throws -> Recording {
@@ -73,9 +105,10 @@ public final class Recorder: Sendable {
                               advice: .listDevices)
         }
         let finisher = ClipFinisher(storage: storage)
+        let waveform = control.waveform
         return try await onDedicatedThread(named: "cravey.finish") {
             try finisher.finish(.init(file: result.fileURL, id: result.id, type: result.type, duration: result.duration,
-                                      fragmented: true, primingSamples: result.primingSamples),
+                                      fragmented: true, primingSamples: result.primingSamples, waveform: waveform),
                                 metadata: metadata, createdAt: createdAt)
         }
     }
@@ -134,8 +167,9 @@ protocol RecordingCoordinator: Sendable {
     var type: RecordingType { get }
     var options: RecordingOptions { get }
 
-    /// The capture stages, each on a thread of that name, all stamping on one `clock`.
-    func producers(clock: RecordingClock) -> [(thread: String, body: @Sendable (Recorder.Stages.Producer) throws -> Void)]
+    /// The capture stages, each on a thread of that name, all stamping on `control`'s one clock
+    /// (the microphone's also pausing as it says, and measuring the waveform).
+    func producers(control: RecordingControl) -> [(thread: String, body: @Sendable (Recorder.Stages.Producer) throws -> Void)]
 
     /// The encoder stage's loop: pops what the capture stages queued until they have all ended,
     /// hands it to `writer`, counts in `written` what it handed over, and notes in `result` what
@@ -147,6 +181,11 @@ protocol RecordingCoordinator: Sendable {
 /// What capture stages hand the encoder stage, in the order they pushed it.
 enum Captured: Sendable {
     case samples(MicrophoneCapture.Block)
+    /// A pause began with the audio captured at this time (seconds on the recording's clock):
+    /// nothing from then on is recorded, until ``audioResumed(time:)``.
+    case audioPaused(time: Double)
+    /// The pause ended: the audio is recorded again from the sample captured at this time.
+    case audioResumed(time: Double)
     case audioEnd(MicrophoneCapture.Summary)
     case picture(CapturedPicture, time: Double)
     case videoEnd(CameraSummary)
@@ -164,6 +203,32 @@ final class RecordingClock: Sendable {
             return now
         }
     }
+}
+
+/// What a recording's owner and its capture stages share: the one clock, whether it is paused,
+/// and the waveform of what was recorded so far.
+final class RecordingControl: Sendable {
+    let clock = RecordingClock()
+    private let paused = Atomic(false)
+    private let peaks: Locked<PeakMeter>
+
+    init(sampleRate: Int, channels: Int) {
+        peaks = Locked(PeakMeter(sampleRate: sampleRate, channels: channels))
+    }
+
+    /// Whether the recording is to be paused: the microphone's capture reads it at every block.
+    var isPaused: Bool {
+        get { paused.load(ordering: .relaxed) }
+        set { paused.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Measures samples as they are recorded (the capture's thread).
+    func record(_ samples: [Int16]) {
+        peaks.withLock { $0.append(samples) }
+    }
+
+    /// The waveform of what was recorded so far.
+    var waveform: Waveform { peaks.withLock { $0.waveform } }
 }
 
 /// A finished recording, not yet saved: its file and what its captures reported.

@@ -51,6 +51,11 @@ public enum RecordingEvent: Sendable, Equatable {
     /// Capture ended early (the sound server or the camera went away); what was captured until
     /// then is kept and can be saved.
     case interrupted(String)
+    /// ``Recorder/pause()`` took effect after `elapsed` seconds recorded: nothing is recorded
+    /// until `.resumed`; `.level` readings go on, their `elapsed` standing still.
+    case paused(elapsed: Double)
+    /// ``Recorder/resume()`` took effect: recording goes on after `elapsed` seconds recorded.
+    case resumed(elapsed: Double)
     /// Video only, at the end: frames in the file, pictures dropped (a newer one took their
     /// frame, or the encoder was behind) and frames repeating the picture before them.
     case videoFrames(written: Int, dropped: Int, repeated: Int)

@@ -8,7 +8,7 @@ import Synchronization
 /// Both inputs are stamped on one clock (``RecordingClock``): the audio is timed by its samples
 /// from its first sample's time, which is the video's frame 0, and the video is written at a
 /// constant rate (``ConstantFrameRate``), pictures dropped or repeated to hold it, and ends with
-/// the audio.
+/// the audio. A pause leaves out of the video the stretch of the clock the audio left out.
 struct VideoRecordingCoordinator: RecordingCoordinator {
     let options: RecordingOptions
     /// The camera (``RecordingOptions/camera``).
@@ -27,9 +27,9 @@ struct VideoRecordingCoordinator: RecordingCoordinator {
 
     var type: RecordingType { .video }
 
-    func producers(clock: RecordingClock) -> [(thread: String, body: @Sendable (Recorder.Stages.Producer) throws -> Void)] {
-        [("cravey.camera", { stage in try captureVideo(stage, origin: clock.origin) }),
-         ("cravey.capture", { [options] stage in try MicrophoneCapture.run(stage, options: options, origin: clock.origin) })]
+    func producers(control: RecordingControl) -> [(thread: String, body: @Sendable (Recorder.Stages.Producer) throws -> Void)] {
+        [("cravey.camera", { stage in try captureVideo(stage, origin: control.clock.origin) }),
+         ("cravey.capture", { [options] stage in try MicrophoneCapture.run(stage, options: options, control: control) })]
     }
 
     /// Pictures pushed by the camera and not yet taken by the encoder.
@@ -105,6 +105,11 @@ struct VideoRecordingCoordinator: RecordingCoordinator {
             case .picture(let picture, let time):
                 inFlight.count.subtract(1, ordering: .relaxed)
                 video.add(picture, at: time)
+                try write(video.release(upTo: Double(samples) / rate))
+            case .audioPaused(let time):
+                video.cut(from: time)
+            case .audioResumed(let time):
+                video.endCut(at: time)
                 try write(video.release(upTo: Double(samples) / rate))
             case .audioEnd(let end):
                 result.apply(end)

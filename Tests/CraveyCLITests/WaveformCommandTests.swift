@@ -1,0 +1,175 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// `cravey waveform`, `cravey info`'s sparkline and `kill -USR1` pausing `cravey record`, run as
+/// a person runs them.
+@Suite("cravey waveform", .temporaryFiles)
+struct WaveformCommandTests {
+    let library = temporaryLibrary()
+
+    /// Imports tone bursts at half, a tenth and nine tenths of full scale; returns the clip's id.
+    func importBursts() async throws -> String {
+        let source = try Fixture.toneBursts([0.5, 0.1, 0.9])
+        let imported = try await Cravey.run(["import", source.path, "--library", library.path])
+        try #require(imported.status == 0, "\(imported.error)")
+        return imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The waveform stored beside clip `id`, read as the file it is.
+    func stored(_ id: String, type: RecordingType = .audio) throws -> Waveform? {
+        let path = library.appendingPathComponent(FileStorageManager.waveformPath(for: try #require(UUID(uuidString: id)), type: type))
+        return (try? Data(contentsOf: path)).flatMap(Waveform.init(audiowaveformData:))
+    }
+
+    @Test("the PNG's columns follow the peaks: each column dark from its highest sample's row to its lowest's, on white, 800x250 by default")
+    func pictureFollowsPeaks() async throws {
+        // Given an imported clip and its stored waveform
+        let id = try await importBursts()
+        let waveform = try #require(try stored(id))
+
+        // When it is drawn, at the default size and at 300x100
+        for (size, arguments) in [((800, 250), [String]()), ((300, 100), ["--width", "300", "--height", "100"])] {
+            let png = temporaryFolder().appendingPathComponent("wave-\(size.0).png")
+            let drawn = try await Cravey.run(["waveform", id, "--output", png.path, "--library", library.path] + arguments)
+            try #require(drawn.status == 0, "\(drawn.error)")
+
+            // Then ffmpeg reads a PNG of that size, private, whose dark pixels in each column
+            // run from the row of the highest sample under it to the row of the lowest
+            #expect(try FileManager.default.attributesOfItem(atPath: png.path)[.posixPermissions] as? Int == 0o600)
+            let (width, height) = size
+            let raw = temporaryFolder().appendingPathComponent("wave-\(width).gray")
+            let decoded = try run("ffmpeg", ["-v", "error", "-i", png.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
+            try #require(decoded.status == 0, "\(decoded.error)")
+            let pixels = [UInt8](try Data(contentsOf: raw))
+            try #require(pixels.count == width * height)
+            #expect(Set(pixels) == [0x3A, 0xFF])
+            for (x, column) in waveform.columns(width).enumerated() {
+                let dark = (0..<height).filter { pixels[$0 * width + x] == 0x3A }
+                #expect(dark.first == Waveform.row(of: column.max, height: height)
+                        && dark.last == Waveform.row(of: column.min, height: height)
+                        && dark.count == dark.last! - dark.first! + 1, "column \(x): rows \(dark.first ?? -1)...\(dark.last ?? -1)")
+            }
+        }
+    }
+
+    @Test("--json is audiowaveform's JSON: version 2, 1 channel, 48 kHz, 480 samples a peak, 16 bits, and the stored peaks")
+    func json() async throws {
+        let id = try await importBursts()
+        let printed = try await Cravey.run(["waveform", id, "--json", "--library", library.path])
+        try #require(printed.status == 0, "\(printed.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(printed.output.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["version", "channels", "sample_rate", "samples_per_pixel", "bits", "length", "data"])
+        #expect(object["version"] as? Int == 2 && object["channels"] as? Int == 1 && object["bits"] as? Int == 16)
+        #expect(object["sample_rate"] as? Int == 48_000 && object["samples_per_pixel"] as? Int == 480)
+        let data = try #require(object["data"] as? [Int])
+        let waveform = try #require(try stored(id))
+        #expect(object["length"] as? Int == waveform.peaks.count && data.count == 2 * waveform.peaks.count)
+        #expect(data == waveform.peaks.flatMap { [Int($0.min), Int($0.max)] })
+    }
+
+    @Test("a stored waveform is written by cravey alone, without FFmpeg; a clip without one is handed to cravey-media, which makes and keeps it")
+    func handOff() async throws {
+        // Given a clip saved as before waveforms were kept, and cravey copied where no cravey-media is
+        let fixture = try Fixture.library(titles: ["Old"])
+        let id = try #require(try fixture.recordings().first).id
+        let alone = temporaryFolder().appendingPathComponent("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Cravey.executable, toPath: alone.appendingPathComponent("cravey").path)
+        let arguments = ["waveform", id.uuidString.lowercased(), "--json", "--library", fixture.url.path]
+
+        // Then cravey alone cannot make it, and says what is missing
+        let without = try await runOffPool(alone.appendingPathComponent("cravey").path, arguments, environment: Cravey.environment())
+        #expect(without.status == 1 && without.error.contains("cravey-media"), "\(without.error)")
+
+        // When cravey (with cravey-media beside it) is asked: it is made, printed and kept
+        let made = try await Cravey.run(arguments)
+        #expect(made.status == 0, "\(made.error)")
+        let row = try #require(try fixture.recording(id))
+        let kept = try #require(fixture.storedWaveform(of: row))
+        #expect(made.output == String(decoding: kept.audiowaveformJSON(), as: UTF8.self) + "\n")
+
+        // And from then on cravey alone writes it
+        let again = try await runOffPool(alone.appendingPathComponent("cravey").path, arguments, environment: Cravey.environment())
+        #expect(again.status == 0 && again.output == made.output, "\(again.error)")
+    }
+
+    @Test("the output is refused as export's is (inside the library, already there without --force, not a regular file: 64); a PNG for a terminal 64; no sound 64; an unknown id or a missing file 66")
+    func refusals() async throws {
+        let id = try await importBursts()
+        let waveform = { (arguments: [String]) in try await Cravey.run(["waveform", id, "--library", self.library.path] + arguments) }
+
+        let inside = try await waveform(["--output", library.appendingPathComponent("Recordings/w.png").path])
+        #expect(inside.status == 64 && inside.error.contains("inside the library folder"), "\(inside.error)")
+        let existing = temporaryFolder().appendingPathComponent("mine.png")
+        try Data("mine".utf8).write(to: existing)
+        let refused = try await waveform(["--output", existing.path])
+        #expect(try refused.status == 64 && Data(contentsOf: existing) == Data("mine".utf8), "\(refused.error)")
+        let forced = try await waveform(["--output", existing.path, "--force"])
+        #expect(try forced.status == 0 && Data(contentsOf: existing).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(forced.error)")
+        let folder = try await waveform(["--output", temporaryFolder().path, "--force"])
+        #expect(folder.status == 64 && folder.error.contains("not a regular file"), "\(folder.error)")
+        let size = try await waveform(["--json", "--width", "100"])
+        #expect(size.status == 64, "\(size.error)")
+
+        let terminal = try await Cravey.runOnTerminal(["waveform", id, "--library", library.path])
+        #expect(terminal.status == 64 && terminal.output.contains("Refusing to write a PNG to the terminal"), "\(terminal.output)")
+        let piped = try await waveform([])
+        #expect(piped.status == 0 && piped.output.hasPrefix("\u{FFFD}PNG") && piped.output.contains("IEND"), "a PNG to a pipe")
+
+        let silent = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
+                                              "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+        let video = try await Cravey.run(["import", silent.path, "--library", library.path])
+        let noSound = try await Cravey.run(["waveform", video.output.trimmingCharacters(in: .whitespacesAndNewlines), "--json",
+                                            "--library", library.path])
+        #expect(noSound.status == 64 && noSound.error.contains("has no sound"), "\(noSound.error)")
+
+        let unknown = try await Cravey.run(["waveform", "0000", "--library", library.path])
+        #expect(unknown.status == 66, "\(unknown.error)")
+        let row = try #require(try await listed(library).first { $0.id.uuidString.lowercased() == id })
+        try FileManager.default.removeItem(at: library.appendingPathComponent(row.filePath))
+        try FileManager.default.removeItem(at: library.appendingPathComponent(FileStorageManager.waveformPath(for: row.id, type: .audio)))
+        let missing = try await waveform(["--json"])
+        #expect(missing.status == 66, "\(missing.error)")
+    }
+
+    @Test("info shows the clip as a line of bars: loud, quiet and silent where its bursts are; one without a waveform says how to make it")
+    func sparkline() async throws {
+        let id = try await importBursts()
+        let info = try await Cravey.run(["info", id, "--library", library.path])
+        let line = try #require(info.output.split(separator: "\n").first { $0.hasPrefix("Waveform:") })
+        let bars = Array(line.dropFirst("Waveform:    ".count))
+        try #require(bars.count == 60, "\(line)")
+        // 3 s in 60 bars: 20 a burst and its silence; the loudest burst is full height
+        #expect(bars[2..<8].allSatisfy { $0 == "▅" } && bars[12..<18].allSatisfy { $0 == "▁" }, "\(line)")
+        #expect(bars[22..<28].allSatisfy { $0 == "▁" || $0 == "▂" } && bars[42..<48].allSatisfy { $0 == "█" }, "\(line)")
+
+        let old = try Fixture.library(titles: ["Old"])
+        let oldRow = try #require(try old.recordings().first)
+        let oldInfo = try await Cravey.run(["info", oldRow.id.uuidString, "--library", old.url.path])
+        #expect(oldInfo.output.contains("Waveform:    not made yet (`cravey waveform` makes it"), "\(oldInfo.output)")
+    }
+
+    @Test("kill -USR1 pauses cravey record and again resumes it: the clip is the --seconds recorded, the paused time left out")
+    func pauseBySignal() async throws {
+        let microphone = try VirtualMicrophone()
+        let tone = try await microphone.play(frequency: 440)
+        defer { tone.terminate() }
+        let terminal = try Cravey.startOnTerminal(["record", "--seconds", "3", "--json", "--library", library.path,
+                                                   "--device", microphone.monitor])
+        let pid = terminal.process.processIdentifier
+        let started = ContinuousClock.now
+        #expect(try await offPool { terminal.waitUntilShown(within: 20) { (capturedSeconds(shownOn: $0) ?? 0) >= 1 } })
+        kill(pid, SIGUSR1)
+        #expect(try await offPool { terminal.waitUntilShown(within: 10) { $0.contains("Paused at") } })
+        try await Task.sleep(for: .seconds(1.5))
+        kill(pid, SIGUSR1)
+        let shown = try await offPool { terminal.waitForExit() }
+        #expect(terminal.process.terminationStatus == 0, "\(shown)")
+        #expect(shown.contains("Paused at 0:0") && shown.contains("Resumed at 0:0"), "\(shown)")
+        #expect(ContinuousClock.now - started >= .seconds(4.5), "3 s recorded and 1.5 s paused")
+        let row = try #require(try await listed(library).first)
+        #expect(row.duration == 3.0)
+    }
+}
