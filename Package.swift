@@ -32,6 +32,12 @@ let package = Package(
             name: "CV4L2",
             providers: [.apt(["linux-libc-dev"])]
         ),
+        // <SDL2/SDL.h>, for a video's window; headers only, nothing linked: SDL2 is loaded with
+        // dlopen when a video plays with a display.
+        .systemLibrary(
+            name: "CSDL2",
+            providers: [.apt(["libsdl2-dev"])]
+        ),
         // The library without media: recordings in SQLite, the Recordings/ folder, and the use
         // cases that only read and change those. It links neither FFmpeg nor PulseAudio, whose
         // ~200 shared libraries cost a process about 80 ms to load.
@@ -50,6 +56,7 @@ let package = Package(
                 "CFFmpeg",
                 "CPulseAudio",
                 "CV4L2",
+                "CSDL2",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
