@@ -6,9 +6,10 @@ final class Decoder {
     /// The index of the stream this decoder reads in its input file.
     let streamIndex: Int32
 
-    /// Opens the decoder for a stream. The corresponding C functions are
-    /// `avcodec_find_decoder`, `avcodec_parameters_to_context` and `avcodec_open2`.
-    init(stream index: Int32, of input: Demuxer) throws(FFmpegError) {
+    /// Opens the decoder for a stream, decoding on `threads` threads (0: as many as FFmpeg sees
+    /// fit for the machine). The corresponding C functions are `avcodec_find_decoder`,
+    /// `avcodec_parameters_to_context` and `avcodec_open2`.
+    init(stream index: Int32, of input: Demuxer, threads: Int32 = 1) throws(FFmpegError) {
         let codec = try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
             avcodec_find_decoder(parameters.pointee.codec_id)
         }
@@ -22,6 +23,7 @@ final class Decoder {
             try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
         }
         context.pointee.pkt_timebase = input.timeBase(ofStream: index)
+        context.pointee.thread_count = threads
         try check(avcodec_open2(context, codec, nil), "avcodec_open2")
     }
 

@@ -37,7 +37,7 @@ final class PlaybackControl: Sendable {
         /// uncork until it is right again). Set by the pipeline's pause hook only.
         var pausedAt: Double?
         var stopping = false
-        var stream: PlaybackStream?
+        var stream: (any SoundOutput)?
         /// Where events go while the writer runs (the pipeline's event stream).
         var emit: (@Sendable (PlaybackEvent) -> Void)?
         var ended: PlaybackEvent?
@@ -60,7 +60,7 @@ final class PlaybackControl: Sendable {
     @discardableResult
     func seek(to position: Double) -> Double {
         let target = min(max(position, 0), duration)
-        let stream = state.withLock { state -> PlaybackStream? in
+        let stream = state.withLock { state -> (any SoundOutput)? in
             guard state.ended == nil, !state.stopping else { return nil }
             state.generation += 1
             state.seekTarget = target
@@ -103,7 +103,7 @@ final class PlaybackControl: Sendable {
     var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// The writer's stream, and where the events go, until ``detach()``.
-    func attach(_ stream: PlaybackStream, emit: @escaping @Sendable (PlaybackEvent) -> Void) {
+    func attach(_ stream: any SoundOutput, emit: @escaping @Sendable (PlaybackEvent) -> Void) {
         state.withLock { state in
             state.stream = stream
             state.emit = emit
