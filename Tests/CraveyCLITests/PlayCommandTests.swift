@@ -214,7 +214,7 @@ struct PlayCommandTests {
         return TerminalPlay(sink: sink, clock: clock, library: library, id: ids[0], terminal: terminal)
     }
 
-    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, q stops and counts; the terminal mode is restored")
+    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, a digit and Home jump, q stops and counts; the terminal mode is restored")
     func terminalKeys() async throws {
         // Given a 40 s clip playing on a terminal
         let play = try await playingOnTerminal()
@@ -236,6 +236,16 @@ struct PlayCommandTests {
             }
         }
         #expect(back, "the left arrow skips 15 s back: \(terminal.output)")
+        terminal.type("5")
+        #expect(try await play.shown("0:20 ["), "5 jumps to 50%: \(terminal.output)")
+        terminal.type("\u{1B}[H")
+        let home = try await offPool {
+            terminal.waitUntilShown(within: 10) { text in
+                guard let jumped = text.range(of: "0:20 [") else { return false }
+                return ["0:00 [", "0:01 ["].contains { text[jumped.upperBound...].contains($0) }
+            }
+        }
+        #expect(home, "Home jumps to the start: \(terminal.output)")
         terminal.type("q")
 
         // Then it stopped with status 0, counted a play that did not complete, and the mode is as before

@@ -46,7 +46,7 @@ public final class PlaybackManager: Sendable {
     /// Prepares to play `media`, `duration` seconds long (the library's value: it is not probed
     /// again), a video in a window titled `title` if the options ask; `finishing` runs once it
     /// has ended, before ``result()`` returns.
-    init(fileAt media: MediaLocation, duration: Double, title: String = "cravey", options: PlaybackOptions = PlaybackOptions(),
+    package init(fileAt media: MediaLocation, duration: Double, title: String = "cravey", options: PlaybackOptions = PlaybackOptions(),
          finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)? = nil) {
         let duration = max(duration, 0)
         let control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration)
@@ -66,7 +66,7 @@ public final class PlaybackManager: Sendable {
     ///
     /// Throws ``CraveyError``: `.notFound` for a missing file, `.undecodableMedia` for one that is
     /// not media, `.unavailable` when no sound server answers or the sink does not exist.
-    func start() async throws {
+    package func start() async throws {
         if let video {
             let problem = await video.start { [weak self] in self?.perform($0) }
             windowProblem.withLock { $0 = problem }
