@@ -27,18 +27,21 @@ final class VideoWindow {
     private let renderer: LibSDL.Renderer
     private var texture: LibSDL.Texture?
     private var textureSize: (width: Int32, height: Int32) = (0, 0)
+    /// False until the first picture is uploaded: until then the window is black.
+    private var showing = false
     /// The pictures' size as seen (turned, pixels square), whose shape the window keeps.
     private let shape: (width: Int, height: Int)
     private let rotation: Int
 
-    /// Opens a window titled `title`, `size` big (the pictures as seen, or the screen's usable
-    /// area, the shape kept, if that is smaller), resizable, showing pictures turned clockwise by
-    /// `rotation` degrees. The corresponding C functions are `SDL_CreateWindow` and `SDL_CreateRenderer`.
-    init(title: String, size: (width: Int, height: Int), rotation: Int) throws(SDLError) {
-        video = try VideoSubsystem()
+    /// Opens a window titled `title` for pictures of `format`: as big as they are seen (turned, or
+    /// within the screen's usable area, their shape kept, if that is smaller), resizable, and a
+    /// texture of their size. The corresponding C functions are `SDL_CreateWindow`,
+    /// `SDL_CreateRenderer` and `SDL_CreateTexture`.
+    init(on video: VideoSubsystem, title: String, format: VideoFormat) throws(SDLError) {
+        self.video = video
         let sdl = video.sdl
-        shape = (max(size.width, 1), max(size.height, 1))
-        self.rotation = rotation
+        shape = format.displaySize
+        rotation = format.rotation
         var bounds = SDL_Rect()
         var scale = 1.0
         if sdl.getDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 {
@@ -59,6 +62,7 @@ final class VideoWindow {
         }
         self.window = window
         self.renderer = renderer
+        try makeTexture(width: Int32(format.width), height: Int32(format.height))
     }
 
     deinit {
@@ -72,18 +76,22 @@ final class VideoWindow {
     func show(_ picture: Frame) throws(SDLError) {
         let planes = picture.planes
         guard planes.count == 3 else { throw SDLError(operation: "SDL_UpdateYUVTexture", message: "not a planar YUV picture") }
-        if texture == nil || textureSize != (picture.width, picture.height) {
-            if let texture { sdl.destroyTexture(texture) }
-            let matrix = picture.colorMatrix
-            sdl.setYUVConversionMode(matrix.fullRange ? SDL_YUV_CONVERSION_JPEG : matrix.bt709 ? SDL_YUV_CONVERSION_BT709 : SDL_YUV_CONVERSION_BT601)
-            texture = sdl.createTexture(renderer, SDL_PIXELFORMAT_IYUV.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
-                                        picture.width, picture.height)
-            guard texture != nil else { throw sdl.error("SDL_CreateTexture") }
-            textureSize = (picture.width, picture.height)
-        }
+        if textureSize != (picture.width, picture.height) { try makeTexture(width: picture.width, height: picture.height) }
+        let matrix = picture.colorMatrix
+        sdl.setYUVConversionMode(matrix.fullRange ? SDL_YUV_CONVERSION_JPEG : matrix.bt709 ? SDL_YUV_CONVERSION_BT709 : SDL_YUV_CONVERSION_BT601)
         guard sdl.updateYUVTexture(texture, nil, planes[0].bytes, planes[0].lineSize, planes[1].bytes, planes[1].lineSize,
                                    planes[2].bytes, planes[2].lineSize) == 0 else { throw sdl.error("SDL_UpdateYUVTexture") }
+        showing = true
         redraw()
+    }
+
+    /// Makes the texture pictures are uploaded to, planar YUV 4:2:0 (`IYUV`) of their size.
+    private func makeTexture(width: Int32, height: Int32) throws(SDLError) {
+        if let texture { sdl.destroyTexture(texture) }
+        texture = sdl.createTexture(renderer, SDL_PIXELFORMAT_IYUV.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                    max(width, 1), max(height, 1))
+        guard texture != nil else { throw sdl.error("SDL_CreateTexture") }
+        textureSize = (width, height)
     }
 
     /// Draws the last picture again, fitted to the window's size and centred on black. The
@@ -93,7 +101,7 @@ final class VideoWindow {
         _ = sdl.getRendererOutputSize(renderer, &width, &height)
         _ = sdl.setRenderDrawColor(renderer, 0, 0, 0, 255)
         _ = sdl.renderClear(renderer)
-        if let texture {
+        if showing {
             let scale = min(Double(width) / Double(shape.width), Double(height) / Double(shape.height))
             let fitted = (width: Double(shape.width) * scale, height: Double(shape.height) * scale)
             // The rectangle before turning: turned a quarter, the picture's width runs down the window.

@@ -19,6 +19,8 @@ extension RecordingLibrary {
         if options.normalize {
             options.gainDB = try await loudness(of: recording, fileAt: storage.media(url))?.playbackGain() ?? 0
         }
+        // Only a video opens a window (and loads SDL2).
+        options.showsVideo = options.showsVideo && recording.type == .video
         let counts = options.countsPlay
         // A title stored before control characters were refused must not reach the window's title bar.
         let title = String(String.UnicodeScalarView(recording.title.unicodeScalars.filter { $0.properties.generalCategory != .control }))

@@ -46,7 +46,7 @@ final class VideoDecoding {
         let index = Int32(stream.index)
         input.readOnly(stream: stream.index)
         do {
-            decoder = try Decoder(stream: index, of: input, threads: 0)
+            decoder = try Decoder(stream: index, of: input, slicedOnThreads: true)
         } catch {
             throw CraveyError(.undecodableMedia, "Cannot decode the video of \(url.path) (\(error.message)). The file is damaged or in a format FFmpeg does not know.")
         }

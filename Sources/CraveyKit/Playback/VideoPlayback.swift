@@ -136,11 +136,12 @@ final class VideoPlayback: Sendable {
 
     /// The decoder stage: opens the video stream, hands the window its shape, then decodes from
     /// the requested position and starts over at every seek; after the end it waits for a seek
-    /// or a stop. A failure once pictures flow stops the playback.
+    /// or a stop. The first picture is decoded while the window opens. A failure once pictures
+    /// flow stops the playback.
     private static func decode(_ stage: Stages.Producer, media: MediaLocation, control: PlaybackControl,
                                shared: Locked<Shared>) throws {
         guard let video = try VideoDecoding.open(media), try stage.push(.format(video.format)) else { return }
-        try stage.ready()
+        var ready = false
         do {
             while true {
                 let (generation, target) = control.seekRequest
@@ -150,6 +151,10 @@ final class VideoPlayback: Sendable {
                     do {
                         let picture = Picture(frame: frame, generation: generation, time: time, duration: duration)
                         guard try stage.push(.picture(picture)) else { return false }
+                        if !ready {
+                            try stage.ready()
+                            ready = true
+                        }
                         wakeWindow(shared)
                         return try stage.proceed()
                     } catch {
@@ -158,11 +163,15 @@ final class VideoPlayback: Sendable {
                     }
                 }
                 if let failure { throw failure }
+                if !ready {
+                    try stage.ready()
+                    ready = true
+                }
                 // Asleep until a seek (which wakes the stages), a stop or a failure.
                 if ended, try !stage.wait(until: { !control.isCurrent(generation) }) { return }
                 guard try stage.proceed(), !control.isStopping else { return }
             }
-        } catch where !(error is CancellationError) {
+        } catch where ready && !(error is CancellationError) {
             shared.withLock { $0.commands }(.stop)
             throw error
         }
@@ -172,11 +181,13 @@ final class VideoPlayback: Sendable {
     /// time, until the playback stops or the decoder has ended and every picture was taken.
     private static func show(_ stage: Stages.Consumer, title: String, control: PlaybackControl,
                              shared: Locked<Shared>) throws -> Counts {
-        guard case .format(let format)? = try stage.pop() else { return (0, 0) }
+        // SDL connects to the display while the decoder opens the file.
         let window: VideoWindow
         do {
-            window = try VideoWindow(title: title, size: format.displaySize, rotation: format.rotation)
-        } catch {
+            let subsystem = try VideoSubsystem()
+            guard case .format(let format)? = try stage.pop() else { return (0, 0) }
+            window = try VideoWindow(on: subsystem, title: title, format: format)
+        } catch let error as SDLError {
             throw CraveyError(.unavailable, "Cannot open a window on the display \(display) (\(error)).", underlying: error)
         }
         return try withExtendedLifetime(window) {
