@@ -262,4 +262,50 @@ extension PlayCommandTests {
         #expect(played?.completed == true && played?.picturesShown == 50 && played?.picturesDropped == 0, "\(String(describing: played))")
         #expect(elapsed >= 2 && elapsed < 4, "took \(elapsed) s")
     }
+
+    @Test("f and a double click turn the window full screen, the picture fitted between black bars, and back (under a window manager: openbox)")
+    func fullScreen() async throws {
+        // Given a 4:3 video playing in its window, on a 16:10 screen with a window manager
+        let display = try VirtualDisplay(width: 1280, height: 800, windowManager: true)
+        let sink = try VirtualMicrophone()
+        let (path, id) = try await importedClip(try Fixture.video(seconds: 10, size: "160x120"), title: "Full")
+        let clock = try await SinkCapture.start(sink: sink.sinkName)
+        defer { _ = try? clock.stop() }
+        let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName, "--no-count"], environment: display.environment)
+        let window = try #require(try await display.window(titled: "Full"))
+        #expect((window.width, window.height) == (160, 120))
+        func sized(_ size: (Int, Int)) async throws -> VirtualDisplay.Window? {
+            let found = Locked<VirtualDisplay.Window?>(nil)
+            _ = try await poll(within: 5, every: 0.05) {
+                let now = try display.currentWindow(titled: "Full")
+                found.withLock { $0 = now }
+                return now.map { ($0.width, $0.height) == size } ?? false
+            }
+            return found.withLock { $0 }
+        }
+
+        // When f is pressed
+        try display.press("f", in: window)
+
+        // Then it fills the screen: the picture 1067 wide in the middle, black beside it
+        let full = try #require(try await sized((1280, 800)))
+        #expect((full.width, full.height) == (1280, 800))
+        try await Task.sleep(for: .milliseconds(300))
+        let shot = try display.screenshot(of: full)
+        func brightness(column: Int) -> Double {
+            Double((0..<800).reduce(0) { sum, row in sum + (0..<3).reduce(0) { $0 + Int(shot[(row * 1280 + column) * 3 + $1]) } }) / 2400
+        }
+        #expect(brightness(column: 50) < 5 && brightness(column: 1230) < 5, "the bars: \(brightness(column: 50)), \(brightness(column: 1230))")
+        #expect([200, 640, 1080].allSatisfy { brightness(column: $0) > 40 }, "the picture: \([200, 640, 1080].map { brightness(column: $0) })")
+
+        // When it is double-clicked
+        try display.doubleClick(in: full)
+
+        // Then it is back to its own size, and the play goes on to a stop
+        let back = try await sized((160, 120))
+        #expect(back.map { ($0.width, $0.height) } ?? (0, 0) == (160, 120), "\(String(describing: back))")
+        try display.press("q", in: window)
+        let (status, _, error) = try await play.finish()
+        #expect(status == 0, "\(error)")
+    }
 }

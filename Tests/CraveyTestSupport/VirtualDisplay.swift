@@ -9,6 +9,7 @@ public final class VirtualDisplay: Sendable {
     /// The display's name, such as `:42`, for `DISPLAY`.
     public let name: String
     private let server: Process
+    private let windowManager: Process?
 
     /// A window as the X server places it.
     public struct Window: Sendable, Equatable {
@@ -19,8 +20,9 @@ public final class VirtualDisplay: Sendable {
         public var height: Int
     }
 
-    /// Starts Xvfb on a display number it finds free, with a black screen of `width` x `height`.
-    public init(width: Int = 1280, height: Int = 800) throws {
+    /// Starts Xvfb on a display number it finds free, with a black screen of `width` x `height`;
+    /// with `windowManager`, openbox manages its windows (full screen needs one).
+    public init(width: Int = 1280, height: Int = 800, windowManager: Bool = false) throws {
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd 1: Xvfb takes the first free display number and writes it to its stdout.
@@ -35,11 +37,31 @@ public final class VirtualDisplay: Sendable {
             throw TestFailure("Xvfb did not start: it printed \(line.debugDescription)")
         }
         name = ":\(display)"
+        guard windowManager else {
+            self.windowManager = nil
+            return
+        }
+        let manager = Process()
+        manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
+        manager.arguments = ["--sm-disable"]
+        manager.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
+        manager.standardOutput = FileHandle.nullDevice
+        manager.standardError = FileHandle.nullDevice
+        try manager.run()
+        self.windowManager = manager
+        // Running once it has named itself on the root window (EWMH).
+        let deadline = Date().addingTimeInterval(10)
+        while try run("xprop", ["-display", name, "-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id") == false {
+            guard Date() < deadline else { throw TestFailure("openbox did not start on \(name)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     deinit {
-        kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        for process in [windowManager, server].compactMap({ $0 }) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     /// The environment a program needs to open windows here: `DISPLAY`, and no Wayland display.
