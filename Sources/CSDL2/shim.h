@@ -7,6 +7,6 @@
 #include <SDL2/SDL.h>
 
 /* Macros that do not import into Swift, wrapped as static inline functions. */
-static inline int cravey_sdl_windowpos_undefined(void) { return SDL_WINDOWPOS_UNDEFINED; }
+static inline int cravey_sdl_windowpos_centered(void) { return SDL_WINDOWPOS_CENTERED; }
 
 #endif

@@ -22,6 +22,7 @@ struct Player {
         if let problem = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
         }
+        let windowShown = window && manager.videoProblem == nil
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
         // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
@@ -31,8 +32,7 @@ struct Player {
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
         if live {
-            let fullScreen = window && manager.videoProblem == nil ? " · f full screen" : ""
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · q stop\(fullScreen)")
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · q stop\(windowShown ? " · f full screen" : "")")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
@@ -46,7 +46,7 @@ struct Player {
         }
         if let failure = await view.value { throw failure }
         keys?.restore()
-        let pictures = window && manager.videoProblem == nil ? (outcome.picturesShown, outcome.picturesDropped) : nil
+        let pictures = windowShown ? (outcome.picturesShown, outcome.picturesDropped) : nil
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
                    recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures)
     }

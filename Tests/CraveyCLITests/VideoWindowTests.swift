@@ -37,13 +37,33 @@ struct LivePlay {
     /// The lines printed so far.
     var lines: [Line] { Self.lines(output) }
 
+    /// The events so far where the state changed or the position jumped, numbered, for messages.
+    var history: String {
+        var previous: Line?
+        return lines.enumerated().compactMap { index, line in
+            defer { previous = line }
+            guard let position = line.position else { return "\(index): the play" }
+            let jumped = abs(position - (previous?.position ?? 0)) > 0.3
+            return line.state != previous?.state || jumped ? "\(index): \(line.state ?? "") \(String(format: "%.2f", position))" : nil
+        }.joined(separator: ", ")
+    }
+
     /// The first event after the first `after` lines that `matches`, once printed (within 10 s).
     func event(after count: Int = 0, _ matches: @escaping @Sendable (Line) -> Bool) async throws -> Line {
         let output = output
         guard try await poll(within: 10, every: 0.02, {
             Self.lines(output).dropFirst(count).contains(where: matches)
-        }) else { throw TestFailure("no such event in \(lines.suffix(5))") }
+        }) else { throw TestFailure("no such event after line \(count) of: \(history)") }
         return try #require(lines.dropFirst(count).first(where: matches))
+    }
+
+    /// Sends `key` to `window`, then waits for the first event after it that `matches`.
+    @discardableResult
+    func press(_ key: String, on display: VirtualDisplay, in window: VirtualDisplay.Window,
+               then matches: @escaping @Sendable (Line) -> Bool) async throws -> Line {
+        let before = lines.count
+        try display.press(key, in: window)
+        return try await event(after: before, matches)
     }
 
     private static func lines(_ output: URL) -> [Line] {
@@ -130,27 +150,21 @@ extension PlayCommandTests {
         // When paused at 1 s; then, paused, moved to 30% (12 s: decoded from the keyframe at 10 s);
         // then resumed and paused again
         _ = try await play.event { $0.state == "playing" && ($0.position ?? 0) >= 1 }
-        try display.press("space", in: window)
-        let first = try await play.event { $0.state == "paused" }
+        let first = try await play.press("space", on: display, in: window) { $0.state == "paused" }
         // Then each time the window shows the frame FFmpeg decodes there
         try await expectShowsFrame(at: try #require(first.position), of: file, in: window, on: display)
-        try display.press("3", in: window)
-        _ = try await play.event { $0.state == "paused" && $0.position == 12 }
+        try await play.press("3", on: display, in: window) { $0.state == "paused" && $0.position == 12 }
         try await expectShowsFrame(at: 12, of: file, in: window, on: display, within: 5)
-        try display.press("space", in: window)
-        _ = try await play.event { $0.state == "playing" && ($0.position ?? 0) >= 12.5 }
-        try display.press("space", in: window)
-        let again = try await play.event(after: play.lines.count) { $0.state == "paused" }
+        try await play.press("space", on: display, in: window) { $0.state == "playing" && ($0.position ?? 0) >= 12.5 }
+        let again = try await play.press("space", on: display, in: window) { $0.state == "paused" }
         try await expectShowsFrame(at: try #require(again.position), of: file, in: window, on: display)
 
         // When resumed, skipped 15 s forward, 15 s back, to the start, and to the end
-        try display.press("space", in: window)
-        try display.press("Right", in: window)
-        _ = try await play.event { ($0.position ?? 0) >= 26 }
-        try display.press("Left", in: window)
-        _ = try await play.event(after: play.lines.count) { $0.state == "playing" && (12..<16).contains($0.position ?? 0) }
-        try display.press("Home", in: window)
-        _ = try await play.event(after: play.lines.count) { $0.state == "playing" && ($0.position ?? 40) < 1.5 }
+        try await play.press("space", on: display, in: window) { $0.state == "playing" }
+        let skipped = try await play.press("Right", on: display, in: window) { ($0.position ?? 0) >= 26 }
+        let back = try #require(skipped.position) - 15
+        try await play.press("Left", on: display, in: window) { $0.state == "playing" && (back - 1..<back + 3).contains($0.position ?? 0) }
+        try await play.press("Home", on: display, in: window) { $0.state == "playing" && ($0.position ?? 40) < 1.5 }
         try display.press("End", in: window)
 
         // Then the play completed and counted, every picture shown since a move in time
@@ -209,8 +223,8 @@ extension PlayCommandTests {
         #expect(status == 0, "\(error)")
         let size = try #require(stream.width.flatMap { width in stream.height.map { (width, $0) } })
         #expect(window.map { ($0.width, $0.height) } ?? (0, 0) == (upright ? (size.1, size.0) : size), "\(String(describing: window))")
-        #expect(played?.completed == true, "\(String(describing: played))")
-        #expect(played?.picturesShown == pictures && played?.picturesDropped == 0, "\(pictures) pictures: \(String(describing: played))")
+        #expect(played?.completed == true, "\(String(describing: played)) \(error)")
+        #expect(played?.picturesShown == pictures && played?.picturesDropped == 0, "\(pictures) pictures: \(String(describing: played)) \(error)")
     }
 
     @Test("without a display, with --no-video, or on a display that refuses, a video plays its sound, says why, and counts; no window opens",

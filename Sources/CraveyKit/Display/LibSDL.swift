@@ -30,6 +30,9 @@ struct LibSDL: @unchecked Sendable {
     let getError: @convention(c) () -> UnsafePointer<CChar>?
     let createWindow: @convention(c) (UnsafePointer<CChar>?, Int32, Int32, Int32, Int32, UInt32) -> Window?
     let destroyWindow: @convention(c) (Window?) -> Void
+    let setWindowSize: @convention(c) (Window?, Int32, Int32) -> Void
+    let setWindowPosition: @convention(c) (Window?, Int32, Int32) -> Void
+    let showWindow: @convention(c) (Window?) -> Void
     let getWindowFlags: @convention(c) (Window?) -> UInt32
     let setWindowFullscreen: @convention(c) (Window?, UInt32) -> Int32
     let getDisplayUsableBounds: @convention(c) (Int32, UnsafeMutablePointer<SDL_Rect>?) -> Int32
@@ -59,6 +62,9 @@ struct LibSDL: @unchecked Sendable {
         getError = try library.symbol("SDL_GetError")
         createWindow = try library.symbol("SDL_CreateWindow")
         destroyWindow = try library.symbol("SDL_DestroyWindow")
+        setWindowSize = try library.symbol("SDL_SetWindowSize")
+        setWindowPosition = try library.symbol("SDL_SetWindowPosition")
+        showWindow = try library.symbol("SDL_ShowWindow")
         getWindowFlags = try library.symbol("SDL_GetWindowFlags")
         setWindowFullscreen = try library.symbol("SDL_SetWindowFullscreen")
         getDisplayUsableBounds = try library.symbol("SDL_GetDisplayUsableBounds")

@@ -30,27 +30,19 @@ final class VideoWindow {
     /// False until the first picture is uploaded: until then the window is black.
     private var showing = false
     /// The pictures' size as seen (turned, pixels square), whose shape the window keeps.
-    private let shape: (width: Int, height: Int)
-    private let rotation: Int
+    private var shape = (width: 1, height: 1)
+    private var rotation = 0
 
-    /// Opens a window titled `title` for pictures of `format`: as big as they are seen (turned, or
-    /// within the screen's usable area, their shape kept, if that is smaller), resizable, and a
-    /// texture of their size. The corresponding C functions are `SDL_CreateWindow`,
-    /// `SDL_CreateRenderer` and `SDL_CreateTexture`.
-    init(on video: VideoSubsystem, title: String, format: VideoFormat) throws(SDLError) {
+    /// Makes a window titled `title`, resizable, hidden until ``reveal(for:)`` gives it the
+    /// pictures' size: the renderer is made meanwhile (50 ms on Mesa's llvmpipe), as the
+    /// decoder opens the file. The corresponding C functions are `SDL_CreateWindow` and
+    /// `SDL_CreateRenderer`.
+    init(on video: VideoSubsystem, title: String) throws(SDLError) {
         self.video = video
         let sdl = video.sdl
-        shape = format.displaySize
-        rotation = format.rotation
-        var bounds = SDL_Rect()
-        var scale = 1.0
-        if sdl.getDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 {
-            scale = min(1, Double(bounds.w) / Double(shape.width), Double(bounds.h) / Double(shape.height))
-        }
-        let position = cravey_sdl_windowpos_undefined()
-        guard let window = sdl.createWindow(title, position, position, Int32(Double(shape.width) * scale),
-                                            Int32(Double(shape.height) * scale),
-                                            SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_SHOWN.rawValue) else {
+        let position = cravey_sdl_windowpos_centered()
+        guard let window = sdl.createWindow(title, position, position, 640, 360,
+                                            SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_HIDDEN.rawValue) else {
             throw sdl.error("SDL_CreateWindow")
         }
         // As ffplay: accelerated and in step with the screen's refresh where there is one, else whatever works.
@@ -62,7 +54,25 @@ final class VideoWindow {
         }
         self.window = window
         self.renderer = renderer
+    }
+
+    /// Shows the window for pictures of `format`, centred, as big as they are seen (turned, or
+    /// within the screen's usable area, their shape kept, if that is smaller), with a texture of
+    /// their size. The corresponding C functions are `SDL_SetWindowSize`, `SDL_CreateTexture` and
+    /// `SDL_ShowWindow`.
+    func reveal(for format: VideoFormat) throws(SDLError) {
+        shape = format.displaySize
+        rotation = format.rotation
+        var bounds = SDL_Rect()
+        var scale = 1.0
+        if sdl.getDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 {
+            scale = min(1, Double(bounds.w) / Double(shape.width), Double(bounds.h) / Double(shape.height))
+        }
         try makeTexture(width: Int32(format.width), height: Int32(format.height))
+        sdl.setWindowSize(window, Int32(Double(shape.width) * scale), Int32(Double(shape.height) * scale))
+        let centred = cravey_sdl_windowpos_centered()
+        sdl.setWindowPosition(window, centred, centred)
+        sdl.showWindow(window)
     }
 
     deinit {

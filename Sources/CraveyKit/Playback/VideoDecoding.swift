@@ -57,32 +57,45 @@ final class VideoDecoding {
                              pixelAspect: input.pixelAspect(ofStream: index))
     }
 
-    /// Hands `body` the pictures from `position` on, each with when it shows and for how long
-    /// (until the next one), until `body` returns false (then false) or the stream ends (then true).
+    /// Hands `body` the pictures from `position` on, each with when it shows and for how long,
+    /// until `body` returns false (then false) or the stream ends (then true).
     ///
-    /// Each picture is a frame of its own, which `body` may keep. A picture is handed out once
-    /// the next one is decoded, so that its length is known.
+    /// Each picture is a frame of its own, which `body` may keep. The first is the last picture at
+    /// or before the position (known once the next one is decoded, unless it is at the position);
+    /// each after it goes out as soon as it is decoded, for one frame at the stream's rate.
     func pictures(from position: Double, _ body: (_ picture: Frame, _ time: Double, _ duration: Double) -> Bool) throws -> Bool {
         // As the audio decoder: a failed seek (an unseekable file) plays on from where the input stands.
         _ = try unlessOutOfMemory { () throws(FFmpegError) in try input.seek(to: position) }
         decoder.flush()
+        // The latest picture before the position, until one at or after it shows whether it is needed.
         var held: (picture: Frame, time: Double)?
+        var reached = false
+        var last: Double?
         do {
             let step = try input.walk(decoding: [decoder], frames: { (_, frame) throws(FFmpegError) -> WalkStep in
                 decodedAny = true
-                let time = decoder.seconds(of: frame) ?? held.map { $0.time + frameDuration } ?? position
-                let previous = held
-                held = (try frame.moved(), time)
-                // Pictures before the position give way to the last one at or before it.
-                guard let previous, time > position else { return .next }
-                return body(try viewable(previous.picture), previous.time, max(time - previous.time, 0.001)) ? .next : .stop
+                let time = decoder.seconds(of: frame) ?? last.map { $0 + frameDuration } ?? position
+                last = time
+                if !reached {
+                    guard time >= position else {
+                        held = (try frame.moved(), time)
+                        return .next
+                    }
+                    reached = true
+                    if let shown = held, time > position, !body(try viewable(shown.picture), shown.time, time - shown.time) {
+                        return .stop
+                    }
+                    held = nil
+                }
+                return body(try viewable(try frame.moved()), time, frameDuration) ? .next : .stop
             })
             if step == .stop { return false }
             if !decodedAny {
                 throw CraveyError(.undecodableMedia, "Cannot decode \(url.path): no frame of its video decodes. The file is damaged.")
             }
-            guard let last = held else { return true }
-            return body(try viewable(last.picture), last.time, frameDuration)
+            // A position past the last picture: that picture.
+            guard let shown = held else { return true }
+            return body(try viewable(shown.picture), shown.time, frameDuration)
         } catch let error as FFmpegError {
             throw CraveyError(.undecodableMedia, "Cannot decode the video of \(url.path) (\(error.message)). The file is damaged.")
         }

@@ -124,8 +124,8 @@ final class VideoPlayback: Sendable {
 
     /// The display the environment names, for messages.
     private static var display: String {
-        let environment = ProcessInfo.processInfo.environment
-        return environment["DISPLAY"].map { "'\($0)'" } ?? environment["WAYLAND_DISPLAY"].map { "'\($0)' (Wayland)" } ?? "(none named)"
+        let named = { (name: String) in ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : "'\($0)'" } }
+        return named("DISPLAY") ?? named("WAYLAND_DISPLAY").map { "\($0) (Wayland)" } ?? "(none named)"
     }
 
     private static func wakeWindow(_ shared: Locked<Shared>) {
@@ -181,12 +181,12 @@ final class VideoPlayback: Sendable {
     /// time, until the playback stops or the decoder has ended and every picture was taken.
     private static func show(_ stage: Stages.Consumer, title: String, control: PlaybackControl,
                              shared: Locked<Shared>) throws -> Counts {
-        // SDL connects to the display while the decoder opens the file.
+        // SDL connects to the display and makes the window while the decoder opens the file.
         let window: VideoWindow
         do {
-            let subsystem = try VideoSubsystem()
+            window = try VideoWindow(on: try VideoSubsystem(), title: title)
             guard case .format(let format)? = try stage.pop() else { return (0, 0) }
-            window = try VideoWindow(on: subsystem, title: title, format: format)
+            try window.reveal(for: format)
         } catch let error as SDLError {
             throw CraveyError(.unavailable, "Cannot open a window on the display \(display) (\(error)).", underlying: error)
         }
