@@ -45,6 +45,12 @@ let package = Package(
             name: "CSDBus",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // <SDL2/SDL.h>, for a video's window; headers only, nothing linked: SDL2 is loaded with
+        // dlopen when a video plays with a display.
+        .systemLibrary(
+            name: "CSDL2",
+            providers: [.apt(["libsdl2-dev"])]
+        ),
         // The library without media: recordings in SQLite, the Recordings/ folder, and the use
         // cases that only read and change those. It links neither FFmpeg nor PulseAudio, whose
         // ~200 shared libraries cost a process about 80 ms to load.
@@ -65,6 +71,7 @@ let package = Package(
                 "CPulseAudio",
                 "CV4L2",
                 "CSDBus",
+                "CSDL2",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -7,6 +7,9 @@
 //                                     the meter alone over as long a stereo noise at 48 kHz
 //   cravey-bench analysis FILE        CPU seconds of one decoding of FILE's audio through the
 //                                     loudness meter, the peak meter, both, and neither
+//   cravey-bench play FILE SINK       FILE (outside a library, any format FFmpeg reads) played to
+//                                     SINK with its pictures in a window, as `cravey play` does;
+//                                     the pictures shown and dropped
 import CraveyKit
 import Foundation
 
@@ -86,7 +89,15 @@ case (3, "thumbnail"), (4, "thumbnail"):
         }))
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")
+case (4, "play"):
+    let file = MediaLocation.outside(URL(fileURLWithPath: arguments[2]))
+    let manager = PlaybackManager(fileAt: file, duration: try MediaProbe.duration(of: file), title: "cravey-bench",
+                                  options: PlaybackOptions(sink: arguments[3], normalize: false, countsPlay: false, showsVideo: true))
+    try await manager.start()
+    if let problem = manager.videoProblem { FileHandle.standardError.write(Data("\(problem)\n".utf8)) }
+    let played = try await manager.result()
+    print("{\"picturesShown\": \(played.picturesShown), \"picturesDropped\": \(played.picturesDropped), \"completed\": \(played.completed)}")
 default:
-    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | loudness FILE | analysis FILE | thumbnail VIDEO [N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | loudness FILE | analysis FILE | thumbnail VIDEO [N] | play FILE SINK\n".utf8))
     exit(64)
 }

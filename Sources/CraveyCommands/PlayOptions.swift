@@ -9,14 +9,19 @@ public struct PlayOptions: ParsableCommand {
         commandName: "play",
         abstract: "Play a recording through the sound server and count the play.",
         discussion: """
-            Plays the clip's audio (a video's audio track) to the default PulseAudio sink or \
-            --device. On a terminal it shows the title and a progress bar; keys: space \
-            pause/resume, left/right arrows skip 15 s back/forward, q, Escape or Ctrl-C stop. \
-            Elsewhere it plays to the end; SIGINT and SIGTERM stop it. Playing to the end or \
-            stopping counts one play (the seconds listened, whether it completed); --no-count \
-            counts nothing. Every clip plays at one loudness (toward -16 LUFS, its true peak \
-            under -1 dBTP); --no-normalize plays it at its own level. A missing file exits 66, \
-            an undecodable one 65, no sound server 69; none of them counts a play.
+            Plays the clip to the default PulseAudio sink or --device; a video also shows in a \
+            window titled with the clip's title, its pictures in step with the sound (f or a \
+            double click: full screen; closing the window stops). Without a display (DISPLAY, \
+            WAYLAND_DISPLAY) or with --no-video a video plays its sound only; a display that \
+            cannot be opened is named, and the sound plays. On a terminal it shows the title \
+            and a progress bar. Keys, on the terminal and in the window: space pause/resume, \
+            left/right arrows skip 15 s back/forward, 0-9 jump to 0-90%, Home/End to the start \
+            and the end, q, Escape or Ctrl-C stop. Elsewhere it plays to the end; SIGINT and \
+            SIGTERM stop it. Playing to the end or stopping counts one play (the seconds \
+            listened, whether it completed); --no-count counts nothing. Every clip plays at one \
+            loudness (toward -16 LUFS, its true peak under -1 dBTP); --no-normalize plays it at \
+            its own level. A missing file exits 66, an undecodable one 65, no sound server 69; \
+            none of them counts a play.
             """)
 
     @OptionGroup public var options: LibraryOptions
@@ -45,6 +50,9 @@ public struct PlaybackFlags: ParsableArguments {
     @Option(help: ArgumentHelp("The PulseAudio sink to play to (see `cravey devices`).", valueName: "sink"),
             completion: Completion.devices("sink"))
     public var device: String?
+
+    @Flag(name: .customLong("no-video"), help: "Play a video's sound only, without its window.")
+    public var noVideo = false
 
     public init() {}
 

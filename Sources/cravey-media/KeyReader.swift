@@ -1,3 +1,4 @@
+import CraveyKit
 import Foundation
 import Synchronization
 
@@ -6,16 +7,12 @@ import Synchronization
 ///
 /// Ctrl-C keeps its meaning (the terminal still sends SIGINT, which stops and counts).
 final class KeyReader: Sendable {
-    enum Key: Sendable {
-        case space, left, right, stop
-    }
-
     private let saved: termios
     private let done = Atomic<Bool>(false)
 
     /// Switches the terminal to non-canonical mode without echo and starts reading.
     /// The corresponding C functions are `tcgetattr` and `tcsetattr`.
-    init(handling handle: @escaping @Sendable (Key) -> Void) {
+    init(handling handle: @escaping @Sendable (PlayerKey) -> Void) {
         var mode = termios()
         tcgetattr(0, &mode)
         saved = mode
@@ -35,41 +32,43 @@ final class KeyReader: Sendable {
         tcsetattr(0, TCSANOW, &mode)
     }
 
-    private func read(_ handle: @Sendable (Key) -> Void) {
+    private func read(_ handle: @Sendable (PlayerKey) -> Void) {
         var pending: [UInt8] = []
         while !done.load(ordering: .acquiring) {
             guard let bytes = Self.available(waiting: pending.isEmpty ? 100 : 30) else {
-                // A lone Escape, not the start of an arrow key's sequence.
-                if pending == [0x1B] { handle(.stop) }
+                // A lone Escape, not the start of a key's sequence; anything else left is cut short.
+                if pending == [0x1B] { handle(.escape) }
                 pending = []
                 continue
             }
             pending += bytes
-            while let first = pending.first {
-                if first == 0x1B {
-                    guard pending.count >= 2 else { break }
-                    guard pending[1] == UInt8(ascii: "[") else {
-                        handle(.stop)
-                        pending.removeFirst()
-                        continue
-                    }
-                    guard pending.count >= 3 else { break }
-                    switch pending[2] {
-                    case UInt8(ascii: "C"): handle(.right)
-                    case UInt8(ascii: "D"): handle(.left)
-                    default: break
-                    }
-                    pending.removeFirst(3)
-                    continue
-                }
-                switch first {
-                case UInt8(ascii: " "): handle(.space)
-                case UInt8(ascii: "q"), UInt8(ascii: "Q"): handle(.stop)
-                default: break
-                }
-                pending.removeFirst()
+            while let (key, length) = Self.key(startingAt: pending) {
+                if let key { handle(key) }
+                pending.removeFirst(length)
             }
         }
+    }
+
+    /// The key `bytes` start with, if one the player knows, and how many bytes it takes; nil
+    /// while they hold only the start of a sequence.
+    ///
+    /// Arrows, Home and End arrive as `ESC [` or `ESC O` sequences (`ESC [ C`, `ESC O H`,
+    /// `ESC [ 1 ~`...), which end at their first byte from `@` to `~` (ECMA-48); an Escape followed
+    /// by anything else is the Escape key.
+    static func key(startingAt bytes: [UInt8]) -> (PlayerKey?, Int)? {
+        guard let first = bytes.first else { return nil }
+        guard first == 0x1B else { return (first < 0x80 ? .character(Character(UnicodeScalar(first))) : nil, 1) }
+        guard bytes.count >= 2 else { return nil }
+        guard [UInt8(ascii: "["), UInt8(ascii: "O")].contains(bytes[1]) else { return (.escape, 1) }
+        guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else { return nil }
+        let key: PlayerKey? = switch String(decoding: bytes[2...end], as: UTF8.self) {
+        case "C": .right
+        case "D": .left
+        case "H", "1~", "7~": .home
+        case "F", "4~", "8~": .end
+        default: nil
+        }
+        return (key, end + 1)
     }
 
     /// What stdin holds within `milliseconds`; nil when nothing came (or stdin ended).

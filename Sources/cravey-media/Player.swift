@@ -12,11 +12,17 @@ struct Player {
 
     func play(_ recording: Recording) async throws {
         let title = Format.visible(recording.title)
-        if recording.type == .video {
+        let window = recording.type == .video && !flags.noVideo && Self.hasDisplay
+        if recording.type == .video && !window {
             Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
         }
         let manager = try await library.play(recording, options: PlaybackOptions(
-            sink: flags.device, start: flags.from ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount))
+            sink: flags.device, start: flags.from ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
+            showsVideo: window))
+        if let problem = manager.videoProblem {
+            Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
+        }
+        let windowShown = window && manager.videoProblem == nil
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
@@ -28,11 +34,11 @@ struct Player {
         // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
         // has no colour, so NO_COLOR does not turn it off.
         let live = !json && isatty(0) == 1 && isatty(2) == 1
-        let keys = live ? KeyReader(handling: { Self.handle($0, manager) }) : nil
+        let keys = live ? KeyReader(handling: { key in PlayerCommand(key).map(manager.perform) }) : nil
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
         if live {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · q stop")
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · q stop\(windowShown ? " · f full screen" : "")")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
@@ -49,15 +55,21 @@ struct Player {
         await desktop?.end()
         if let failure { throw failure }
         keys?.restore()
+        let pictures = windowShown ? (outcome.picturesShown, outcome.picturesDropped) : nil
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
-                   recording: outcome.recording ?? recording, counted: outcome.counted, title: title)
+                   recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures)
+    }
+
+    /// True when the environment names a display for a window (X11 or Wayland).
+    static var hasDisplay: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
     /// `--open`: hands the file to the desktop's default player and counts the play.
     func openInDesktop(_ recording: Recording) throws {
         let url = try library.fileURL(of: recording)
-        let environment = ProcessInfo.processInfo.environment
-        guard !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty else {
+        guard Self.hasDisplay else {
             throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.uuidString.lowercased().prefix(8))`.")
         }
         let opener = Process()
@@ -77,16 +89,6 @@ struct Player {
         let counted = flags.noCount ? nil : try library.countPlay(of: recording)
         try report(completed: false, secondsListened: 0, position: 0, recording: counted ?? recording, counted: counted != nil,
                    title: Format.visible(recording.title))
-    }
-
-    /// What a key does.
-    private static func handle(_ key: KeyReader.Key, _ manager: PlaybackManager) {
-        switch key {
-        case .space: manager.togglePause()
-        case .left: manager.skip(by: -15)
-        case .right: manager.skip(by: 15)
-        case .stop: manager.stop()
-        }
     }
 
     /// Shows the events until the playback ends: a bar on a terminal, JSON lines with `--json`.
@@ -124,11 +126,13 @@ struct Player {
         return "\r\u{1B}[2K\(mark) \(Format.duration(event.position)) [\(bar)] \(Format.duration(event.duration))"
     }
 
+    /// The play's last line; `pictures` (shown, dropped) when a video showed in a window.
     private func report(completed: Bool, secondsListened: Double, position: Double, recording: Recording, counted: Bool,
-                        title: String) throws {
+                        title: String, pictures: (shown: Int, dropped: Int)? = nil) throws {
         if json {
             let play = PlayReport(id: recording.id.uuidString.lowercased(), counted: counted, completed: completed,
-                                  secondsListened: secondsListened, position: position, playCount: recording.playCount)
+                                  secondsListened: secondsListened, position: position, playCount: recording.playCount,
+                                  picturesShown: pictures?.shown, picturesDropped: pictures?.dropped)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try Terminal.output(String(decoding: try encoder.encode(["play": play]), as: UTF8.self))
@@ -137,7 +141,8 @@ struct Player {
         let how = completed ? "to the end" : "stopped at \(Format.duration(position))"
         let plays = recording.playCount
         let counts = counted ? "counted: \(plays) play\(plays == 1 ? "" : "s")" : "not counted"
-        Terminal.diagnostic("Played \"\(title)\" \(how) (\(counts)).")
+        let shown = pictures.map { "; \($0.shown) pictures shown, \($0.dropped) dropped" } ?? ""
+        Terminal.diagnostic("Played \"\(title)\" \(how) (\(counts)\(shown)).")
     }
 
     /// The play as `--json` prints it on its last line.
@@ -148,5 +153,8 @@ struct Player {
         var secondsListened: Double
         var position: Double
         var playCount: Int
+        /// A video's pictures in its window; absent without a window.
+        var picturesShown: Int?
+        var picturesDropped: Int?
     }
 }

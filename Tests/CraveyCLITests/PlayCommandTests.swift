@@ -190,6 +190,16 @@ struct PlayCommandTests {
             try await offPool { terminal.waitUntilShown(within: 10) { $0.contains(text) } }
         }
 
+        /// True once one of `texts` shows after `mark` has.
+        func shown(oneOf texts: [String], after mark: String) async throws -> Bool {
+            try await offPool {
+                terminal.waitUntilShown(within: 10) { text in
+                    guard let marked = text.range(of: mark) else { return false }
+                    return texts.contains { text[marked.upperBound...].contains($0) }
+                }
+            }
+        }
+
         /// Then: status 0, the terminal mode as before, one play counted that did not complete.
         func expectStoppedAndCounted() async throws -> PlayEvent {
             let output = try await offPool { terminal.waitForExit() }
@@ -214,7 +224,7 @@ struct PlayCommandTests {
         return TerminalPlay(sink: sink, clock: clock, library: library, id: ids[0], terminal: terminal)
     }
 
-    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, q stops and counts; the terminal mode is restored")
+    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, a digit and Home jump, q stops and counts; the terminal mode is restored")
     func terminalKeys() async throws {
         // Given a 40 s clip playing on a terminal
         let play = try await playingOnTerminal()
@@ -229,13 +239,12 @@ struct PlayCommandTests {
         terminal.type("\u{1B}[C")
         #expect(try await play.shown("0:17 ["), "skipped 15 s: \(terminal.output)")
         terminal.type("\u{1B}[D")
-        let back = try await offPool {
-            terminal.waitUntilShown(within: 10) { text in
-                guard let skipped = text.range(of: "0:17 [") else { return false }
-                return ["0:02 [", "0:03 [", "0:04 ["].contains { text[skipped.upperBound...].contains($0) }
-            }
-        }
-        #expect(back, "the left arrow skips 15 s back: \(terminal.output)")
+        #expect(try await play.shown(oneOf: ["0:02 [", "0:03 [", "0:04 ["], after: "0:17 ["),
+                "the left arrow skips 15 s back: \(terminal.output)")
+        terminal.type("5")
+        #expect(try await play.shown("0:20 ["), "5 jumps to 50%: \(terminal.output)")
+        terminal.type("\u{1B}[H")
+        #expect(try await play.shown(oneOf: ["0:00 [", "0:01 ["], after: "0:20 ["), "Home jumps to the start: \(terminal.output)")
         terminal.type("q")
 
         // Then it stopped with status 0, counted a play that did not complete, and the mode is as before

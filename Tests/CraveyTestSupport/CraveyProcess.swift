@@ -11,11 +11,12 @@ public enum Cravey {
         return TestSoundServer.packageRoot.appendingPathComponent(".build/debug/cravey").path
     }()
 
-    /// The environment for a run: this process's, with the test sound server and no colour.
+    /// The environment for a run: this process's, with the test sound server, no colour, and no
+    /// display for windows unless `extra` names one (``VirtualDisplay/environment``).
     public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["PULSE_SERVER"] = TestSoundServer.address
-        environment.removeValue(forKey: "CRAVEY_LIBRARY")
+        for name in ["CRAVEY_LIBRARY", "DISPLAY", "WAYLAND_DISPLAY"] { environment.removeValue(forKey: name) }
         environment.merge(extra) { $1 }
         return environment
     }

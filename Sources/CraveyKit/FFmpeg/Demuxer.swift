@@ -94,6 +94,25 @@ final class Demuxer {
         av_guess_frame_rate(format, stream(index), nil)
     }
 
+    /// Reads only stream `index` from now on: the others' packets are skipped, most of them without
+    /// being read (a player's decoder needs one stream). Sets `AVStream.discard` to `AVDISCARD_ALL`.
+    func readOnly(stream index: Int) {
+        for other in 0..<Int32(streamCount) where other != index { stream(other).pointee.discard = AVDISCARD_ALL }
+    }
+
+    /// The stream's pixel aspect ratio (width over height of one pixel), 1 when it does not say.
+    func pixelAspect(ofStream index: Int32) -> Double {
+        let ratio = stream(index).pointee.codecpar.pointee.sample_aspect_ratio
+        return ratio.num > 0 && ratio.den > 0 ? av_q2d(ratio) : 1
+    }
+
+    /// The stream's frame rate as ``frameRate(ofStream:)`` guesses it, in frames a second; nil
+    /// when there is no guess.
+    func framesPerSecond(ofStream index: Int32) -> Double? {
+        let rate = frameRate(ofStream: index)
+        return rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
+    }
+
     /// The stream's side data (a display matrix, for example) as type and bytes.
     func sideData(ofStream index: Int32) -> [(type: AVPacketSideDataType, bytes: [UInt8])] {
         let stream = stream(index).pointee

@@ -53,6 +53,32 @@ final class Frame {
         return Double(sum) / Double(max(Int(picture.width * picture.height), 1))
     }
 
+    /// True for a picture in planar YUV 4:2:0 (video or full range), which a renderer takes as it is.
+    var isPlanarYUV420: Bool { [AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P].contains(pixelFormat) }
+
+    /// How a YUV picture's values turn into colours: full range (JPEG) or video range, and the
+    /// BT.709 matrix (else BT.601, as libswscale assumes when the stream does not say).
+    var colorMatrix: (fullRange: Bool, bt709: Bool) {
+        (pointer.pointee.color_range == AVCOL_RANGE_JPEG || pixelFormat == AV_PIX_FMT_YUVJ420P,
+         pointer.pointee.colorspace == AVCOL_SPC_BT709)
+    }
+
+    /// A planar picture's first three planes (Y, U, V) and the bytes from one line to the next, for
+    /// a renderer to copy from while the frame lives.
+    var planes: [(bytes: UnsafePointer<UInt8>, lineSize: Int32)] {
+        let picture = pointer.pointee
+        return zip([picture.data.0, picture.data.1, picture.data.2], [picture.linesize.0, picture.linesize.1, picture.linesize.2])
+            .compactMap { plane, lineSize in plane.map { (UnsafePointer($0), lineSize) } }
+    }
+
+    /// Moves the picture or samples into a new frame, leaving this one empty for the next
+    /// decode. The corresponding C function is `av_frame_move_ref`.
+    func moved() throws(FFmpegError) -> Frame {
+        let frame = try Frame()
+        av_frame_move_ref(frame.pointer, pointer)
+        return frame
+    }
+
     /// Drops the buffers so the frame can be reused. The corresponding C function is `av_frame_unref`.
     func unref() { av_frame_unref(pointer) }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// A shared library opened with `dlopen` rather than linked, for libraries only some commands
 /// need (libavfilter to turn a picture, libavdevice to open a camera, libsystemd's sd-bus when a
-/// session bus exists): linked, they would load dozens of libraries into every process, the audio
+/// session bus exists, SDL2 to show a video): linked, they would load dozens of libraries into every process, the audio
 /// recorder's included. A missing library or function is a `Failure`, the error of the C library
 /// it stands for.
 ///

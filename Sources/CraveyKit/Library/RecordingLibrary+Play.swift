@@ -19,8 +19,13 @@ extension RecordingLibrary {
         if options.normalize {
             options.gainDB = try await loudness(of: recording, fileAt: storage.media(url))?.playbackGain() ?? 0
         }
+        // Only a video opens a window (and loads SDL2).
+        options.showsVideo = options.showsVideo && recording.type == .video
         let counts = options.countsPlay
-        let manager = PlaybackManager(fileAt: storage.media(url), duration: recording.duration, options: options) { [self] summary in
+        // A title stored before control characters were refused must not reach the window's title bar.
+        let title = String(String.UnicodeScalarView(recording.title.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        let manager = PlaybackManager(fileAt: storage.media(url), duration: recording.duration, title: title,
+                                      options: options) { [self] summary in
             var summary = summary
             summary.recording = recording
             if counts {

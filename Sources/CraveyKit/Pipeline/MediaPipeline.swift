@@ -282,6 +282,15 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         func emit(_ event: Event) { pipeline.eventSink.yield(event) }
     }
 
+    /// What ``Consumer/poll()`` finds.
+    enum Polled {
+        case item(Item)
+        /// Nothing queued yet; a producer is still going.
+        case empty
+        /// Every producer has ended and everything was popped.
+        case ended
+    }
+
     /// What the consumer's closure gets: pop items, wait while paused, emit events.
     struct Consumer: Sendable {
         fileprivate let pipeline: MediaPipeline
@@ -296,6 +305,13 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Nil once every producer has ended and everything was popped; throws `CancellationError`
         /// once the pipeline failed or was cancelled.
         func pop() throws -> Item? { try pipeline.pop() }
+
+        /// The next item if one is queued, without waiting: for a consumer that waits on something
+        /// else (a window's events).
+        ///
+        /// `.ended` once every producer has ended and everything was popped; throws
+        /// `CancellationError` once the pipeline failed or was cancelled.
+        func poll() throws -> Polled { try pipeline.poll() }
 
         /// Waits while the pipeline is paused (a player stops its output here).
         ///
@@ -345,15 +361,16 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         try locked {
             while count == 0, let stages = life.stages, stages.endedProducers < produce.count { condition.wait() }
             try throwIfFailed()
-            guard count > 0 else { return nil }
-            defer {
-                // Only producers finding the queue full wait for room.
-                if count == capacity { condition.broadcast() }
-                queue[head] = nil
-                head = (head + 1) % capacity
-                count -= 1
-            }
-            return queue[head]
+            return count > 0 ? takeFirst() : nil
+        }
+    }
+
+    private func poll() throws -> Polled {
+        try locked {
+            try throwIfFailed()
+            if count > 0 { return .item(takeFirst()) }
+            guard let stages = life.stages, stages.endedProducers < produce.count else { return .ended }
+            return .empty
         }
     }
 
@@ -458,6 +475,18 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
         dropQueued()
         condition.broadcast()
+    }
+
+    /// Takes the oldest item out of a queue that holds one.
+    private func takeFirst() -> Item {
+        defer {
+            // Only producers finding the queue full wait for room.
+            if count == capacity { condition.broadcast() }
+            queue[head] = nil
+            head = (head + 1) % capacity
+            count -= 1
+        }
+        return queue[head]!
     }
 
     private func throwIfFailed() throws {

@@ -40,7 +40,7 @@ final class PlaybackControl: Sendable {
         /// seconds listened if it ends while paused (a seek does not move it).
         var segmentPausedAt: Double?
         var stopping = false
-        var stream: PlaybackStream?
+        var stream: (any SoundOutput)?
         /// Where events go while the writer runs (the pipeline's event stream).
         var emit: (@Sendable (PlaybackEvent) -> Void)?
         var ended: PlaybackEvent?
@@ -63,7 +63,7 @@ final class PlaybackControl: Sendable {
     @discardableResult
     func seek(to position: Double) -> Double {
         let target = min(max(position, 0), duration)
-        let stream = state.withLock { state -> PlaybackStream? in
+        let stream = state.withLock { state -> (any SoundOutput)? in
             guard state.ended == nil, !state.stopping else { return nil }
             state.generation += 1
             state.seekTarget = target
@@ -106,7 +106,7 @@ final class PlaybackControl: Sendable {
     var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// The writer's stream, and where the events go, until ``detach()``.
-    func attach(_ stream: PlaybackStream, emit: @escaping @Sendable (PlaybackEvent) -> Void) {
+    func attach(_ stream: any SoundOutput, emit: @escaping @Sendable (PlaybackEvent) -> Void) {
         state.withLock { state in
             state.stream = stream
             state.emit = emit

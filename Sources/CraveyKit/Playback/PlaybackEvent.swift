@@ -32,13 +32,19 @@ public struct PlaybackOptions: Sendable {
     /// A gain in dB applied to the decoded samples when not normalizing (0 leaves them as they
     /// are); whatever the gain, no sample leaves beyond full scale.
     public var gainDB: Double
+    /// Show a video's pictures in a window of its own (SDL2, on the display that `DISPLAY` or
+    /// `WAYLAND_DISPLAY` names), in step with its sound; its keys are the command line player's.
+    /// Without a display the sound plays alone (``PlaybackManager/videoProblem`` says why).
+    public var showsVideo: Bool
 
-    public init(sink: String? = nil, start: Double = 0, normalize: Bool = true, countsPlay: Bool = true, gainDB: Double = 0) {
+    public init(sink: String? = nil, start: Double = 0, normalize: Bool = true, countsPlay: Bool = true, gainDB: Double = 0,
+                showsVideo: Bool = false) {
         self.sink = sink
         self.start = start
         self.normalize = normalize
         self.countsPlay = countsPlay
         self.gainDB = gainDB
+        self.showsVideo = showsVideo
     }
 }
 
@@ -54,4 +60,8 @@ public struct PlaybackSummary: Sendable, Equatable {
     public var recording: Recording?
     /// True when the play was counted.
     public var counted = false
+    /// A video's pictures shown in its window, and those dropped because they were late (0
+    /// without a window).
+    public var picturesShown = 0
+    public var picturesDropped = 0
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Plays one media file through PulseAudio: decode -> resample (+ gain) -> bounded queue ->
-/// playback stream, as one ``MediaPipeline``.
+/// playback stream, as one ``MediaPipeline``; and a video's pictures in a window, in step with
+/// its sound, when asked (``PlaybackOptions/showsVideo``).
 ///
 /// The decoder thread probes and opens the file and runs ahead of the sink by a small queue; the
 /// writer thread owns the PulseAudio stream. Pause is the pipeline's: it holds both threads, and
@@ -9,7 +10,9 @@ import Foundation
 /// position; a seek drops what was decoded ahead, flushes the stream and decodes again from the
 /// new position; playing to the end drains the stream, so the last sample is heard. The position
 /// in ``events`` is what the sink has played, not what was decoded. A file without an audio
-/// stream plays its duration in silence. None of the calls block: the caller never waits on audio.
+/// stream plays its duration on the system's clock, in silence, without a sound server. The
+/// pictures follow that same position (``VideoPlayback``). None of the calls block: the caller
+/// never waits on audio.
 public final class PlaybackManager: Sendable {
     /// The state, position and duration at least 10 times a second, and at once when the state
     /// changes; it finishes after the final event (completed or stopped), or when playback fails.
@@ -22,8 +25,16 @@ public final class PlaybackManager: Sendable {
     /// The clip's length in seconds.
     public var duration: Double { control.duration }
 
+    /// Why a video shows in no window although ``PlaybackOptions/showsVideo`` asked for one (no
+    /// display, no SDL2, a display that refused or did not answer): the sound plays on. Nil when
+    /// the window opened, or none was asked for; known once the playback has started.
+    public var videoProblem: CraveyError? { windowProblem.withLock { $0 } }
+
     private let control: PlaybackControl
     private let pipeline: Stages
+    /// The pictures, when a window was asked for.
+    private let video: VideoPlayback?
+    private let windowProblem = Locked<CraveyError?>(nil)
     /// What the library does once the playback has ended (counts the play), on a blocking thread.
     private let finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)?
     /// How the playback ended, once it has and ``finishing`` has run.
@@ -33,8 +44,9 @@ public final class PlaybackManager: Sendable {
     static let eventInterval = 0.08
 
     /// Prepares to play `media`, `duration` seconds long (the library's value: it is not probed
-    /// again); `finishing` runs once it has ended, before ``result()`` returns.
-    init(fileAt media: MediaLocation, duration: Double, options: PlaybackOptions = PlaybackOptions(),
+    /// again), a video in a window titled `title` if the options ask; `finishing` runs once it
+    /// has ended, before ``result()`` returns.
+    package init(fileAt media: MediaLocation, duration: Double, title: String = "cravey", options: PlaybackOptions = PlaybackOptions(),
          finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)? = nil) {
         let duration = max(duration, 0)
         let control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration)
@@ -45,25 +57,43 @@ public final class PlaybackManager: Sendable {
             producer: { try Self.decode($0, media: media, gainDB: options.gainDB, control: control) },
             consumer: { try Self.play($0, sink: options.sink, control: control) })
         events = pipeline.events
+        video = options.showsVideo ? VideoPlayback(media: media, title: title, control: control) : nil
     }
 
-    /// Opens the file and the playback stream, and starts playing.
+    /// Opens the window (if asked for; see ``videoProblem``), the file and the playback stream,
+    /// and starts playing. The window comes first, so the first picture shows before the sound
+    /// starts.
     ///
     /// Throws ``CraveyError``: `.notFound` for a missing file, `.undecodableMedia` for one that is
     /// not media, `.unavailable` when no sound server answers or the sink does not exist.
-    func start() async throws {
+    package func start() async throws {
+        if let video {
+            let problem = await video.start { [weak self] in self?.perform($0) }
+            windowProblem.withLock { $0 = problem }
+        }
         do {
             try await pipeline.start()
         } catch {
+            _ = try? await video?.finish()
             outcome.resolve(.failure(error))
             throw error
         }
         // The end is awaited here, not by whoever calls result(): a play is counted whether or
         // not anyone waits for it.
-        Task { [pipeline, finishing, outcome] in
+        Task { [pipeline, video, finishing, outcome] in
             do {
-                let summary = try await pipeline.result()
-                outcome.resolve(.success(try await onDedicatedThread(named: "cravey.count") { try finishing?(summary) ?? summary }))
+                var summary: PlaybackSummary
+                do {
+                    summary = try await pipeline.result()
+                } catch {
+                    _ = try? await video?.finish()
+                    throw error
+                }
+                if let counts = try await video?.finish() {
+                    (summary.picturesShown, summary.picturesDropped) = counts
+                }
+                let ended = summary
+                outcome.resolve(.success(try await onDedicatedThread(named: "cravey.count") { try finishing?(ended) ?? ended }))
             } catch {
                 outcome.resolve(.failure(error))
             }
@@ -73,11 +103,13 @@ public final class PlaybackManager: Sendable {
     /// Pauses: the stream is corked, so the sink goes quiet at once; decoding waits.
     public func pause() {
         pipeline.pause()
+        video?.wake()
     }
 
     /// Resumes where it paused.
     public func resume() {
         pipeline.resume()
+        video?.wake()
     }
 
     /// Pauses when playing, resumes when paused.
@@ -90,6 +122,7 @@ public final class PlaybackManager: Sendable {
     public func seek(to position: Double) -> Double {
         let target = control.seek(to: position)
         pipeline.wakeStages()
+        video?.wake()
         return target
     }
 
@@ -107,6 +140,18 @@ public final class PlaybackManager: Sendable {
     public func stop() {
         control.stop()
         pipeline.stop()
+        video?.stop()
+    }
+
+    /// Does what a player's key asks (the terminal's or the window's).
+    package func perform(_ command: PlayerCommand) {
+        switch command {
+        case .togglePause: togglePause()
+        case .skip(let seconds): skip(by: seconds)
+        case .seek(let fraction): seek(to: fraction * duration)
+        case .toggleFullScreen: video?.toggleFullScreen()
+        case .stop: stop()
+        }
     }
 
     /// Waits for the playback to end, played to the end or stopped, and its play to be counted
@@ -124,8 +169,9 @@ public final class PlaybackManager: Sendable {
 
     /// What the decoder hands the writer.
     private enum Decoded: Sendable {
-        /// The decoder's first item: the format it converts to, which the writer opens the stream in.
-        case format(sampleRate: Int, channels: Int)
+        /// The decoder's first item: the format it converts to, which the writer opens the stream
+        /// in; `silent` for a file without sound, which plays on the system's clock.
+        case format(sampleRate: Int, channels: Int, silent: Bool)
         case chunk(Chunk)
     }
 
@@ -160,7 +206,7 @@ public final class PlaybackManager: Sendable {
         } else {
             source = Silence(format: format, duration: control.duration)
         }
-        guard try stage.push(.format(sampleRate: format.sampleRate, channels: format.channels)) else { return }
+        guard try stage.push(.format(sampleRate: format.sampleRate, channels: format.channels, silent: audio == nil)) else { return }
         try stage.ready()
         var failure: (any Error)?
         while true {
@@ -194,14 +240,16 @@ public final class PlaybackManager: Sendable {
         }
     }
 
-    /// The writer stage: opens the stream in the decoder's format and owns it; writes the current
-    /// generation's samples, flushes at a seek, drains at the end. It corks the stream at the
-    /// pipeline's pause, and reports the position from the stream's mainloop.
+    /// The writer stage: opens the stream in the decoder's format (or the system's clock, for a
+    /// file without sound) and owns it; writes the current generation's samples, flushes at a
+    /// seek, drains at the end. It corks the stream at the pipeline's pause, and reports the
+    /// position from the stream's mainloop.
     private static func play(_ stage: Stages.Consumer, sink: String?, control: PlaybackControl) throws -> PlaybackSummary {
-        guard case .format(let sampleRate, let channels)? = try stage.pop() else { return control.finish(completed: false) }
-        let stream: PlaybackStream
+        guard case .format(let sampleRate, let channels, let silent)? = try stage.pop() else { return control.finish(completed: false) }
+        let stream: any SoundOutput
         do {
-            stream = try PlaybackStream(sink: sink, sampleRate: sampleRate, channels: channels)
+            stream = silent ? SilentOutput(sampleRate: sampleRate, channels: channels)
+                : try PlaybackStream(sink: sink, sampleRate: sampleRate, channels: channels)
         } catch {
             throw CraveyError.soundServer(error, sink: sink)
         }
@@ -215,7 +263,7 @@ public final class PlaybackManager: Sendable {
         var streamTime = 0.0
         do {
             /// Flushes once for the newest generation, ending the segment that played until now.
-            func flush(for generation: Int) throws(PulseAudioError) {
+            func flush(for generation: Int) throws {
                 guard flushed != generation else { return }
                 control.closeSegment()
                 streamTime = try stream.flush()

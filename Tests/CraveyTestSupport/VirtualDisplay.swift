@@ -1,0 +1,154 @@
+import CraveyKit
+import Foundation
+
+/// A headless X server (Xvfb) of the test's own, for a player's window: the tests running at
+/// once each get one, so their windows never overlap. It finds windows by title, reads the
+/// screen back (FFmpeg's x11grab), sends keys (xdotool) and closes windows as a window manager
+/// does.
+public final class VirtualDisplay: Sendable {
+    /// The display's name, such as `:42`, for `DISPLAY`.
+    public let name: String
+    private let server: Process
+    private let windowManager: Process?
+
+    /// A window as the X server places it.
+    public struct Window: Sendable, Equatable {
+        public var id: String
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+    }
+
+    /// Starts Xvfb on a display number it finds free, with a black screen of `width` x `height`;
+    /// with `windowManager`, openbox manages its windows (full screen needs one).
+    public init(width: Int = 1280, height: Int = 800, windowManager: Bool = false) throws {
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        // -displayfd 1: Xvfb takes the first free display number and writes it to its stdout.
+        server.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br"]
+        let number = Pipe()
+        server.standardOutput = number
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        let line = String(decoding: number.fileHandleForReading.availableData, as: UTF8.self)
+        guard let display = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            server.terminate()
+            throw TestFailure("Xvfb did not start: it printed \(line.debugDescription)")
+        }
+        name = ":\(display)"
+        guard windowManager else {
+            self.windowManager = nil
+            return
+        }
+        let manager = Process()
+        manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
+        manager.arguments = ["--sm-disable"]
+        manager.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
+        manager.standardOutput = FileHandle.nullDevice
+        manager.standardError = FileHandle.nullDevice
+        try manager.run()
+        self.windowManager = manager
+        // Running once it has named itself on the root window (EWMH).
+        let deadline = Date().addingTimeInterval(10)
+        while try run("xprop", ["-display", name, "-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id") == false {
+            guard Date() < deadline else { throw TestFailure("openbox did not start on \(name)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    deinit {
+        for process in [windowManager, server].compactMap({ $0 }) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The environment a program needs to open windows here: `DISPLAY`, and no Wayland display.
+    public var environment: [String: String] { ["DISPLAY": name, "WAYLAND_DISPLAY": ""] }
+
+    /// The window titled `title`, once it is shown; nil if none is within `seconds`.
+    public func window(titled title: String, within seconds: Double = 10) async throws -> Window? {
+        let found = Locked<Window?>(nil)
+        _ = try await poll(within: seconds, every: 0.05) { [self] in
+            let window = try currentWindow(titled: title)
+            found.withLock { $0 = window }
+            return window != nil
+        }
+        return found.withLock { $0 }
+    }
+
+    /// The window titled `title` now, if there is one (`xwininfo`).
+    public func currentWindow(titled title: String) throws -> Window? {
+        let info = try run("xwininfo", ["-display", name, "-name", title])
+        guard info.status == 0 else { return nil }
+        func value(_ label: String) -> String? {
+            info.output.split(separator: "\n").first { $0.contains(label) }?.split(separator: ":").last?
+                .trimmingCharacters(in: .whitespaces)
+        }
+        let id = info.output.split(separator: "\n").first { $0.contains("Window id:") }?.split(separator: " ")
+            .first { $0.hasPrefix("0x") }
+        guard let id, let x = value("Absolute upper-left X").flatMap(Int.init), let y = value("Absolute upper-left Y").flatMap(Int.init),
+              let width = value("Width").flatMap(Int.init), let height = value("Height").flatMap(Int.init),
+              value("Map State") == "IsViewable" else { return nil }
+        return Window(id: String(id), x: x, y: y, width: width, height: height)
+    }
+
+    /// What `window` shows, as 8-bit RGB, row by row (FFmpeg's x11grab).
+    public func screenshot(of window: Window) throws -> [UInt8] {
+        let shot = temporaryFolder().appendingPathComponent("screen-\(UUID().uuidString).rgb")
+        defer { try? FileManager.default.removeItem(at: shot) }
+        let grab = try run("ffmpeg", ["-v", "error", "-f", "x11grab", "-video_size", "\(window.width)x\(window.height)",
+                                      "-i", "\(name)+\(window.x),\(window.y)", "-frames:v", "1", "-f", "rawvideo",
+                                      "-pix_fmt", "rgb24", shot.path])
+        guard grab.status == 0 else { throw TestFailure("x11grab could not read \(name): \(grab.error)") }
+        return Array(try Data(contentsOf: shot))
+    }
+
+    /// Sends a key to `window`, by its X name (`space`, `Right`, `Home`, `5`, `q`), with xdotool.
+    /// A key that closes the window is no failure: its release then finds no window.
+    public func press(_ key: String, in window: Window) throws {
+        let sent = try run("xdotool", ["key", "--window", window.id, key], environment: sendingEnvironment)
+        guard sent.status == 0 || sent.error.contains("BadWindow") else { throw TestFailure("xdotool could not send \(key): \(sent.error)") }
+    }
+
+    /// Double-clicks in the middle of `window` with xdotool.
+    public func doubleClick(in window: Window) throws {
+        let sent = try run("xdotool", ["mousemove", "--window", window.id, String(window.width / 2), String(window.height / 2),
+                                       "click", "--repeat", "2", "--delay", "80", "1"], environment: sendingEnvironment)
+        guard sent.status == 0 else { throw TestFailure("xdotool could not click: \(sent.error)") }
+    }
+
+    /// Asks `window` to close, as a window manager's close button does (a `WM_DELETE_WINDOW`
+    /// message; python3-xlib).
+    public func close(_ window: Window) throws {
+        let script = """
+            import sys
+            from Xlib import display, X, protocol
+            d = display.Display(sys.argv[1]); w = d.create_resource_object('window', int(sys.argv[2], 16))
+            protocols, delete = d.intern_atom('WM_PROTOCOLS'), d.intern_atom('WM_DELETE_WINDOW')
+            w.send_event(protocol.event.ClientMessage(window=w, client_type=protocols, data=(32, [delete, X.CurrentTime, 0, 0, 0])))
+            d.flush()
+            """
+        // Debian's own Python, which python3-xlib is installed for.
+        let sent = try run("/usr/bin/python3", ["-c", script, name, window.id])
+        guard sent.status == 0 else { throw TestFailure("could not close the window: \(sent.error)") }
+    }
+
+    private var sendingEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
+    }
+}
+
+/// The signal-to-noise ratio between two 8-bit pictures of the same size, in dB (infinite when
+/// they are the same), as FFmpeg's `psnr` filter computes it over all components.
+public func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+    precondition(a.count == b.count && !a.isEmpty, "pictures of different sizes")
+    var sum = 0.0
+    for index in a.indices {
+        let difference = Double(a[index]) - Double(b[index])
+        sum += difference * difference
+    }
+    let mse = sum / Double(a.count)
+    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+}
