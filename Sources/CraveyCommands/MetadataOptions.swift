@@ -25,7 +25,7 @@ public struct MetadataOptions: ParsableArguments {
     }
 
     /// Says on stderr when the title or notes given had spaces at their ends, which are removed.
-    static func noteTrimmed(title: String?, notes: String?) {
+    public static func noteTrimmed(title: String?, notes: String?) {
         for (name, text) in [("title", title), ("notes", notes)] {
             guard let text, text.trimmingCharacters(in: .whitespacesAndNewlines) != text,
                   !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }

@@ -11,10 +11,11 @@ public struct RecordOptions: ParsableCommand {
         discussion: """
             Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
             captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
-            recording's id. On a terminal a level meter and timer are shown on stderr.
+            recording's id. On a terminal stderr shows the timer, the level and the sound of the \
+            last seconds as a scrolling waveform (without colour when NO_COLOR is set).
 
-            SIGUSR1 (`kill -USR1 PID`, for scripts and desktop shortcuts) pauses the recording, \
-            and again resumes it: what is captured meanwhile is left out of the clip (sound and \
+            Space on a terminal, or SIGUSR1 (`kill -USR1 PID`, for scripts and desktop \
+            shortcuts), pauses the recording, and again resumes it: what is captured meanwhile is left out of the clip (sound and \
             video alike, in step), the joint makes no click, and --seconds counts only what was \
             recorded. stderr says "Paused" and "Resumed".
 
@@ -24,6 +25,13 @@ public struct RecordOptions: ParsableCommand {
             (MJPEG where raw pictures cannot reach the rate) and its pictures are scaled when the \
             mode differs. `--camera test` is a synthetic camera (a moving test pattern with a \
             running clock) for machines without one. A camera that cannot be opened exits 69.
+
+            When it stops, with stdin and stderr on a terminal, the clip is already saved and a \
+            look back shows its duration and waveform: p plays it (not counted as a play), t, n \
+            and u set its title, notes and purpose (refused as `cravey edit` refuses them), d \
+            discards it (after "Discard recording? This cannot be undone."), Enter keeps it. \
+            Ctrl-C or a closed terminal there keeps it too. --no-preview, or stdin not a \
+            terminal (a script, a pipe), keeps it at once.
             """)
 
     @OptionGroup public var options: LibraryOptions
@@ -50,6 +58,9 @@ public struct RecordOptions: ParsableCommand {
 
     @Option(help: ArgumentHelp("With --video: frames per second, from 1 to 120.", valueName: "N"))
     public var fps: Int?
+
+    @Flag(help: "Keep the clip as soon as it stops, without the look back a terminal gets (its duration and waveform; p plays it, t, n and u set its title, notes and purpose, d discards it, Enter keeps it).")
+    public var noPreview = false
 
     @Flag(help: "Print the whole recording as JSON instead of its id.")
     public var json = false

@@ -20,6 +20,14 @@ public enum Terminal {
         return descriptor >= 0
     }
 
+    /// The width of the terminal on stderr, in columns; 80 when it does not say. The
+    /// corresponding C function is `ioctl` with `TIOCGWINSZ`.
+    public static var columns: Int {
+        var size = winsize()
+        guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
     /// Writes a line of data to stdout. See ``write(_:)``.
     public static func output(_ text: String) throws {
         try write(Data((text + "\n").utf8))

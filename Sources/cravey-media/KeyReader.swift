@@ -1,4 +1,5 @@
 import CraveyKit
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -9,6 +10,9 @@ import Synchronization
 final class KeyReader: Sendable {
     private let saved: termios
     private let done = Atomic<Bool>(false)
+    /// Signalled when the reading thread has ended, so that nothing typed after ``restore()`` (a
+    /// line for a prompt) is taken as a key.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Switches the terminal to non-canonical mode without echo and starts reading.
     /// The corresponding C functions are `tcgetattr` and `tcsetattr`.
@@ -25,14 +29,17 @@ final class KeyReader: Sendable {
         Thread { [self] in read(handle) }.start()
     }
 
-    /// Puts the terminal back as it was and stops reading; a second call does nothing.
+    /// Puts the terminal back as it was and stops reading, once the reading thread has ended
+    /// (within 0.1 s); a second call does nothing.
     func restore() {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
         var mode = saved
         tcsetattr(0, TCSANOW, &mode)
     }
 
     private func read(_ handle: @Sendable (PlayerKey) -> Void) {
+        defer { finished.signal() }
         var pending: [UInt8] = []
         while !done.load(ordering: .acquiring) {
             guard let bytes = Self.available(waiting: pending.isEmpty ? 100 : 30) else {

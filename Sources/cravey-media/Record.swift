@@ -27,9 +27,15 @@ struct Record: AsyncParsableCommand {
         // `kill -USR1 PID` pauses and resumes, for scripts and desktop shortcuts.
         let pauses = OnSignals([SIGUSR1]) { recorder.isPaused ? recorder.resume() : recorder.pause() }
         defer { pauses.cancel() }
-        let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil)
+        // Space pauses and resumes on a terminal; Ctrl-C still stops (the terminal sends SIGINT).
+        let onTerminal = isatty(0) == 1 && isatty(2) == 1
+        let keys = onTerminal ? KeyReader(handling: { key in
+            if key == .character(" ") { recorder.isPaused ? recorder.resume() : recorder.pause() }
+        }) : nil
+        defer { keys?.restore() }
+        let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: keys != nil)
         let meter = Task { await view.show(recorder.events) }
-        let recording: Recording
+        var recording: Recording
         do {
             recording = try await recorder.save(metadata, createdAt: createdAt)
             await meter.value
@@ -37,26 +43,47 @@ struct Record: AsyncParsableCommand {
             await meter.value
             throw error
         }
+        keys?.restore()
+        pauses.cancel()
         Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        // Saved durably before the look back: whatever happens there, the clip is kept.
+        if onTerminal && !command.noPreview {
+            var preview = Preview(library: library, recording: recording, sink: nil, signals: signals)
+            guard let kept = await preview.run() else { return }
+            recording = kept
+        }
         try Terminal.printSaved(recording, json: command.json)
     }
 }
 
 /// Runs an action when one of some signals arrives, instead of what the signal does by default
 /// (end the process), until cancelled.
+///
+/// Make one per signal for the life of a command and change its action with ``handle(with:)``:
+/// a second one made after the first is cancelled may never see its signal (libdispatch blocks
+/// the signal only in the thread that makes the source, and by then other threads run, in
+/// which it is ignored).
 class OnSignals {
     private let numbers: [Int32]
     private let sources: [any DispatchSourceSignal]
+    private let action: Locked<@Sendable () -> Void>
 
     init(_ numbers: [Int32], _ action: @escaping @Sendable () -> Void) {
         self.numbers = numbers
+        let current = Locked<@Sendable () -> Void>(action)
+        self.action = current
         sources = numbers.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: action)
+            source.setEventHandler { current.withLock { $0 }() }
             source.resume()
             return source
         }
+    }
+
+    /// From now on, runs `action` instead.
+    func handle(with action: @escaping @Sendable () -> Void) {
+        self.action.withLock { $0 = action }
     }
 
     func cancel() {
@@ -80,33 +107,49 @@ struct LevelMeterView {
     let seconds: Double?
     /// A video's options, for its summary line.
     let video: RecordingOptions?
+    /// Whether space pauses (stdin is the terminal), for the first line.
+    var spaceToPause = false
 
     func show(_ events: AsyncStream<RecordingEvent>) async {
-        let live = Terminal.isInteractive
+        // The meter needs a terminal on stderr; NO_COLOR takes its colour, not the meter.
+        let live = isatty(2) == 1
+        var meter = MeterLine(colour: Terminal.isInteractive)
         var lastDraw = -1.0
-        var frameRate: Double?
+        var latest: AudioLevel?
         for await event in events {
             switch event {
             case .started(let source, _):
                 let limit = seconds.map { " for \(Format.duration($0))" } ?? ""
-                Terminal.diagnostic("Recording from \(source)\(limit). Press Ctrl-C to stop and save.")
+                let keys = spaceToPause ? "Space pauses; Ctrl-C stops and saves." : "Press Ctrl-C to stop and save."
+                Terminal.diagnostic("Recording from \(source)\(limit). \(keys)")
             case .silenceWarning(let source):
                 if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
                 Terminal.diagnostic("cravey: warning: the input from '\(source)' has been silent for 2 seconds. The microphone may be muted or the wrong source; see `cravey devices` and --device.")
             case .level(let level):
-                guard live, level.elapsed - lastDraw >= 0.1 else { continue }
+                latest = level
+                guard live else { continue }
+                meter.add(level)
+                // At least 10 times a second: every block (40 ms) past 0.1 s since the last.
+                guard !meter.paused, level.elapsed - lastDraw >= 0.099 else { continue }
                 lastDraw = level.elapsed
-                Terminal.diagnostic(Self.meterLine(level, frameRate: frameRate), terminator: "")
+                Terminal.diagnostic(meter.line(level, width: Terminal.columns), terminator: "")
             case .frameRate(let rate):
-                frameRate = rate
+                meter.frameRate = rate
             case .interrupted(let reason):
                 if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
                 Terminal.diagnostic("cravey: recording ended early: \(reason)")
             case .paused(let elapsed), .resumed(let elapsed):
-                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
                 let paused = if case .paused = event { true } else { false }
-                Terminal.diagnostic(paused ? "Paused at \(Format.duration(elapsed)); SIGUSR1 (kill -USR1 \(getpid())) resumes."
+                meter.paused = paused
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                let resume = spaceToPause ? "space or " : ""
+                Terminal.diagnostic(paused ? "Paused at \(Format.duration(elapsed)); \(resume)SIGUSR1 (kill -USR1 \(getpid())) resumes."
                                            : "Resumed at \(Format.duration(elapsed)).")
+                // The meter stays, saying paused, its clock stopped where the recording stands.
+                if live, paused, var level = latest {
+                    level.elapsed = elapsed
+                    Terminal.diagnostic(meter.line(level, width: Terminal.columns), terminator: "")
+                }
             case .videoFrames(let written, let dropped, let repeated):
                 guard let video else { continue }
                 if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
@@ -115,18 +158,53 @@ struct LevelMeterView {
         }
         if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
     }
+}
 
-    /// "● 0:03.4 [██████████░░░░░░░░░░] -12 dBFS", redrawn in place: the audio captured so far, to
-    /// the tenth of a second (as sox's `rec` shows it), and the level of the latest block; for a
-    /// video, then the frame rate the camera achieved over the last second ("29.9 fps").
-    static func meterLine(_ level: AudioLevel, frameRate: Double? = nil) -> String {
-        let width = 30
-        let filled = min(max(Int(((level.rms + 60) / 60 * Double(width)).rounded()), 0), width)
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let db = level.rms <= AudioLevel.floor ? " -inf" : String(format: "%5.1f", level.rms)
+/// The recorder's live line: "● 0:03.4 ▂▃▅▇█▆▃▂▁▁▂▅▇ -12.0 dBFS", redrawn in place: the audio
+/// captured so far, to the tenth of a second (as sox's `rec` shows it), the sound of the last
+/// seconds scrolling from right to left (one bar a capture block, the block's peak from -60 to
+/// 0 dBFS as U+2581 to U+2588), and the level of the latest block; for a video, then the frame
+/// rate the camera achieved over the last second ("29.9 fps"). Paused: "❚❚" and "paused".
+struct MeterLine {
+    /// Red for the dot, unless NO_COLOR.
+    let colour: Bool
+    var paused = false
+    var frameRate: Double?
+    /// The latest blocks' peaks (dBFS), oldest first, as many as the widest line shows.
+    private(set) var history: [Double] = []
+    static let widest = 200
+
+    init(colour: Bool) {
+        self.colour = colour
+    }
+
+    mutating func add(_ level: AudioLevel) {
+        history.append(level.peak)
+        if history.count > Self.widest { history.removeFirst(history.count - Self.widest) }
+    }
+
+    /// The line for a terminal `width` columns wide: the waveform takes what the rest leaves,
+    /// from 8 to 60 bars; none when the terminal is narrower than the rest.
+    func line(_ level: AudioLevel, width: Int) -> String {
         let tenths = Int(level.elapsed * 10)
         let clock = String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
+        let db = level.rms <= AudioLevel.floor ? " -inf" : String(format: "%5.1f", level.rms)
         let rate = frameRate.map { String(format: " %4.1f fps", $0) } ?? ""
-        return "\r\u{1B}[2K\u{1B}[31m●\u{1B}[0m \(clock) [\(bar)] \(db) dBFS\(rate)"
+        let state = paused ? " paused" : ""
+        let fixed = 2 + clock.count + 1 + 1 + db.count + 5 + rate.count + state.count
+        let bars = min(60, width - 1 - fixed)
+        let wave = bars >= 8 ? " " + Self.bars(history.suffix(bars), width: bars) : ""
+        let mark = paused ? "❚❚" : (colour ? "\u{1B}[31m●\u{1B}[0m" : "●")
+        return "\r\u{1B}[2K\(mark) \(clock)\(wave) \(db) dBFS\(rate)\(state)"
+    }
+
+    /// `peaks` as `width` bars, right-aligned (the newest at the right), blank where no block
+    /// has come yet.
+    static func bars(_ peaks: ArraySlice<Double>, width: Int) -> String {
+        let drawn = peaks.map { peak -> Character in
+            let level = min(max(Int(((peak + 60) / 60 * 8).rounded(.down)), 0), 7)
+            return Character(Unicode.Scalar(0x2581 + UInt32(level))!)
+        }
+        return String(repeating: " ", count: max(width - drawn.count, 0)) + String(drawn)
     }
 }

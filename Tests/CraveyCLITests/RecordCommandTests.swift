@@ -137,9 +137,9 @@ struct RecordCommandTests {
     }
 }
 
-/// The audio captured so far as the live meter last showed it ("● 0:03.4 [███░░] -6.0 dBFS").
+/// The audio captured so far as the live meter last showed it ("● 0:03.4 ▁▃▅█▇▅ -6.0 dBFS").
 func capturedSeconds(shownOn terminal: String) -> Double? {
-    guard let clock = terminal.matches(of: /(\d+):(\d\d)\.(\d) \[/).last else { return nil }
+    guard let clock = terminal.matches(of: #/(\d+):(\d\d)\.(\d) /#).last else { return nil }
     return Double(clock.1)! * 60 + Double(clock.2)! + Double(clock.3)! / 10
 }
 

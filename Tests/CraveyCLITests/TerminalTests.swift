@@ -22,23 +22,54 @@ struct TerminalTests {
         #expect(try library.repository.count() == 0)
     }
 
-    @Test("record shows a live level meter on a terminal, and none with NO_COLOR or when piped")
+    @Test("record shows a live meter on a terminal (the clock, the last seconds as a waveform, the level), plain with NO_COLOR, none when piped")
     func meter() async throws {
         let microphone = try VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         let library = temporaryLibrary().path
-        let arguments = ["record", "--seconds", "1", "--device", microphone.monitor, "--library", library]
+        let arguments = ["record", "--seconds", "1", "--no-preview", "--device", microphone.monitor, "--library", library]
 
         let live = try await Cravey.runOnTerminal(arguments)
         #expect(live.status == 0, "\(live.output)")
         #expect(live.output.contains("dBFS") && live.output.contains("\u{1B}[31m●"), "terminal showed: \(live.output.debugDescription)")
         #expect(capturedSeconds(shownOn: live.output).map { $0 >= 0.5 && $0 <= 1 } == true, "the clock counts the second recorded in tenths")
+        // The tone shows in the waveform's newest bars, above the silence's lowest one
+        let bars = try #require(live.output.matches(of: #/\d:\d\d\.\d ([ ▁▂▃▄▅▆▇█]+) /#).last.map { String($0.1).trimmingCharacters(in: .whitespaces) })
+        #expect(bars.count >= 8 && bars.last.map { $0 != "▁" && $0 != " " } == true, "\(bars)")
+        // At least 10 lines a second: the clock shows at least 8 distinct tenths in 1 s
+        let tenths = Set(live.output.matches(of: #/(\d):(\d\d)\.(\d) /#).map { "\($0.1)\($0.2)\($0.3)" })
+        #expect(tenths.count >= 8, "\(tenths.sorted())")
 
         let plain = try await Cravey.runOnTerminal(arguments, environment: ["NO_COLOR": "1"])
-        #expect(plain.status == 0 && !plain.output.contains("dBFS") && !plain.output.contains("\u{1B}["))
+        #expect(plain.status == 0 && plain.output.contains("dBFS") && !plain.output.contains("\u{1B}[31m"), "\(plain.output.debugDescription)")
 
         let piped = try await Cravey.run(arguments)
         #expect(piped.status == 0 && !piped.error.contains("dBFS"))
+    }
+
+    @Test("space pauses a recording on a terminal and again resumes it: the meter says paused, its clock stands still, and the clip is the --seconds recorded")
+    func spacePauses() async throws {
+        let microphone = try VirtualMicrophone()
+        let tone = try await microphone.play(frequency: 440)
+        defer { tone.terminate() }
+        let library = temporaryLibrary()
+        let terminal = try Cravey.startOnTerminal(["record", "--seconds", "3", "--no-preview", "--library", library.path,
+                                                   "--device", microphone.monitor])
+        let started = ContinuousClock.now
+        #expect(try await offPool { terminal.waitUntilShown(within: 20) { (capturedSeconds(shownOn: $0) ?? 0) >= 1 } })
+        terminal.type(" ")
+        #expect(try await offPool { terminal.waitUntilShown(within: 10) { $0.contains("Paused at") } })
+        let atPause = try #require(capturedSeconds(shownOn: terminal.output))
+        try await Task.sleep(for: .seconds(1.5))
+        let shownPaused = terminal.output
+        #expect(shownPaused.contains("❚❚") && shownPaused.contains("paused"), "\(shownPaused.debugDescription)")
+        #expect(try #require(capturedSeconds(shownOn: shownPaused)) <= atPause + 0.1, "the clock stood still")
+        terminal.type(" ")
+        let shown = try await offPool { terminal.waitForExit() }
+        #expect(terminal.process.terminationStatus == 0, "\(shown)")
+        #expect(shown.contains("Resumed at 0:0"), "\(shown)")
+        #expect(ContinuousClock.now - started >= .seconds(4.5), "3 s recorded and 1.5 s paused")
+        #expect(try await listed(library).first?.duration == 3.0)
     }
 }

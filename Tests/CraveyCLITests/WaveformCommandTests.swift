@@ -156,7 +156,7 @@ struct WaveformCommandTests {
         let microphone = try VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
-        let terminal = try Cravey.startOnTerminal(["record", "--seconds", "3", "--json", "--library", library.path,
+        let terminal = try Cravey.startOnTerminal(["record", "--seconds", "3", "--json", "--no-preview", "--library", library.path,
                                                    "--device", microphone.monitor])
         let pid = terminal.process.processIdentifier
         let started = ContinuousClock.now
