@@ -1,3 +1,4 @@
+import CraveyCommands
 import CraveyKit
 import Dispatch
 import Foundation
@@ -14,9 +15,15 @@ final class KeyReader: Sendable {
     /// line for a prompt) is taken as a key.
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Switches the terminal to non-canonical mode without echo and starts reading.
+    /// Whether mouse clicks are reported (and reporting must be turned off again).
+    private let mouse: Bool
+
+    /// Switches the terminal to non-canonical mode without echo and starts reading; with
+    /// `mouse`, asks the terminal on stderr to report clicks (xterm's SGR mouse reporting,
+    /// `ESC [ ? 1000 h` and `ESC [ ? 1006 h`), which ``restore()`` turns off again.
     /// The corresponding C functions are `tcgetattr` and `tcsetattr`.
-    init(handling handle: @escaping @Sendable (PlayerKey) -> Void) {
+    init(mouse: Bool = false, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
+        self.mouse = mouse
         var mode = termios()
         tcgetattr(0, &mode)
         saved = mode
@@ -26,6 +33,7 @@ final class KeyReader: Sendable {
             cc[Int(VTIME)] = 0
         }
         tcsetattr(0, TCSANOW, &mode)
+        if mouse { Terminal.diagnostic("\u{1B}[?1000h\u{1B}[?1006h", terminator: "") }
         Thread { [self] in read(handle) }.start()
     }
 
@@ -34,6 +42,7 @@ final class KeyReader: Sendable {
     func restore() {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.wait()
+        if mouse { Terminal.diagnostic("\u{1B}[?1000l\u{1B}[?1006l", terminator: "") }
         var mode = saved
         tcsetattr(0, TCSANOW, &mode)
     }
@@ -60,15 +69,23 @@ final class KeyReader: Sendable {
     /// while they hold only the start of a sequence.
     ///
     /// Arrows, Home and End arrive as `ESC [` or `ESC O` sequences (`ESC [ C`, `ESC O H`,
-    /// `ESC [ 1 ~`...), which end at their first byte from `@` to `~` (ECMA-48); an Escape followed
-    /// by anything else is the Escape key.
+    /// `ESC [ 1 ~`...), which end at their first byte from `@` to `~` (ECMA-48), and so do mouse
+    /// reports (`ESC [ < 0 ; 12 ; 5 M`); an Escape followed by anything else is the Escape key.
     static func key(startingAt bytes: [UInt8]) -> (PlayerKey?, Int)? {
         guard let first = bytes.first else { return nil }
         guard first == 0x1B else { return (first < 0x80 ? .character(Character(UnicodeScalar(first))) : nil, 1) }
         guard bytes.count >= 2 else { return nil }
         guard [UInt8(ascii: "["), UInt8(ascii: "O")].contains(bytes[1]) else { return (.escape, 1) }
         guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else { return nil }
-        let key: PlayerKey? = switch String(decoding: bytes[2...end], as: UTF8.self) {
+        let sequence = String(decoding: bytes[2...end], as: UTF8.self)
+        // A mouse report: "<button;column;row" then M (pressed) or m (released); the left
+        // button's press is a click, anything else (a release, the wheel, a drag) is nothing.
+        if sequence.hasPrefix("<") {
+            let fields = sequence.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
+            guard sequence.hasSuffix("M"), fields.count == 3, fields[0] == 0 else { return (nil, end + 1) }
+            return (.click(column: fields[1], row: fields[2]), end + 1)
+        }
+        let key: PlayerKey? = switch sequence {
         case "C": .right
         case "D": .left
         case "H", "1~", "7~": .home

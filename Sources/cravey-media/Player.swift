@@ -31,18 +31,25 @@ struct Player {
             for: manager, playing: recording, artwork: recording.thumbnailPath.flatMap { try? library.storage.absoluteURL(for: $0) },
             notification: Terminal.isAttached ? nil : (
                 "Playing \"\(title)\"", "\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
-        // Keys need the terminal on stdin; the bar goes to stderr, which must be one too. The bar
-        // has no colour, so NO_COLOR does not turn it off.
+        // Keys need the terminal on stdin; the line goes to stderr, which must be one too. NO_COLOR
+        // takes its colour, not the line. A click on the bar goes to that point of the clip.
         let live = !json && isatty(0) == 1 && isatty(2) == 1
-        let keys = live ? KeyReader(handling: { key in PlayerCommand(key).map(manager.perform) }) : nil
+        let line = ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording), colour: Terminal.isInteractive)
+        let keys = live ? KeyReader(mouse: true, handling: { key in
+            if case .click(let column, _) = key {
+                if let fraction = line.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
+            } else {
+                PlayerCommand(key).map(manager.perform)
+            }
+        }) : nil
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
         if live {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · q stop\(windowShown ? " · f full screen" : "")")
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · q stop\(windowShown ? " · f full screen" : "")")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
-        let view = Task { [manager, live, json] () -> (any Error)? in await Player.show(manager, live: live, json: json, desktop: desktop) }
+        let view = Task { [manager, live, json] () -> (any Error)? in await Player.show(manager, line: live ? line : nil, json: json, desktop: desktop) }
         let outcome: PlaybackSummary
         do {
             outcome = try await manager.result()
@@ -93,7 +100,7 @@ struct Player {
 
     /// Shows the events until the playback ends: a bar on a terminal, JSON lines with `--json`.
     /// Returns the error a write to stdout ended with (the playback is stopped then).
-    private static func show(_ manager: PlaybackManager, live: Bool, json: Bool, desktop: MediaPlayerService?) async -> (any Error)? {
+    private static func show(_ manager: PlaybackManager, line progress: ProgressLine?, json: Bool, desktop: MediaPlayerService?) async -> (any Error)? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lastLine = ""
@@ -106,24 +113,14 @@ struct Player {
                     manager.stop()
                     return error
                 }
-            } else if live {
-                let line = progressLine(event)
+            } else if let progress {
+                let line = progress.draw(event)
                 if line != lastLine { Terminal.diagnostic(line, terminator: "") }
                 lastLine = line
             }
         }
-        if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+        if progress != nil { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
         return nil
-    }
-
-    /// "❚❚ 0:03 [██████░░░░░░] 0:12", redrawn in place.
-    static func progressLine(_ event: PlaybackEvent) -> String {
-        let width = 30
-        let fraction = event.duration > 0 ? min(max(event.position / event.duration, 0), 1) : 1
-        let filled = Int((fraction * Double(width)).rounded())
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let mark = event.state == .paused ? "❚❚" : "▶"
-        return "\r\u{1B}[2K\(mark) \(Format.duration(event.position)) [\(bar)] \(Format.duration(event.duration))"
     }
 
     /// The play's last line; `pictures` (shown, dropped) when a video showed in a window.
@@ -156,5 +153,55 @@ struct Player {
         /// A video's pictures in its window; absent without a window.
         var picturesShown: Int?
         var picturesDropped: Int?
+    }
+}
+
+/// The player's line on a terminal, "▶  0:03 [▁▂▅▇█▆▃▁▁▂▅▇▆▃▁] 0:12", redrawn in place: the
+/// position, the clip's waveform (its stored peaks, 30 columns; a plain bar for a clip without
+/// one yet) with the played part marked (in colour, or with a "│" where it stands under
+/// NO_COLOR), and the length; "❚❚" while paused. A click on the bar goes to that point.
+struct ProgressLine: Sendable {
+    static let width = 30
+    /// The clip's waveform, a bar a column; nil without a stored one.
+    let bars: [Character]?
+    let colour: Bool
+    /// The clip's length as shown; the position is padded to its width, so the bar stays put.
+    let total: String
+
+    init(duration: Double, waveform: Waveform?, colour: Bool) {
+        bars = waveform.map { Array($0.sparkline(width: Self.width)) }
+        self.colour = colour
+        total = Format.duration(duration)
+    }
+
+    /// The column (1-based) of the bar's first character: after the mark (2 columns), a space,
+    /// the position and " [".
+    var barStart: Int { 2 + 1 + total.count + 2 + 1 }
+
+    /// The point of the clip (0 its start, 1 its end) a click at `column` goes to: each column of
+    /// the bar is a thirtieth of the clip, from its left edge; nil outside the bar.
+    func fraction(atColumn column: Int) -> Double? {
+        let offset = column - barStart
+        guard (0..<Self.width).contains(offset) else { return nil }
+        return Double(offset) / Double(Self.width)
+    }
+
+    func draw(_ event: PlaybackEvent) -> String {
+        let fraction = event.duration > 0 ? min(max(event.position / event.duration, 0), 1) : 1
+        let played = Int((fraction * Double(Self.width)).rounded())
+        let bar: String
+        if let bars {
+            if colour {
+                bar = "\u{1B}[36m\(String(bars[..<played]))\u{1B}[0m\u{1B}[2m\(String(bars[played...]))\u{1B}[0m"
+            } else {
+                bar = played < Self.width ? String(bars[..<played]) + "│" + String(bars[(played + 1)...]) : String(bars)
+            }
+        } else {
+            bar = String(repeating: "█", count: played) + String(repeating: "░", count: Self.width - played)
+        }
+        let mark = event.state == .paused ? "❚❚" : "▶ "
+        let position = Format.duration(event.position)
+        let padded = String(repeating: " ", count: max(total.count - position.count, 0)) + position
+        return "\r\u{1B}[2K\(mark) \(padded) [\(bar)] \(total)"
     }
 }

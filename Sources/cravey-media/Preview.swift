@@ -89,8 +89,9 @@ struct Preview {
         let keys = KeyReader { key in
             if key == .character(" ") { manager.perform(.togglePause) } else { manager.stop() }
         }
+        let line = ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording), colour: Terminal.isInteractive)
         let view = Task {
-            for await event in manager.events { Terminal.diagnostic(Player.progressLine(event), terminator: "") }
+            for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
         }
         _ = try? await manager.result()
         await view.value

@@ -57,38 +57,79 @@ struct Record: AsyncParsableCommand {
 }
 
 /// Runs an action when one of some signals arrives, instead of what the signal does by default
-/// (end the process), until cancelled.
+/// (end the process), until cancelled; ``handle(with:)`` changes the action.
 ///
-/// Make one per signal for the life of a command and change its action with ``handle(with:)``:
-/// a second one made after the first is cancelled may never see its signal (libdispatch blocks
-/// the signal only in the thread that makes the source, and by then other threads run, in
-/// which it is ignored).
+/// The signal is caught by a handler (`sigaction`) in whichever thread the kernel delivers it to,
+/// which only writes its number to a pipe; one thread of this process's own reads the pipe and
+/// runs the action. A libdispatch signal source is no good here: it blocks the signal in the
+/// thread that makes it only, and with the sound server's and the pipeline's threads already
+/// running, a signal sent to the process could land in one of those and be ignored.
 class OnSignals {
     private let numbers: [Int32]
-    private let sources: [any DispatchSourceSignal]
-    private let action: Locked<@Sendable () -> Void>
 
     init(_ numbers: [Int32], _ action: @escaping @Sendable () -> Void) {
         self.numbers = numbers
-        let current = Locked<@Sendable () -> Void>(action)
-        self.action = current
-        sources = numbers.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { current.withLock { $0 }() }
-            source.resume()
-            return source
-        }
+        SignalPipe.shared.install(numbers, action)
     }
 
     /// From now on, runs `action` instead.
     func handle(with action: @escaping @Sendable () -> Void) {
-        self.action.withLock { $0 = action }
+        SignalPipe.shared.install(numbers, action)
     }
 
+    /// Back to what the signals do by default.
     func cancel() {
-        for source in sources { source.cancel() }
+        SignalPipe.shared.remove(numbers)
+    }
+}
+
+/// The write end of ``SignalPipe``'s pipe, for the signal handler, which may only call
+/// async-signal-safe functions (`write`); set once, before any handler is installed.
+nonisolated(unsafe) private var signalPipeInput: Int32 = -1
+
+/// The pipe signals are handed over through, and the thread that reads it (``OnSignals``).
+private final class SignalPipe: Sendable {
+    static let shared = SignalPipe()
+    private let actions = Locked<[Int32: @Sendable () -> Void]>([:])
+
+    private init() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { fatalError("cravey: cannot make a pipe for signals: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        signalPipeInput = ends[1]
+        let output = ends[0]
+        let thread = Thread { [actions] in
+            var number: Int32 = 0
+            while true {
+                let count = withUnsafeMutableBytes(of: &number) { read(output, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count == MemoryLayout<Int32>.size else { return }
+                actions.withLock { $0[number] }?()
+            }
+        }
+        thread.name = "cravey.signals"
+        thread.start()
+    }
+
+    /// Catches `numbers`, each running `action`. The corresponding C function is `sigaction`.
+    func install(_ numbers: [Int32], _ action: @escaping @Sendable () -> Void) {
+        actions.withLock { actions in for number in numbers { actions[number] = action } }
+        for number in numbers {
+            var caught = sigaction()
+            caught.__sigaction_handler.sa_handler = { number in
+                var number = number
+                _ = withUnsafeBytes(of: &number) { write(signalPipeInput, $0.baseAddress, $0.count) }
+            }
+            caught.sa_flags = SA_RESTART
+            sigemptyset(&caught.sa_mask)
+            sigaction(number, &caught, nil)
+        }
+    }
+
+    /// Gives `numbers` back their default action.
+    func remove(_ numbers: [Int32]) {
         for number in numbers { signal(number, SIG_DFL) }
+        actions.withLock { actions in for number in numbers { actions[number] = nil } }
     }
 }
 

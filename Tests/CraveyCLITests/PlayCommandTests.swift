@@ -224,7 +224,7 @@ struct PlayCommandTests {
         return TerminalPlay(sink: sink, clock: clock, library: library, id: ids[0], terminal: terminal)
     }
 
-    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, a digit and Home jump, q stops and counts; the terminal mode is restored")
+    @Test("on a terminal: space pauses and resumes, the arrows skip 15 s forward and back, a digit, Home and a click on the bar jump, q stops and counts; the terminal mode and mouse reporting are restored")
     func terminalKeys() async throws {
         // Given a 40 s clip playing on a terminal
         let play = try await playingOnTerminal()
@@ -245,10 +245,18 @@ struct PlayCommandTests {
         #expect(try await play.shown("0:20 ["), "5 jumps to 50%: \(terminal.output)")
         terminal.type("\u{1B}[H")
         #expect(try await play.shown(oneOf: ["0:00 [", "0:01 ["], after: "0:20 ["), "Home jumps to the start: \(terminal.output)")
+        // A click (xterm's SGR report of the left button) on the bar's 28th of 30 columns: 90%
+        // of the clip (the bar starts at column 10: "▶  0:00 [")
+        terminal.type("\u{1B}[<0;37;1M\u{1B}[<0;37;1m")
+        #expect(try await play.shown(oneOf: ["0:36 [", "0:37 ["], after: "0:20 ["), "a click on the bar seeks there: \(terminal.output)")
         terminal.type("q")
 
-        // Then it stopped with status 0, counted a play that did not complete, and the mode is as before
+        // Then it stopped with status 0, counted a play that did not complete, and the mode is as
+        // before, mouse reporting turned off again
         _ = try await play.expectStoppedAndCounted()
+        let output = terminal.output
+        let on = try #require(output.range(of: "\u{1B}[?1000h\u{1B}[?1006h"), "mouse reporting asked for")
+        #expect(output[on.upperBound...].contains("\u{1B}[?1000l\u{1B}[?1006l"), "and turned off")
     }
 
     @Test("on a terminal, Escape and Ctrl-C stop and count as q does; the terminal mode is restored",

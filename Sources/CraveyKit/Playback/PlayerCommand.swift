@@ -3,6 +3,9 @@ package enum PlayerKey: Sendable, Equatable {
     /// A printable character as typed (`q`, `f`, `5`, a space).
     case character(Character)
     case left, right, home, end, escape
+    /// A click of the left mouse button at this column and row of the terminal (1-based), as
+    /// xterm's SGR mouse reporting gives it.
+    case click(column: Int, row: Int)
 }
 
 /// What a player's keys ask of a playback: the terminal's and the window's controls, in one table.
@@ -28,6 +31,7 @@ package enum PlayerCommand: Sendable, Equatable {
         case .home: self = .seek(fraction: 0)
         case .end: self = .seek(fraction: 1)
         case .escape: self = .stop
+        case .click: return nil  // where a click seeks depends on what was drawn there
         case .character(" "): self = .togglePause
         case .character("q"), .character("Q"): self = .stop
         case .character("f"), .character("F"): self = .toggleFullScreen
