@@ -17,7 +17,7 @@ struct PreviewTests {
         let terminal = try Cravey.startOnTerminal(["record", "--seconds", "1", "--title", "Before", "--library", library.path,
                                                    "--device", microphone.monitor],
                                                   environment: sink.map { ["PULSE_SINK": $0.sinkName] } ?? [:])
-        let shown = try await offPool { terminal.waitUntilShown(within: 30) { $0.contains(Self.keys) } }
+        let shown = try await offPool { terminal.waitUntilShown(within: 90) { $0.contains(Self.keys) } }
         #expect(shown, "no look back: \(terminal.output.debugDescription)")
         return terminal
     }
@@ -27,7 +27,7 @@ struct PreviewTests {
         let before = terminal.output.utf8.count
         terminal.type(text)
         let reached = try await offPool {
-            terminal.waitUntilShown(within: 20) { condition(String(decoding: Array($0.utf8).dropFirst(before), as: UTF8.self)) }
+            terminal.waitUntilShown(within: 60) { condition(String(decoding: Array($0.utf8).dropFirst(before), as: UTF8.self)) }
         }
         #expect(reached, "after typing \(text.debugDescription): \(String(decoding: Array(terminal.output.utf8).dropFirst(before), as: UTF8.self).debugDescription)")
     }

@@ -285,14 +285,8 @@ extension RecordingLibrary {
                 report.repairs.append("Finished deleting \(original).")
             }
         }
-        for path in report.interruptedImports {
-            try storage.remove(storage.url(of: path))
-            report.repairs.append("Deleted \(path), an import that was cut off.")
-        }
-        for path in report.interruptedWrites {
-            try storage.remove(storage.url(of: path))
-            report.repairs.append("Deleted \(path), a write that was cut off.")
-        }
+        for path in report.interruptedImports { try removeLeftover(path, "an import that was cut off", into: &report) }
+        for path in report.interruptedWrites { try removeLeftover(path, "a write that was cut off", into: &report) }
         for row in report.missingFiles + report.unsafePaths where !restored.contains(row.filePath) {
             _ = try repository.delete(id: row.id)
             report.repairs.append("Removed the entry \"\(row.title)\" (\(row.id.uuidString.lowercased())): its media \(row.filePath) is gone.")
@@ -352,19 +346,19 @@ extension RecordingLibrary {
                 report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
             }
         }
-        for path in report.orphanCopies {
-            try storage.remove(storage.url(of: path))
-            report.repairs.append("Deleted \(path), the copy of a clip that is gone.")
-        }
-        for path in report.orphanWaveforms {
-            try storage.remove(storage.url(of: path))
-            report.repairs.append("Deleted \(path), the waveform of a clip that is gone.")
-        }
+        for path in report.orphanCopies { try removeLeftover(path, "the copy of a clip that is gone", into: &report) }
+        for path in report.orphanWaveforms { try removeLeftover(path, "the waveform of a clip that is gone", into: &report) }
     }
 
     /// Registers a playable orphan, named by cravey's scheme, of the type and (unless a row has
     /// it) the id its name says: as its own copy says it was (its words, date, plays, loudness),
     /// or, without one, titled "Recovered <date>". Returns the row and whether it was restored.
+    /// Deletes a leftover the examination found (one already gone is no error) and says why.
+    private func removeLeftover(_ path: String, _ why: String, into report: inout RepairReport) throws {
+        try storage.remove(storage.url(of: path))
+        report.repairs.append("Deleted \(path), \(why).")
+    }
+
     private func recover(_ orphan: RepairReport.Orphan) throws -> (Recording, Bool) {
         let url = storage.url(of: orphan.path)
         guard case .media(let type, let named, _) = FileStorageManager.storedName(url.lastPathComponent, in: .recordings) else {
