@@ -14,7 +14,13 @@ struct Doctor: AsyncParsableCommand {
         let report = command.repair ? try await library.repair(deletingUnplayable: command.deleteUnplayable) : try await library.examine()
         try Terminal.print(report, json: command.json) { describe($0, repaired: command.repair) }
         let after = command.repair ? try await library.examine() : report
-        if !after.isHealthy { throw ExitCode(1) }
+        if !after.isHealthy {
+            if command.repair {
+                Terminal.diagnostic("cravey: after the repair the library still has problems:\n"
+                                    + after.problems.map { "  " + Format.visible($0) }.joined(separator: "\n"))
+            }
+            throw ExitCode(1)
+        }
     }
 
     func describe(_ report: RecordingLibrary.RepairReport, repaired: Bool) -> String {

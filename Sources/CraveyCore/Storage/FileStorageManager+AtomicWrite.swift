@@ -82,6 +82,19 @@ extension FileStorageManager {
                                  replacing: true, syncing: syncing, faults: faults)
     }
 
+    /// ``writeAtomically(_:to:doing:syncing:)`` holding the writers' lock, for a file a clip owns
+    /// that is written outside any other step of the lock (a thumbnail, a waveform): a repair or
+    /// `delete-all`, which hold the lock, never see its temporary file, which they would take
+    /// for one a crash left and delete. Not for a clip's copy of its words (``keep(_:plays:)``),
+    /// which is written inside a transaction that already holds the lock.
+    package func writeLocked(_ data: Data, to relativePath: String, doing action: String) throws(CraveyError) {
+        do {
+            try holdingLock { try writeAtomically(data, to: relativePath, doing: action) }
+        } catch {
+            throw error as? CraveyError ?? Self.writeError(EIO, url(of: relativePath), doing: action)
+        }
+    }
+
     /// The one atomic write: a temporary file `fill` writes, then given `name`. A `fill` that
     /// throws an `Errno` fails as a write of `url`; any other error is thrown as it is.
     private static func writeAtomically(named name: String, in folder: Int32, url: URL, doing action: String,

@@ -47,11 +47,11 @@ extension FileStorageManager {
         }
     }
 
-    /// Writes a video's thumbnail (a JPEG) under `Recordings/Thumbnails/` in one step
-    /// (``writeAtomically(_:to:doing:)``); returns its path relative to the library.
+    /// Writes a video's thumbnail (a JPEG) under `Recordings/Thumbnails/` in one step, under the
+    /// writers' lock (``writeLocked(_:to:doing:)``); returns its path relative to the library.
     package func storeThumbnail(_ jpeg: Data, for id: UUID) throws(CraveyError) -> String {
         let relative = Self.thumbnailPath(for: id)
-        try writeAtomically(jpeg, to: relative, doing: "write the thumbnail")
+        try writeLocked(jpeg, to: relative, doing: "write the thumbnail")
         return relative
     }
 

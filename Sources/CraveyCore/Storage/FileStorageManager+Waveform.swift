@@ -17,9 +17,10 @@ extension FileStorageManager {
     }
 
     /// Writes clip `id`'s waveform in one step, durably (``writeAtomically(_:to:doing:syncing:)``),
-    /// in place of any there.
+    /// in place of any there, under the writers' lock: a repair never takes its temporary file
+    /// for one a crash left.
     package func storeWaveform(_ waveform: Waveform, for id: UUID, type: RecordingType) throws(CraveyError) {
-        try writeAtomically(waveform.audiowaveformData(), to: Self.waveformPath(for: id, type: type), doing: "write the waveform")
+        try writeLocked(waveform.audiowaveformData(), to: Self.waveformPath(for: id, type: type), doing: "write the waveform")
     }
 
     /// Stores the waveform of a clip saved before it had one, under the writers' lock and only
