@@ -10,29 +10,36 @@ import Testing
 struct VideoPlaybackDeadlineTests {
     @Test("a picture shows within 20 ms of its sound: a white picture and a click every second, the window and the sink recorded together")
     func pictureMeetsItsSound() async throws {
-        // Given a 10 s video, black but for a white picture (one frame) and a 10 ms click at each second
+        // Given a 14 s video, black but for a white picture (one frame) and a 10 ms click at each second
         let display = try VirtualDisplay()
         let sink = try VirtualMicrophone()
         let clip = try Fixture.make("mp4", [
-            "-f", "lavfi", "-i", "color=black:s=320x240:r=30:d=10,drawbox=enable='lt(mod(t\\,1)\\,0.03)':color=white:t=fill",
-            "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.01)\\,sin(2*PI*1000*t)\\,0)':s=48000:d=10",
+            "-f", "lavfi", "-i", "color=black:s=320x240:r=30:d=14,drawbox=enable='lt(mod(t\\,1)\\,0.03)':color=white:t=fill",
+            "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.01)\\,sin(2*PI*1000*t)\\,0)':s=48000:d=14",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-c:a", "aac", "-b:a", "128k", "-shortest"])
         let (path, id) = try await importedClip(clip, title: "Flash")
         // The sink keeps rendering in 20 ms blocks meanwhile, as a sound card does.
         let keeper = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? keeper.stop() }
 
-        // When it plays, a spot in the middle of its window and the sink recorded together for 9 s
+        // When it plays, a spot in the middle of its window and the sink recorded together for 12 s
+        // (x11grab may take 2 s to start on a busy machine: at least 7 flashes are still seen)
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName, "--no-count"], environment: display.environment)
         let window = try #require(try await display.window(titled: "Flash"))
         let capture = try ScreenSoundCapture(display: display, region: (window.x + window.width / 2 - 8, window.y + window.height / 2 - 8, 16, 16),
-                                             sink: sink.sinkName, seconds: 9)
+                                             sink: sink.sinkName, seconds: 12)
         let (flashes, clicks) = try await offPool { try capture.finish() }
         let (status, played, error) = try await play.finish()
 
         // Then each white picture showed within 20 ms of its click (positive: the picture after the sound)
         #expect(status == 0 && played?.picturesDropped == 0, "\(error) \(String(describing: played))")
-        let offsets = flashes.compactMap { flash in clicks.min { abs($0 - flash) < abs($1 - flash) }.map { (flash - $0) * 1000 } }
+        // Only after the recording's first second: the pulse input's first packets carry the
+        // time they were read, not heard (one run paired the first flash 234 ms off, the rest
+        // within 2 ms).
+        let settled = min(flashes.first ?? 0, clicks.first ?? 0) + 1
+        let offsets = flashes.filter { $0 > settled }.compactMap { flash in
+            clicks.filter { $0 > settled }.min { abs($0 - flash) < abs($1 - flash) }.map { (flash - $0) * 1000 }
+        }
         let median = offsets.sorted()[offsets.count / 2]
         let worst = offsets.max { abs($0) < abs($1) } ?? .infinity
         print("picture against sound, ms: \(offsets.map { String(format: "%.1f", $0) }.joined(separator: " ")); median \(String(format: "%.1f", median)), worst \(String(format: "%.1f", worst))")
