@@ -2,7 +2,7 @@ import GRDB
 
 extension CraveyError {
     /// A failure of the library's SQLite database, with its SQLite code; nil for other errors.
-    public init?(database error: any Error) {
+    package init?(database error: any Error) {
         guard let error = error as? DatabaseError else { return nil }
         let detail = error.message ?? "\(error.resultCode)"
         switch error.resultCode {

@@ -2,26 +2,26 @@ import Foundation
 
 /// How loud a clip is, as EBU R128 measures it (ITU-R BS.1770-4): its integrated loudness and
 /// its true peak. Playback turns it toward one target with ``playbackGain(target:ceiling:)``.
-public struct LoudnessMeasurement: Sendable, Equatable, Codable, CustomStringConvertible {
+package struct LoudnessMeasurement: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Integrated loudness in LUFS; minus infinity when no 400 ms block of the clip reaches the
     /// absolute gate (-70 LUFS): the clip is silent as far as loudness goes.
-    public var integrated: Double
+    package var integrated: Double
     /// The highest true peak (4x oversampled) of any channel, in dBTP; minus infinity for
     /// digital silence.
-    public var truePeak: Double
+    package var truePeak: Double
 
     /// The level playback turns clips toward: -16 LUFS, the usual level for spoken word.
-    public static let playbackTarget = -16.0
+    package static let playbackTarget = -16.0
     /// The highest true peak playback lets a gain produce: -1 dBTP.
-    public static let peakCeiling = -1.0
+    package static let peakCeiling = -1.0
 
-    public init(integrated: Double, truePeak: Double) {
+    package init(integrated: Double, truePeak: Double) {
         self.integrated = integrated
         self.truePeak = truePeak
     }
 
     /// Nothing in the clip reached the absolute gate (-70 LUFS).
-    public var isSilent: Bool { !integrated.isFinite }
+    package var isSilent: Bool { !integrated.isFinite }
 
     /// The gain, in dB, that brings the clip to `target` LUFS without its true peak passing
     /// `ceiling` dBTP.
@@ -32,7 +32,7 @@ public struct LoudnessMeasurement: Sendable, Equatable, Codable, CustomStringCon
     ///   target (a quiet clip whose peak already passes the ceiling stays as it is, it is not
     ///   turned further down).
     /// - A silent clip gets 0: there is nothing to bring to a level.
-    public func playbackGain(target: Double = playbackTarget, ceiling: Double = peakCeiling) -> Double {
+    package func playbackGain(target: Double = playbackTarget, ceiling: Double = peakCeiling) -> Double {
         guard !isSilent else { return 0 }
         let towardTarget = target - integrated
         guard towardTarget > 0 else { return towardTarget }
@@ -40,7 +40,7 @@ public struct LoudnessMeasurement: Sendable, Equatable, Codable, CustomStringCon
     }
 
     /// `-18.2 LUFS, true peak -1.3 dBTP`, or that the clip is silent.
-    public var description: String {
+    package var description: String {
         guard !isSilent else {
             return "silent (nothing reaches -70 LUFS), true peak " + (truePeak.isFinite ? String(format: "%.1f dBTP", truePeak) : "none")
         }

@@ -11,7 +11,7 @@ public struct PlayEvent: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public var secondsListened: Double
     public var completed: Bool
 
-    public init(recordingId: UUID, playedAt: Date = Date(), secondsListened: Double, completed: Bool) {
+    package init(recordingId: UUID, playedAt: Date = Date(), secondsListened: Double, completed: Bool) {
         self.recordingId = recordingId
         self.playedAt = playedAt
         self.secondsListened = secondsListened

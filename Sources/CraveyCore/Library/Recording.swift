@@ -48,7 +48,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     /// How loud the clip is; nil until it has been measured (when saved or imported, by
     /// `doctor --repair`, or at its first play). Stored in the database only: the JSON that
     /// `--json` and the export print has no such field.
-    public var loudness: LoudnessMeasurement? = nil
+    package var loudness: LoudnessMeasurement? = nil
 
     /// The JSON fields, which are also the columns of the v1 table; ``loudness`` has columns of
     /// its own (``Columns/loudnessIntegrated``, ``Columns/loudnessTruePeak``).
@@ -57,7 +57,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
         case fileSize, playCount, lastPlayedAt
     }
 
-    public init(id: UUID = UUID(), type: RecordingType, title: String, notes: String? = nil,
+    package init(id: UUID = UUID(), type: RecordingType, title: String, notes: String? = nil,
                 purpose: RecordingPurpose? = nil, createdAt: Date = Date(), duration: Double,
                 filePath: String, thumbnailPath: String? = nil, fileSize: Int64,
                 playCount: Int = 0, lastPlayedAt: Date? = nil, loudness: LoudnessMeasurement? = nil) {

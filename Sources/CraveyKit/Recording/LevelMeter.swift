@@ -13,7 +13,7 @@ public struct AudioLevel: Sendable, Equatable, Codable {
     public static let floor = -120.0
 
     /// Measures a block of signed 16-bit samples.
-    public static func measure<C: Collection<Int16>>(_ samples: C, elapsed: Double) -> AudioLevel {
+    package static func measure<C: Collection<Int16>>(_ samples: C, elapsed: Double) -> AudioLevel {
         var sumOfSquares = 0.0
         var peak: Int32 = 0
         for sample in samples {
@@ -28,7 +28,7 @@ public struct AudioLevel: Sendable, Equatable, Codable {
     }
 
     /// Full-scale ratio to dBFS, clamped at ``floor``.
-    public static func decibels(_ ratio: Double) -> Double {
+    package static func decibels(_ ratio: Double) -> Double {
         ratio > 0 ? max(20 * log10(ratio), floor) : floor
     }
 }
