@@ -71,7 +71,7 @@ struct DescriptorIOTests {
 
     /// A fragmented `.partial` recording of a 440 Hz tone, as the recorder leaves it.
     func fragmentedPartial(seconds: Double) throws -> URL {
-        let writer = try RecordingFileWriter(partialOf: UUID(), in: storage, options: RecordingOptions())
+        let writer = try RecordingFileWriter(partialOf: UUID(), in: storage, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
         let samples = (0..<Int(48_000 * seconds)).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
         try writer.append(samples)
         try writer.finish()

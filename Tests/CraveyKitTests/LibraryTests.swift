@@ -234,7 +234,7 @@ struct LibraryTests {
         let library = try Fixture.library(clips: 1)
         let id = UUID()
         do {
-            let writer = try RecordingFileWriter(partialOf: id, in: library.storage, options: RecordingOptions())
+            let writer = try RecordingFileWriter(partialOf: id, in: library.storage, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
             library.storage.release(writer.url)
         }
         let empty = library.storage.partialURL(for: id, type: .audio)

@@ -31,7 +31,7 @@ enum MicrophoneCapture {
     /// the clock (`.audioPaused`, `.audioResumed`), so that a video leaves out the same stretch.
     ///
     /// `control`'s clock is the recording's: the first block's time and the `.started` latency
-    /// count from it. What is recorded goes to `control`'s waveform as it is pushed. The
+    /// count from it (the encoder measures the waveform of what it writes). The
     /// corresponding C function is `pa_simple_read`, which blocks.
     static func run(_ stage: Recorder.Stages.Producer, options: RecordingOptions, control: RecordingControl) throws {
         let origin = control.clock.origin
@@ -93,7 +93,7 @@ enum MicrophoneCapture {
             summary.samples += frames
             let level = AudioLevel.measure(chunk, elapsed: Double(summary.samples) / rate)
             summary.peak = max(summary.peak, level.peak)
-            if try stage.push(.samples(Block(samples: chunk, time: time + Double(skipped) / rate))) { control.record(chunk) }
+            _ = try stage.push(.samples(Block(samples: chunk, time: time + Double(skipped) / rate)))
             stage.emit(.level(level))
             if silence.isSilent(after: level) { stage.emit(.silenceWarning(source: source)) }
         }

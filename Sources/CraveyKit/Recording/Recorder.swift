@@ -39,7 +39,7 @@ public final class Recorder: Sendable {
         pipeline = Stages(
             capacity: 256, threads: (producers: producers.map(\.thread), consumer: "cravey.encoder"),
             producers: producers.map(\.body),
-            consumer: { try Self.encode($0, coordinator, id: id, storage: storage, url: url) },
+            consumer: { try Self.encode($0, coordinator, id: id, storage: storage, url: url, control: control) },
             onCancel: { try? storage.remove(url) })
         events = pipeline.events
         partialURL = url
@@ -133,11 +133,11 @@ public final class Recorder: Sendable {
     /// process's, for a repair to register, and one holding nothing goes; the error names the
     /// file and says what was kept. A cancellation, or a capture stage's error, surfaces as it is.
     private static func encode(_ stage: Stages.Consumer, _ coordinator: some RecordingCoordinator, id: UUID,
-                               storage: FileStorageManager, url: URL) throws -> RecordingResult {
+                               storage: FileStorageManager, url: URL, control: RecordingControl) throws -> RecordingResult {
         let writer: RecordingFileWriter
         do {
             // The writer creates the file and removes it again if it cannot start.
-            writer = try RecordingFileWriter(partialOf: id, in: storage, options: coordinator.options)
+            writer = try RecordingFileWriter(partialOf: id, in: storage, options: coordinator.options, measuring: control)
         } catch {
             throw CraveyError.writing(error, to: url)
         }
@@ -222,7 +222,7 @@ final class RecordingControl: Sendable {
         set { paused.store(newValue, ordering: .relaxed) }
     }
 
-    /// Measures samples as they are recorded (the capture's thread).
+    /// Measures samples as they are written (the encoder's thread, not the capture's).
     func record(_ samples: [Int16]) {
         peaks.withLock { $0.append(samples) }
     }

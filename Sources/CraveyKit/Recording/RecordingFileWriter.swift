@@ -13,6 +13,8 @@ final class RecordingFileWriter {
     private let muxer: Muxer
     private let audio: AACEncoderStage
     private let video: H264EncoderStage?
+    /// Where what is written is measured for the waveform.
+    private let control: RecordingControl
 
     /// The muxer options that make an MP4 fragmented and playable while it is written.
     static let fragmentedHeader = [
@@ -24,7 +26,8 @@ final class RecordingFileWriter {
     /// `options` name a camera: yuv420p pictures of their size at their constant rate), opens
     /// the encoders and writes the header of a fragmented MP4; on failure no file is left behind.
     /// A file that cannot be created throws `Errno`.
-    init(partialOf id: UUID, in storage: FileStorageManager, options: RecordingOptions) throws {
+    init(partialOf id: UUID, in storage: FileStorageManager, options: RecordingOptions, measuring control: RecordingControl) throws {
+        self.control = control
         let type: RecordingType = options.camera == nil ? .audio : .video
         let (sampleRate, channels) = (options.sampleRate, options.channels)
         container = Container(for: type)
@@ -58,9 +61,11 @@ final class RecordingFileWriter {
     /// Samples of encoder delay in front of the audio, hidden by an edit list after a rewrite.
     var primingSamples: Int64 { audio.primingSamples }
 
-    /// Appends interleaved samples and writes every whole encoder frame they complete.
+    /// Appends interleaved samples and writes every whole encoder frame they complete; they go
+    /// to the recording's waveform too.
     func append(_ samples: [Int16]) throws {
         try audio.push(interleaved: samples)
+        control.record(samples)
     }
 
     /// Encodes a picture (yuv420p, of the video's size) as frame number `index` of the video.
