@@ -31,34 +31,41 @@ struct Preview {
             var mode = original
             tcsetattr(0, TCSANOW, &mode)
             Terminal.diagnostic("\r\u{1B}[2KKept \"\(Format.visible(kept.withLock { $0.title }))\".")
-            _ = try? Terminal.output(kept.withLock { $0.id.uuidString.lowercased() })
+            do {
+                try Terminal.output(kept.withLock { $0.id.uuidString.lowercased() })
+            } catch {
+                CraveyMedia.exit(reporting: error)  // a full disk is 73, as everywhere
+            }
             Foundation.exit(0)
         }
         let waveform = try? await library.waveform(of: recording)
         show(waveform)
         while true {
-            guard let key = Self.readKey() else { return recording }  // end of input: kept
+            // Reading the terminal blocks: on a thread of its own, off the cooperative pool.
+            guard let key = try? await onDedicatedThread(named: "cravey.keys", { Self.readKey() }) ?? nil else {
+                return recording  // end of input: kept
+            }
             switch key {
             case .character("\n"), .character("\r"):
                 Terminal.diagnostic("Kept \"\(Format.visible(recording.title))\".")
                 return recording
             case .character("p"):
-                await playBack()
+                await playBack(waveform)
             case .character("t"):
-                change("Title (at most 40 characters; empty: \"Recording <date>\")", current: recording.title) { metadata, text in
+                await change("Title (at most 40 characters; empty: \"Recording <date>\")", current: recording.title) { metadata, text in
                     metadata.title = text.isEmpty ? nil : text
                 }
             case .character("n"):
-                change("Notes (at most 200 characters; empty: none)", current: recording.notes ?? "") { metadata, text in
+                await change("Notes (at most 200 characters; empty: none)", current: recording.notes ?? "") { metadata, text in
                     metadata.notes = text.isEmpty ? nil : text
                 }
             case .character("u"):
-                change("Purpose (motivational, craving, reflection or milestone; empty: none)",
+                await change("Purpose (motivational, craving, reflection or milestone; empty: none)",
                        current: recording.purpose?.rawValue ?? "") { metadata, text in
                     metadata.purpose = try RecordingMetadata.purpose(named: text)
                 }
             case .character("d"):
-                if discard() { return nil }
+                if await discard() { return nil }
             default:
                 continue
             }
@@ -75,8 +82,9 @@ struct Preview {
         Terminal.diagnostic(Self.keys)
     }
 
-    /// Plays the clip to the default sink, not counted; space pauses, any other key stops.
-    private func playBack() async {
+    /// Plays the clip to the default sink, not counted, its waveform as the progress line; space
+    /// pauses, any other key stops.
+    private func playBack(_ waveform: Waveform?) async {
         let manager: PlaybackManager
         do {
             manager = try await library.play(recording, options: PlaybackOptions(sink: sink, countsPlay: false))
@@ -89,7 +97,7 @@ struct Preview {
         let keys = KeyReader { key in
             if key == .character(" ") { manager.perform(.togglePause) } else { manager.stop() }
         }
-        let line = ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording), colour: Terminal.isInteractive)
+        let line = ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive)
         let view = Task {
             for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
         }
@@ -102,10 +110,13 @@ struct Preview {
     /// Asks for a line and changes the clip with it, as `cravey edit` would; a refusal is said
     /// and nothing changes.
     private mutating func change(_ prompt: String, current: String,
-                                 _ apply: (inout RecordingMetadata, String) throws -> Void) {
-        guard let line = Self.readLine(prompt + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") else { return }
+                                 _ apply: @escaping @Sendable (inout RecordingMetadata, String) throws -> Void) async {
+        guard let line = await Self.readLine(prompt + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") else { return }
         do {
-            recording = try library.edit(recording.id) { metadata in try apply(&metadata, line) }
+            // SQLite and the writers' lock may wait: off the cooperative pool, as the reads are.
+            recording = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
+                try library.edit(recording.id) { metadata in try apply(&metadata, line) }
+            }
             if prompt.hasPrefix("Title") { MetadataOptions.noteTrimmed(title: line, notes: nil) }
             if prompt.hasPrefix("Notes") { MetadataOptions.noteTrimmed(title: nil, notes: line) }
             Terminal.diagnostic("Updated \"\(Format.visible(recording.title))\".")
@@ -117,14 +128,14 @@ struct Preview {
     }
 
     /// Asks, and deletes the clip on yes; true when it is gone.
-    private func discard() -> Bool {
-        guard let answer = Self.readLine("Discard recording? This cannot be undone. [y/N] "),
+    private func discard() async -> Bool {
+        guard let answer = await Self.readLine("Discard recording? This cannot be undone. [y/N] "),
               ["y", "yes"].contains(answer.lowercased()) else {
             Terminal.diagnostic("Not discarded.")
             return false
         }
         do {
-            try library.delete(recording.id)
+            _ = try await onDedicatedThread(named: "cravey.delete") { [library, recording] in try library.delete(recording.id) }
             Terminal.diagnostic("Discarded \"\(Format.visible(recording.title))\".")
             return true
         } catch let error as CraveyError {
@@ -166,8 +177,8 @@ struct Preview {
 
     /// A line typed after `prompt` (with echo, as the terminal edits it), spaces at its ends
     /// kept for the refusals to see; nil at the end of input.
-    private static func readLine(_ prompt: String) -> String? {
+    private static func readLine(_ prompt: String) async -> String? {
         Terminal.diagnostic(prompt, terminator: "")
-        return Swift.readLine()
+        return try? await onDedicatedThread(named: "cravey.keys") { Swift.readLine() } ?? nil
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// For a C call that waits on a socket or the disk (an import, a doctor, a SQLite busy wait): the
 /// work runs on a ``BlockingThreads`` thread named `name` while it runs, reused from earlier work
 /// when one is idle, so the cooperative pool never blocks and no call waits behind another.
-func onDedicatedThread<Value: Sendable>(named name: String,
-                                        _ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+package func onDedicatedThread<Value: Sendable>(named name: String,
+                                                _ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     let completion = Completion<Value>()
     BlockingThreads.shared.run(named: name) {
         let result = Result { try body() }
