@@ -45,7 +45,7 @@ struct BlockingThreadsTests {
     @Test("ten calls blocked at once do not hold up an eleventh")
     func blockedCallsDoNotStarveOthers() async throws {
         // Given ten calls blocked until the test lets them go (120 s at most)
-        let gate = Gate()
+        let gate = Latch()
         let blocked = (0..<10).map { _ in
             Task { try await onDedicatedThread(named: "bt-blocked") { gate.wait() } }
         }
@@ -81,47 +81,5 @@ struct BlockingThreadsTests {
     static func currentName() -> String {
         ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}
-
-/// Threads wait here until the test opens it, for 120 s at most (a limit a test that passes
-/// never reaches, however slowly a busy machine resumes its task).
-// @unchecked Sendable: every `var` is read and written only with `condition` locked.
-private final class Gate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isOpen = false
-    private var waiters = 0
-    private var didTimeOut = false
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() {
-        condition.lock()
-        defer { condition.unlock() }
-        waiters += 1
-        let deadline = Date(timeIntervalSinceNow: 120)
-        while !isOpen {
-            if !condition.wait(until: deadline) {
-                didTimeOut = true
-                return
-            }
-        }
-    }
-
-    var waiting: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return waiters
-    }
-
-    var timedOut: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return didTimeOut
     }
 }

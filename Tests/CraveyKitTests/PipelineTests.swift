@@ -557,41 +557,7 @@ private final class Counter: Sendable {
     func raise(to candidate: Int) { atomic.max(candidate, ordering: .acquiringAndReleasing) }
 }
 
-/// A gate a thread waits at until the test opens it, for 120 s at most (a limit a test that
-/// passes never reaches, however slowly a busy machine resumes its task).
-// @unchecked Sendable: `isOpen` and `didTimeOut` are read and written only with `condition` locked.
-private final class Latch: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var isOpen = false
-    private var didTimeOut = false
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until opened, or 120 s.
-    func wait() {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: 120)
-        while !isOpen {
-            if !condition.wait(until: deadline) {
-                didTimeOut = true
-                return
-            }
-        }
-    }
-
-    /// True once a wait gave up.
-    var timedOut: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return didTimeOut
-    }
-
+extension Latch {
     /// Makes the calling thread wait at this latch as it exits, after its closure has returned
     /// (a thread-local value's destructor). The corresponding C function is `pthread_key_create`.
     func holdCurrentThreadAtExit() {
