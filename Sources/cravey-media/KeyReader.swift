@@ -24,17 +24,25 @@ final class KeyReader: Sendable {
     /// The corresponding C functions are `tcgetattr` and `tcsetattr`.
     init(mouse: Bool = false, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
         self.mouse = mouse
+        saved = Self.keysMode()
+        if mouse { Terminal.diagnostic("\u{1B}[?1000h\u{1B}[?1006h", terminator: "") }
+        Thread { [self] in read(handle) }.start()
+    }
+
+    /// Switches the terminal on stdin to reading keys as they are typed (non-canonical, a byte at
+    /// a time, without echo; Ctrl-C still sends SIGINT) and returns its mode before, to put back
+    /// with `tcsetattr`. The corresponding C functions are `tcgetattr` and `tcsetattr`.
+    static func keysMode() -> termios {
         var mode = termios()
         tcgetattr(0, &mode)
-        saved = mode
+        let saved = mode
         mode.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &mode.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
         tcsetattr(0, TCSANOW, &mode)
-        if mouse { Terminal.diagnostic("\u{1B}[?1000h\u{1B}[?1006h", terminator: "") }
-        Thread { [self] in read(handle) }.start()
+        return saved
     }
 
     /// Puts the terminal back as it was and stops reading, once the reading thread has ended

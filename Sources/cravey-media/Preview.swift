@@ -149,15 +149,7 @@ struct Preview {
     /// One key from the terminal, read without Enter or echo; nil at the end of input (or a
     /// terminal gone). The corresponding C functions are `tcsetattr` and `read`.
     private static func readKey() -> PlayerKey? {
-        var saved = termios()
-        tcgetattr(0, &saved)
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(0, TCSANOW, &raw)
+        var saved = KeyReader.keysMode()
         defer { tcsetattr(0, TCSANOW, &saved) }
         // A byte at a time, so that what is typed after the key (a line for a prompt) stays
         // unread; an escape sequence (an arrow) arrives at once and is read whole.
