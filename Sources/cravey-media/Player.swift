@@ -34,14 +34,16 @@ struct Player {
         // Keys need the terminal on stdin; the line goes to stderr, which must be one too. NO_COLOR
         // takes its colour, not the line. A click on the bar goes to that point of the clip.
         let live = !json && isatty(0) == 1 && isatty(2) == 1
-        let line = ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording), colour: Terminal.isInteractive)
-        let keys = live ? KeyReader(mouse: true, handling: { key in
+        // The stored waveform is read only for a terminal's line, once the sound has started.
+        let line = live ? ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording),
+                                       colour: Terminal.isInteractive) : nil
+        let keys = line.map { line in KeyReader(mouse: true, handling: { key in
             if case .click(let column, _) = key {
                 if let fraction = line.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
             } else {
                 PlayerCommand(key).map(manager.perform)
             }
-        }) : nil
+        }) }
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
         if live {
@@ -49,7 +51,7 @@ struct Player {
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
-        let view = Task { [manager, live, json] () -> (any Error)? in await Player.show(manager, line: live ? line : nil, json: json, desktop: desktop) }
+        let view = Task { [manager, line, json] () -> (any Error)? in await Player.show(manager, line: line, json: json, desktop: desktop) }
         let outcome: PlaybackSummary
         do {
             outcome = try await manager.result()
