@@ -242,10 +242,7 @@ struct MeterLine {
     /// `peaks` as `width` bars, right-aligned (the newest at the right), blank where no block
     /// has come yet.
     static func bars(_ peaks: ArraySlice<Double>, width: Int) -> String {
-        let drawn = peaks.map { peak -> Character in
-            let level = min(max(Int(((peak + 60) / 60 * 8).rounded(.down)), 0), 7)
-            return Character(Unicode.Scalar(0x2581 + UInt32(level))!)
-        }
+        let drawn = peaks.map { peak in Character(Waveform.bar(Int(((peak + 60) / 60 * 8).rounded(.down)))) }
         return String(repeating: " ", count: max(width - drawn.count, 0)) + String(drawn)
     }
 }

@@ -28,8 +28,12 @@ extension Waveform {
         let magnitudes = columns(width).map(\.magnitude)
         let loudest = magnitudes.max() ?? 0
         return String(String.UnicodeScalarView(magnitudes.map { magnitude in
-            let level = loudest == 0 ? 0 : min(magnitude * 8 / loudest, 7)
-            return Unicode.Scalar(0x2581 + UInt32(level))!
+            Self.bar(loudest == 0 ? 0 : Int(min(magnitude * 8 / loudest, 7)))
         }))
+    }
+
+    /// The bar of a terminal's waveform of height `level`, 0 (U+2581 "▁") to 7 (U+2588 "█").
+    package static func bar(_ level: Int) -> Unicode.Scalar {
+        Unicode.Scalar(0x2581 + UInt32(min(max(level, 0), 7)))!
     }
 }
