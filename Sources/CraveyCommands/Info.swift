@@ -3,7 +3,13 @@ import CraveyCore
 import Foundation
 
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show everything about one recording.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show everything about one recording.",
+        discussion: """
+            Besides its words, dates, length, size and plays, it shows the clip's loudness \
+            (`Loudness: -18.2 LUFS, true peak -1.3 dBTP`) and its waveform as a line of bars \
+            (▁ to █, against the clip's loudest moment), and where its files are.
+            """)
 
     @OptionGroup var target: RecordingArgument
     @Flag(help: "Print the recording as JSON.") var json = false
