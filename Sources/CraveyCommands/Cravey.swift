@@ -27,7 +27,7 @@ public struct Cravey: ParsableCommand {
             notes cannot hold control characters (ESC, BEL, the C1 range, tab; titles no line \
             breaks either, notes may): the command exits 64 naming the character and where it is, \
             as "U+001B (ESC) at character 3". Whatever a stored row holds anyway (an older row, a \
-            hand-edited database) is printed escaped: a line break as "⏎", any other control \
+            hand-edited database) is printed escaped: a line break as the return symbol (U+23CE), any other control \
             character as "<U+001B>"; --json output is exact, escaped by JSON itself. Purposes: \
             motivational, craving, reflection, milestone.
 

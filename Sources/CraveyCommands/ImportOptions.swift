@@ -14,7 +14,7 @@ public struct ImportOptions: ParsableCommand {
             the source's channels up to stereo (mono 96 kb/s, stereo 128 kb/s; more channels \
             mixed down to stereo), video to H.264 and AAC in .mp4. Videos get a thumbnail. \
             Without --title, the clip is named after the file, without its extension (past 40 \
-            characters, shortened at a word with "…"). The original file is left where it is. A \
+            characters, shortened at a word with an ellipsis). The original file is left where it is. A \
             file whose name starts with a dash goes after `--`: `cravey import -- -take1.m4a`.
 
             What it refuses, it refuses before anything is stored. A named pipe, a directory, a \

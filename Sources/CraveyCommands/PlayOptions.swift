@@ -11,7 +11,7 @@ public struct PlayOptions: ParsableCommand {
         discussion: """
             Plays the clip to the default PulseAudio sink or --device. On a terminal it shows \
             the title and a progress line: the position, the clip's waveform with the played \
-            part marked (in colour, or a │ under NO_COLOR; a plain bar for a clip whose waveform \
+            part marked (in colour, or a vertical line under NO_COLOR; a plain bar for a clip whose waveform \
             is not made yet) and the length. Keys, on the terminal and in a video's window: \
             space pause/resume, left/right arrows skip 15 s back/forward (within the clip), 0-9 \
             jump to 0-90%, Home/End to the start and the end, a click on the bar to that point \

@@ -16,7 +16,8 @@ public struct QuickPlayOptions: ParsableCommand {
             shortcut (give the full path, such as ~/.local/bin/cravey, if that is not on the \
             session's PATH), or use the "cravey Quick Play" launcher that `scripts/install` puts \
             in the applications menu. Started that way, the play shows a notification with a \
-            Stop button, and the media keys pause and stop it.
+            Stop button, and the media keys pause and stop it; the same key again starts another \
+            play.
             """)
 
     @OptionGroup public var options: LibraryOptions
