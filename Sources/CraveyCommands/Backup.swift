@@ -6,11 +6,14 @@ struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write every clip, with its words, date and plays, to one file.",
         discussion: """
-            The file is a tar archive (`tar -tf FILE` lists it): the library's Recordings/ folder \
-            under cravey-backup/, each clip's media, thumbnail and record (its row and plays, as \
-            JSON), then cravey-backup/manifest.json with the size and SHA-256 of every file. \
+            The file is a tar archive (`tar -tf FILE` lists it), written in one step, mode \
+            0600: the library's Recordings/ folder under cravey-backup/, each clip's media, \
+            thumbnail, waveform and record (its title, notes, purpose, date, plays and loudness, \
+            as JSON), then cravey-backup/manifest.json with the size and SHA-256 of every file. \
             `cravey restore FILE` brings the clips back into any library. Recording, playing \
-            and deleting may go on while it is written.
+            and deleting may go on while it is written; a terminal shows its progress. A backup \
+            can also be unpacked by hand (`tar -xf FILE`) and opened as a library: \
+            `cravey --library cravey-backup doctor --repair` registers its clips.
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -37,10 +40,13 @@ struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add the clips of a backup that the library does not have.",
         discussion: """
-            Every byte of the backup is checked first; a backup that is damaged, cut short or \
-            altered restores nothing (exit 65). Then each clip the library lacks (by id) is \
-            saved with its words, date, plays and thumbnail; clips it has are left as they are. \
-            A clip deleted since the backup comes back. Running it twice adds nothing the second time.
+            Every byte of the backup is checked first against its manifest; a backup that is \
+            damaged, cut short, altered or not cravey's restores nothing (exit 65) and makes no \
+            library. Then each clip the library lacks (by id) is saved, durably as a recording \
+            is, with its words, date, plays and thumbnail; clips it has are left as they are. A \
+            clip deleted since the backup comes back. Running it twice adds nothing the second \
+            time. A backup made before clips kept waveforms restores as it is (`cravey doctor \
+            --repair` then makes them).
             """)
 
     @OptionGroup var options: LibraryOptions

@@ -16,7 +16,25 @@ public struct Cravey: ParsableCommand {
         discussion: """
             Everything stays on this machine. The library folder is --library PATH (before or \
             after the command), else $CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey \
-            (~/.local/share/cravey).
+            (~/.local/share/cravey). `--library ""` is refused (exit 64): an empty path never \
+            quietly means the default library. A recording is named by its id or any unique \
+            prefix of it, as with git.
+
+            Titles are at most 40 characters and notes at most 200; longer input is refused, \
+            never cut. Spaces (and line breaks) at the ends of a title or notes are removed, and \
+            stderr says so. A title may start with a dash: `--title "-2+3"` is a title. A blank \
+            title becomes "Recording Nov 22, 2026 3:42 PM" (the local creation time). Titles and \
+            notes cannot hold control characters (ESC, BEL, the C1 range, tab; titles no line \
+            breaks either, notes may): the command exits 64 naming the character and where it is, \
+            as "U+001B (ESC) at character 3". Whatever a stored row holds anyway (an older row, a \
+            hand-edited database) is printed escaped: a line break as the return symbol (U+23CE), any other control \
+            character as "<U+001B>"; --json output is exact, escaped by JSON itself. Purposes: \
+            motivational, craving, reflection, milestone.
+
+            Every command that prints data takes --json. A recording is an object with id, type \
+            (audio or video), title, notes, purpose (or null), createdAt (ISO 8601), duration \
+            (seconds), filePath and thumbnailPath (relative to the library), fileSize (bytes), \
+            playCount and lastPlayedAt; lists are arrays of these.
 
             Exit codes: 0 ok, 64 invalid input, 65 undecodable media or a damaged backup, 66 \
             unknown id or missing file, 69 no sound server, device or camera, 73 cannot write, \

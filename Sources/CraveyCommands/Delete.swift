@@ -2,7 +2,13 @@ import ArgumentParser
 import CraveyCore
 
 struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete one recording: its entry, its file and its thumbnail.")
+    static let configuration = CommandConfiguration(
+        abstract: "Delete one recording: its entry, its file, its thumbnail and its waveform.",
+        discussion: """
+            Asks first (--yes when stdin is not a terminal). Either the entry, the file, the \
+            thumbnail and the waveform are all gone, or nothing changed; a delete cut off by a \
+            crash is finished (or undone, if its entry is still there) by `cravey doctor --repair`.
+            """)
 
     @OptionGroup var target: RecordingArgument
     @Flag(help: "Do not ask for confirmation (needed when stdin is not a terminal).") var yes = false

@@ -2,7 +2,15 @@ import ArgumentParser
 import CraveyCore
 
 struct DeleteAll: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete every recording, file and thumbnail in the library.")
+    static let configuration = CommandConfiguration(
+        abstract: "Delete every recording, file and thumbnail in the library.",
+        discussion: """
+            Asks first (--yes when stdin is not a terminal). It also clears the deleted titles \
+            and notes out of the database file (SQLite secure_delete and a WAL checkpoint). A \
+            delete-all killed half-way (a power cut, `kill -9`) is finished by the next command, \
+            whichever it is: a clip you deleted never comes back, not even as a "Recovered" one. \
+            A file in Recordings/ that cravey did not make is left where it is, and named.
+            """)
 
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Do not ask for confirmation (needed when stdin is not a terminal).") var yes = false

@@ -8,8 +8,9 @@ public struct DevicesOptions: ParsableCommand {
         commandName: "devices",
         abstract: "List the sound server's sources (for `record --device`) and sinks (for `play --device`), and the cameras.",
         discussion: """
-            Cameras are the V4L2 devices that capture video (/dev/video*), each with its modes: \
-            pixel format, size and frame rates (`MJPG 1280x720 30,15 fps`).
+            Cameras are listed after the sound devices: every /dev/video* that captures video, asked through \
+            V4L2 itself, each with its modes, one a line: pixel format, size and frame rates \
+            (`MJPG 1280x720 30,15 fps`). "No cameras found" goes to stderr when there are none.
 
             --json prints one array: each source as before (name, description, isDefault: the \
             default source, isMonitor), each sink and each camera, all with kind ("source", \

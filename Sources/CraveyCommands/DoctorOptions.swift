@@ -8,15 +8,37 @@ public struct DoctorOptions: ParsableCommand {
         commandName: "doctor",
         abstract: "Check that the library's entries and files agree; --repair fixes what it finds.",
         discussion: """
-            Finds entries whose file is missing, files with no entry (a recording cut off by a \
-            crash, for example), thumbnails and waveforms with no entry, size mismatches and \
-            interrupted deletions. --repair registers playable orphan files as recordings titled \
-            "Recovered <date>", removes entries whose media is gone, fixes sizes and removes \
-            orphan thumbnails and waveforms. Unplayable fragments are deleted only with \
-            --delete-unplayable. It also counts clips whose loudness is not measured yet, or \
-            whose waveform is not made yet (which is no problem: playing one measures it, \
-            `cravey waveform` makes it); --repair measures them, both in one decoding.
-            Exits 0 when the library is healthy (or was repaired), 1 when problems remain.
+            First checks the database itself (SQLite's integrity_check): a damaged one is \
+            reported (exit 1) with the way out, and --repair then changes nothing. Then it finds \
+            entries whose file is missing, files with no entry (a recording cut off by a crash, \
+            for example), thumbnails, waveforms and clip records with no entry, size mismatches, \
+            interrupted deletions and imports, and stored paths (media or thumbnail) that point \
+            outside the library. A recording or import still in progress in another process is \
+            left alone.
+
+            --repair registers playable files that have no entry with the title, notes, purpose, \
+            date and plays of the clip's own record (Recordings/<type>_<id>.json), or as \
+            "Recovered <date>" when it has none; it removes entries whose media is gone, fixes \
+            sizes, writes missing clip records, removes orphan thumbnails, waveforms and \
+            records and deletes what an interrupted import left. Unplayable fragments are \
+            deleted only with --delete-unplayable, except a recording cut off before its first \
+            sound (a fragment holding not one packet), which holds nothing and goes. A file in \
+            Recordings/ that cravey did not name (a WAV put there, a name that is not UTF-8, a \
+            .m4a whose bytes are no MP4) is never deleted, renamed or registered: it is \
+            reported as "not made by cravey", to move away or `cravey import`.
+
+            It also counts clips whose loudness is not measured yet, or whose waveform is not \
+            made yet (which is no problem: playing one measures it, `cravey waveform` makes it); \
+            --repair measures them, both in one decoding.
+
+            A damaged database: move library.sqlite and its -wal and -shm files aside, as \
+            doctor prints, then `cravey doctor --repair` registers every clip again from its \
+            own record, with its title, notes, purpose, date, plays and loudness as of the last \
+            command that succeeded. An unpacked backup (`tar -xf FILE`) can be opened the same \
+            way: `cravey --library cravey-backup doctor --repair`.
+
+            Exits 0 when the library is healthy (or was repaired), 1 when problems remain (and \
+            says what it still finds).
             """)
 
     @OptionGroup public var options: LibraryOptions

@@ -10,12 +10,30 @@ public struct ImportOptions: ParsableCommand {
         abstract: "Add an existing audio or video file to the library.",
         discussion: """
             Any format FFmpeg reads with an audio or video stream. AAC audio (and H.264 video) in \
-            MP4 is kept as it is; anything else is converted: audio to AAC in .m4a, video to H.264 \
-            and AAC in .mp4. Videos get a thumbnail. Without --title, the clip is named after \
-            the file, without its extension (past 40 characters, shortened at a word with "…"). \
-            A named pipe, a directory or a device exits 64 at once; a file that cannot be \
-            decoded exits 65; either way nothing is stored. The original file is left where it \
-            is. A file whose name starts with a dash goes after `--`: `cravey import -- -take1.m4a`.
+            MP4 is kept as it is; anything else is converted: audio to AAC at 48 kHz in .m4a, in \
+            the source's channels up to stereo (mono 96 kb/s, stereo 128 kb/s; more channels \
+            mixed down to stereo), video to H.264 and AAC in .mp4. Videos get a thumbnail. \
+            Without --title, the clip is named after the file, without its extension (past 40 \
+            characters, shortened at a word with an ellipsis). The original file is left where it is. A \
+            file whose name starts with a dash goes after `--`: `cravey import -- -take1.m4a`.
+
+            What it refuses, it refuses before anything is stored. A named pipe, a directory, a \
+            device or a socket (links followed) exits 64 at once, naming what it is. Zero bytes, \
+            random bytes, a file cut short (an MP4 whose index is there but whose data stops: \
+            the message gives both times), a still picture, a file with no audio or video, or \
+            one no frame of which decodes exits 65, "Nothing was stored".
+
+            What it imports keeps its real length, whatever the timestamps say: video frames \
+            without a timestamp (an MPEG-1 or H.264 elementary stream) follow one another at the \
+            stream's frame rate; audio is timed by its samples from its first timestamp, so \
+            samples whose timestamps go back are dropped and a gap is filled with silence (a \
+            jump of more than 10 s is a break in the stream, joined up rather than filled); a \
+            duration a header claims counts only when the streams agree with it.
+
+            Ctrl-C, SIGTERM or SIGHUP stops an import and leaves nothing in the library (exit \
+            130); one arriving once the clip is saved lets it finish as usual (its id printed, \
+            exit 0). An import killed outright leaves an .importing file that the next \
+            `cravey doctor --repair` deletes.
             """)
 
     @OptionGroup public var options: LibraryOptions

@@ -3,7 +3,14 @@ import CraveyCore
 import Foundation
 
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show everything about one recording.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show everything about one recording.",
+        discussion: """
+            Besides its words, dates, length, size and plays, it shows the clip's loudness \
+            (`Loudness: -18.2 LUFS, true peak -1.3 dBTP`) and its waveform as a line of bars \
+            (block characters of eight heights, U+2581 to U+2588, against the clip's loudest moment), and where its files are. The loudness \
+            is kept in the database only: --json does not include it.
+            """)
 
     @OptionGroup var target: RecordingArgument
     @Flag(help: "Print the recording as JSON.") var json = false

@@ -9,19 +9,45 @@ public struct PlayOptions: ParsableCommand {
         commandName: "play",
         abstract: "Play a recording through the sound server and count the play.",
         discussion: """
-            Plays the clip to the default PulseAudio sink or --device; a video also shows in a \
-            window titled with the clip's title, its pictures in step with the sound (f or a \
-            double click: full screen; closing the window stops). Without a display (DISPLAY, \
-            WAYLAND_DISPLAY) or with --no-video a video plays its sound only; a display that \
-            cannot be opened is named, and the sound plays. On a terminal it shows the title \
-            and a progress bar. Keys, on the terminal and in the window: space pause/resume, \
-            left/right arrows skip 15 s back/forward, 0-9 jump to 0-90%, Home/End to the start \
-            and the end, q, Escape or Ctrl-C stop. Elsewhere it plays to the end; SIGINT and \
-            SIGTERM stop it. Playing to the end or stopping counts one play (the seconds \
-            listened, whether it completed); --no-count counts nothing. Every clip plays at one \
-            loudness (toward -16 LUFS, its true peak under -1 dBTP); --no-normalize plays it at \
-            its own level. A missing file exits 66, an undecodable one 65, no sound server 69; \
-            none of them counts a play.
+            Plays the clip to the default PulseAudio sink or --device. On a terminal it shows \
+            the title and a progress line: the position, the clip's waveform with the played \
+            part marked (in colour, or a vertical line under NO_COLOR; a plain bar for a clip whose waveform \
+            is not made yet) and the length. Keys, on the terminal and in a video's window: \
+            space pause/resume, left/right arrows skip 15 s back/forward (within the clip), 0-9 \
+            jump to 0-90%, Home/End to the start and the end, a click on the bar to that point \
+            (xterm's mouse reporting, on only while it plays), q, Escape or Ctrl-C stop. The \
+            terminal's mode is put back on every way out (the end, a key, SIGTERM, SIGHUP, a \
+            failure). Not on a terminal it plays to the end; SIGINT, SIGTERM and SIGHUP stop it, \
+            and the play is counted.
+
+            Playing to the end or stopping counts one play (the seconds listened, whether it \
+            completed), in one transaction; --no-count counts nothing. Every clip plays at one \
+            loudness: its integrated loudness and true peak (EBU R128) are measured when it is \
+            saved, or by `cravey doctor --repair` or at its first play for clips saved before \
+            that, and it is turned toward -16 LUFS, a quiet clip up only as far as keeps its \
+            true peak under -1 dBTP (never down), a silent clip not at all; --no-normalize \
+            plays it at its own level. A missing file exits 66, an undecodable one 65, no sound \
+            server or an unknown --device 69; none of them counts a play.
+
+            A video also shows in a window of its own, titled with the clip's title, as big as \
+            its pictures (a phone's upright, as its rotation says; within the screen), \
+            resizable, each picture shown when its sound is heard; f or a double click turns \
+            full screen on and off, and closing the window stops (and counts) as q does. \
+            Without a display (no DISPLAY or WAYLAND_DISPLAY) or with --no-video it plays its \
+            sound and says so; a display that cannot be opened, or does not answer within 5 s, \
+            is named on stderr and the sound plays alone (exit 0). A video without sound plays \
+            on the system's clock, with no sound server needed. The last line (and --json's \
+            play) gives the pictures shown and those dropped because they were late.
+
+            While it plays, cravey is a media player of the desktop (MPRIS, \
+            org.mpris.MediaPlayer2.cravey; a second one at once is cravey.instance<pid>): the \
+            keyboard's play/pause and stop keys, GNOME's and KDE's media controls and \
+            `playerctl -p cravey play-pause|stop|position 30|metadata` pause, resume, seek and \
+            stop it as the keys do, and show its title, length and position (a video's \
+            thumbnail as its picture). Started without a terminal (a launcher, a keyboard \
+            shortcut), it shows a notification naming the clip, with a Stop button. Without a \
+            session bus (a server, an SSH session) nothing of this is loaded or said. The bus \
+            is a local socket; a tcp: bus address is not used.
             """)
 
     @OptionGroup public var options: LibraryOptions

@@ -9,8 +9,15 @@ public struct QuickPlayOptions: ParsableCommand {
         abstract: "List Quick Play, the 3 most played recordings, or play one of them.",
         discussion: """
             Without N, lists them. With N (1 to 3), plays the Nth at once, as `cravey play` does \
-            (same keys, counting and exit codes); an empty library exits 66 and says how to \
-            record the first clip.
+            (same keys, window, media controls, counting and exit codes); an empty library exits \
+            66 and says how to record the first clip.
+
+            To play your most played clip with one key, bind `cravey quickplay 1` to a keyboard \
+            shortcut (give the full path, such as ~/.local/bin/cravey, if that is not on the \
+            session's PATH), or use the "cravey Quick Play" launcher that `scripts/install` puts \
+            in the applications menu. Started that way, the play shows a notification with a \
+            Stop button, and the media keys pause and stop it; the same key again starts another \
+            play.
             """)
 
     @OptionGroup public var options: LibraryOptions

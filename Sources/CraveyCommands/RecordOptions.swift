@@ -10,27 +10,47 @@ public struct RecordOptions: ParsableCommand {
         abstract: "Record a clip from the microphone (with --video, a camera too).",
         discussion: """
             Records AAC audio (48 kHz mono, 96 kb/s) into Recordings/ until --seconds have been \
-            captured or you press Ctrl-C (SIGINT and SIGTERM save the clip). Prints the new \
-            recording's id. On a terminal stderr shows the timer, the level and the sound of the \
-            last seconds as a scrolling waveform (without colour when NO_COLOR is set).
+            captured or you press Ctrl-C; SIGINT, SIGTERM and SIGHUP (the terminal window closed) \
+            all save the clip with its title. Prints the new recording's id. On a terminal stderr \
+            shows a live line, redrawn at least 10 times a second: the timer (to the tenth of a \
+            second), the sound of the last seconds as a scrolling waveform (a bar a capture \
+            block, its peak from -60 to 0 dBFS, as wide as the terminal allows) and the level \
+            (without colour when NO_COLOR is set; nothing when stderr is not a terminal). A \
+            capture block is 40 ms on PulseAudio and 42.7 ms on PipeWire (two of its 1024-frame \
+            quanta at 48 kHz), so levels arrive 23 to 25 times a second. If the \
+            input stays below -60 dBFS for the first 2 seconds, it warns once that the \
+            microphone may be muted or the wrong source.
+
+            The clip is written as it is recorded, a fragmented MP4 in half-second fragments, so \
+            a crash or `kill -9` loses at most the last half second or so; `cravey doctor \
+            --repair` registers what was left. A clean stop rewrites it with its index up front \
+            and saves it durably before its id is printed.
 
             Space on a terminal, or SIGUSR1 (`kill -USR1 PID`, for scripts and desktop \
             shortcuts), pauses the recording, and again resumes it: what is captured meanwhile is left out of the clip (sound and \
             video alike, in step), the joint makes no click, and --seconds counts only what was \
-            recorded. stderr says "Paused" and "Resumed".
+            recorded. The meter says paused and its clock stops; stderr says "Paused" and \
+            "Resumed".
 
-            With --video it records the camera too: H.264 (yuv420p) and AAC in an MP4, at --size \
-            and --fps (1280x720 at 30 by default), with a thumbnail; the meter also shows the frame \
-            rate the camera achieves. The camera is asked for the mode nearest that size and rate \
-            (MJPEG where raw pictures cannot reach the rate) and its pictures are scaled when the \
-            mode differs. `--camera test` is a synthetic camera (a moving test pattern with a \
-            running clock) for machines without one. A camera that cannot be opened exits 69.
+            With --video it records the camera too: H.264 (libx264 veryfast, zerolatency, \
+            yuv420p) and AAC in an MP4, at --size and --fps (1280x720 at 30 by default), with a \
+            thumbnail made at save; the meter also shows the frame rate the camera achieves, and \
+            a line at the end gives the frames written, dropped and repeated. The camera is asked \
+            for the mode of its own list nearest that size and rate (the nearest size, then the \
+            nearest rate; MJPEG where raw YUYV cannot reach the rate at that size), and its \
+            pictures are scaled only when the mode differs. The video is held to a constant rate \
+            against the audio (pictures dropped or repeated, never drifting) and ends with it. \
+            `--camera test` is a synthetic camera (FFmpeg's testsrc2: a moving pattern with a \
+            running clock, delivered in real time) that takes the same path as a real one, for \
+            machines without a camera. A camera that does not exist or cannot be opened exits 69 \
+            at once, naming it.
 
             When it stops, with stdin and stderr on a terminal, the clip is already saved and a \
-            look back shows its duration and waveform: p plays it (not counted as a play), t, n \
-            and u set its title, notes and purpose (refused as `cravey edit` refuses them), d \
-            discards it (after "Discard recording? This cannot be undone."), Enter keeps it. \
-            Ctrl-C or a closed terminal there keeps it too. --no-preview, or stdin not a \
+            look back shows its title, duration and waveform: p plays it (a preview, not counted; \
+            space pauses, any other key stops), t, n and u set its title, notes and purpose \
+            (refused as `cravey edit` refuses them, nothing changed then), d discards it (after \
+            "Discard recording? This cannot be undone. [y/N]"), Enter keeps it and prints its id. \
+            Ctrl-C, SIGTERM or a closed terminal there keeps it too. --no-preview, or stdin not a \
             terminal (a script, a pipe), keeps it at once.
             """)
 

@@ -10,22 +10,22 @@ public struct WaveformOptions: ParsableCommand {
         commandName: "waveform",
         abstract: "Draw a clip's sound as a PNG, or print its peaks as audiowaveform's JSON.",
         discussion: """
-            The picture is the whole clip from left to right, each column a line from its \\
-            highest to its lowest sample (dark grey on white; silence is a line across the \\
-            middle), --width by --height pixels (800x250, as audiowaveform draws). It goes to \\
-            --output, a new file refused as `export --output` is (something already there without \\
-            --force, anything not a regular file, any place inside the library), or to stdout \\
+            The picture is the whole clip from left to right, each column a line from its \
+            highest to its lowest sample (dark grey on white; silence is a line across the \
+            middle), --width by --height pixels (800x250, as audiowaveform draws). It goes to \
+            --output, a new file refused as `export --output` is (something already there without \
+            --force, anything not a regular file, any place inside the library), or to stdout \
             when that is not a terminal.
 
-            --json prints the clip's peaks instead, in audiowaveform's JSON format (version 2: \\
-            version, channels, sample_rate, samples_per_pixel, bits, length, data), which \\
-            wavesurfer.js and peaks.js read as it is: the lowest and highest 16-bit sample of \\
+            --json prints the clip's peaks instead, in audiowaveform's JSON format (version 2: \
+            version, channels, sample_rate, samples_per_pixel, bits, length, data), which \
+            wavesurfer.js and peaks.js read as it is: the lowest and highest 16-bit sample of \
             every 10 ms, all channels together.
 
-            Every clip with sound keeps its waveform beside its media (Recordings/<type>_<id>.peaks.dat, \\
-            audiowaveform's binary format). One saved before waveforms were kept has it made now, \\
-            from its media, and stored (`cravey doctor --repair` makes all of them). A clip \\
-            without sound (a silent video) exits 64, an unknown id or a missing file 66, audio \\
+            Every clip with sound keeps its waveform beside its media (Recordings/<type>_<id>.peaks.dat, \
+            audiowaveform's binary format). One saved before waveforms were kept has it made now, \
+            from its media, and stored (`cravey doctor --repair` makes all of them). A clip \
+            without sound (a silent video) exits 64, an unknown id or a missing file 66, audio \
             that does not decode 65.
             """)
 
