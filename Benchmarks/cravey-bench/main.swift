@@ -81,11 +81,12 @@ case (3, "thumbnail"), (4, "thumbnail"):
     let count = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let storage = try RecordingLibrary(at: folder).storage
+    let store = try RecordingLibrary(at: folder).store
     var times: [Double] = []
     for _ in 0..<count {
         times.append(seconds(try ContinuousClock().measure {
-            _ = try storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: .outside(URL(fileURLWithPath: arguments[2]))), for: UUID())
+            let jpeg = try Thumbnailer.jpeg(forVideoAt: .outside(URL(fileURLWithPath: arguments[2])))
+            try store.write { tx in try tx.store(jpeg, as: .thumbnail, of: ClipFiles(id: UUID(), type: .video)) }
         }))
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")

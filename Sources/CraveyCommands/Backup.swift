@@ -28,7 +28,7 @@ struct Backup: ParsableCommand {
         let summary = try library.backup(to: URL(fileURLWithPath: output), replacing: force, progress: meter.show)
         meter.clear()
         if json { return try Terminal.printJSON(summary) }
-        Terminal.diagnostic("Backed up \(summary.clips) clip\(summary.clips == 1 ? "" : "s") to \(output) (\(FileStorageManager.formatBytes(summary.bytes))).")
+        Terminal.diagnostic("Backed up \(summary.clips) clip\(summary.clips == 1 ? "" : "s") to \(output) (\(ByteCount.text(summary.bytes))).")
         if !summary.leftOut.isEmpty {
             Terminal.diagnostic("Left out \(summary.leftOut.count), whose media could not be read (deleted meanwhile, or missing: `cravey doctor` says which): "
                                 + summary.leftOut.map { Format.visible($0.title) }.joined(separator: ", ") + ".")
@@ -56,7 +56,7 @@ struct Restore: ParsableCommand {
     func run() throws {
         let backup = URL(fileURLWithPath: file)
         var library = try options.open()
-        if !library.storage.isStored {
+        if !library.store.isStored {
             // A backup that cannot be restored makes no library.
             try RecordingLibrary.checkBackup(at: backup, for: options.libraryURL)
             library = try options.open(creating: true)

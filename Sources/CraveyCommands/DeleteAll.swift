@@ -22,7 +22,7 @@ struct DeleteAll: ParsableCommand {
         guard try Terminal.confirm("Delete all \(count) recordings? This cannot be undone.", yes: yes) else { return }
         let summary = try library.deleteAll()
         if json { return try Terminal.printJSON(summary) }
-        Terminal.diagnostic("Deleted \(summary.recordings) recordings (\(summary.files) files, \(FileStorageManager.formatBytes(summary.bytes))).")
+        Terminal.diagnostic("Deleted \(summary.recordings) recordings (\(summary.files) files, \(ByteCount.text(summary.bytes))).")
         if !summary.untouched.isEmpty {
             Terminal.diagnostic("Left \(summary.untouched.count) file\(summary.untouched.count == 1 ? "" : "s") cravey did not make, where \(summary.untouched.count == 1 ? "it is" : "they are"): "
                                 + summary.untouched.map(Format.visible).joined(separator: ", ") + ". Move them out of the library folder, or add one with `cravey import FILE`.")

@@ -30,7 +30,7 @@ struct Info: ParsableCommand {
             ("Notes", Format.visible(recording.notes ?? "")),
             ("Created", Format.date(recording.createdAt)),
             ("Duration", Format.duration(recording.duration) + String(format: " (%.3f s)", recording.duration)),
-            ("Size", FileStorageManager.formatBytes(recording.fileSize)),
+            ("Size", ByteCount.text(recording.fileSize)),
             ("Plays", String(recording.playCount)),
             ("Last played", recording.lastPlayedAt.map(Format.date) ?? "never"),
             ("Loudness", recording.loudness?.description ?? (recording.type == .audio

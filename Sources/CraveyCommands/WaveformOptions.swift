@@ -70,7 +70,7 @@ public struct WaveformOptions: ParsableCommand {
             }
             return try Terminal.write(data)
         }
-        try library.storage.writeOutside(data, to: URL(fileURLWithPath: output), doing: "write the waveform to", replacing: force)
+        try library.writeOutside(to: URL(fileURLWithPath: output), doing: "write the waveform to", replacing: force) { try $0.write(data) }
         Terminal.diagnostic("Wrote the waveform of \"\(Format.visible(recording.title))\" to \(output).")
     }
 }

@@ -30,7 +30,7 @@ struct Import: AsyncParsableCommand {
             Terminal.diagnostic("cravey: import stopped; nothing was stored.")
             Foundation.exit(130)
         }
-        Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         try Terminal.printSaved(recording, json: command.json)
     }
 }

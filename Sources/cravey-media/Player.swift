@@ -28,7 +28,7 @@ struct Player {
         // The desktop's media controls and keys drive the same manager; without a terminal a
         // notification says what plays and how to stop it.
         let desktop = await MediaPlayerService.start(
-            for: manager, playing: recording, artwork: recording.thumbnailPath.flatMap { try? library.storage.absoluteURL(for: $0) },
+            for: manager, playing: recording, artwork: library.thumbnailURL(of: recording),
             notification: Terminal.isAttached ? nil : (
                 "Playing \"\(title)\"", "\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
         // Keys need the terminal on stdin; the line goes to stderr, which must be one too. NO_COLOR

@@ -45,7 +45,7 @@ struct Record: AsyncParsableCommand {
         }
         keys?.restore()
         pauses.cancel()
-        Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(FileStorageManager.formatBytes(recording.fileSize))).")
+        Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         // Saved durably before the look back: whatever happens there, the clip is kept.
         if onTerminal && !command.noPreview {
             var preview = Preview(library: library, recording: recording, sink: nil, signals: signals)

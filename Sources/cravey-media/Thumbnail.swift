@@ -5,20 +5,20 @@ import Foundation
 
 /// Runs `cravey thumbnail` (its command line is ``ThumbnailOptions``, which `cravey` shows in
 /// its help).
-struct Thumbnail: ParsableCommand {
+struct Thumbnail: AsyncParsableCommand {
     static let configuration = ThumbnailOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
     @OptionGroup var command: ThumbnailOptions
 
-    func run() throws {
+    func run() async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
         if let output = command.output {
-            try library.writeThumbnail(of: recording, at: command.at, to: URL(fileURLWithPath: output), replacing: command.force)
+            try await library.writeThumbnail(of: recording, at: command.at, to: URL(fileURLWithPath: output), replacing: command.force)
             Terminal.diagnostic("Wrote the thumbnail of \"\(Format.visible(recording.title))\" to \(output).")
         } else {
-            let updated = try library.makeThumbnail(of: recording, at: command.at)
+            let updated = try await library.makeThumbnail(of: recording, at: command.at)
             Terminal.diagnostic("Made the thumbnail of \"\(Format.visible(updated.title))\" again.")
             try Terminal.print(updated, json: command.json) { $0.thumbnailPath ?? "" }
         }

@@ -48,7 +48,7 @@ struct BackupTests {
                         == Data(contentsOf: original.url.appendingPathComponent(thumbnail)), sourceLocation: sourceLocation)
             }
             // Its waveform, when it had one; a clip saved before waveforms were kept has none.
-            let waveform = FileStorageManager.waveformPath(for: row.id, type: row.type)
+            let waveform = ClipFiles(id: row.id, type: row.type).file(.waveform)!.path
             let (copied, kept) = (try? Data(contentsOf: copy.url.appendingPathComponent(waveform)),
                                   try? Data(contentsOf: original.url.appendingPathComponent(waveform)))
             #expect(copied == kept, sourceLocation: sourceLocation)

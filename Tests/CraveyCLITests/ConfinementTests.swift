@@ -70,7 +70,7 @@ struct ConfinementTests {
     @Test("export --output refuses what exists (unless --force), anything not a regular file (even with --force), and any place inside the library")
     func exportOutput() async throws {
         let library = try Fixture.library(titles: ["Kept"])
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let folder = temporaryFolder()
         let existing = folder.appendingPathComponent("existing.csv")
         try Data("mine".utf8).write(to: existing)
@@ -100,7 +100,7 @@ struct ConfinementTests {
             let result = try await export(path + "/" + inside, true)
             #expect(result.status == 64 && result.error.contains("inside the library"), "\(inside): \(result.error)")
         }
-        #expect(try library.repository.fetchAll().map(\.title) == ["Kept"])
+        #expect(try library.recordings().map(\.title) == ["Kept"])
         #expect(!FileManager.default.fileExists(atPath: path + "/export.csv"))
         // --force replaces a regular file
         let replaced = try await export(existing.path, true)
@@ -121,7 +121,7 @@ struct ConfinementTests {
         #expect(try mode(file.path) == 0o644)
 
         // Given a library the person made 0500
-        let library = try Fixture.library(clips: 1).storage.libraryURL
+        let library = try Fixture.library(clips: 1).url
         #expect(chmod(library.path, 0o500) == 0)
         // When listing it
         let listed = try await Cravey.run(["list", "--library", library.path])
@@ -132,7 +132,7 @@ struct ConfinementTests {
 
     @Test("a library others can reach is warned about once on stderr, naming the fix, and left as it is")
     func openLibraryWarned() async throws {
-        let library = try Fixture.library(clips: 1).storage.libraryURL
+        let library = try Fixture.library(clips: 1).url
         #expect(chmod(library.path, 0o755) == 0)
         let listed = try await Cravey.run(["list", "--library", library.path])
         #expect(listed.status == 0, "\(listed.error)")
@@ -158,7 +158,7 @@ struct ConfinementTests {
         // Then it is a usage error and the clip is still there
         #expect(result.status == 64, "\(result.error)")
         #expect(result.error.contains("--library"))
-        #expect(try library.repository.count() == 1)
+        #expect(try library.count() == 1)
     }
 
     @Test("a read-only library lists, shows, exports to stdout and reports storage (exit 0); only writes fail, with 73",
@@ -166,8 +166,8 @@ struct ConfinementTests {
     func readOnlyLibrary() async throws {
         // Given a library with a clip, seen through a read-only bind mount in a private mount namespace
         let library = try Fixture.library(titles: ["Calm"])
-        let id = try #require(try library.repository.fetchAll().first).id.uuidString.lowercased()
-        let source = library.storage.libraryURL.path
+        let id = try #require(try library.recordings().first).id.uuidString.lowercased()
+        let source = library.url.path
         let mounted = temporaryFolder().appendingPathComponent("readonly").path
         try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
@@ -182,18 +182,17 @@ struct ConfinementTests {
         let result = try run("unshare", ["--mount", "--propagation", "private", "sh", "-c", script], environment: Cravey.environment())
         // Then the reads succeed and the writes exit 73, and nothing changed
         #expect(result.output.split(separator: "\n") == ["0", "0", "0", "0", "73", "73"], "\(result.output) \(result.error)")
-        #expect(try library.repository.fetchAll().map(\.title) == ["Calm"])
+        #expect(try library.recordings().map(\.title) == ["Calm"])
     }
 
     @Test("doctor finds a thumbnail path pointing outside, --repair removes it, and the recording can then be deleted")
     func thumbnailOutside() async throws {
         // Given a row whose thumbnail path leaves the library
         let library = try Fixture.library(titles: ["Odd"])
-        var recording = try #require(try library.repository.fetchAll().first)
-        let deleted = try #require(try library.repository.delete(id: recording.id))
+        var recording = try #require(try library.recordings().first)
         recording.thumbnailPath = "../x.jpg"
-        try library.repository.restore([(recording, deleted.1)])
-        let path = library.storage.libraryURL.path
+        try library.store.write { tx in try tx.repository.updateThumbnail(of: recording.id, to: recording.thumbnailPath) }
+        let path = library.url.path
 
         // When the doctor looks, repairs, and the recording is deleted
         let doctor = try await Cravey.run(["doctor", "--library", path])
@@ -204,7 +203,7 @@ struct ConfinementTests {
         #expect(doctor.status == 1 && doctor.output.contains("../x.jpg"), "\(doctor.output)")
         #expect(repair.status == 0, "\(repair.output) \(repair.error)")
         #expect(delete.status == 0, "\(delete.error)")
-        #expect(try library.repository.count() == 0)
+        #expect(try library.count() == 0)
     }
 
     @Test("a link where a clip's waveform belongs is never followed: waveform, info and doctor --repair neither read nor write what it points at")
@@ -216,7 +215,7 @@ struct ConfinementTests {
         let original = Waveform(sampleRate: 48_000, samplesPerPeak: 480, peaks: [.init(min: -9, max: 9)]).audiowaveformData()
         try original.write(to: outside)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: outside.path)
-        let link = library.url.appendingPathComponent(FileStorageManager.waveformPath(for: row.id, type: .audio))
+        let link = library.url.appendingPathComponent(ClipFiles(id: row.id, type: .audio).file(.waveform)!.path)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
         let path = library.url.path
 
@@ -240,14 +239,14 @@ struct ConfinementTests {
     func nonUTF8Names() async throws {
         // Given a file in Recordings/ whose name holds the byte 0xFF
         let library = try Fixture.library(clips: 1)
-        let folder = library.storage.recordingsURL.path
+        let folder = library.recordingsURL.path
         let name: [UInt8] = Array("bad-".utf8) + [0xFF, 0xFE] + Array(".m4a".utf8)
         let descriptor = (Array(folder.utf8) + [0x2F] + name + [0]).withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o600) }
         }
         #expect(descriptor >= 0)
         close(descriptor)
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
 
         // When the doctor looks and repairs, then everything is deleted
         let doctor = try await Cravey.run(["doctor", "--library", path])

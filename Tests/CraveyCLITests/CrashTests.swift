@@ -30,8 +30,8 @@ struct CrashTests {
         for _ in 0..<3 where !killedMidway {
             // Given a library of 1,500 clips
             let library = try Fixture.library(clips: 1500)
-            let path = library.storage.libraryURL.path
-            let recordings = library.storage.recordingsURL
+            let path = library.url.path
+            let recordings = library.recordingsURL
 
             // When delete-all is killed once its files have started to go
             let process = try Cravey.start(["delete-all", "--yes", "--library", path])
@@ -49,7 +49,7 @@ struct CrashTests {
             let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
             #expect(repair.status == 0, "\(repair.output.prefix(300)) \(repair.error)")
             #expect(!repair.output.contains("Registered"), "\(repair.output.prefix(300))")
-            #expect(try library.repository.count() == 0)
+            #expect(try library.count() == 0)
         }
         #expect(killedMidway, "delete-all ended before it could be killed in the middle")
     }
@@ -61,8 +61,8 @@ struct CrashTests {
         let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1200:sample_rate=16000", "-ac", "1"])
         for signal in [SIGINT, SIGKILL] {
             let library = try RecordingLibrary(at: temporaryLibrary())
-            let path = library.storage.libraryURL.path
-            let recordings = library.storage.recordingsURL
+            let path = library.url.path
+            let recordings = library.recordingsURL
 
             // When the import is signalled once its file in the library has bytes
             let process = try Cravey.start(["import", wav.path, "--library", path])
@@ -87,7 +87,7 @@ struct CrashTests {
                 #expect(repair.status == 0, "\(repair.output) \(repair.error)")
                 #expect(names(in: recordings).isEmpty, "\(names(in: recordings).prefix(3))")
             }
-            #expect(try library.repository.count() == 0)
+            #expect(try library.count() == 0)
         }
     }
 
@@ -96,7 +96,7 @@ struct CrashTests {
         // Given an import whose stdout is a pipe already full, so it stops at printing the id,
         // after its clip is saved and the file's lock is released
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let output = Pipe()
         let writer = output.fileHandleForWriting.fileDescriptor
         _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
@@ -118,8 +118,8 @@ struct CrashTests {
         try process.run()
         try output.fileHandleForWriting.close()
         let saved = try await wait(for: process) {
-            guard let recording = try? library.repository.fetchAll().first else { return false }
-            let descriptor = open(library.storage.url(of: recording.filePath).path, O_RDONLY | O_CLOEXEC)
+            guard let recording = try? library.recordings().first else { return false }
+            let descriptor = open(library.fileURL(recording.filePath).path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return false }
             defer { close(descriptor) }
             return flock(descriptor, LOCK_EX | LOCK_NB) == 0
@@ -136,7 +136,7 @@ struct CrashTests {
         // Then it did not stop on its own: it printed the id of the stored clip and exited 0
         #expect(!stoppedAlone, "exit \(process.terminationStatus) while its output was blocked")
         #expect(process.terminationStatus == 0, "exit \(process.terminationStatus)")
-        let recordings = try library.repository.fetchAll()
+        let recordings = try library.recordings()
         #expect(recordings.count == 1)
         let id = String(decoding: printed.dropFirst(filled), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(id == recordings.first?.id.uuidString.lowercased(), "printed \(id)")

@@ -19,7 +19,7 @@ extension PlayCommandTests {
     func played(_ id: String, in library: RecordingLibrary, sink: String, _ extra: [String] = []) async throws
         -> (loudness: Double, peak: Float) {
         let capture = try await SinkCapture.start(sink: sink, rate: 48_000)
-        let result = try await Cravey.run(["play", id, "--library", library.storage.libraryURL.path,
+        let result = try await Cravey.run(["play", id, "--library", library.url.path,
                                            "--device", sink, "--no-count"] + extra)
         let samples = try await offPool { try capture.stop() }
         #expect(result.status == 0, "\(result.error)")
@@ -52,17 +52,17 @@ extension PlayCommandTests {
         // Given a quiet clip whose row lost its measurement, as a row from before the migration has none
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try tone(peak: -6), try tone(peak: -18)])
-        let database = library.storage.libraryURL.appendingPathComponent("library.sqlite").path
+        let database = library.url.appendingPathComponent("library.sqlite").path
         let cleared = try run("sqlite3", [database, "UPDATE recording SET loudnessIntegrated = NULL, loudnessTruePeak = NULL"])
         #expect(cleared.status == 0, "\(cleared.error)")
-        #expect(try library.repository.fetch(idPrefix: ids[1]).loudness == nil)
+        #expect(try library.recording(matching: ids[1]).loudness == nil)
 
         // When both are played
         let loud = try await played(ids[0], in: library, sink: sink.sinkName)
         let quiet = try await played(ids[1], in: library, sink: sink.sinkName)
 
         // Then both were measured, stored, and heard at one loudness
-        #expect(try library.repository.fetch(idPrefix: ids[1]).loudness != nil)
+        #expect(try library.recording(matching: ids[1]).loudness != nil)
         #expect(abs(loud.loudness - quiet.loudness) <= 1, "\(loud.loudness) vs \(quiet.loudness) LUFS")
     }
 }

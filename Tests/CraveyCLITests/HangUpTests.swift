@@ -137,6 +137,6 @@ struct HangUpTests {
         // Then the import stopped with 130 and left nothing
         #expect(terminal.process.terminationStatus == 130)
         let opened = try RecordingLibrary(at: library)
-        #expect(try opened.count() == 0 && opened.storage.storedFiles().isEmpty, "\(opened.storage.storedFiles())")
+        #expect(try opened.count() == 0 && opened.store.storedFiles().isEmpty, "\(opened.store.storedFiles())")
     }
 }

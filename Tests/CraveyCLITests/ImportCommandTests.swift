@@ -9,7 +9,7 @@ struct ImportCommandTests {
     func titleFromFileName() async throws {
         // Given: an empty library and a clip named coach-talk.mp3
         let library = try Fixture.library(clips: 0)
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let named = folder.appendingPathComponent("coach-talk.mp3")
@@ -21,7 +21,7 @@ struct ImportCommandTests {
             let imported = try await Cravey.run(["import", "--library", path] + arguments)
             #expect(imported.status == 0, "\(imported.error)")
             let id = try #require(UUID(uuidString: imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
-            return try #require(try library.repository.fetch(id: id)).title
+            return try #require(try library.recording(id)).title
         }
         // When / Then: no --title names it after the file, without the extension
         #expect(try await importedTitle([named.path]) == "coach-talk")
@@ -38,11 +38,11 @@ struct ImportCommandTests {
         let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // When: importing the folder
-        let refused = try await Cravey.run(["import", folder.path, "--library", library.storage.libraryURL.path])
+        let refused = try await Cravey.run(["import", folder.path, "--library", library.url.path])
         // Then: 64, the message says it is a directory, and the library is empty
         #expect(refused.status == 64, "\(refused.error)")
         #expect(refused.error.contains("it is a directory"), "\(refused.error)")
-        #expect(try library.repository.count() == 0)
+        #expect(try library.count() == 0)
     }
 
     @Test("every malformed file in Media/ exits 65 saying nothing was stored, and the library stays empty",
@@ -51,11 +51,11 @@ struct ImportCommandTests {
         // Given: an empty library
         let library = try Fixture.library(clips: 0)
         // When: importing the malformed file
-        let refused = try await Cravey.run(["import", fixture.url.path, "--library", library.storage.libraryURL.path])
+        let refused = try await Cravey.run(["import", fixture.url.path, "--library", library.url.path])
         // Then: 65 (undecodable media), the message names the file, and nothing is stored
         #expect(refused.status == 65, "\(refused.error)")
         #expect(refused.error.contains(fixture.url.path) && refused.error.contains("Nothing was stored"), "\(refused.error)")
-        #expect(try library.repository.count() == 0)
-        #expect(library.storage.storedFiles().isEmpty, "left behind: \(library.storage.storedFiles())")
+        #expect(try library.count() == 0)
+        #expect(library.store.storedFiles().isEmpty, "left behind: \(library.store.storedFiles())")
     }
 }

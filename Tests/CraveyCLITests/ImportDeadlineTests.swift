@@ -29,6 +29,6 @@ struct ImportDeadlineTests {
         #expect(ContinuousClock.now - interrupted < .seconds(2))
         #expect(process.terminationStatus == 130)
         let opened = try RecordingLibrary(at: library)
-        #expect(try opened.count() == 0 && opened.storage.storedFiles().isEmpty, "\(opened.storage.storedFiles())")
+        #expect(try opened.count() == 0 && opened.store.storedFiles().isEmpty, "\(opened.store.storedFiles())")
     }
 }

@@ -9,38 +9,38 @@ struct LibraryCommandTests {
     @Test("8 processes x 250 plays of one clip at once end at exactly 2,000 plays and 2,000 events")
     func concurrentPlays() async throws {
         let library = try Fixture.library(clips: 1)
-        let recording = try #require(try library.repository.fetchAll().first)
+        let recording = try #require(try library.recordings().first)
         let helper = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent()
             .appendingPathComponent("cravey-test-helper").path
         let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    try await runOffPool(helper, ["plays", library.storage.libraryURL.path, recording.id.uuidString, "250"])
+                    try await runOffPool(helper, ["plays", library.url.path, recording.id.uuidString, "250"])
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         for result in results { #expect(result.status == 0, "\(result.error)") }
-        #expect(try library.repository.fetch(id: recording.id)?.playCount == 2000)
-        #expect(try library.repository.playEvents(of: recording.id).count == 2000)
+        #expect(try library.recording(recording.id)?.playCount == 2000)
+        #expect(try library.plays(of: recording.id).count == 2000)
     }
 
     @Test("delete asks, refuses without a terminal or --yes (exit 64), and deletes with --yes")
     func deleteConfirmation() async throws {
         let library = try Fixture.library(titles: ["Don't Do It"])
-        let recording = try #require(try library.repository.fetchAll().first)
-        let path = library.storage.libraryURL.path
+        let recording = try #require(try library.recordings().first)
+        let path = library.url.path
         let id = String(recording.id.uuidString.lowercased().prefix(6))
 
         let refused = try await Cravey.run(["delete", id, "--library", path])
         #expect(refused.status == 64)
         #expect(refused.error.contains("--yes"))
-        #expect(try library.repository.count() == 1)
+        #expect(try library.count() == 1)
 
         let deleted = try await Cravey.run(["delete", id, "--yes", "--library", path])
         #expect(deleted.status == 0, "\(deleted.error)")
-        #expect(try library.repository.count() == 0)
-        #expect(library.storage.totalStorageUsed() == 0)
+        #expect(try library.count() == 0)
+        #expect(try library.storageReport().totalBytes == 0)
 
         let unknown = try await Cravey.run(["delete", id, "--yes", "--library", path])
         #expect(unknown.status == 66)
@@ -50,8 +50,8 @@ struct LibraryCommandTests {
     @Test("info, edit and quickplay work on an id prefix; a 41-character edit exits 64 and changes nothing")
     func infoEditQuickPlay() async throws {
         let library = try Fixture.library(titles: ["Breathe"])
-        let recording = try #require(try library.repository.fetchAll().first)
-        let path = library.storage.libraryURL.path
+        let recording = try #require(try library.recordings().first)
+        let path = library.url.path
         let id = String(recording.id.uuidString.prefix(8))
 
         let edited = try await Cravey.run(["edit", id, "--title", "Ten minutes", "--purpose", "craving", "--json", "--library", path])
@@ -69,9 +69,9 @@ struct LibraryCommandTests {
     @Test("a control character in --title or --notes exits 64 naming it; list, quickplay, info, delete and doctor show a stored one escaped")
     func controlCharacters() async throws {
         let library = try Fixture.library(titles: ["Breathe", "Other"])
-        let recording = try #require(try library.repository.fetchAll().first { $0.title == "Breathe" })
-        let other = try #require(try library.repository.fetchAll().first { $0.title == "Other" })
-        let path = library.storage.libraryURL.path
+        let recording = try #require(try library.recordings().first { $0.title == "Breathe" })
+        let other = try #require(try library.recordings().first { $0.title == "Other" })
+        let path = library.url.path
         let id = String(recording.id.uuidString.lowercased().prefix(8))
 
         // Given: typed input with ESC (which could retitle the terminal) is refused, nothing changes.
@@ -80,13 +80,13 @@ struct LibraryCommandTests {
         #expect(refused.error.contains("U+001B (ESC) at character 3") && !refused.error.contains("\u{1B}"), "\(refused.error)")
         let tabbed = try await Cravey.run(["edit", id, "--notes", "a\tb", "--library", path])
         #expect(tabbed.status == 64 && tabbed.error.contains("U+0009 (TAB) at character 2"), "\(tabbed.error)")
-        #expect(try library.repository.fetch(id: recording.id)?.title == "Breathe")
+        #expect(try library.recording(recording.id)?.title == "Breathe")
         let multiline = try await Cravey.run(["edit", id, "--notes", "one\ntwo", "--library", path])
         #expect(multiline.status == 0, "\(multiline.error)")
 
         // When: an older or hand-edited row holds control characters anyway
         for row in [recording, other] {
-            _ = try library.repository.updateMetadata(of: row.id, title: "\u{1B}]0;pwned\u{07}x\u{9B}",
+            _ = try library.storeWords(of: row.id, title: "\u{1B}]0;pwned\u{07}x\u{9B}",
                                                       notes: "one\ntwo\u{1B}[2J\u{7F}", purpose: nil)
         }
         let list = try await Cravey.run(["list", "--library", path])
@@ -94,7 +94,7 @@ struct LibraryCommandTests {
         let info = try await Cravey.run(["info", id, "--library", path])
         let json = try await Cravey.run(["info", id, "--json", "--library", path])
         let deleted = try await Cravey.run(["delete", id, "--yes", "--library", path])
-        try FileManager.default.removeItem(at: library.storage.libraryURL.appendingPathComponent(other.filePath))
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent(other.filePath))
         let doctor = try await Cravey.run(["doctor", "--library", path])
 
         // Then: no control character reaches the terminal; each shows as its code point.
@@ -113,7 +113,7 @@ struct LibraryCommandTests {
     @Test("export writes a formula-looking title with a leading apostrophe; --raw keeps it verbatim")
     func exportFormula() async throws {
         let library = try Fixture.library(titles: ["=HYPERLINK(\"http://x\",\"click\")"])
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let safe = try await Cravey.run(["export", "--format", "csv", "--library", path])
         #expect(safe.status == 0, "\(safe.error)")
         #expect(safe.output.contains("\"'=HYPERLINK(\"\"http://x\"\",\"\"click\"\")\""), "\(safe.output)")
@@ -125,7 +125,7 @@ struct LibraryCommandTests {
     @Test("export --output writes a private file; storage counts bytes, types and purposes")
     func exportAndStorage() async throws {
         let library = try Fixture.library(clips: 3)
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let output = temporaryFolder().appendingPathComponent("export.csv")
         let exported = try await Cravey.run(["export", "--format", "csv", "--output", output.path, "--library", path])
         #expect(exported.status == 0, "\(exported.error)")
@@ -135,7 +135,7 @@ struct LibraryCommandTests {
         let storage = try await Cravey.run(["storage", "--json", "--library", path])
         let report = try JSONDecoder().decode(RecordingLibrary.StorageReport.self, from: Data(storage.output.utf8))
         #expect(report.recordings == 3 && report.byType["audio"] == 3 && report.byPurpose["none"] == 3)
-        #expect(report.totalBytes == library.storage.totalStorageUsed() && report.totalBytes > 0)
+        #expect(report.totalBytes == (try library.storageReport().totalBytes) && report.totalBytes > 0)
 
         let noDirectory = try await Cravey.run(["export", "--format", "json", "--output", "/nonexistent/dir/x.json", "--library", path])
         #expect(noDirectory.status == 73)
@@ -144,12 +144,12 @@ struct LibraryCommandTests {
     @Test("import stores a WAV as AAC and prints its id; random bytes exit 65 and store nothing")
     func importCommand() async throws {
         let library = try Fixture.library(clips: 0)
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
         let imported = try await Cravey.run(["--library", path, "import", wav.path, "--title", "Breathe", "--purpose", "reflection"])
         #expect(imported.status == 0, "\(imported.error)")
         let id = try #require(UUID(uuidString: imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let row = try #require(try library.repository.fetch(id: id))
+        let row = try #require(try library.recording(id))
         #expect(row.title == "Breathe" && row.purpose == .reflection && row.type == .audio)
 
         let garbage = temporaryFolder().appendingPathComponent("garbage.mp3")
@@ -157,7 +157,7 @@ struct LibraryCommandTests {
         let refused = try await Cravey.run(["import", garbage.path, "--library", path])
         #expect(refused.status == 65)
         #expect(refused.error.contains(garbage.path) && refused.error.contains("Nothing was stored"))
-        #expect(try library.repository.count() == 1)
+        #expect(try library.count() == 1)
     }
 
     @Test("without cravey-media beside it, a media command exits 1 saying what is missing; library commands still work")
@@ -188,13 +188,13 @@ struct LibraryCommandTests {
     @Test("delete-all --yes empties the library; doctor then reports it healthy")
     func deleteAllAndDoctor() async throws {
         let library = try Fixture.library(clips: 5)
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let refused = try await Cravey.run(["delete-all", "--library", path])
         #expect(refused.status == 64)
-        #expect(try library.repository.count() == 5)
+        #expect(try library.count() == 5)
         let deleted = try await Cravey.run(["delete-all", "--yes", "--json", "--library", path])
         #expect(deleted.status == 0, "\(deleted.error)")
-        #expect(try library.repository.count() == 0 && library.storage.totalStorageUsed() == 0)
+        #expect(try library.count() == 0 && library.storageReport().totalBytes == 0)
         let doctor = try await Cravey.run(["doctor", "--library", path])
         #expect(doctor.status == 0 && doctor.output.contains("healthy"))
     }

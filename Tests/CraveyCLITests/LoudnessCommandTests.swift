@@ -10,8 +10,8 @@ struct LoudnessCommandTests {
     func infoAndDoctor() async throws {
         // Given a clip saved without a measurement, as clips were before loudness was measured
         let library = try Fixture.library(titles: ["Breathe"])
-        let recording = try #require(try library.repository.fetchAll().first)
-        let path = library.storage.libraryURL.path
+        let recording = try #require(try library.recordings().first)
+        let path = library.url.path
         let id = String(recording.id.uuidString.lowercased().prefix(8))
         let jsonBefore = try await Cravey.run(["info", id, "--json", "--library", path])
 
@@ -25,7 +25,7 @@ struct LoudnessCommandTests {
         #expect(doctor.status == 0, "\(doctor.error)")
         #expect(doctor.output.contains("The library is healthy."))
         #expect(doctor.output.contains("loudness not measured yet: 1 recording; `cravey doctor --repair` measures it"), "\(doctor.output)")
-        #expect(try library.repository.fetch(id: recording.id)?.loudness == nil)
+        #expect(try library.recording(recording.id)?.loudness == nil)
 
         // When doctor repairs
         let repaired = try await Cravey.run(["doctor", "--repair", "--library", path])
@@ -33,7 +33,7 @@ struct LoudnessCommandTests {
         // Then it says how many it measured, and info shows the measurement as stored
         #expect(repaired.status == 0, "\(repaired.error)")
         #expect(repaired.output.contains("repaired: Measured the loudness of 1 recording."), "\(repaired.output)")
-        let measured = try #require(try library.repository.fetch(id: recording.id)?.loudness)
+        let measured = try #require(try library.recording(recording.id)?.loudness)
         let after = try await Cravey.run(["info", id, "--library", path])
         let expected = String(format: "Loudness:    %.1f LUFS, true peak %.1f dBTP", measured.integrated, measured.truePeak)
         #expect(after.output.contains(expected), "\(after.output)")

@@ -13,12 +13,12 @@ extension PlayCommandTests {
         // Given the fixture imported into a library
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([fixture.url])
-        let recording = try library.repository.fetch(idPrefix: try #require(ids.first))
-        let hasSound = try Witness.ffprobe(library.storage.url(of: recording.filePath)).audioCodec != nil
+        let recording = try library.recording(matching: try #require(ids.first))
+        let hasSound = try Witness.ffprobe(library.fileURL(recording.filePath)).audioCodec != nil
         let capture = try await SinkCapture.start(sink: sink.sinkName)
 
         // When it is played
-        let result = try await Cravey.run(["play", ids[0], "--library", library.storage.libraryURL.path,
+        let result = try await Cravey.run(["play", ids[0], "--library", library.url.path,
                                            "--device", sink.sinkName, "--no-count", "--json"])
         let samples = try await offPool { try capture.stop() }
 

@@ -23,11 +23,11 @@ struct OwnFilesTests {
         // Given a library with a clip, and beside it a WAV, a text file, a cover picture in
         // Thumbnails/, and a WAV under a clip's name
         let library = try Fixture.library(clips: 1)
-        let recordings = library.storage.recordingsURL
+        let recordings = library.recordingsURL
         let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
         try FileManager.default.copyItem(at: wav, to: recordings.appendingPathComponent("voice memo.wav"))
         try Data("call Sam".utf8).write(to: recordings.appendingPathComponent("notes.txt"))
-        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: library.storage.thumbnailsURL.appendingPathComponent("cover.jpg"))
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: library.thumbnailsURL.appendingPathComponent("cover.jpg"))
         let disguised = "audio_\(UUID().uuidString.lowercased()).m4a"
         try FileManager.default.copyItem(at: wav, to: recordings.appendingPathComponent(disguised))
         let path = library.url.path

@@ -21,7 +21,7 @@ struct PlayCommandTests {
     }
 
     func playCount(_ library: RecordingLibrary, _ id: String) throws -> Int {
-        try library.repository.fetch(idPrefix: id).playCount
+        try library.recording(matching: id).playCount
     }
 
     /// The JSON objects `--json` printed, one a line.
@@ -39,7 +39,7 @@ struct PlayCommandTests {
         let capture = try await SinkCapture.start(sink: sink.sinkName)
 
         // When it is played with --json
-        let result = try await Cravey.run(["play", ids[0], "--library", library.storage.libraryURL.path,
+        let result = try await Cravey.run(["play", ids[0], "--library", library.url.path,
                                            "--device", sink.sinkName, "--json"])
         let samples = try await offPool { try capture.stop() }
 
@@ -54,7 +54,7 @@ struct PlayCommandTests {
         let play = try #require(lines.last?["play"] as? [String: Any])
         #expect(play["counted"] as? Bool == true && play["completed"] as? Bool == true && play["playCount"] as? Int == 1)
         #expect(try playCount(library, ids[0]) == 1)
-        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
+        let event = try #require(try library.plays(of: UUID(uuidString: ids[0])!).first)
         #expect(event.completed && abs(event.secondsListened - 2) <= 0.2)
     }
 
@@ -63,8 +63,8 @@ struct PlayCommandTests {
         // Given a library with two clips, the second one's file gone
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try Fixture.tones([(440, 0.5)]), try Fixture.tones([(440, 0.5)])])
-        let path = library.storage.libraryURL.path
-        try FileManager.default.removeItem(at: library.storage.url(of: try library.repository.fetch(idPrefix: ids[1]).filePath))
+        let path = library.url.path
+        try FileManager.default.removeItem(at: library.fileURL(try library.recording(matching: ids[1]).filePath))
 
         // When each is played
         let preview = try await Cravey.run(["play", ids[0], "--library", path, "--device", sink.sinkName, "--no-count"])
@@ -93,11 +93,11 @@ struct PlayCommandTests {
         // And a library of three clips with scripted plays: B 3 times, C twice, A once
         let (library, ids) = try await library((0..<3).map { _ in try Fixture.tones([(440, 0.3)]) })
         for (index, plays) in [(1, 3), (2, 2), (0, 1)] {
-            for _ in 0..<plays { try library.repository.recordPlay(of: UUID(uuidString: ids[index])!, secondsListened: 1, completed: true) }
+            for _ in 0..<plays { try library.countPlay(of: UUID(uuidString: ids[index])!, secondsListened: 1, completed: true) }
         }
 
         // When Quick Play's second clip is played
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
         let second = try await Cravey.run(["quickplay", "2", "--library", path, "--device", sink.sinkName, "--json"])
         let beyond = try await Cravey.run(["quickplay", "3", "--library", temporaryLibrary().path, "--device", sink.sinkName])
 
@@ -105,7 +105,7 @@ struct PlayCommandTests {
         #expect(second.status == 0, "\(second.error)")
         let play = try #require(try jsonLines(second.output).last?["play"] as? [String: Any])
         #expect(play["id"] as? String == ids[2] && play["playCount"] as? Int == 3)
-        let order = try library.repository.quickPlay().map { $0.id.uuidString.lowercased() }
+        let order = try library.quickPlay().map { $0.id.uuidString.lowercased() }
         #expect(order == [ids[2], ids[1], ids[0]])
         #expect(beyond.status == 66)
     }
@@ -115,7 +115,7 @@ struct PlayCommandTests {
         // Given a library with one short clip
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try Fixture.tones([(440, 0.5)])])
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
 
         // When 6 processes play it at once
         let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
@@ -128,7 +128,7 @@ struct PlayCommandTests {
         // Then every play counted once
         for result in results { #expect(result.status == 0, "\(result.error)") }
         #expect(try playCount(library, ids[0]) == 6)
-        #expect(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).count == 6)
+        #expect(try library.plays(of: UUID(uuidString: ids[0])!).count == 6)
     }
 
     @Test("not on a terminal, SIGTERM and SIGINT stop the playback and count it as not completed", arguments: [SIGTERM, SIGINT])
@@ -140,7 +140,7 @@ struct PlayCommandTests {
         // capture's stream of silence keeps it to the clock.
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
-        let process = try Cravey.start(["play", ids[0], "--library", library.storage.libraryURL.path, "--device", sink.sinkName])
+        let process = try Cravey.start(["play", ids[0], "--library", library.url.path, "--device", sink.sinkName])
         try await Task.sleep(for: .seconds(1.5))
 
         // When signalled
@@ -149,7 +149,7 @@ struct PlayCommandTests {
 
         // Then it stopped cleanly and counted a play that did not complete
         #expect(process.terminationStatus == 0)
-        let event = try #require(try library.repository.playEvents(of: UUID(uuidString: ids[0])!).first)
+        let event = try #require(try library.plays(of: UUID(uuidString: ids[0])!).first)
         #expect(!event.completed && event.secondsListened > 0.3 && event.secondsListened < 5, "\(event)")
     }
 
@@ -159,7 +159,7 @@ struct PlayCommandTests {
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try Fixture.tones([(440, 6)])])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
-        let process = try Cravey.start(["play", ids[0], "--library", library.storage.libraryURL.path,
+        let process = try Cravey.start(["play", ids[0], "--library", library.url.path,
                                         "--device", sink.sinkName, "--no-count"])
         try await Task.sleep(for: .seconds(2.5))
 
@@ -206,9 +206,9 @@ struct PlayCommandTests {
             #expect(output.contains("status 0"), "\(output)")
             let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
             #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
-            let event = try #require(try library.repository.playEvents(of: UUID(uuidString: id)!).first)
+            let event = try #require(try library.plays(of: UUID(uuidString: id)!).first)
             #expect(!event.completed, "\(event)")
-            #expect(try library.repository.fetch(idPrefix: id).playCount == 1)
+            #expect(try library.recording(matching: id).playCount == 1)
             return event
         }
     }
@@ -219,7 +219,7 @@ struct PlayCommandTests {
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         var environment = Cravey.environment()
         environment.removeValue(forKey: "NO_COLOR")
-        let script = "trap : INT; stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.storage.libraryURL.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
+        let script = "trap : INT; stty -g; '\(Cravey.executable)' play \(ids[0]) --library '\(library.url.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
         let terminal = try PseudoTerminal("/usr/bin/setsid", ["--ctty", "--wait", "/bin/sh", "-c", script], environment: environment)
         return TerminalPlay(sink: sink, clock: clock, library: library, id: ids[0], terminal: terminal)
     }
@@ -285,7 +285,7 @@ struct PlayCommandTests {
         let capture = try await SinkCapture.start(sink: sink.sinkName)
 
         // When played
-        let result = try await Cravey.run(["play", ids[0], "--library", library.storage.libraryURL.path, "--device", sink.sinkName])
+        let result = try await Cravey.run(["play", ids[0], "--library", library.url.path, "--device", sink.sinkName])
         let samples = try await offPool { try capture.stop() }
 
         // Then the sink played 1.5 s of 440 Hz
@@ -300,7 +300,7 @@ struct PlayCommandTests {
         // Given a library with a 1 s video
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try Fixture.video(seconds: 1, size: "160x120")])
-        let path = library.storage.libraryURL.path
+        let path = library.url.path
 
         // When it is played, and opened without a desktop
         let played = try await Cravey.run(["play", ids[0], "--library", path, "--device", sink.sinkName])

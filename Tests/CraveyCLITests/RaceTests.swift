@@ -63,7 +63,7 @@ struct RaceTests {
                 """)
             #expect(output.contains("record=0") && output.contains("repair=0"), "\(output)")
             let opened = try RecordingLibrary(at: library)
-            #expect(try opened.repository.fetchAll().map(\.title) == ["Mine"], "\(output)")
+            #expect(try opened.recordings().map(\.title) == ["Mine"], "\(output)")
             let doctor = try await doctor(library)
             #expect(doctor.status == 0, "\(doctor.output)")
         }

@@ -9,17 +9,17 @@ struct TerminalTests {
     @Test("delete asks 'Delete '<title>'? This cannot be undone. [y/N]': no keeps the clip, y deletes it")
     func deletePrompt() async throws {
         let library = try Fixture.library(titles: ["Don't Do It"])
-        let recording = try #require(try library.repository.fetchAll().first)
-        let arguments = ["delete", recording.id.uuidString, "--library", library.storage.libraryURL.path]
+        let recording = try #require(try library.recordings().first)
+        let arguments = ["delete", recording.id.uuidString, "--library", library.url.path]
 
         let declined = try await Cravey.runOnTerminal(arguments, input: "n\n")
         #expect(declined.status == 0)
         #expect(declined.output.contains("Delete 'Don't Do It'? This cannot be undone. [y/N]"))
-        #expect(try library.repository.count() == 1)
+        #expect(try library.count() == 1)
 
         let accepted = try await Cravey.runOnTerminal(arguments, input: "y\n")
         #expect(accepted.status == 0 && accepted.output.contains("Deleted"))
-        #expect(try library.repository.count() == 0)
+        #expect(try library.count() == 0)
     }
 
     @Test("record shows a live meter on a terminal (the clock, the last seconds as a waveform, the level), plain with NO_COLOR, none when piped")

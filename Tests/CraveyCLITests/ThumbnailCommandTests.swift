@@ -64,7 +64,7 @@ struct ThumbnailCommandTests {
         // Given an imported video whose row lost its thumbnail
         let video = try await imported("phone-rotated.mp4")
         let opened = try RecordingLibrary(at: library)
-        try opened.repository.removeThumbnail(of: video.id)
+        try opened.store.write { tx in try tx.repository.updateThumbnail(of: video.id, to: nil) }
         try FileManager.default.removeItem(at: library.appendingPathComponent(try #require(video.thumbnailPath)))
 
         // When it is made again
@@ -72,8 +72,8 @@ struct ThumbnailCommandTests {
 
         // Then the row points at a new 320 px wide JPEG, upright (the phone video is portrait)
         #expect(result.status == 0, "\(result.error)")
-        let row = try #require(try opened.repository.fetch(id: video.id))
-        #expect(row.thumbnailPath == FileStorageManager.thumbnailPath(for: video.id))
+        let row = try #require(try opened.recording(video.id))
+        #expect(row.thumbnailPath == ClipFiles(id: video.id, type: .video).file(.thumbnail)!.path)
         let picture = try Fixture.brightness(of: library.appendingPathComponent(try #require(row.thumbnailPath)))
         #expect(picture.width == 320 && picture.height > 320)
     }

@@ -136,7 +136,8 @@ extension PlayCommandTests {
         // FFmpeg 5.1 writes the display matrix on a stream copy only (as scripts/media makes phone-rotated.mp4).
         let clip = try Fixture.make("mp4", ["-i", landscape.path, "-c", "copy", "-metadata:s:v:0", "rotate=90"])
         let (path, id) = try await importedClip(clip, title: "Upright")
-        let file = try RecordingLibrary(at: URL(fileURLWithPath: path)).storage.url(of: try RecordingLibrary(at: URL(fileURLWithPath: path)).repository.fetch(idPrefix: id).filePath)
+        let opened = try RecordingLibrary(at: URL(fileURLWithPath: path))
+        let file = opened.fileURL(try opened.recording(matching: id).filePath)
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
 
@@ -204,7 +205,7 @@ extension PlayCommandTests {
         let sink = try VirtualMicrophone()
         let (path, id) = try await importedClip(fixture.url, title: "Fixture")
         let library = try RecordingLibrary(at: URL(fileURLWithPath: path))
-        let file = library.storage.url(of: try library.repository.fetch(idPrefix: id).filePath)
+        let file = library.fileURL(try library.recording(matching: id).filePath)
         let stream = try #require(try Witness.streams(file).first { $0.kind == "video" })
         let frames = try run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                          "stream=nb_read_frames", "-of", "default=nw=1:nk=1", file.path])

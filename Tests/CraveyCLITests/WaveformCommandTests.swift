@@ -19,7 +19,7 @@ struct WaveformCommandTests {
 
     /// The waveform stored beside clip `id`, read as the file it is.
     func stored(_ id: String, type: RecordingType = .audio) throws -> Waveform? {
-        let path = library.appendingPathComponent(FileStorageManager.waveformPath(for: try #require(UUID(uuidString: id)), type: type))
+        let path = library.appendingPathComponent(ClipFiles(id: try #require(UUID(uuidString: id)), type: type).file(.waveform)!.path)
         return (try? Data(contentsOf: path)).flatMap(Waveform.init(audiowaveformData:))
     }
 
@@ -129,7 +129,7 @@ struct WaveformCommandTests {
         #expect(unknown.status == 66, "\(unknown.error)")
         let row = try #require(try await listed(library).first { $0.id.uuidString.lowercased() == id })
         try FileManager.default.removeItem(at: library.appendingPathComponent(row.filePath))
-        try FileManager.default.removeItem(at: library.appendingPathComponent(FileStorageManager.waveformPath(for: row.id, type: .audio)))
+        try FileManager.default.removeItem(at: library.appendingPathComponent(ClipFiles(id: row.id, type: .audio).file(.waveform)!.path))
         let missing = try await waveform(["--json"])
         #expect(missing.status == 66, "\(missing.error)")
     }

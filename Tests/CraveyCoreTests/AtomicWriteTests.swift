@@ -23,7 +23,7 @@ final class AtomicWriteTests: Sendable {
         let url = folder.appendingPathComponent("short.bin")
 
         // When writing atomically
-        try FileStorageManager.writeAtomically(data, to: url, doing: "write", faults: faults)
+        try FileStorageManager.writeAtomically(to: url, doing: "write", faults: faults) { try $0.write(data) }
 
         // Then the file holds all of it, privately, and no temporary file is left
         #expect(try Data(contentsOf: url) == data)
@@ -40,7 +40,7 @@ final class AtomicWriteTests: Sendable {
 
         // When writing atomically
         let error = try #require(throws: CraveyError.self) {
-            try FileStorageManager.writeAtomically(Data(count: 100), to: url, doing: "write", faults: faults)
+            try FileStorageManager.writeAtomically(to: url, doing: "write", faults: faults) { try $0.write(Data(count: 100)) }
         }
 
         // Then the error says so, and neither the file nor a temporary file exists

@@ -38,24 +38,24 @@ struct LoudnessMigrationTests {
             let library = try RecordingLibrary(at: folder)
 
             // Then the row is as it was, not measured, and its play event is there
-            let row = try #require(try library.repository.fetch(id: id))
+            let row = try #require(try library.recording(id))
             #expect(row == Recording(id: id, type: .video, title: "Old clip", notes: "kept", purpose: .craving,
                                      createdAt: Date(timeIntervalSince1970: 1_767_323_045.678), duration: 12.5,
                                      filePath: "Recordings/video_\(id.uuidString.lowercased()).mp4",
                                      thumbnailPath: "Recordings/Thumbnails/t.jpg", fileSize: 4321, playCount: 7,
                                      lastPlayedAt: Date(timeIntervalSince1970: 1_770_091_506)))
             #expect(row.loudness == nil)
-            #expect(try library.repository.playEvents(of: id).count == 1)
+            #expect(try library.plays(of: id).count == 1)
 
             // And a measurement stores, changing nothing else
-            let updated = try library.repository.updateLoudness(of: id, to: LoudnessMeasurement(integrated: -18.25, truePeak: -1.5))
+            let updated = try library.store.write { tx in try tx.repository.updateLoudness(of: id, to: LoudnessMeasurement(integrated: -18.25, truePeak: -1.5)) }
             var expected = row
             expected.loudness = LoudnessMeasurement(integrated: -18.25, truePeak: -1.5)
             #expect(updated == expected)
-            #expect(try library.repository.fetch(id: id) == expected)
+            #expect(try library.recording(id) == expected)
 
             // And opening it again migrates nothing twice
-            #expect(try RecordingLibrary(at: folder).repository.fetch(id: id) == expected)
+            #expect(try RecordingLibrary(at: folder).recording(id) == expected)
         }
     }
 
@@ -65,10 +65,10 @@ struct LoudnessMigrationTests {
             let library = try RecordingLibrary(at: folder)
             let silent = LoudnessMeasurement(integrated: -.infinity, truePeak: -.infinity)
             let recording = Recording(type: .audio, title: "Quiet", duration: 1, filePath: "Recordings/a.m4a", fileSize: 1, loudness: silent)
-            try library.repository.insert(recording)
-            let row = try #require(try library.repository.fetch(id: recording.id))
+            try library.store.write { tx in try tx.repository.insert(recording) }
+            let row = try #require(try library.recording(recording.id))
             #expect(row.loudness == silent && row.loudness?.isSilent == true)
-            #expect(throws: CraveyError.self) { try library.repository.updateLoudness(of: UUID(), to: silent) }
+            #expect(throws: CraveyError.self) { try library.store.write { tx in try tx.repository.updateLoudness(of: UUID(), to: silent) } }
         }
     }
 

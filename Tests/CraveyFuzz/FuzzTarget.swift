@@ -75,13 +75,13 @@ enum FuzzTarget: String, CaseIterable {
         do {
             let recording = try library.importNow(at: url, metadata: RecordingMetadata(title: "Fuzz"))
             precondition(recording.duration.isFinite && recording.duration >= 0, "stored duration \(recording.duration)")
-            let rows = try library.repository.count()
+            let rows = try library.count()
             precondition(rows == 1, "one import, \(rows) rows")
             try library.delete(recording.id)
         } catch let error as CraveyError {
             // Refused: then nothing at all was stored.
-            precondition((try? library.repository.count()) == 0, "a refused import left a row: \(error.message)")
-            let left = library.storage.storedFiles()
+            precondition((try? library.count()) == 0, "a refused import left a row: \(error.message)")
+            let left = library.store.storedFiles()
             precondition(left.isEmpty, "a refused import left \(left): \(error.message)")
         } catch {
             preconditionFailure("import threw \(type(of: error)): \(error)")
@@ -99,7 +99,7 @@ enum FuzzTarget: String, CaseIterable {
                    "a0000000-0000-4000-8000-000000000003"] {
             let recording = Recording(id: UUID(uuidString: id)!, type: .audio, title: "Clip", duration: 1,
                                       filePath: "Recordings/audio_\(id).m4a", fileSize: 1)
-            guard (try? library.repository.insert(recording)) != nil else { preconditionFailure("cannot insert \(id)") }
+            guard (try? library.store.write({ tx in try tx.repository.insert(recording) })) != nil else { preconditionFailure("cannot insert \(id)") }
         }
         return library
     }()

@@ -16,7 +16,7 @@ struct AudioRecordingCoordinatorTests {
 
     /// A recorder of the microphone configuration, not started.
     func coordinator(_ options: RecordingOptions) -> Recorder {
-        Recorder(into: library.storage, coordinator: AudioRecordingCoordinator(options: options))
+        Recorder(into: library.store, coordinator: AudioRecordingCoordinator(options: options))
     }
 
     /// Records `seconds` of audio from `microphone` and collects every event.
@@ -43,7 +43,7 @@ struct AudioRecordingCoordinatorTests {
         #expect(result.sampleCount == 96_000)
         #expect(result.duration == 2.0)
         #expect(recording.filePath == "Recordings/audio_\(result.id.uuidString.lowercased()).m4a")
-        let url = try library.storage.absoluteURL(for: recording.filePath)
+        let url = library.fileURL(recording.filePath)
         #expect(FileManager.default.fileExists(atPath: url.path))
         #expect(!FileManager.default.fileExists(atPath: result.fileURL.path), "the .partial file is gone")
 
@@ -52,12 +52,12 @@ struct AudioRecordingCoordinatorTests {
         #expect(ffprobe.formatName.contains("mp4"))
         #expect(ffprobe.audioCodec == "aac")
         #expect(abs(ffprobe.duration - 2) <= 0.1)
-        let info = try library.storage.probe(url)
+        let info = try MediaProbe.info(of: .outside(url))
         #expect(info.formatName == ffprobe.formatName)
         #expect(info.audioStream?.codecName == "aac")
         #expect(info.audioStream?.sampleRate == 48_000)
         #expect(info.audioStream?.channels == 1)
-        let duration = try library.storage.duration(of: url)
+        let duration = try MediaProbe.duration(of: .outside(url))
         #expect(abs(duration - 2) <= 0.1)
         #expect(abs(duration - ffprobe.duration) < 0.01)
 
@@ -74,7 +74,7 @@ struct AudioRecordingCoordinatorTests {
         #expect(!events.contains(.silenceWarning(source: microphone.monitor)))
 
         // And the row is in the library
-        #expect(try library.repository.fetchAll().map(\.id) == [result.id])
+        #expect(try library.recordings().map(\.id) == [result.id])
     }
 
     @Test("silence reads below -60 dBFS and warns once, naming the source")
@@ -99,7 +99,7 @@ struct AudioRecordingCoordinatorTests {
             let error = error as? CraveyError
             return error?.kind == .unavailable && error?.message.contains("no_such_source") == true
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library.storage.recordingsURL.path) == ["Thumbnails"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path) == ["Thumbnails"])
         // A failed start ends the recording: nothing waits for it forever.
         await #expect(throws: CraveyError.self) { try await coordinator.result() }
         await coordinator.discard()
@@ -141,7 +141,7 @@ struct AudioRecordingCoordinatorTests {
         }
 
         // And nothing stays behind, and nothing waits for the recording forever
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library.storage.recordingsURL.path) == ["Thumbnails"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path) == ["Thumbnails"])
         await #expect(throws: CraveyError.self) { try await coordinator.result() }
     }
 
@@ -164,7 +164,7 @@ struct AudioRecordingCoordinatorTests {
         }
 
         // And the folder and its file are untouched, and nothing else appeared
-        let names = try FileManager.default.contentsOfDirectory(atPath: library.storage.recordingsURL.path).sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path).sorted()
         #expect(names == [coordinator.partialURL.lastPathComponent, "Thumbnails"].sorted())
         #expect(try Data(contentsOf: inside) == Data("mine".utf8))
         await #expect(throws: CraveyError.self) { try await coordinator.result() }
@@ -179,6 +179,6 @@ struct AudioRecordingCoordinatorTests {
         try await Task.sleep(for: .milliseconds(500))
         await coordinator.discard()
         #expect(!FileManager.default.fileExists(atPath: coordinator.partialURL.path))
-        #expect(try library.repository.count() == 0)
+        #expect(try library.count() == 0)
     }
 }

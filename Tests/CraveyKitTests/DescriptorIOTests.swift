@@ -7,10 +7,10 @@ import Testing
 
 @Suite("Descriptor I/O: FFmpeg reads and rewrites library files through descriptors, never by a path", .temporaryFiles)
 struct DescriptorIOTests {
-    let storage: FileStorageManager
+    let library: RecordingLibrary
 
     init() throws {
-        storage = try FileStorageManager(libraryURL: temporaryLibrary())
+        library = try RecordingLibrary(at: temporaryLibrary())
     }
 
     /// What opening a file gave: its snapshot and where its media stops, or FFmpeg's error code.
@@ -71,7 +71,7 @@ struct DescriptorIOTests {
 
     /// A fragmented `.partial` recording of a 440 Hz tone, as the recorder leaves it.
     func fragmentedPartial(seconds: Double) throws -> URL {
-        let writer = try RecordingFileWriter(partialOf: UUID(), in: storage, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
+        let writer = try RecordingFileWriter(partialOf: UUID(), in: library.store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
         let samples = (0..<Int(48_000 * seconds)).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
         try writer.append(samples)
         try writer.finish()
@@ -176,8 +176,9 @@ struct DescriptorIOTests {
         let partial = try fragmentedPartial(seconds: 2)
         let source = try FileDescriptor.open(partial.path, .readOnly, options: [.closeOnExec, .noFollow])
         defer { try? source.close() }
-        let output = storage.recordingsURL.appendingPathComponent("rewritten.m4a")
-        let file = try storage.create(output)
+        let rewritten = ClipFiles(id: UUID(), type: .audio).media(.recording, finishing: true)
+        let output = library.fileURL(rewritten)
+        let file = try library.store.create(rewritten)
         let witness = try FileDescriptor.open(output.path, .readOnly, options: [.closeOnExec])
         defer { try? witness.close() }
         // And its name is removed, and another file put in its place

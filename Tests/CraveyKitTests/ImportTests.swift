@@ -16,7 +16,7 @@ struct ImportTests {
     }
 
     func file(_ recording: Recording) throws -> URL {
-        try library.storage.absoluteURL(for: recording.filePath)
+        library.fileURL(recording.filePath)
     }
 
     @Test("AAC in .m4a keeps its stream (a copy), with the right duration")
@@ -40,7 +40,7 @@ struct ImportTests {
         let probe = try Witness.ffprobe(url)
         #expect(recording.type == .audio && probe.audioCodec == "aac")
         #expect(abs(probe.duration - 2.5) < 0.1 && abs(recording.duration - 2.5) < 0.1)
-        let info = try library.storage.probe(url)
+        let info = try MediaProbe.info(of: .outside(url))
         // Its channels are kept: the WAV is stereo, the others mono.
         let channels = try Witness.ffprobeChannels(source)
         #expect(info.audioStream?.sampleRate == 48_000 && info.audioStream?.channels == channels)
@@ -69,16 +69,16 @@ struct ImportTests {
         let recording = try importing(source)
         #expect(recording.type == .video && recording.filePath.hasSuffix(".mp4"))
         let thumbnail = try #require(recording.thumbnailPath)
-        #expect(FileManager.default.fileExists(atPath: library.storage.libraryURL.appendingPathComponent(thumbnail).path))
+        #expect(FileManager.default.fileExists(atPath: library.url.appendingPathComponent(thumbnail).path))
         #expect(abs(recording.duration - 2) < 0.1)
-        #expect(try library.storage.probe(try file(recording)).videoStream?.codecName == "h264")
+        #expect(try MediaProbe.info(of: .outside(try file(recording))).videoStream?.codecName == "h264")
     }
 
     @Test("MPEG-4 Part 2 video with MP3 in .avi is transcoded to H.264/AAC .mp4, rotation kept")
     func transcodesVideo() throws {
         let source = MediaFixture.named("mpeg4.avi").url
         let recording = try importing(source)
-        let info = try library.storage.probe(try file(recording))
+        let info = try MediaProbe.info(of: .outside(try file(recording)))
         #expect(info.videoStream?.codecName == "h264" && info.audioStream?.codecName == "aac")
         let sourceInfo = try MediaProbe.info(of: .outside(source))
         #expect(sourceInfo.videoStream?.codecName == "mpeg4" && sourceInfo.audioStream?.codecName == "mp3")
@@ -95,7 +95,7 @@ struct ImportTests {
         let rotated = try Fixture.make("mov", ["-i", try Fixture.video(seconds: 1).path, "-c:v", "mjpeg", "-c:a", "copy",
                                                "-metadata:s:v:0", "rotate=90"])
         let turned = try importing(rotated)
-        #expect(try library.storage.probe(try file(turned)).videoStream?.rotation
+        #expect(try MediaProbe.info(of: .outside(try file(turned))).videoStream?.rotation
                 == (try MediaProbe.info(of: .outside(rotated))).videoStream?.rotation)
     }
 
@@ -146,7 +146,7 @@ struct ImportTests {
         #expect(abs(recording.duration - expected) <= tolerance, "stored as \(recording.duration) s, the source is \(expected) s")
         let url = try file(recording)
         #expect(abs((try Witness.ffprobe(url)).duration - expected) <= tolerance)
-        let info = try library.storage.probe(url)
+        let info = try MediaProbe.info(of: .outside(url))
         let video = try #require(info.videoStream?.duration), audio = try #require(info.audioStream?.duration)
         #expect(abs(video - audio) <= 0.1, "video \(video) s, audio \(audio) s")
         #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(url)) - 440) <= 5)
@@ -168,7 +168,7 @@ struct ImportTests {
         // Then it is the 2 s there are, quickly, audio as long as video
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(abs(recording.duration - 2) <= 0.15, "stored as \(recording.duration) s")
-        let info = try library.storage.probe(try file(recording))
+        let info = try MediaProbe.info(of: .outside(try file(recording)))
         let video = try #require(info.videoStream?.duration), audio = try #require(info.audioStream?.duration)
         #expect(abs(video - audio) <= 0.1, "video \(video) s, audio \(audio) s")
     }
@@ -185,7 +185,7 @@ struct ImportTests {
             #expect(recording.type == .audio && recording.thumbnailPath == nil)
         }
         #expect(abs(recording.duration - seconds) <= max(0.15, seconds * 0.02), "stored as \(recording.duration) s")
-        #expect(try library.storage.probe(try file(recording)).streams.contains { $0.kind == (recording.type == .video ? .video : .audio) })
+        #expect(try MediaProbe.info(of: .outside(try file(recording))).streams.contains { $0.kind == (recording.type == .video ? .video : .audio) })
     }
 
     @Test("every malformed file in Media/ is refused as undecodable, and nothing is stored", arguments: MediaFixture.malformed)
@@ -194,7 +194,7 @@ struct ImportTests {
             guard let error = $0 as? CraveyError else { return false }
             return error.kind == .undecodableMedia && error.message.contains("Nothing was stored")
         }
-        #expect(try library.repository.count() == 0 && library.storage.storedFiles().isEmpty)
+        #expect(try library.count() == 0 && library.store.storedFiles().isEmpty)
     }
 
     @Test("Media/ holds exactly the fixtures MediaFixture.all lists (and its README)")
@@ -215,9 +215,9 @@ struct ImportTests {
         let error = try #require(throws: CraveyError.self) { try importing(half) }
         #expect(error.kind == .undecodableMedia)
         #expect(error.message.contains("cut short") && error.message.contains("4.0 s"), "\(error.message)")
-        #expect(try library.repository.count() == 0 && library.storage.storedFiles().isEmpty)
+        #expect(try library.count() == 0 && library.store.storedFiles().isEmpty)
         _ = try importing(whole)
-        #expect(try library.repository.count() == 1, "the complete file imports")
+        #expect(try library.count() == 1, "the complete file imports")
     }
 
     @Test("truncated MP4s, an empty file, random bytes and a still picture are undecodable, and nothing is stored")
@@ -243,8 +243,8 @@ struct ImportTests {
                     && error.message.contains("Nothing was stored")
             }
         }
-        #expect(try library.repository.count() == 0)
-        #expect(library.storage.storedFiles().isEmpty, "left behind: \(library.storage.storedFiles())")
+        #expect(try library.count() == 0)
+        #expect(library.store.storedFiles().isEmpty, "left behind: \(library.store.storedFiles())")
         #expect { try importing(folder.appendingPathComponent("no-such-file.wav")) } throws: {
             ($0 as? CraveyError)?.kind == .notFound
         }
@@ -276,7 +276,7 @@ struct ImportTests {
             #expect(error.message.contains("Cannot import \(url.path): it is \(kind)"), "\(error.message)")
             #expect(error.message.contains("Nothing was stored"), "\(error.message)")
         }
-        #expect(try library.repository.count() == 0 && library.storage.storedFiles().isEmpty)
+        #expect(try library.count() == 0 && library.store.storedFiles().isEmpty)
         // A link to a regular file is followed and imports; a link to nothing is a missing file.
         let audio = folder.appendingPathComponent("audio-link.m4a")
         try FileManager.default.createSymbolicLink(at: audio, withDestinationURL: try Fixture.audio(seconds: 1))

@@ -12,7 +12,7 @@ struct LibraryDoorTests {
     func lockFailsClosed() throws {
         // Given a library with two clips whose lock file is a link (it cannot be opened without following it)
         let library = try Fixture.library(clips: 2)
-        let lock = library.url.appendingPathComponent(FileStorageManager.lockFile)
+        let lock = library.url.appendingPathComponent(WritersLock.fileName)
         try? FileManager.default.removeItem(at: lock)
         try FileManager.default.createSymbolicLink(atPath: lock.path, withDestinationPath: "/dev/null")
 
@@ -24,8 +24,8 @@ struct LibraryDoorTests {
         #expect(one?.kind == .cannotWrite && one?.message.contains(lock.path) == true, "\(String(describing: one))")
         #expect(all?.kind == .cannotWrite)
         #expect(try library.count() == 2)
-        #expect(library.storage.storedFiles().count == 4)  // each clip's media and its own copy
-        #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(FileStorageManager.deleteAllJournal).path))
+        #expect(library.store.storedFiles().count == 4)  // each clip's media and its own copy
+        #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent("delete-all.pending").path))
     }
 
     @Test("the library's errors say what happened and to what, without the command line's advice; the command line adds it")
@@ -74,7 +74,7 @@ struct LibraryDoorTests {
         // Ctrl-C shows: ImportDeadlineTests)
         #expect(throws: CancellationError.self) { try outcome.get() }
         #expect(try library.count() == 0)
-        #expect(library.storage.storedFiles().isEmpty, "\(library.storage.storedFiles())")
+        #expect(library.store.storedFiles().isEmpty, "\(library.store.storedFiles())")
 
         // And an import left to finish is stored whole, whatever a late cancellation says
         let short = try Fixture.audio(seconds: 1)
@@ -103,7 +103,7 @@ struct LibraryDoorTests {
         #expect(try library.recordings().map(\.id) == [recording.id])
         #expect(recording.title == "Kept" && recording.purpose == .milestone && recording.duration == 1.0)
         #expect(recording.loudness != nil)
-        #expect(library.storage.storedFiles() == [FileStorageManager.metadataPath(for: recording.id, type: .audio), recording.filePath,
-                                                  FileStorageManager.waveformPath(for: recording.id, type: .audio)])
+        #expect(library.store.storedFiles() == [ClipFiles(id: recording.id, type: .audio).file(.copy)!.path, recording.filePath,
+                                                  ClipFiles(id: recording.id, type: .audio).file(.waveform)!.path])
     }
 }

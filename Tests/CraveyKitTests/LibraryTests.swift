@@ -1,6 +1,7 @@
 import CraveyTestSupport
 import Foundation
 import GRDB
+import SystemPackage
 import Testing
 @testable import CraveyKit
 @testable import CraveyCore
@@ -10,42 +11,42 @@ struct LibraryTests {
     @Test("Quick Play is the top 3 by plays, ties broken by last played, then newest")
     func quickPlay() throws {
         let library = try Fixture.library(clips: 5)
-        let all = try library.repository.fetchAll()  // newest first: Clip 4 ... Clip 0
+        let all = try library.recordings()  // newest first: Clip 4 ... Clip 0
         let byTitle = Dictionary(uniqueKeysWithValues: all.map { ($0.title, $0.id) })
         let early = Date(timeIntervalSince1970: 1_800_000_000), late = early.addingTimeInterval(60)
-        try library.repository.recordPlay(of: byTitle["Clip 0"]!, secondsListened: 1, completed: true, at: early)
-        try library.repository.recordPlay(of: byTitle["Clip 0"]!, secondsListened: 1, completed: true, at: early)
-        try library.repository.recordPlay(of: byTitle["Clip 1"]!, secondsListened: 1, completed: true, at: early)
-        try library.repository.recordPlay(of: byTitle["Clip 2"]!, secondsListened: 1, completed: false, at: late)
+        try library.countPlay(of: byTitle["Clip 0"]!, secondsListened: 1, completed: true, at: early)
+        try library.countPlay(of: byTitle["Clip 0"]!, secondsListened: 1, completed: true, at: early)
+        try library.countPlay(of: byTitle["Clip 1"]!, secondsListened: 1, completed: true, at: early)
+        try library.countPlay(of: byTitle["Clip 2"]!, secondsListened: 1, completed: false, at: late)
         // Clip 3 and Clip 4 have no plays: the newer one (Clip 4) would come first.
-        #expect(try library.repository.quickPlay().map(\.title) == ["Clip 0", "Clip 2", "Clip 1"])
-        let played = try #require(try library.repository.fetch(id: byTitle["Clip 2"]!))
+        #expect(try library.quickPlay().map(\.title) == ["Clip 0", "Clip 2", "Clip 1"])
+        let played = try #require(try library.recording(byTitle["Clip 2"]!))
         #expect(played.playCount == 1 && played.lastPlayedAt == late)
-        #expect(try library.repository.playEvents(of: played.id).map(\.completed) == [false])
+        #expect(try library.plays(of: played.id).map(\.completed) == [false])
     }
 
     @Test("a unique id prefix finds the recording; an unknown one is 'not found'")
     func idPrefix() throws {
         let library = try Fixture.library(clips: 2)
-        let recording = try #require(try library.repository.fetchAll().first)
+        let recording = try #require(try library.recordings().first)
         let id = recording.id.uuidString.lowercased()
-        #expect(try library.repository.fetch(idPrefix: String(id.prefix(8))).id == recording.id)
-        #expect(try library.repository.fetch(idPrefix: id.uppercased()).id == recording.id)
-        expectError(.notFound) { _ = try library.repository.fetch(idPrefix: "ffffffff-0000") }
-        expectError(.invalidInput) { _ = try library.repository.fetch(idPrefix: "") }
-        expectError(.invalidInput) { _ = try library.repository.fetch(idPrefix: "%") }
+        #expect(try library.recording(matching: String(id.prefix(8))).id == recording.id)
+        #expect(try library.recording(matching: id.uppercased()).id == recording.id)
+        expectError(.notFound) { _ = try library.recording(matching: "ffffffff-0000") }
+        expectError(.invalidInput) { _ = try library.recording(matching: "") }
+        expectError(.invalidInput) { _ = try library.recording(matching: "%") }
     }
 
     @Test("edit validates like recording; a cleared title is the automatic one again; plays survive")
     func edit() throws {
         let library = try Fixture.library(clips: 1)
-        let recording = try #require(try library.repository.fetchAll().first)
-        try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
+        let recording = try #require(try library.recordings().first)
+        try library.countPlay(of: recording.id, secondsListened: 1, completed: true)
         let edited = try library.edit(recording.id) { $0.title = "Breathe"; $0.notes = "Ten minutes"; $0.purpose = .craving }
         #expect(edited.title == "Breathe" && edited.notes == "Ten minutes" && edited.purpose == .craving)
         #expect(edited.playCount == 1)
         expectError(.invalidInput) { _ = try library.edit(recording.id) { $0.title = String(repeating: "x", count: 41) } }
-        #expect(try library.repository.fetch(id: recording.id)?.title == "Breathe")
+        #expect(try library.recording(recording.id)?.title == "Breathe")
         let cleared = try library.edit(recording.id) { $0.title = ""; $0.purpose = nil }
         #expect(cleared.title == RecordingMetadata.automaticTitle(for: recording.createdAt))
         #expect(cleared.purpose == nil && cleared.notes == "Ten minutes")
@@ -54,41 +55,39 @@ struct LibraryTests {
     @Test("delete removes the row, the file and its play events")
     func delete() throws {
         let library = try Fixture.library(clips: 2)
-        let recording = try #require(try library.repository.fetchAll().first)
-        try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
-        let file = try library.storage.absoluteURL(for: recording.filePath)
+        let recording = try #require(try library.recordings().first)
+        try library.countPlay(of: recording.id, secondsListened: 1, completed: true)
+        let file = library.fileURL(recording.filePath)
         try library.delete(recording.id)
-        #expect(try library.repository.fetch(id: recording.id) == nil)
-        #expect(try library.repository.playEvents(of: recording.id).isEmpty)
+        #expect(try library.recording(recording.id) == nil)
+        #expect(try library.plays(of: recording.id).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: file.path))
-        #expect(try library.repository.count() == 1)
+        #expect(try library.count() == 1)
         #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("when removing the file fails (injected), the row, its plays and the file are all back")
     func deleteFailureKeepsRow() throws {
         let library = try Fixture.library(clips: 1)
-        let recording = try #require(try library.repository.fetchAll().first)
-        try library.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
-        library.storageFaults.removal = { url throws(CraveyError) in
-            throw CraveyError(.cannotWrite, "injected: cannot delete \(url.lastPathComponent)")
-        }
+        let recording = try #require(try library.recordings().first)
+        try library.countPlay(of: recording.id, secondsListened: 1, completed: true)
+        library.store.files!.faults.removal = { _ throws(Errno) in throw .ioError }
         expectError(.cannotWrite) { try library.delete(recording.id) }
-        let kept = try #require(try library.repository.fetch(id: recording.id))
+        let kept = try #require(try library.recording(recording.id))
         #expect(kept.playCount == 1)
-        #expect(try library.repository.playEvents(of: recording.id).count == 1)
-        #expect(FileManager.default.fileExists(atPath: try library.storage.absoluteURL(for: recording.filePath).path))
+        #expect(try library.plays(of: recording.id).count == 1)
+        #expect(FileManager.default.fileExists(atPath: library.fileURL(recording.filePath).path))
         #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("rows pointing outside the library never read or delete anything outside it")
     func confinement() throws {
         let library = try Fixture.library(clips: 0)
-        let outside = library.storage.libraryURL.deletingLastPathComponent()
+        let outside = library.url.deletingLastPathComponent()
             .appendingPathComponent("outside-\(UUID().uuidString).txt")
         try Data("not yours".utf8).write(to: outside)
         defer { try? FileManager.default.removeItem(at: outside) }
-        let link = library.storage.recordingsURL.appendingPathComponent("audio_link.m4a")
+        let link = library.recordingsURL.appendingPathComponent("audio_link.m4a")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
 
         let paths = ["../../\(outside.lastPathComponent)", "../\(outside.lastPathComponent)", outside.path,
@@ -96,17 +95,24 @@ struct LibraryTests {
         var ids: [UUID] = []
         for path in paths {
             let row = Recording(type: .audio, title: "evil", duration: 1, filePath: path, fileSize: 9)
-            try library.repository.insert(row)
+            try library.insert(row)
             ids.append(row.id)
-            expectError(.invalidInput) { _ = try library.storage.absoluteURL(for: path) }
-            expectError(.invalidInput) { try library.storage.remove(library.storage.absoluteURL(for: path)) }
-            expectError(.invalidInput) { try library.delete(row.id) }
-            #expect(throws: CraveyError.self) { try MediaProbe.duration(of: library.storage.media(library.storage.absoluteURL(for: path))) }
+            // A stored path never names a file outside Recordings/, and a link there is never opened.
+            #expect(StoredFile(path: path) == nil || path == "Recordings/audio_link.m4a")
+            expectError(.invalidInput) { _ = try library.store.open(StoredFile(path: "Recordings/audio_link.m4a")!) }
+            // The clip's own file is the only one it has: none is there, whatever the row says.
+            expectError(.notFound) { _ = try library.fileURL(of: row) }
         }
         let report = try library.examine(repair: true, deleteUnplayable: true)
         #expect(Set(report.unsafePaths.map(\.id)) == Set(ids))
-        #expect(try library.repository.count() == 0)
+        #expect(try library.count() == 0)
         #expect(try String(contentsOf: outside, encoding: .utf8) == "not yours")
+        // And deleting such a row deletes the clip's own files only.
+        let row = Recording(type: .audio, title: "evil", duration: 1, filePath: paths[0], fileSize: 9)
+        try library.insert(row)
+        try library.delete(row.id)
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "not yours")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == outside.path)
     }
 
     @Test("export round-trips titles with commas, quotes, newlines and emoji through a real CSV parser and JSON")
@@ -114,11 +120,11 @@ struct LibraryTests {
         let titles = ["Don't Do It", "a, b, c", "She said \"no\"", "line one", "💪🏽 strong 👨‍👩‍👧", "=1+1", " spaced "]
         let library = try Fixture.library(titles: titles)
         // A title with a line break can no longer be typed; an older row may still hold one.
-        let multiline = try #require(try library.repository.fetchAll().first { $0.title == "line one" })
-        _ = try library.repository.updateMetadata(of: multiline.id, title: "line one\nline two", notes: nil, purpose: nil)
-        try library.repository.recordPlay(of: library.repository.fetchAll()[0].id, secondsListened: 2, completed: true)
+        let multiline = try #require(try library.recordings().first { $0.title == "line one" })
+        _ = try library.storeWords(of: multiline.id, title: "line one\nline two", notes: nil, purpose: nil)
+        try library.countPlay(of: library.recordings()[0].id, secondsListened: 2, completed: true)
         let export = library
-        let recordings = try library.repository.fetchAll()
+        let recordings = try library.recordings()
         #expect(recordings.contains { $0.title == "line one\nline two" })
 
         let rows = try parseCSV(try export.export(.csv))
@@ -142,9 +148,9 @@ struct LibraryTests {
     func exportFormulaInjection() throws {
         let formulas = ["=HYPERLINK(\"http://x\",\"click\")", "+1", "-2+3", "@SUM(A1)"]
         let library = try Fixture.library(titles: formulas + ["safe 'quote", "a=b"])
-        let hostile = try #require(try library.repository.fetchAll().first { $0.title == "safe 'quote" })
+        let hostile = try #require(try library.recordings().first { $0.title == "safe 'quote" })
         // Older rows may hold what can no longer be typed: a leading tab or CR.
-        _ = try library.repository.updateMetadata(of: hostile.id, title: "\tTAB", notes: "\r=1+2", purpose: nil)
+        _ = try library.storeWords(of: hostile.id, title: "\tTAB", notes: "\r=1+2", purpose: nil)
         let export = library
 
         let rows = try parseCSV(try export.export(.csv))
@@ -177,17 +183,17 @@ struct LibraryTests {
         let secret = "SECRET-TITLE-\(UUID().uuidString.prefix(8))"
         let library = try Fixture.library(clips: 20, titles: [secret])
         // An orphan (a recording a crash cut off) and a stray thumbnail go too.
-        try Data(repeating: 1, count: 1000).write(to: library.storage.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial"))
-        try Data(repeating: 2, count: 100).write(to: library.storage.thumbnailsURL.appendingPathComponent("video_\(UUID().uuidString.lowercased()).jpg"))
+        try Data(repeating: 1, count: 1000).write(to: library.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial"))
+        try Data(repeating: 2, count: 100).write(to: library.thumbnailsURL.appendingPathComponent("video_\(UUID().uuidString.lowercased()).jpg"))
 
         let summary = try library.deleteAll()
         // 20 clips, each with its own copy of its words, and the 2 leftovers.
         #expect(summary.recordings == 20 && summary.files == 42)
-        #expect(try library.repository.count() == 0)
-        #expect(library.storage.totalStorageUsed() == 0)
-        #expect(library.storage.storedFiles().isEmpty)
+        #expect(try library.count() == 0)
+        #expect(try library.storageReport().totalBytes == 0)
+        #expect(library.store.storedFiles().isEmpty)
         for suffix in ["", "-wal", "-shm"] {
-            let url = library.storage.libraryURL.appendingPathComponent(AppDatabase.fileName + suffix)
+            let url = library.url.appendingPathComponent(AppDatabase.fileName + suffix)
             guard let bytes = FileManager.default.contents(atPath: url.path) else { continue }
             #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(url.lastPathComponent) still holds a deleted title")
         }
@@ -196,15 +202,15 @@ struct LibraryTests {
     @Test("doctor finds a cut-off recording, a missing file and an unplayable fragment, and repairs them")
     func doctor() throws {
         let library = try Fixture.library(clips: 2)
-        let rows = try library.repository.fetchAll()
+        let rows = try library.recordings()
         // A row whose file is gone.
-        try FileManager.default.removeItem(at: try library.storage.absoluteURL(for: rows[0].filePath))
+        try FileManager.default.removeItem(at: library.fileURL(rows[0].filePath))
         // A playable orphan, as a crash leaves it, and an unplayable one.
         let orphanID = UUID()
-        let orphan = library.storage.partialURL(for: orphanID, type: .audio)
+        let orphan = library.fileURL(ClipFiles(id: orphanID, type: .audio).media(.recording))
         try FileManager.default.copyItem(at: try Fixture.audio(seconds: 1.5), to: orphan)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: orphan.path)
-        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
+        let garbage = library.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: garbage.path)
 
@@ -215,11 +221,11 @@ struct LibraryTests {
 
         let repaired = try library.examine(repair: true, deleteUnplayable: false)
         #expect(repaired.repairs.count == 2)
-        let recovered = try #require(try library.repository.fetch(id: orphanID))
+        let recovered = try #require(try library.recording(orphanID))
         #expect(recovered.title.hasPrefix("Recovered "))
         #expect(abs(recovered.duration - 1.5) < 0.1)
-        #expect(recovered.filePath == library.storage.relativePath(for: orphanID, type: .audio))
-        #expect(try library.repository.fetch(id: rows[0].id) == nil)
+        #expect(recovered.filePath == ClipFiles(id: orphanID, type: .audio).media().path)
+        #expect(try library.recording(rows[0].id) == nil)
         #expect(FileManager.default.fileExists(atPath: garbage.path), "unplayable files stay unless asked")
 
         _ = try library.examine(repair: true, deleteUnplayable: true)
@@ -234,12 +240,12 @@ struct LibraryTests {
         let library = try Fixture.library(clips: 1)
         let id = UUID()
         do {
-            let writer = try RecordingFileWriter(partialOf: id, in: library.storage, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
-            library.storage.release(writer.url)
+            _ = try RecordingFileWriter(partialOf: id, in: library.store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
+            library.store.release(ClipFiles(id: id, type: .audio).media(.recording))
         }
-        let empty = library.storage.partialURL(for: id, type: .audio)
+        let empty = library.fileURL(ClipFiles(id: id, type: .audio).media(.recording))
         #expect(FileManager.default.fileExists(atPath: empty.path))
-        let garbage = library.storage.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
+        let garbage = library.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
 
         // When the library is repaired, without --delete-unplayable
@@ -248,18 +254,21 @@ struct LibraryTests {
         // Then the soundless fragment is gone and the damaged one stays
         #expect(!FileManager.default.fileExists(atPath: empty.path), "\(repaired.repairs)")
         #expect(FileManager.default.fileExists(atPath: garbage.path))
-        #expect(try library.repository.count() == 1)
+        #expect(try library.count() == 1)
     }
 
     @Test("an interrupted deletion is undone while the row exists")
     func interruptedDeletion() throws {
         let library = try Fixture.library(clips: 1)
-        let recording = try #require(try library.repository.fetchAll().first)
-        let marked = try #require(try library.storage.markForDeletion(recording.filePath))
+        let recording = try #require(try library.recordings().first)
+        // As a deletion a crash cut short leaves it: the media renamed aside, the row still there.
+        let media = ClipFiles(recording).media()
+        let marked = library.fileURL(media.renamed(".deleting-" + media.name))
+        try FileManager.default.moveItem(at: library.fileURL(media), to: marked)
         let report = try library.examine(repair: true, deleteUnplayable: false)
         #expect(report.interruptedDeletions.count == 1 && report.missingFiles.count == 1)
         #expect(!FileManager.default.fileExists(atPath: marked.path))
-        #expect(try library.repository.fetch(id: recording.id) != nil, "the row stays: its file was restored")
+        #expect(try library.recording(recording.id) != nil, "the row stays: its file was restored")
         #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 }
@@ -302,8 +311,8 @@ struct FastPathTests {
             let date = Date(timeIntervalSince1970: seconds)
             let recording = Recording(type: .audio, title: "t", createdAt: date, duration: 1,
                                       filePath: "Recordings/x-\(UUID()).m4a", fileSize: 1, lastPlayedAt: date)
-            try library.repository.insert(recording)
-            let read = try #require(try library.repository.fetch(id: recording.id))
+            try library.insert(recording)
+            let read = try #require(try library.recording(recording.id))
             #expect(abs(read.createdAt.timeIntervalSince1970 - seconds) < 0.0011, "\(seconds)")
             #expect(abs((read.lastPlayedAt?.timeIntervalSince1970 ?? 0) - seconds) < 0.0011)
         }
@@ -316,10 +325,10 @@ struct FastPathTests {
         let titles = ["quote \" backslash \\ tab \t bell \u{7}", "line\nbreak\r", "💪🏽 ünïcödé", "/slash/"]
         let library = try Fixture.library(clips: titles.count)
         // Control characters can no longer be typed into a title; older rows may still hold them.
-        for (row, title) in zip(try library.repository.fetchAll(), titles) {
-            _ = try library.repository.updateMetadata(of: row.id, title: title, notes: nil, purpose: nil)
+        for (row, title) in zip(try library.recordings(), titles) {
+            _ = try library.storeWords(of: row.id, title: title, notes: nil, purpose: nil)
         }
-        let recordings = try library.repository.fetchAll()
+        let recordings = try library.recordings()
         #expect(Set(recordings.map(\.title)) == Set(titles))
         let decoded = try Recording.jsonDecoder().decode([Recording].self, from: RecordingJSON.encode(recordings))
         #expect(decoded.map(\.title) == recordings.map(\.title))

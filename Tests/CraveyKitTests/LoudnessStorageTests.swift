@@ -9,7 +9,7 @@ import Testing
 struct LoudnessStorageTests {
     /// ffmpeg's measurement of a clip's file in the library.
     func witness(_ recording: Recording, in library: RecordingLibrary) throws -> (integrated: Double, truePeak: Double) {
-        let url = try library.storage.absoluteURL(for: recording.filePath)
+        let url = library.fileURL(recording.filePath)
         return try Witness.ebur128(["-i", url.path], dualMono: try Witness.ffprobeChannels(url) == 1)
     }
 
@@ -39,7 +39,7 @@ struct LoudnessStorageTests {
         let saved = try await recorder.save(try RecordingMetadata(title: "Tone"))
 
         // Then the row holds the measurement, which agrees with ffmpeg's of the file
-        let row = try #require(try library.repository.fetch(id: saved.id))
+        let row = try #require(try library.recording(saved.id))
         #expect(row.loudness == saved.loudness)
         expectClose(row.loudness, try witness(row, in: library))
         // A tone at half of full scale: loud, nowhere near silent
@@ -60,7 +60,7 @@ struct LoudnessStorageTests {
         // When imported
         let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "In"))
         // Then its row holds the loudness ffmpeg reads in the library's copy
-        let row = try #require(try library.repository.fetch(id: recording.id))
+        let row = try #require(try library.recording(recording.id))
         #expect(row.loudness == recording.loudness)
         expectClose(row.loudness, try witness(row, in: library))
     }
@@ -72,7 +72,7 @@ struct LoudnessStorageTests {
                                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
         let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "Mute"))
         #expect(recording.loudness == nil)
-        #expect(try library.repository.fetch(id: recording.id)?.loudness == nil)
+        #expect(try library.recording(recording.id)?.loudness == nil)
         #expect(try library.examine(repair: false, deleteUnplayable: false).missingLoudness.isEmpty)
         #expect(try library.measureLoudness(of: recording) == nil)
     }
@@ -81,7 +81,7 @@ struct LoudnessStorageTests {
     func doctorRepair() throws {
         // Given two clips saved without a measurement, as before loudness was measured
         let library = try Fixture.library(clips: 2)
-        let rows = try library.repository.fetchAll()
+        let rows = try library.recordings()
         #expect(rows.allSatisfy { $0.loudness == nil })
 
         // When doctor only looks
@@ -89,13 +89,13 @@ struct LoudnessStorageTests {
         // Then it lists both, calls the library healthy, and measured nothing
         #expect(Set(report.missingLoudness.map(\.id)) == Set(rows.map(\.id)))
         #expect(report.isHealthy && report.measuredLoudness == 0)
-        #expect(try library.repository.fetchAll().allSatisfy { $0.loudness == nil })
+        #expect(try library.recordings().allSatisfy { $0.loudness == nil })
 
         // When it repairs
         let repaired = try library.examine(repair: true, deleteUnplayable: false)
         // Then both are measured, as ffmpeg measures their files, and nothing is missing any more
         #expect(repaired.measuredLoudness == 2 && repaired.loudnessFailures.isEmpty)
-        for row in try library.repository.fetchAll() { expectClose(row.loudness, try witness(row, in: library)) }
+        for row in try library.recordings() { expectClose(row.loudness, try witness(row, in: library)) }
         let after = try library.examine(repair: false, deleteUnplayable: false)
         #expect(after.missingLoudness.isEmpty && after.isHealthy)
     }
@@ -104,8 +104,8 @@ struct LoudnessStorageTests {
     func doctorRepairFailure() throws {
         // Given two clips without measurement, one of whose files was replaced by garbage of the same size
         let library = try Fixture.library(clips: 2)
-        let rows = try library.repository.fetchAll()
-        let damaged = try library.storage.absoluteURL(for: rows[0].filePath)
+        let rows = try library.recordings()
+        let damaged = library.fileURL(rows[0].filePath)
         try Data(repeating: 0x5A, count: Int(rows[0].fileSize)).write(to: damaged)
 
         // When doctor repairs
@@ -114,20 +114,20 @@ struct LoudnessStorageTests {
         // Then the other is measured and the damaged one is named
         #expect(repaired.measuredLoudness == 1)
         #expect(repaired.loudnessFailures.count == 1 && repaired.loudnessFailures[0].contains(rows[0].id.uuidString.lowercased()))
-        #expect(try library.repository.fetch(id: rows[1].id)?.loudness != nil)
-        #expect(try library.repository.fetch(id: rows[0].id)?.loudness == nil)
+        #expect(try library.recording(rows[1].id)?.loudness != nil)
+        #expect(try library.recording(rows[0].id)?.loudness == nil)
     }
 
     @Test("measuring a clip stores the measurement in its row; a missing file is .notFound and stores nothing")
     func measureUseCase() throws {
         let library = try Fixture.library(clips: 2)
-        let rows = try library.repository.fetchAll()
+        let rows = try library.recordings()
         let measured = try #require(try library.measureLoudness(of: rows[0]))
-        #expect(try library.repository.fetch(id: rows[0].id)?.loudness == measured)
+        #expect(try library.recording(rows[0].id)?.loudness == measured)
 
-        try FileManager.default.removeItem(at: try library.storage.absoluteURL(for: rows[1].filePath))
+        try FileManager.default.removeItem(at: library.fileURL(rows[1].filePath))
         let error = #expect(throws: CraveyError.self) { try library.measureLoudness(of: rows[1]) }
         #expect(error?.kind == .notFound)
-        #expect(try library.repository.fetch(id: rows[1].id)?.loudness == nil)
+        #expect(try library.recording(rows[1].id)?.loudness == nil)
     }
 }

@@ -7,13 +7,19 @@ import Testing
 
 @Suite("Muxer: files it cannot fill are not left behind", .temporaryFiles)
 struct MuxerTests {
-    let storage: FileStorageManager
+    let store: LibraryStore
     /// `Recordings/` of a fresh library: media files are only ever created in a library.
     let folder: URL
 
     init() throws {
-        storage = try FileStorageManager(libraryURL: temporaryLibrary())
-        folder = storage.recordingsURL
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        store = library.store
+        folder = library.recordingsURL
+    }
+
+    /// A new name a recording's media has while it is written.
+    func partial() -> StoredFile {
+        ClipFiles(id: UUID(), type: .audio).media(.recording)
     }
 
     func contents() throws -> [String] {
@@ -23,10 +29,10 @@ struct MuxerTests {
     @Test("a muxer name FFmpeg does not know throws and leaves no file")
     func unknownFormat() throws {
         // Given a path in an empty folder
-        let output = folder.appendingPathComponent("clip.m4a")
+        let output = partial()
         // When a muxer is asked for a format that does not exist
         #expect(throws: FFmpegError.self) {
-            try storage.create(output) { file in _ = try Muxer(writingTo: file, format: "no-such-muxer") }
+            try store.create(output) { file in _ = try Muxer(writingTo: file, format: "no-such-muxer") }
         }
         // Then nothing was created
         #expect(try contents().isEmpty)
@@ -37,10 +43,10 @@ struct MuxerTests {
         // Given media FFmpeg opens that holds neither audio nor video (a subtitle file)
         let subtitles = folder.appendingPathComponent("words.srt")
         try Data("1\n00:00:00,000 --> 00:00:01,000\nHello\n".utf8).write(to: subtitles)
-        let output = folder.appendingPathComponent("clip.mp4")
+        let output = partial()
         // When it is remuxed
         #expect(throws: FFmpegError.streamNotFound) {
-            try storage.create(output) { try Muxer.remux(subtitles, into: $0, format: Container.mp4.formatName) }
+            try store.create(output) { try Muxer.remux(subtitles, into: $0, format: Container.mp4.formatName) }
         }
         // Then only the source is there
         #expect(try contents() == ["words.srt"])
@@ -49,12 +55,12 @@ struct MuxerTests {
     @Test("a header FFmpeg refuses is abandoned without a file; a closed muxer keeps its file")
     func abandonAndClose() throws {
         // Given a muxer with no stream, whose header FFmpeg refuses
-        let refused = folder.appendingPathComponent("refused.m4a")
+        let refused = partial()
         // When its owner gives it up
         #expect(throws: FFmpegError.self) {
-            try storage.create(refused) { file in
+            try store.create(refused) { file in
                 let muxer = try Muxer(writingTo: file, format: Container.m4a.formatName)
-                #expect(FileManager.default.fileExists(atPath: refused.path), "open creates the file")
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(refused.name).path), "open creates the file")
                 do { try muxer.writeHeader() } catch {
                     muxer.abandon()
                     throw error
@@ -65,22 +71,23 @@ struct MuxerTests {
         #expect(try contents().isEmpty)
 
         // Given a remux that succeeds
-        let kept = folder.appendingPathComponent("kept.m4a")
+        let kept = partial()
         let source = try Fixture.audio(seconds: 0.5)
-        try storage.create(kept) { try Muxer.remux(source, into: $0, format: Container.m4a.formatName) }
+        try store.create(kept) { try Muxer.remux(source, into: $0, format: Container.m4a.formatName) }
         // Then its file is there, private
-        #expect(try contents() == ["kept.m4a"])
-        #expect(try FileManager.default.attributesOfItem(atPath: kept.path)[.posixPermissions] as? Int == 0o600)
+        #expect(try contents() == [kept.name])
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(kept.name).path)[.posixPermissions] as? Int == 0o600)
     }
 
     @Test("a file that cannot be created is an errno error, and a full disk reads as cannot-write")
     func errnoErrors() throws {
         // Given a path in a library folder that does not exist
-        let missing = try FileStorageManager(libraryURL: temporaryLibrary())
+        let missing = try RecordingLibrary(at: temporaryLibrary())
         try FileManager.default.removeItem(at: missing.recordingsURL)
-        let output = missing.partialURL(for: UUID(), type: .audio)
+        let file = partial()
+        let output = missing.fileURL(file)
         // When a muxer opens it, Then the failure is the system's errno, not an FFmpeg code
-        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try missing.create(output) }
+        #expect(throws: Errno.noSuchFileOrDirectory) { _ = try missing.store.create(file) }
         // And errno errors and FFmpeg's AVERROR(errno) both explain a full disk
         #expect(CraveyError.writing(Errno.noSpace, to: output).kind == .cannotWrite)
         #expect(CraveyError.writing(FFmpegError(code: -ENOSPC, operation: "avio_write"), to: output).kind == .cannotWrite)

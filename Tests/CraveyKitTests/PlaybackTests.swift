@@ -299,7 +299,7 @@ struct PlaybackTests {
         // Given a library with one clip and a sink
         let sink = try VirtualMicrophone()
         let library = try Fixture.library(clips: 1)
-        let recording = try #require(try library.repository.fetchAll().first)
+        let recording = try #require(try library.recordings().first)
         let options = PlaybackOptions(sink: sink.sinkName)
         let preview = PlaybackOptions(sink: sink.sinkName, countsPlay: false)
 
@@ -314,7 +314,7 @@ struct PlaybackTests {
         #expect(completed.counted && completed.completed && completed.recording?.playCount == 1)
         #expect(!previewed.counted && previewed.recording?.playCount == 0)
         #expect(stopped.counted && !stopped.completed && stopped.recording?.playCount == 2)
-        let events = try library.repository.playEvents(of: recording.id)
+        let events = try library.plays(of: recording.id)
         #expect(events.map(\.completed) == [true, false])
         #expect(abs(events[0].secondsListened - 0.5) <= 0.2)
     }

@@ -5,13 +5,14 @@ import Testing
 @testable import CraveyCore
 @testable import CraveyKit
 
-@Suite("Storage: FileStorageManager creates, replaces and removes the media files", .temporaryFiles)
+@Suite("Storage: the library's store creates, replaces and removes the media files", .temporaryFiles)
 struct StorageFileTests {
-    let storage: FileStorageManager
+    let library: RecordingLibrary
+    var store: LibraryStore { library.store }
     let outside: URL
 
     init() throws {
-        storage = try FileStorageManager(libraryURL: temporaryLibrary())
+        library = try RecordingLibrary(at: temporaryLibrary())
         outside = temporaryFolder().appendingPathComponent("outside")
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
     }
@@ -21,16 +22,21 @@ struct StorageFileTests {
     }
 
     func recordingsFolder() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: storage.recordingsURL.path).filter { $0 != "Thumbnails" }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path).filter { $0 != "Thumbnails" }.sorted()
     }
 
     /// A fragmented `.partial` recording of a 440 Hz tone, as the recorder leaves it.
-    func fragmentedPartial(seconds: Double = 1) throws -> URL {
-        let writer = try RecordingFileWriter(partialOf: UUID(), in: storage, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
+    func fragmentedPartial(seconds: Double = 1) throws -> StoredFile {
+        let id = UUID()
+        let writer = try RecordingFileWriter(partialOf: id, in: store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
         let samples = (0..<Int(48_000 * seconds)).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
         try writer.append(samples)
         try writer.finish()
-        return writer.url
+        return ClipFiles(id: id, type: .audio).media(.recording)
+    }
+
+    func partial(_ id: UUID = UUID()) -> StoredFile {
+        ClipFiles(id: id, type: .audio).media(.recording)
     }
 
     @Test("a partial file is 0600 from its creation, before any byte, even with umask 0")
@@ -41,10 +47,10 @@ struct StorageFileTests {
         let file: MediaFile
         do {
             defer { umask(previous) }
-            file = try storage.create(storage.partialURL(for: UUID(), type: .audio))
+            file = try store.create(partial())
         }
         // Then it is there, empty, and private already
-        #expect(storage.size(of: file.url) == 0)
+        #expect(store.status(of: file.file!).size == 0)
         #expect(try mode(file.url) == 0o600)
         try file.close()
     }
@@ -53,10 +59,10 @@ struct StorageFileTests {
     func exclusive() throws {
         // Given a partial file already holding bytes
         let id = UUID()
-        let existing = storage.partialURL(for: id, type: .audio)
+        let existing = library.fileURL(partial(id))
         try Data("someone else's".utf8).write(to: existing)
         // When the same partial is created again
-        #expect(throws: Errno.fileExists) { _ = try storage.create(storage.partialURL(for: id, type: .audio)) }
+        #expect(throws: Errno.fileExists) { _ = try store.create(partial(id)) }
         // Then its bytes are untouched
         #expect(try Data(contentsOf: existing) == Data("someone else's".utf8))
     }
@@ -68,11 +74,11 @@ struct StorageFileTests {
         try Data("precious".utf8).write(to: target)
         let missing = outside.appendingPathComponent("never-created.m4a")
         let linked = UUID(), dangling = UUID()
-        try FileManager.default.createSymbolicLink(at: storage.partialURL(for: linked, type: .audio), withDestinationURL: target)
-        try FileManager.default.createSymbolicLink(at: storage.partialURL(for: dangling, type: .audio), withDestinationURL: missing)
+        try FileManager.default.createSymbolicLink(at: library.fileURL(partial(linked)), withDestinationURL: target)
+        try FileManager.default.createSymbolicLink(at: library.fileURL(partial(dangling)), withDestinationURL: missing)
         // When the partials are created, Then both are refused
-        #expect(throws: Errno.fileExists) { _ = try storage.create(storage.partialURL(for: linked, type: .audio)) }
-        #expect(throws: Errno.fileExists) { _ = try storage.create(storage.partialURL(for: dangling, type: .audio)) }
+        #expect(throws: Errno.fileExists) { _ = try store.create(partial(linked)) }
+        #expect(throws: Errno.fileExists) { _ = try store.create(partial(dangling)) }
         // And nothing outside was written or created
         #expect(try Data(contentsOf: target) == Data("precious".utf8))
         #expect(!FileManager.default.fileExists(atPath: missing.path))
@@ -82,50 +88,50 @@ struct StorageFileTests {
     func rewrite() throws {
         // Given a fragmented recording
         let partial = try fragmentedPartial()
-        let fragmented = try Data(contentsOf: partial)
+        let fragmented = try Data(contentsOf: library.fileURL(partial))
         // When it is rewritten
-        try ClipFinisher(storage: storage).rewriteAsNormalMP4(partial, type: .audio)
+        try ClipFinisher(store: store).rewriteAsNormalMP4(partial, of: StoredName(partial)!.clip)
         // Then a different, decodable file is in its place, 0600, and nothing else is left
-        #expect(try Data(contentsOf: partial) != fragmented)
-        #expect(try MediaProbe.playableDuration(of: storage.media(partial)) > 0.9)
-        #expect(try mode(partial) == 0o600)
-        #expect(try recordingsFolder() == [partial.lastPathComponent])
+        #expect(try Data(contentsOf: library.fileURL(partial)) != fragmented)
+        #expect(try MediaProbe.playableDuration(of: store.media(partial)) > 0.9)
+        #expect(try mode(library.fileURL(partial)) == 0o600)
+        #expect(try recordingsFolder() == [partial.name])
     }
 
     @Test("a .finishing file a crash left mid-rewrite does not block the next rewrite of that file")
     func rewriteAfterCrash() throws {
         // Given a fragmented recording, and the half-written .finishing a killed rewrite left
         let partial = try fragmentedPartial()
-        let leftover = FileStorageManager.finishingURL(for: partial)
+        let clip = StoredName(partial)!.clip
+        let leftover = library.fileURL(clip.media(.recording, finishing: true))
         try Data(repeating: 0x5A, count: 1024).write(to: leftover)
         // When it is rewritten
-        try ClipFinisher(storage: storage).rewriteAsNormalMP4(partial, type: .audio)
+        try ClipFinisher(store: store).rewriteAsNormalMP4(partial, of: clip)
         // Then it is a normal, decodable MP4, and the leftover is gone
-        #expect(try MediaProbe.playableDuration(of: storage.media(partial)) > 0.9)
-        #expect(try recordingsFolder() == [partial.lastPathComponent])
+        #expect(try MediaProbe.playableDuration(of: store.media(partial)) > 0.9)
+        #expect(try recordingsFolder() == [partial.name])
     }
 
     @Test("a rewrite whose remux fails, or whose rename fails (injected), leaves the original and no .finishing")
     func rewriteFailures() throws {
         // Given a file that is not media under a partial name
-        let garbage = storage.partialURL(for: UUID(), type: .audio)
-        try Data(repeating: 0x5A, count: 4096).write(to: garbage)
+        let garbage = partial()
+        try Data(repeating: 0x5A, count: 4096).write(to: library.fileURL(garbage))
         // When it is rewritten, Then the remux fails and the file is as it was, alone
-        #expect(throws: (any Error).self) { try ClipFinisher(storage: storage).rewriteAsNormalMP4(garbage, type: .audio) }
-        #expect(try Data(contentsOf: garbage) == Data(repeating: 0x5A, count: 4096))
-        #expect(try recordingsFolder() == [garbage.lastPathComponent])
-        try FileManager.default.removeItem(at: garbage)
+        #expect(throws: (any Error).self) { try ClipFinisher(store: store).rewriteAsNormalMP4(garbage, of: StoredName(garbage)!.clip) }
+        #expect(try Data(contentsOf: library.fileURL(garbage)) == Data(repeating: 0x5A, count: 4096))
+        #expect(try recordingsFolder() == [garbage.name])
+        try FileManager.default.removeItem(at: library.fileURL(garbage))
 
         // Given a fragmented recording and a rename that fails after the remux succeeded
         let partial = try fragmentedPartial()
-        let fragmented = try Data(contentsOf: partial)
-        let failing = storage
-        failing.faults.replacement = { _ in throw Errno.ioError }
+        let fragmented = try Data(contentsOf: library.fileURL(partial))
+        store.files!.faults.replacement = { _ throws(Errno) in throw .ioError }
         // When it is rewritten
-        #expect(throws: Errno.ioError) { try ClipFinisher(storage: failing).rewriteAsNormalMP4(partial, type: .audio) }
+        #expect(throws: Errno.ioError) { try ClipFinisher(store: store).rewriteAsNormalMP4(partial, of: StoredName(partial)!.clip) }
         // Then the fragmented file is untouched and the finished copy is gone
-        #expect(try Data(contentsOf: partial) == fragmented)
-        #expect(try recordingsFolder() == [partial.lastPathComponent])
+        #expect(try Data(contentsOf: library.fileURL(partial)) == fragmented)
+        #expect(try recordingsFolder() == [partial.name])
     }
 
     @Test("writes loop until every byte is taken: a file written 7 bytes a call equals one written at once")
@@ -133,14 +139,14 @@ struct StorageFileTests {
         // Given a recording to remux (faststart: writes, seeks back, and rewrites the front)
         let partial = try fragmentedPartial(seconds: 2)
         // When it is remuxed once normally and once with every write(2) taking at most 7 bytes
-        let whole = storage.url(of: "Recordings/whole.m4a"), short = storage.url(of: "Recordings/short.m4a")
-        try storage.create(whole) { try Muxer.remux(partial, into: $0, format: "ipod") }
-        try storage.create(short) { file in
-            file.writeFault = StorageFaults.writesTakingAtMost(7)
-            try Muxer.remux(partial, into: file, format: "ipod")
-        }
+        let source = library.fileURL(partial)
+        let whole = self.partial(), short = self.partial()
+        try store.create(whole) { try Muxer.remux(source, into: $0, format: "ipod") }
+        store.files!.faults.write = StorageFaults.writesTakingAtMost(7)
+        try store.create(short) { try Muxer.remux(source, into: $0, format: "ipod") }
+        store.files!.faults.write = nil
         // Then both files are the same bytes, and they decode
-        #expect(try Data(contentsOf: short) == Data(contentsOf: whole))
-        #expect(try MediaProbe.playableDuration(of: storage.media(short)) > 1.9)
+        #expect(try Data(contentsOf: library.fileURL(short)) == Data(contentsOf: library.fileURL(whole)))
+        #expect(try MediaProbe.playableDuration(of: store.media(short)) > 1.9)
     }
 }

@@ -12,9 +12,10 @@ struct ThumbnailTests {
     }
 
     func thumbnail(of video: URL) throws -> URL {
-        let relative = try library.storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: .outside(video)), for: UUID())
+        let jpeg = try Thumbnailer.jpeg(forVideoAt: .outside(video))
+        let relative = try library.store.write { tx in try tx.store(jpeg, as: .thumbnail, of: ClipFiles(id: UUID(), type: .video)).path }
         #expect(relative.hasPrefix("Recordings/Thumbnails/video_") && relative.hasSuffix(".jpg"))
-        return library.storage.libraryURL.appendingPathComponent(relative)
+        return library.url.appendingPathComponent(relative)
     }
 
     @Test("a 640x480 video gives a 320x240 JPEG, private, that ffprobe reads")
@@ -26,7 +27,7 @@ struct ThumbnailTests {
         #expect(picture.width == 320 && picture.height == 240)
         #expect(picture.mean > 40)
         #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library.storage.thumbnailsURL.path).count == 1,
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.thumbnailsURL.path).count == 1,
                 "no temporary file is left")
     }
 
@@ -83,7 +84,7 @@ struct ThumbnailTests {
         let black = try Fixture.make("mp4", ["-f", "lavfi", "-i", "color=black:size=320x240:rate=25:duration=2",
                                              "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
         #expect(try Fixture.brightness(of: try thumbnail(of: black)).mean < 20)
-        #expect { try library.storage.storeThumbnail(try Thumbnailer.jpeg(forVideoAt: .outside(try Fixture.audio())), for: UUID()) } throws: {
+        #expect { _ = try Thumbnailer.jpeg(forVideoAt: .outside(try Fixture.audio())) } throws: {
             ($0 as? CraveyError)?.kind == .undecodableMedia
         }
     }

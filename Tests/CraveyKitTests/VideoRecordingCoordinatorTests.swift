@@ -16,7 +16,7 @@ struct VideoRecordingCoordinatorTests {
     func coordinator(_ microphone: VirtualMicrophone, seconds: Double? = nil) -> Recorder {
         let options = RecordingOptions(source: microphone.monitor, maxDuration: seconds, camera: .test,
                                        width: 160, height: 120, frameRate: 25)
-        return Recorder(into: library.storage, coordinator: VideoRecordingCoordinator(options: options, camera: .test))
+        return Recorder(into: library.store, coordinator: VideoRecordingCoordinator(options: options, camera: .test))
     }
 
     @Test("2 s from the test camera: 50 frames at 25 fps ending with 2 s of audio, frame rates reported, saved with a thumbnail and its loudness")
@@ -47,10 +47,10 @@ struct VideoRecordingCoordinatorTests {
         // And the saved clip is a video with its thumbnail and loudness, and the .partial is gone
         #expect(recording.type == .video && recording.filePath == "Recordings/video_\(result.id.uuidString.lowercased()).mp4")
         let thumbnail = try #require(recording.thumbnailPath)
-        #expect(FileManager.default.fileExists(atPath: library.storage.libraryURL.appendingPathComponent(thumbnail).path))
+        #expect(FileManager.default.fileExists(atPath: library.url.appendingPathComponent(thumbnail).path))
         #expect(recording.loudness != nil)
         #expect(!FileManager.default.fileExists(atPath: result.fileURL.path))
-        let info = try library.storage.probe(try library.storage.absoluteURL(for: recording.filePath))
+        let info = try MediaProbe.info(of: .outside(library.fileURL(recording.filePath)))
         #expect(info.videoStream?.codecName == "h264" && info.audioStream?.codecName == "aac")
     }
 
@@ -68,11 +68,11 @@ struct VideoRecordingCoordinatorTests {
     func missingCamera() async throws {
         let microphone = try VirtualMicrophone()
         let options = RecordingOptions(source: microphone.monitor, camera: .device("/dev/video9"))
-        let recorder = Recorder(into: library.storage, coordinator: VideoRecordingCoordinator(options: options, camera: .device("/dev/video9")))
+        let recorder = Recorder(into: library.store, coordinator: VideoRecordingCoordinator(options: options, camera: .device("/dev/video9")))
         await #expect { try await recorder.start() } throws: { error in
             guard let error = error as? CraveyError else { return false }
             return error.kind == .unavailable && error.message.contains("/dev/video9") && Messages.text(for: error).contains("cravey record")
         }
-        #expect(library.storage.storedFiles().isEmpty)
+        #expect(library.store.storedFiles().isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import CraveyTestSupport
 import Foundation
+import SystemPackage
 import Testing
 @testable import CraveyKit
 
@@ -57,7 +58,7 @@ struct WaveformTests {
         let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "Bursts"))
 
         // Then its waveform is beside it, mode 0600, audiowaveform's binary format, and shows the bursts
-        let path = library.url.appendingPathComponent(FileStorageManager.waveformPath(for: recording.id, type: .audio))
+        let path = library.url.appendingPathComponent(ClipFiles(id: recording.id, type: .audio).file(.waveform)!.path)
         #expect(path.lastPathComponent == "audio_\(recording.id.uuidString.lowercased()).peaks.dat")
         #expect(try FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? Int == 0o600)
         let stored = try #require(library.storedWaveform(of: recording))
@@ -90,7 +91,7 @@ struct WaveformTests {
         let fromImport = try #require(imported.storedWaveform(
             of: try imported.importNow(at: file, metadata: try RecordingMetadata(title: "Imported"))))
         let recovered = try Fixture.library(clips: 0)
-        try FileManager.default.copyItem(at: file, to: recovered.storage.url(of: recovered.storage.relativePath(for: UUID(), type: .audio)))
+        try FileManager.default.copyItem(at: file, to: recovered.fileURL(ClipFiles(id: UUID(), type: .audio).media()))
         let repair = try recovered.examine(repair: true, deleteUnplayable: false)
         #expect(repair.repairs.contains { $0.hasPrefix("Registered") }, "\(repair.repairs)")
         let registered = try #require(try recovered.recordings().first)
@@ -119,12 +120,12 @@ struct WaveformTests {
         // the waveform of a clip that is gone, and a person's file with a waveform-like name
         let library = try Fixture.library(clips: 3)
         let rows = try library.recordings()
-        let damaged = library.url.appendingPathComponent(FileStorageManager.waveformPath(for: rows[2].id, type: .audio))
+        let damaged = library.url.appendingPathComponent(ClipFiles(id: rows[2].id, type: .audio).file(.waveform)!.path)
         try Data(repeating: 7, count: 30).write(to: damaged)
-        let gone = FileStorageManager.waveformPath(for: UUID(), type: .audio)
+        let gone = ClipFiles(id: UUID(), type: .audio).file(.waveform)!.path
         try Waveform(sampleRate: 48_000, samplesPerPeak: 480, peaks: []).audiowaveformData()
             .write(to: library.url.appendingPathComponent(gone))
-        let foreign = library.storage.recordingsURL.appendingPathComponent("audio_\(rows[0].id.uuidString.lowercased()).peaks.dat.mine")
+        let foreign = library.recordingsURL.appendingPathComponent("audio_\(rows[0].id.uuidString.lowercased()).peaks.dat.mine")
         try Data("mine".utf8).write(to: foreign)
 
         // When doctor looks
@@ -163,7 +164,7 @@ struct WaveformTests {
         let video = try library.importNow(at: silent, metadata: try RecordingMetadata(title: "Silent"))
         #expect(try await library.waveform(of: video) == nil)
         #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(
-            FileStorageManager.waveformPath(for: video.id, type: .video)).path))
+            ClipFiles(id: video.id, type: .video).file(.waveform)!.path).path))
         #expect(try library.examine(repair: false, deleteUnplayable: false).missingWaveforms.isEmpty)
     }
 
@@ -172,20 +173,20 @@ struct WaveformTests {
         let library = try Fixture.library(clips: 3)
         _ = try library.examine(repair: true, deleteUnplayable: false)
         let rows = try library.recordings()
-        let waveform = { (row: Recording) in library.url.appendingPathComponent(FileStorageManager.waveformPath(for: row.id, type: row.type)) }
+        let waveform = { (row: Recording) in library.url.appendingPathComponent(ClipFiles(id: row.id, type: row.type).file(.waveform)!.path) }
         #expect(rows.allSatisfy { FileManager.default.fileExists(atPath: waveform($0).path) })
 
         // A deletion whose media cannot be removed (injected) keeps the clip whole, its waveform too
-        library.storageFaults = StorageFaults(removal: { url throws(CraveyError) in
-            if url.lastPathComponent.hasSuffix(".m4a") { throw CraveyError(.cannotWrite, "injected") }
+        library.store.files!.faults = StorageFaults(removal: { file throws(Errno) in
+            if file.name.hasSuffix(".m4a") { throw .ioError }
         })
         #expect(throws: CraveyError.self) { try library.delete(rows[0].id) }
         #expect(FileManager.default.fileExists(atPath: waveform(rows[0]).path))
-        library.storageFaults = StorageFaults()
+        library.store.files!.faults = StorageFaults()
 
         try library.delete(rows[0].id)
         #expect(!FileManager.default.fileExists(atPath: waveform(rows[0]).path))
         _ = try library.deleteAll()
-        #expect(library.storage.storedFiles().isEmpty)
+        #expect(library.store.storedFiles().isEmpty)
     }
 }

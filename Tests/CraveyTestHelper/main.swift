@@ -13,7 +13,7 @@ guard arguments.count == 5, arguments[1] == "plays", let id = UUID(uuidString: a
 do {
     let library = try RecordingLibrary(at: URL(fileURLWithPath: arguments[2]))
     for _ in 0..<count {
-        try library.repository.recordPlay(of: id, secondsListened: 1.5, completed: true)
+        try library.countPlay(of: id, secondsListened: 1.5, completed: true, at: Date())
     }
 } catch {
     FileHandle.standardError.write(Data("cravey-test-helper: \(error)\n".utf8))

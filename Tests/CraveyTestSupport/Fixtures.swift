@@ -76,13 +76,15 @@ public enum Fixture {
         let source = try audio(seconds: 0.5)
         defer { try? FileManager.default.removeItem(at: source) }
         for index in 0..<max(count, titles.count) {
-            let copy = library.storage.recordingsURL.appendingPathComponent("import-\(index).tmp")
-            try FileManager.default.copyItem(at: source, to: copy)
-            let title = index < titles.count ? titles[index] : "Clip \(index)"
             let id = UUID()
-            _ = try library.storage.save(copy, as: Recording(
-                id: id, type: .audio, title: title, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)),
-                duration: 0.5, filePath: library.storage.relativePath(for: id, type: .audio), fileSize: 0))
+            let copy = ClipFiles(id: id, type: .audio).media(.importing)
+            try FileManager.default.copyItem(at: source, to: library.fileURL(copy))
+            let title = index < titles.count ? titles[index] : "Clip \(index)"
+            try library.store.write { tx in
+                try tx.save(copy, as: Recording(
+                    id: id, type: .audio, title: title, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)),
+                    duration: 0.5, filePath: copy.path, fileSize: 0))
+            }
         }
         return library
     }

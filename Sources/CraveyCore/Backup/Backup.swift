@@ -71,39 +71,37 @@ enum Backup {
                 self = .manifest
                 return
             }
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            let name: FileStorageManager.StoredName? = switch parts.count {
-            case 2 where parts[0] == FileStorageManager.recordingsFolder:
-                FileStorageManager.storedName(parts[1], in: .recordings)
-            case 3 where parts[0] == FileStorageManager.recordingsFolder && parts[1] == "Thumbnails":
-                FileStorageManager.storedName(parts[2], in: .thumbnails)
-            default: nil
-            }
-            switch name {
-            case .media(let type, let id, ""): self = .media(type: type, id: id)
-            case .thumbnail(let id): self = .thumbnail(id: id)
-            case .waveform(let type, let id): self = .waveform(type: type, id: id)
-            case .metadata(let type, let id): self = .record(type: type, id: id)
-            default: return nil
+            guard let name = StoredFile(path: path).flatMap(StoredName.init), name.marker == nil, !name.isWriting else { return nil }
+            let (type, id) = (name.clip.type, name.clip.id)
+            switch name.part {
+            case .media: self = .media(type: type, id: id)
+            case .thumbnail: self = .thumbnail(id: id)
+            case .waveform: self = .waveform(type: type, id: id)
+            case .copy: self = .record(type: type, id: id)
             }
         }
     }
 
     // MARK: - Writing
 
-    /// Writes every clip of `storage`'s library to a new archive at `url` (mode 0600, in one
-    /// step: a failure leaves nothing there). Reads one snapshot of the rows and takes no lock:
+    /// Writes every clip of `library` to a new archive at `url` (mode 0600, in one step: a
+    /// failure leaves nothing there). Reads one snapshot of the rows and takes no lock:
     /// recording, playing and deleting go on meanwhile. A clip whose media cannot be opened
-    /// (deleted since the snapshot, or missing) is left out and returned.
-    static func write(_ storage: FileStorageManager, to url: URL, replacing: Bool, now: Date,
+    /// (deleted since the snapshot, or missing) is left out and returned. Each clip's files are
+    /// read under its own names (``ClipFiles``), never where its row's paths say.
+    static func write(_ library: RecordingLibrary, to url: URL, replacing: Bool, now: Date,
                       progress: ((Double) -> Void)?) throws -> (clips: Int, bytes: Int64, leftOut: [Recording]) {
-        let (libraryID, clips) = try storage.repository.everything()
+        let store = library.store
+        let (libraryID, clips) = try store.read { db in
+            let repository = RecordingRepository(db)
+            return (try repository.libraryID(), try repository.everything())
+        }
         let total = max(clips.reduce(0) { $0 + $1.0.fileSize }, 1)
         var done: Int64 = 0
         var files: [Manifest.File] = []
         var leftOut: [Recording] = []
         var written: Int64 = 0
-        try storage.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { archive in
+        try library.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { archive in
             for name in folders {
                 try write(Tar.header(Tar.Entry(name: name, size: 0, isFolder: true), modified: now), to: archive)
                 written += Int64(Tar.blockSize)
@@ -144,30 +142,31 @@ enum Backup {
             }
 
             for (recording, plays) in clips {
+                let clip = ClipFiles(recording)
                 // Opened first: a clip deleted from here on is read whole from its descriptor.
-                guard let media = try? storage.openForReading(storage.url(of: recording.filePath)) else {
+                guard let media = try? store.open(clip.media()) else {
                     leftOut.append(recording)
                     continue
                 }
                 defer { try? media.close() }
-                let thumbnail = recording.thumbnailPath.flatMap { try? storage.openForReading(storage.url(of: $0)) }
+                // A thumbnail or waveform that is missing, or not a regular file, is not the
+                // clip's (``LibraryStore/open(_:)`` says which): the backup goes without it.
+                let thumbnail = recording.thumbnailPath == nil ? nil : clip.file(.thumbnail).flatMap { try? store.open($0) }
                 defer { try? thumbnail?.close() }
                 var row = recording
-                row.filePath = storage.relativePath(for: recording.id, type: recording.type)
+                row.filePath = clip.media().path
                 row.thumbnailPath = nil
                 try add(row.filePath, from: media, size: try size(of: media), modified: recording.createdAt)
-                if let thumbnail {
-                    row.thumbnailPath = FileStorageManager.thumbnailPath(for: recording.id)
-                    try add(row.thumbnailPath!, from: thumbnail, size: try size(of: thumbnail), modified: recording.createdAt)
+                if let thumbnail, let file = clip.file(.thumbnail) {
+                    row.thumbnailPath = file.path
+                    try add(file.path, from: thumbnail, size: try size(of: thumbnail), modified: recording.createdAt)
                 }
                 row.fileSize = files[files.count - (thumbnail == nil ? 1 : 2)].size
-                let waveformPath = FileStorageManager.waveformPath(for: recording.id, type: recording.type)
-                if let waveform = try? storage.openForReading(storage.url(of: waveformPath)) {
+                if let waveformFile = clip.file(.waveform), let waveform = try? store.open(waveformFile) {
                     defer { try? waveform.close() }
-                    try add(waveformPath, from: waveform, size: try size(of: waveform), modified: recording.createdAt)
+                    try add(waveformFile.path, from: waveform, size: try size(of: waveform), modified: recording.createdAt)
                 }
-                let record = try StoredClip.encoder.encode(StoredClip(recording: row, loudness: recording.loudness, plays: plays))
-                try add(FileStorageManager.metadataPath(for: recording.id, type: recording.type), record, modified: now)
+                try add(clip.file(.copy)!.path, ClipRecord(recording: row, plays: plays).encoded(), modified: now)
             }
             let manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
             try add(manifestName, try Manifest.encoder.encode(manifest), modified: now)
@@ -195,18 +194,18 @@ enum Backup {
 
     /// A clip of a checked archive: its record, and whether a thumbnail and a waveform come with it.
     struct Clip {
-        var record: StoredClip
+        var record: ClipRecord
         var media: Manifest.File
         var thumbnail: Manifest.File?
         var waveform: Manifest.File?
     }
 
-    /// Adds to `storage`'s library every clip of the archive at `url` it does not have, after
+    /// Adds to `store`'s library every clip of the archive at `url` it does not have, after
     /// checking the whole archive. Returns the clips restored, those already there, and those
     /// whose place a file without a row holds (a repair registers that file first).
-    static func restore(into storage: FileStorageManager, from url: URL,
+    static func restore(into store: LibraryStore, from url: URL,
                         progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording]) {
-        let archive = try open(url, outside: storage.libraryURL)
+        let archive = try open(url, outside: store.libraryURL)
         defer { try? archive.close() }
         let total = Double(max(try size(of: archive), 1)) * 2
         var done: Int64 = 0
@@ -217,11 +216,11 @@ enum Backup {
         let clips = try damage(url, "Nothing was restored.") { try check(archive, report: report) }
 
         // Nothing changes unless there is room for every clip to add.
-        let have = Set(try storage.repository.fetchAll().map(\.id))
+        let have = Set(try store.read { db in try RecordingRepository(db).recordings() }.map(\.id))
         let needed = clips.values.filter { !have.contains($0.record.recording.id) }
             .reduce(Int64(0)) { $0 + $1.media.size + ($1.thumbnail?.size ?? 0) + ($1.waveform?.size ?? 0) }
-        if let free = storage.freeBytes(), free < needed + (16 << 20) {
-            throw CraveyError(.cannotWrite, "The backup's clips need \(needed) bytes in \(storage.libraryURL.path), and only \(free) are free. Nothing was restored.",
+        if let free = store.files?.freeBytes(), free < needed + (16 << 20) {
+            throw CraveyError(.cannotWrite, "The backup's clips need \(needed) bytes in \(store.libraryURL.path), and only \(free) are free. Nothing was restored.",
                               advice: .freeSpace)
         }
 
@@ -231,23 +230,23 @@ enum Backup {
         var alreadyThere = 0
         var blocked: [Recording] = []
         var extracted: [UUID: MediaFile] = [:]
-        var thumbnails: Set<UUID> = []
-        var waveforms: Set<UUID> = []
-        defer { for file in extracted.values { storage.discard(file) } }
+        var thumbnails: [UUID: Data] = [:]
+        var waveforms: [UUID: Data?] = [:]
+        defer { for file in extracted.values { store.discard(file) } }
         try damage(url, "The clips restored before it are whole; nothing more was restored.") {
             while let entry = try reader.next() {
                 if entry.isFolder { continue }
                 let path = String(entry.name.dropFirst(folder.count + 1))
                 let file = try expected(path, of: clips)
                 switch Part(path) {
-                case .media(let type, let id)? where !have.contains(id) && storage.size(of: storage.url(of: path)) == nil:
-                    let place = storage.importingURL(for: id, type: type)
-                    let media = try written(place) { try storage.create(place) }
+                case .media(let type, let id)? where !have.contains(id) && store.status(of: ClipFiles(id: id, type: type).media()) == .missing:
+                    let place = ClipFiles(id: id, type: type).media(.importing)
+                    let media = try written(place, in: store) { try store.create(place) }
                     extracted[id] = media
                     var hash = SHA256()
                     try reader.read(entry) { bytes in
                         hash.update(bytes)
-                        try written(place) { try write(bytes, to: media) }
+                        try written(place, in: store) { try write(bytes, to: media) }
                         report(bytes.count)
                     }
                     guard hash.hexDigest() == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
@@ -258,9 +257,8 @@ enum Backup {
                         report(bytes.count)
                     }
                     guard SHA256.of(jpeg) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
-                    _ = try storage.storeThumbnail(jpeg, for: id)
-                    thumbnails.insert(id)
-                case .waveform(let type, let id)? where extracted[id] != nil:
+                    thumbnails[id] = jpeg
+                case .waveform(_, let id)? where extracted[id] != nil:
                     var data = Data()
                     try reader.read(entry) { bytes in
                         data.append(contentsOf: bytes)
@@ -268,18 +266,19 @@ enum Backup {
                     }
                     guard SHA256.of(data) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
                     // One that is not a waveform is left out: the clip's first use makes it again.
-                    if let waveform = Waveform(audiowaveformData: data) { try storage.storeWaveform(waveform, for: id, type: type) }
-                    waveforms.insert(id)
+                    waveforms[id] = Waveform(audiowaveformData: data) == nil ? .some(nil) : data
                 default:
                     if case .media(_, let id)? = Part(path), !have.contains(id), let clip = clips[id] { blocked.append(clip.record.recording) }
                     if case .media(_, let id)? = Part(path), have.contains(id) { alreadyThere += 1 }
                     try reader.read(entry) { report($0.count) }
                 }
                 // A clip is saved as soon as its media (and thumbnail and waveform) are in.
-                for (id, media) in extracted where (clips[id]!.thumbnail == nil || thumbnails.contains(id))
-                    && (clips[id]!.waveform == nil || waveforms.contains(id)) {
+                for (id, media) in extracted where (clips[id]!.thumbnail == nil || thumbnails[id] != nil)
+                    && (clips[id]!.waveform == nil || waveforms[id] != nil) {
                     extracted[id] = nil
-                    switch try save(clips[id]!, from: media, into: storage) {
+                    let artefacts = [(ClipFiles.Part.thumbnail, thumbnails.removeValue(forKey: id)),
+                                     (.waveform, waveforms.removeValue(forKey: id) ?? nil)]
+                    switch try save(clips[id]!, from: media, with: artefacts, into: store) {
                     case .saved(let recording): restored.append(recording)
                     case .alreadyThere: alreadyThere += 1
                     case .blocked: blocked.append(clips[id]!.record.recording)
@@ -294,24 +293,31 @@ enum Backup {
         case saved(Recording), alreadyThere, blocked
     }
 
-    /// Saves an extracted clip with its record's row and plays, under the writers' lock: unless
-    /// another process added it meanwhile, or a file without a row holds its place.
-    private static func save(_ clip: Clip, from media: MediaFile, into storage: FileStorageManager) throws -> Saved {
+    /// Saves an extracted clip with its record's row and plays, and its thumbnail and waveform,
+    /// in one transaction: unless another process added it meanwhile, or a file without a row
+    /// holds its place.
+    private static func save(_ clip: Clip, from media: MediaFile, with artefacts: [(ClipFiles.Part, Data?)],
+                             into store: LibraryStore) throws -> Saved {
         do {
-            let saved: Saved = try storage.exclusively {
-                let row = clip.record.recording
-                if try storage.repository.fetch(id: row.id) != nil { return .alreadyThere }
-                if storage.size(of: storage.url(of: row.filePath)) != nil { return .blocked }
-                try media.close()
+            let row = clip.record.recording
+            let files = ClipFiles(row)
+            try media.close()
+            let saved: Saved = try store.write { tx in
+                if try tx.repository.recording(row.id) != nil { return .alreadyThere }
+                if store.status(of: files.media()) != .missing { return .blocked }
                 var stored = row
-                stored.loudness = clip.record.loudness
-                return .saved(try storage.save(media.url, as: stored, plays: clip.record.plays))
+                stored.thumbnailPath = nil
+                for case (let part, let data?) in artefacts {
+                    let file = try tx.store(data, as: part, of: files)
+                    if part == .thumbnail { stored.thumbnailPath = file.path }
+                }
+                return .saved(try tx.save(media.file!, as: stored, plays: clip.record.plays))
             }
             if case .saved = saved { return saved }
-            storage.discard(media)
+            store.discard(media)
             return saved
         } catch {
-            storage.discard(media)
+            store.discard(media)
             throw error
         }
     }
@@ -326,11 +332,12 @@ enum Backup {
 
     /// Runs a write into the library, whose `Errno` is a failure to restore to `url` (a full
     /// disk), not to read the archive.
-    private static func written<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+    private static func written<T>(_ file: StoredFile, in store: LibraryStore, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as Errno {
-            throw FileStorageManager.writeError(error.rawValue, url, doing: "restore a clip to")
+            throw FileStorageManager.writeError(error.rawValue, store.files?.url(of: file) ?? URL(fileURLWithPath: file.path),
+                                                doing: "restore a clip to")
         }
     }
 
@@ -442,16 +449,15 @@ enum Backup {
         var clips: [UUID: Clip] = [:]
         for (path, data) in records {
             guard case .record(let type, let id)? = Part(path),
-                  let record = try? StoredClip.decoder.decode(StoredClip.self, from: data),
+                  let record = ClipRecord(decoding: data),
                   record.recording.id == id, record.recording.type == type,
-                  record.plays.allSatisfy({ $0.recordingId == id }),
                   let media = found[record.recording.filePath],
                   Part(record.recording.filePath) == .media(type: type, id: id),
                   record.recording.thumbnailPath.map({ Part($0) == .thumbnail(id: id) && found[$0] != nil }) ?? true else {
                 throw Tar.Damage("\(path) is not the record of the clip its name says")
             }
             clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] },
-                             waveform: found[FileStorageManager.waveformPath(for: id, type: type)])
+                             waveform: found[ClipFiles(id: id, type: type).file(.waveform)!.path])
         }
         for path in found.keys {
             switch Part(path) {

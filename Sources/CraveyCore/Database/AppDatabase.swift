@@ -89,6 +89,12 @@ package struct AppDatabase: Sendable {
         return try writer.write(body)
     }
 
+    /// Has `observer` told of every transaction of the writing connection, for as long as it
+    /// lives. The corresponding GRDB call is `DatabaseWriter.add(transactionObserver:extent:)`.
+    func observe(_ observer: some TransactionObserver) {
+        writer.add(transactionObserver: observer, extent: .observerLifetime)
+    }
+
     /// Reads in a consistent snapshot. A read that fails on a schema a newer cravey wrote says
     /// that, not the SQL error.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
@@ -99,11 +105,6 @@ package struct AppDatabase: Sendable {
             refusal.message = "Cannot read this library (\(error.message ?? "\(error.resultCode)")): " + refusal.message
             throw refusal
         }
-    }
-
-    /// The database's identity (``migrator``'s `libraryInfo`), nil for a database without one.
-    func libraryID() throws -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'libraryID'") }
     }
 
     /// What SQLite finds wrong with the database file (its b-trees, pages, indexes), one line

@@ -141,6 +141,13 @@ struct JSONBuffer {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A number as Swift writes it (the shortest text that reads back as the same `Double`); the
+    /// infinities and NaN, which JSON has no numbers for, as the strings "inf", "-inf", "nan".
+    mutating func number(_ value: Double) {
+        if value.isFinite { return append("\(value)") }
+        append(value.isNaN ? "\"nan\"" : value < 0 ? "\"-inf\"" : "\"inf\"")
+    }
+
     /// A UUID in lowercase, quoted (`uuidString` goes through `snprintf`).
     mutating func uuid(_ id: UUID) {
         bytes.append(UInt8(ascii: "\""))

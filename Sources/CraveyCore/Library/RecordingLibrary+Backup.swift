@@ -33,7 +33,7 @@ extension RecordingLibrary {
     /// place is: inside the library folder, or something already there unless `replacing` (and
     /// even then, anything but a regular file).
     public func backup(to url: URL, replacing: Bool = false, progress: ((Double) -> Void)? = nil) throws -> BackupSummary {
-        let written = try Backup.write(storage, to: url, replacing: replacing, now: Date(), progress: progress)
+        let written = try Backup.write(self, to: url, replacing: replacing, now: Date(), progress: progress)
         return BackupSummary(clips: written.clips, bytes: written.bytes, leftOut: written.leftOut)
     }
 
@@ -47,7 +47,7 @@ extension RecordingLibrary {
     /// `.cannotWrite` when the disk has no room for them (nothing is restored), `.newerLibrary`
     /// for a backup a newer cravey wrote.
     public func restore(from url: URL, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
-        let result = try Backup.restore(into: storage, from: url, progress: progress)
+        let result = try Backup.restore(into: store, from: url, progress: progress)
         return RestoreSummary(restored: result.restored, alreadyThere: result.alreadyThere, blocked: result.blocked)
     }
 

@@ -19,7 +19,7 @@ extension RecordingLibrary {
     /// apostrophe, so a title such as `=HYPERLINK(...)` stays text (OWASP's advice on CSV
     /// injection). `raw` keeps every cell verbatim, for scripts. JSON is always verbatim.
     public func export(_ format: ExportFormat, raw: Bool = false, exportDate: Date = Date()) throws -> Data {
-        let recordings = try repository.fetchAll(sortedBy: .recent)
+        let recordings = try recordings(sortedBy: .recent)
         switch format {
         case .json:
             return RecordingJSON.encodeExport(recordings, exportDate: exportDate, version: 1)
@@ -33,7 +33,8 @@ extension RecordingLibrary {
     /// something already at `url` unless `replacing`; and, even then, anything there that is not
     /// a regular file (a device, a folder, a link).
     public func export(_ format: ExportFormat, raw: Bool = false, to url: URL, replacing: Bool = false) throws {
-        try storage.writeOutside(try export(format, raw: raw), to: url, doing: "write the export to", replacing: replacing)
+        let data = try export(format, raw: raw)
+        try writeOutside(to: url, doing: "write the export to", replacing: replacing) { try $0.write(data) }
     }
 
     package static func csv(_ recordings: [Recording], raw: Bool) -> String {
@@ -74,5 +75,16 @@ extension RecordingLibrary {
         }
         quoted.append("\"")
         return String(quoted)
+    }
+
+    /// Writes a file a person asked for outside the library (mode 0600, all at once or not at
+    /// all): refused (`.invalidInput`) inside the library folder, where something is already
+    /// unless `replacing`, and where anything but a regular file is even then.
+    package func writeOutside(to url: URL, doing action: String, replacing: Bool, fill: (MediaFile) throws -> Void) throws {
+        if let files = store.files {
+            try files.writeOutside(to: url, doing: action, replacing: replacing, fill: fill)
+        } else {
+            try FileStorageManager.writeAtomically(to: url, doing: action, replacing: replacing, fill: fill)
+        }
     }
 }

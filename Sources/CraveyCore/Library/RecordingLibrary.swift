@@ -2,18 +2,35 @@ import Foundation
 
 /// A library of clips in a folder of this machine, and the one way to read and change it.
 ///
-/// Everything that changes the library goes through here: recording (``record(_:)``), importing,
-/// editing, deleting, deleting everything, repairing and counting plays. Each keeps the folder's
-/// files and the database's rows in step, under the writers' lock where files and rows change
-/// together, so several processes (and threads) can share one library. Reading (``recordings(sortedBy:)``,
-/// ``quickPlay()``, ``storageReport()``, ``export(_:raw:)``) takes no lock: every read sees a
-/// consistent snapshot.
+/// Everything that changes the library goes through here, and each change is one transaction of
+/// the library's store: the writers' lock (which other `cravey` processes share), the database's
+/// rows and the folder's files kept in step, so several processes and threads can share one
+/// library. Reading takes no lock and sees a consistent snapshot.
+///
+/// What it offers, and where each part lives:
+///
+/// | what | methods | file |
+/// |---|---|---|
+/// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
+/// | change words and plays, delete | ``edit(_:_:)``, ``countPlay(of:secondsListened:completed:)``, ``delete(_:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
+/// | export, back up, restore | ``export(_:raw:exportDate:)``, ``backup(to:replacing:progress:)``, ``restore(from:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
+/// | record | `record(_:)` | `CraveyKit/Library/RecordingLibrary+Record.swift` |
+/// | import | `importFile(at:metadata:createdAt:)` | `CraveyKit/Library/RecordingLibrary+Import.swift` |
+/// | play | `play(_:options:)` | `CraveyKit/Library/RecordingLibrary+Play.swift` |
+/// | thumbnails, waveforms | `makeThumbnail(of:at:)`, `writeThumbnail(of:at:to:replacing:)`, `waveform(of:)` | `CraveyKit/Library/RecordingLibrary+Analysis.swift` |
+/// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Library/RecordingLibrary+Repair.swift` |
+///
+/// The parts that work on media (record, import, play, thumbnails, waveforms, repair) are in
+/// CraveyKit, which links FFmpeg and PulseAudio; the rest is here.
+///
+/// Blocking: a method that decodes media, records, plays or waits for a device is `async` and
+/// runs its work on threads of its own. The others are synchronous: they wait only for the disk
+/// and for another process's step under the writers' lock (a few milliseconds, or as long as a
+/// backup or restore takes), so call them off the main actor.
 ///
 /// The folder holds `library.sqlite`, `library.lock` and `Recordings/` (media files, each clip's
-/// copy of its words and its waveform, and `Recordings/Thumbnails/`); folders are made mode 0700 and files 0600, and nothing outside the
-/// folder is ever read, changed or deleted through it. Methods that do media work (record,
-/// import, play, repair, thumbnails, waveforms) are in CraveyKit; they block or suspend, never both: the
-/// synchronous ones here wait on the disk and on other processes, so call them off the main actor.
+/// copy of its words and its waveform, and `Recordings/Thumbnails/`); folders are made mode 0700
+/// and files 0600, and nothing outside the folder is ever read, changed or deleted through it.
 public final class RecordingLibrary: Sendable {
     /// This program's version, recorded in every library it writes.
     package static let programVersion = "0.1.0"
@@ -21,24 +38,15 @@ public final class RecordingLibrary: Sendable {
     /// How many recordings Quick Play offers.
     public static let quickPlayCount = RecordingRepository.quickPlayCount
 
-    /// The one writer of the folder: its descriptor, lock, journal and files in flight.
-    package let storage: FileStorageManager
-
-    /// The rows.
-    package var repository: RecordingRepository { storage.repository }
+    /// The folder's files and the database's rows, and the one transaction that changes them.
+    package let store: LibraryStore
 
     /// The library folder.
-    public var url: URL { storage.libraryURL }
+    public var url: URL { store.libraryURL }
 
     /// What a person should read once about the library folder: other users can reach it, or it
     /// belongs to someone else. The library works all the same.
-    public var warnings: [String] { storage.warnings }
-
-    /// Faults a test injects into file operations.
-    package var storageFaults: StorageFaults {
-        get { storage.faults }
-        set { storage.faults = newValue }
-    }
+    public var warnings: [String] { store.files?.warnings ?? [] }
 
     /// Opens the library in the folder at `url`, creating the folder (0700) and its database
     /// (0600) if needed; nothing that exists changes mode. A library that cannot be written
@@ -53,7 +61,7 @@ public final class RecordingLibrary: Sendable {
     /// cannot be made or used (a `Recordings/` that is a link, a database that is a link),
     /// `.other` for a damaged database.
     public init(at url: URL, creating: Bool = true) throws {
-        storage = try FileStorageManager(libraryURL: url, creating: creating)
+        store = try LibraryStore(at: url, creating: creating)
     }
 
     /// Opens the default library: `$CRAVEY_LIBRARY`, else `$XDG_DATA_HOME/cravey`, else
@@ -66,38 +74,99 @@ public final class RecordingLibrary: Sendable {
 
     /// Every recording, in one of the orders the command line offers.
     public func recordings(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
-        try repository.fetchAll(sortedBy: sort)
+        try store.read { db in try RecordingRepository(db).recordings(sortedBy: sort) }
     }
 
     /// The recording with this id, or nil.
     public func recording(_ id: UUID) throws -> Recording? {
-        try repository.fetch(id: id)
+        try store.read { db in try RecordingRepository(db).recording(id) }
     }
 
     /// The one recording whose id starts with `prefix` (as git resolves abbreviated hashes).
     /// Throws `.notFound` for none and `.invalidInput` when several match or it is no id.
     public func recording(matching prefix: String) throws -> Recording {
-        try repository.fetch(idPrefix: prefix)
+        try store.read { db in try RecordingRepository(db).recording(matching: prefix) }
     }
 
     /// Quick Play: the ``quickPlayCount`` most played, ties broken by last played, then newest.
     public func quickPlay() throws -> [Recording] {
-        try repository.quickPlay()
+        try store.read { db in try RecordingRepository(db).quickPlay() }
     }
 
     /// Every play of a recording, oldest first.
     public func plays(of id: UUID) throws -> [PlayEvent] {
-        try repository.playEvents(of: id)
+        try store.read { db in try RecordingRepository(db).plays(of: id) }
     }
 
     /// How many recordings the library holds.
     public func count() throws -> Int {
-        try repository.count()
+        try store.read { db in try RecordingRepository(db).count() }
     }
 
     /// Where `recording`'s media file is, checked to be a regular file inside the library
     /// (`.notFound` when it is missing): for handing it to another program.
     public func fileURL(of recording: Recording) throws -> URL {
-        try storage.mediaURL(of: recording)
+        let media = try mediaFile(of: recording)
+        return store.files!.url(of: media)
+    }
+
+    /// `recording`'s media file, which must be there as a regular file: `.notFound` when it is
+    /// missing, `.invalidInput` when a link or special file stands in its place. Always the
+    /// clip's own name (``ClipFiles``), whatever its row's path says.
+    package func mediaFile(of recording: Recording) throws(CraveyError) -> StoredFile {
+        let media = ClipFiles(recording).media()
+        switch store.status(of: media) {
+        case .regular:
+            return media
+        case .missing:
+            let place = store.files.map { $0.url(of: media).path } ?? media.path
+            throw CraveyError(.notFound, "The file of \"\(recording.title)\" is missing: \(place).", advice: .checkLibrary)
+        case .other(let kind):
+            throw CraveyError(.invalidInput, "Refusing the file of \"\(recording.title)\": \(kind) stands where its media belongs (\(media.path)), and cravey never follows a link out of the library folder.",
+                              advice: .repairLibrary)
+        }
+    }
+
+    /// Where `recording`'s thumbnail is, when it has one there as a regular file: for a desktop
+    /// that shows it.
+    package func thumbnailURL(of recording: Recording) -> URL? {
+        guard recording.thumbnailPath != nil, let file = ClipFiles(recording).file(.thumbnail),
+              store.status(of: file).size != nil else { return nil }
+        return store.files?.url(of: file)
+    }
+
+    /// `recording`'s waveform as it is stored beside it, read without decoding anything; nil
+    /// when none is stored (a clip saved before waveforms were kept, or without sound) or the
+    /// file there does not read as one. CraveyKit's `waveform(of:)` makes a missing one.
+    package func storedWaveform(of recording: Recording) -> Waveform? {
+        store.waveform(of: ClipFiles(recording))
+    }
+
+    /// How much room the library takes, and what it holds (``storageReport()``).
+    public struct StorageReport: Codable, Sendable, Equatable {
+        /// Bytes of every file under `Recordings/`, thumbnails included.
+        public var totalBytes: Int64
+        /// The same, as a person reads it ("1.5 MB").
+        public var totalSize: String
+        public var recordings: Int
+        /// Recordings by type: `audio`, `video`.
+        public var byType: [String: Int]
+        /// Recordings by purpose, `none` for those without one.
+        public var byPurpose: [String: Int]
+    }
+
+    /// How much room the library takes, and its recordings by type and purpose.
+    public func storageReport() throws -> StorageReport {
+        let recordings = try recordings()
+        let total = [StoredFile.Folder.recordings, .thumbnails].flatMap { store.files?.entries(in: $0) ?? [] }
+            .reduce(Int64(0)) { $0 + ($1.status.size ?? 0) }
+        var byType = Dictionary(uniqueKeysWithValues: RecordingType.allCases.map { ($0.rawValue, 0) })
+        var byPurpose = Dictionary(uniqueKeysWithValues: (RecordingPurpose.allCases.map(\.rawValue) + ["none"]).map { ($0, 0) })
+        for recording in recordings {
+            byType[recording.type.rawValue, default: 0] += 1
+            byPurpose[recording.purpose?.rawValue ?? "none", default: 0] += 1
+        }
+        return StorageReport(totalBytes: total, totalSize: ByteCount.text(total), recordings: recordings.count,
+                             byType: byType, byPurpose: byPurpose)
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 extension Waveform {
     /// The `.dat` header's size in version 2: version, flags, rate, samples per peak, length, channels.
     private static let headerSize = 24
+    /// The largest waveform file read: 670 hours of sound at 100 peaks a second.
+    package static let largestFile = 1 << 30
 
     /// The peaks in audiowaveform's binary format, version 2: a 24-byte little-endian header
     /// (version 2, flags 0 for 16-bit values, sample rate, samples per peak, the number of

@@ -1,45 +1,28 @@
 import Foundation
-import GRDB
 import SystemPackage
 
-/// The one writer of a library folder: it holds the folder's descriptor, the writers' lock, the
-/// files being written and the `delete-all` journal, and every step that changes files and rows
-/// together (create, save, delete, delete all, repair) goes through it.
+/// The library folder, reached by name: it holds the descriptors of the folder, `Recordings/`
+/// and `Recordings/Thumbnails/`, and makes every file call beneath them (`openat`, `renameat`,
+/// `unlinkat`, `fstatat`, `fsync`), never through a link and never by a path re-joined from
+/// strings. It knows nothing of clips or rows: ``LibraryStore`` decides what is written when.
 ///
-/// Every file is reached beneath the folder's own descriptor (`openat`, `fstatat`, `renameat`,
-/// `unlinkat`, never following a link), created mode 0600 and never chmodded; folders are 0700.
-/// It alone names, creates, renames and removes the media files; writers only write. The rows
-/// are the database's (``repository``); the steps here keep files and rows in an order every
-/// other process can rely on (see "Several processes, one library" in the README).
-// @unchecked Sendable: `root` and the `let`s never change; the live files and the faults are
-// behind `Locked`; the descriptor is only used with `*at` calls, which are thread-safe.
-package final class FileStorageManager: @unchecked Sendable {
-    package static let recordingsFolder = "Recordings"
-    package static let thumbnailsFolder = "Recordings/Thumbnails"
-    /// The suffix of a recording still being written; `doctor` finds those a crash left.
-    package static let partialSuffix = ".partial"
-    /// The suffix of an import still being written (``importingURL(for:type:)``).
-    package static let importingSuffix = ".importing"
-    /// The suffix of the normal MP4 a fragmented file is rewritten into before it replaces it.
-    package static let finishingSuffix = ".finishing"
-    /// The prefix a file gets while its deletion is under way (``markForDeletion(_:)``).
-    package static let deletingPrefix = ".deleting-"
-
-    /// The library folder.
+/// Files are created mode 0600 from their first byte and folders 0700; nothing that exists
+/// changes mode. A `URL` appears only where a message shows a path.
+// Sendable: every stored property is a `let` of a Sendable type; the descriptors are only used
+// with `*at` calls and `fsync`, which are thread-safe.
+package final class FileStorageManager: Sendable {
+    /// The library folder, for messages.
     package let libraryURL: URL
-    /// The library folder, opened once: the base of every `*at` call; nil when there is none and
-    /// none was to be made (a command that only reads).
-    let root: FileDescriptor?
-    /// The rows: read by anyone, written in the steps of this type (and in one-row changes).
-    package private(set) var repository: RecordingRepository!
+    private let root: FileDescriptor
+    /// `Recordings/` and `Recordings/Thumbnails/`, opened once; nil when missing (a library that
+    /// only reads, or one that cannot be written).
+    private let recordings: FileDescriptor?
+    private let thumbnails: FileDescriptor?
+    /// Whether the library's database file is (or is to be) here: false for a folder opened
+    /// without creating that holds no library yet.
+    package let isStored: Bool
     /// What a person should read once about the folder: others can reach it, or it is not theirs.
     package let warnings: [String]
-    /// The writers' lock of this folder, shared by every manager of it in this process.
-    let writersLock: WritersLock?
-    /// The `flock`-holding descriptors of the files this process is writing, by path.
-    let liveFiles = Locked<[String: Int32]>([:])
-    /// Clips given up while being written (``abandon(_:)``): never created or saved again.
-    let abandoned = Locked<Set<UUID>>([])
     private let injected = Locked(StorageFaults())
 
     /// Faults a test injects; none in production.
@@ -48,88 +31,348 @@ package final class FileStorageManager: @unchecked Sendable {
         set { injected.withLock { $0 = newValue } }
     }
 
-    /// Opens the library folder at `libraryURL`, creating it and its folders (0700) where they
-    /// are missing, and its database (0600); nothing that exists changes mode. A read-only
-    /// library opens for reading. A `delete-all` a crash interrupted is finished first.
-    ///
-    /// Without `creating`, nothing is made: a folder that is not there, or holds no database
-    /// yet, reads as an empty library. Either way a folder that holds other things and is no
-    /// cravey library is refused (`.invalidInput`): cravey never mixes its files with a
-    /// person's.
-    package init(libraryURL: URL, creating: Bool = true) throws(CraveyError) {
-        let url = libraryURL.standardizedFileURL
-        self.libraryURL = url
-        let root = try Self.openLibraryFolder(url, creating: creating)
+    /// Opens the library folder at `url`, creating it and its two folders (0700) when
+    /// `creating`; nil when there is no folder and none is to be made. A folder that holds other
+    /// things and is no cravey library is refused (`.invalidInput`): cravey never mixes its files
+    /// with a person's. A `Recordings/` or `Thumbnails/` that is a link or not a folder is refused
+    /// (`.cannotWrite`).
+    package init?(at url: URL, creating: Bool, databaseName: String) throws(CraveyError) {
+        let url = url.standardizedFileURL
+        guard let root = try Self.openLibraryFolder(url, creating: creating, databaseName: databaseName) else { return nil }
+        libraryURL = url
         self.root = root
-        writersLock = root.map { WritersLock.of($0, at: url) }
-        warnings = root.map { Self.warnings(about: $0, at: url) } ?? []
-        isStored = root.map { creating || Self.holdsDatabase($0) } ?? false
-        if root != nil { try makeFolders(creating: isStored) }
-        if isStored {
-            let (database, migrated) = try openDatabase()
-            repository = RecordingRepository(database: database, keeper: { [weak self] recording, plays in
-                try self?.keep(recording, plays: plays)
-            }, exclusive: { [weak self] body in
-                guard let self else { return try body() }
-                try self.holdingLock(body)
-            })
-            if migrated { try? keepMissingCopies() }
-        } else {
-            do {
-                repository = RecordingRepository(database: try AppDatabase())
-            } catch {
-                throw CraveyError(.other, "Cannot make an empty library in memory: \(error).", underlying: error)
+        isStored = creating || Self.entryExists(databaseName, in: root)
+        warnings = Self.warnings(about: root, at: url)
+        do throws(CraveyError) {
+            recordings = try Self.folder("Recordings", in: root, creating: isStored, shownAs: url.appendingPathComponent("Recordings"))
+            if let recordings {
+                thumbnails = try Self.folder("Thumbnails", in: recordings, creating: isStored,
+                                             shownAs: url.appendingPathComponent(StoredFile.Folder.thumbnails.path))
+            } else {
+                thumbnails = nil
             }
+        } catch {
+            try? root.close()
+            throw error
         }
-        // A delete-all a crash interrupted is finished by the next command, whichever it is;
-        // a library that cannot be written keeps it for a command that can.
-        if isDeletingAll { try? exclusively {} }
     }
 
     deinit {
-        try? root?.close()
+        for descriptor in [thumbnails, recordings, root] { try? descriptor?.close() }
     }
 
-    /// Whether there is a library folder here.
-    package var exists: Bool { root != nil }
-    /// Whether the library has its database on the disk (false: an empty one in memory, for a
-    /// command that only reads a library that is not there yet).
-    package let isStored: Bool
+    /// Where a file is, for messages.
+    package func url(of file: StoredFile) -> URL {
+        URL(fileURLWithPath: libraryURL.path + "/" + file.path, isDirectory: false)
+    }
+
+    /// Where a folder is, for messages.
+    package func url(of folder: StoredFile.Folder) -> URL {
+        folder == .library ? libraryURL : URL(fileURLWithPath: libraryURL.path + "/" + folder.path, isDirectory: true)
+    }
+
+    /// The descriptor of `folder`; ENOENT when it is missing.
+    private func descriptor(of folder: StoredFile.Folder) throws(Errno) -> FileDescriptor {
+        switch folder {
+        case .library: return root
+        case .recordings: if let recordings { return recordings }
+        case .thumbnails: if let thumbnails { return thumbnails }
+        }
+        throw .noSuchFileOrDirectory
+    }
+
+    /// The library's writers' lock, in this folder.
+    func writersLock() -> WritersLock {
+        WritersLock(beneath: root, shownAs: libraryURL)
+    }
+
+    /// The journal of a `delete-all`, in this folder.
+    func deleteAllJournal() -> DeleteAllJournal {
+        DeleteAllJournal(beneath: root, shownAs: libraryURL)
+    }
+
+    // MARK: - Files
+
+    /// Opens a stored file for reading, beneath its folder and never through a link, without
+    /// blocking (a named pipe in its place is refused, never waited on) and only when it is a
+    /// regular file. Throws `.notFound` when it is missing, `.invalidInput` for a link or a
+    /// special file. The corresponding C functions are `openat` with `O_NOFOLLOW | O_NONBLOCK`
+    /// and `fstat`.
+    package func open(_ file: StoredFile) throws(CraveyError) -> FileDescriptor {
+        let opened = Result { () throws(Errno) in
+            let descriptor = openat(try self.descriptor(of: file.folder).rawValue, file.name,
+                                    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Errno(rawValue: errno) }
+            return FileDescriptor(rawValue: descriptor)
+        }
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try opened.get()
+        } catch .noSuchFileOrDirectory {
+            throw CraveyError(.notFound, "No file at \(url(of: file).path).")
+        } catch .tooManySymbolicLinkLevels {
+            throw notRegular(file, "a link")
+        } catch {
+            throw CraveyError(.other, "Cannot read \(url(of: file).path): \(error.description).", underlying: error)
+        }
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            try? descriptor.close()
+            throw notRegular(file, Self.kind(info.st_mode))
+        }
+        _ = fcntl(descriptor.rawValue, F_SETFL, O_RDONLY)  // reads of the regular file block as usual
+        return descriptor
+    }
+
+    private func notRegular(_ file: StoredFile, _ kind: String) -> CraveyError {
+        CraveyError(.invalidInput, "Refusing \(url(of: file).path): it is \(kind), not a regular file, and cravey reads only the files it made there (never through a link).",
+                    advice: .repairLibrary)
+    }
+
+    /// Creates `file` for reading and writing: a new file (never an existing one, never through a
+    /// link), 0600 from its first byte whatever the umask. The corresponding C function is
+    /// `openat` with `O_CREAT | O_EXCL | O_NOFOLLOW`.
+    package func create(_ file: StoredFile) throws(Errno) -> FileDescriptor {
+        try Self.create(file.name, in: descriptor(of: file.folder))
+    }
+
+    private static func create(_ name: String, in folder: FileDescriptor) throws(Errno) -> FileDescriptor {
+        let descriptor = openat(folder.rawValue, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Errno(rawValue: errno) }
+        return FileDescriptor(rawValue: descriptor)
+    }
+
+    /// Renames within the library, replacing what `destination` names. The corresponding C
+    /// function is `renameat`.
+    package func rename(_ source: StoredFile, to destination: StoredFile) throws(Errno) {
+        if source.folder == .recordings, destination.folder == .recordings, let fault = faults.replacement {
+            try fault(destination)
+        }
+        guard renameat(try descriptor(of: source.folder).rawValue, source.name,
+                       try descriptor(of: destination.folder).rawValue, destination.name) == 0 else {
+            throw Errno(rawValue: errno)
+        }
+    }
+
+    /// Removes a name (never following a link); ENOENT when there is none. The corresponding C
+    /// function is `unlinkat`.
+    package func remove(_ file: StoredFile) throws(Errno) {
+        if let fault = faults.removal { try fault(file) }
+        guard unlinkat(try descriptor(of: file.folder).rawValue, file.name, 0) == 0 else { throw Errno(rawValue: errno) }
+    }
+
+    /// Flushes a folder's entries (what was created, renamed or removed in it) to the disk. The
+    /// corresponding C function is `fsync` on the folder's descriptor.
+    package func sync(_ folder: StoredFile.Folder) throws(Errno) {
+        guard fsync(try descriptor(of: folder).rawValue) == 0 else { throw Errno(rawValue: errno) }
+    }
+
+    /// What is at a name, looked at without following a link.
+    package enum Status: Equatable, Sendable {
+        case missing
+        case regular(size: Int64, modified: Date)
+        /// A link, a folder, a named pipe or a device: never cravey's.
+        case other(String)
+
+        /// The size of a regular file; nil otherwise.
+        package var size: Int64? {
+            if case .regular(let size, _) = self { size } else { nil }
+        }
+    }
+
+    /// What is at `file`. The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+    package func status(of file: StoredFile) -> Status {
+        guard let folder = try? descriptor(of: file.folder) else { return .missing }
+        var info = stat()
+        guard fstatat(folder.rawValue, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .missing }
+        return Self.status(info)
+    }
+
+    private static func status(_ info: stat) -> Status {
+        guard info.st_mode & S_IFMT == S_IFREG else { return .other(kind(info.st_mode)) }
+        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+        return .regular(size: Int64(info.st_size), modified: modified)
+    }
+
+    /// "a link", "a named pipe"... for messages.
+    private static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFLNK: "a link"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        default: "a device"
+        }
+    }
+
+    /// One entry of a folder: its raw name (not always UTF-8) and what it is.
+    package struct Entry: Sendable {
+        package var name: [UInt8]
+        package var status: Status
+        /// The entry as a stored file, when its name is UTF-8.
+        package func file(in folder: StoredFile.Folder) -> StoredFile? {
+            String(validating: name, as: UTF8.self).map { StoredFile(folder, $0) }
+        }
+    }
+
+    /// The entries of `folder` (`.` and `..` left out), each looked at once. The corresponding C
+    /// functions are `fdopendir`, `readdir` and `fstatat`, on a duplicate of its descriptor.
+    package func entries(in folder: StoredFile.Folder) -> [Entry] {
+        guard let base = try? descriptor(of: folder) else { return [] }
+        let copy = openat(base.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard copy >= 0, let directory = fdopendir(copy) else { return [] }
+        defer { closedir(directory) }
+        var entries: [Entry] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name != [0x2E], name != [0x2E, 0x2E] else { continue }
+            var info = stat()
+            let found = (name + [0]).withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { fstatat(base.rawValue, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+            }
+            entries.append(Entry(name: name, status: found == 0 ? Self.status(info) : .missing))
+        }
+        return entries
+    }
+
+    /// Whether a process holds `file` locked: a file being written is, by its writer, for as
+    /// long as it lives (the kernel drops the lock when it dies). The corresponding C function
+    /// is `flock` with `LOCK_SH | LOCK_NB`.
+    package func isLocked(_ file: StoredFile) -> Bool {
+        guard let folder = try? descriptor(of: file.folder) else { return false }
+        let descriptor = openat(folder.rawValue, file.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
 
     /// The bytes an ordinary user may still write on the library's file system; nil when it
     /// cannot be told. The corresponding C function is `fstatvfs`.
     package func freeBytes() -> Int64? {
         var info = statvfs()
-        guard let root, fstatvfs(root.rawValue, &info) == 0 else { return nil }
+        guard fstatvfs(root.rawValue, &info) == 0 else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
-    /// The library folder and the two folders under it.
-    package enum Folder: Sendable, CaseIterable {
-        case library, recordings, thumbnails
+    // MARK: - Atomic writes
+
+    /// Writes `file` all at once or not at all: ``writeAtomically(named:in:shownAs:doing:replacing:syncing:faults:fill:)``
+    /// beneath its folder. Without `syncing` nothing is flushed (many files written at once, then
+    /// flushed together).
+    package func writeAtomically(_ file: StoredFile, doing action: String, replacing: Bool = true, syncing: Bool = true,
+                                 fill: (MediaFile) throws -> Void) throws {
+        do {
+            try Self.writeAtomically(named: file.name, in: descriptor(of: file.folder), shownAs: url(of: file), doing: action,
+                                     replacing: replacing, syncing: syncing, faults: faults, fill: fill)
+        } catch let error as Errno {
+            throw Self.writeError(error.rawValue, url(of: file), doing: action)
+        }
     }
 
-    package var recordingsURL: URL { libraryURL.appendingPathComponent(Self.recordingsFolder, isDirectory: true) }
-    package var thumbnailsURL: URL { libraryURL.appendingPathComponent(Self.thumbnailsFolder, isDirectory: true) }
-
-    /// Where a folder of the library is, for messages.
-    package func url(of folder: Folder) -> URL {
-        switch folder {
-        case .library: libraryURL
-        case .recordings: recordingsURL
-        case .thumbnails: thumbnailsURL
+    /// ``writeAtomically(_:doing:replacing:syncing:fill:)`` of `data`.
+    package func writeAtomically(_ data: Data, to file: StoredFile, doing action: String, syncing: Bool = true) throws(CraveyError) {
+        do {
+            try writeAtomically(file, doing: action, syncing: syncing) { try $0.write(data) }
+        } catch {
+            throw error as? CraveyError ?? Self.writeError(EIO, url(of: file), doing: action)
         }
+    }
+
+    /// Writes a file a person asked for outside the library (an export, a backup, a picture),
+    /// mode 0600, all at once or not at all. Refused (`.invalidInput`, exit 64): any place inside
+    /// the library folder, links resolved (its files are cravey's alone); something already at
+    /// `url` unless `replacing`; and, even then, anything there that is not a regular file.
+    package func writeOutside(to url: URL, doing action: String, replacing: Bool, fill: (MediaFile) throws -> Void) throws {
+        if let folder = Self.realPath(url.deletingLastPathComponent()), let root = Self.realPath(libraryURL),
+           folder == root || folder.hasPrefix(root + "/") {
+            throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is inside the library folder \(libraryURL.path), whose files only cravey manages. Choose a place outside it.")
+        }
+        try Self.writeAtomically(to: url, doing: action, replacing: replacing, faults: faults, fill: fill)
+    }
+
+    /// The one atomic write, of a file anywhere (its folder opened by path): a private (0600)
+    /// temporary file in the same folder, filled by `fill`, flushed, then given its name in one
+    /// step, the folder flushed too. A failure leaves no temporary file: an `Errno` (a full disk)
+    /// says what happened to `url`, any other error of `fill` is thrown as it is.
+    ///
+    /// Without `replacing`, the name is made with `linkat`, which fails when anything is there
+    /// (a link included). With it, `renameat` replaces a regular file only. The corresponding C
+    /// functions are `openat`, `write`, `fsync`, `linkat` and `renameat`.
+    package static func writeAtomically(to url: URL, doing action: String, replacing: Bool = true,
+                                        faults: StorageFaults = StorageFaults(), fill: (MediaFile) throws -> Void) throws {
+        let folder = Foundation.open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw writeError(errno, url, doing: action) }
+        let descriptor = FileDescriptor(rawValue: folder)
+        defer { try? descriptor.close() }
+        do {
+            try writeAtomically(named: url.lastPathComponent, in: descriptor, shownAs: url, doing: action,
+                                replacing: replacing, faults: faults, fill: fill)
+        } catch let error as Errno {
+            throw writeError(error.rawValue, url, doing: action)
+        }
+    }
+
+    private static func writeAtomically(named name: String, in folder: FileDescriptor, shownAs url: URL, doing action: String,
+                                        replacing: Bool, syncing: Bool = true, faults: StorageFaults,
+                                        fill: (MediaFile) throws -> Void) throws {
+        let temporary = ClipFiles.temporary(for: StoredFile(.library, name)).name
+        let file = MediaFile(url: url, descriptor: try create(temporary, in: folder), writeFault: faults.write)
+        do {
+            try fill(file)
+            if syncing { try file.sync() }
+            try file.close()
+            if replacing {
+                var info = stat()
+                if fstatat(folder.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFREG {
+                    throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is \(kind(info.st_mode)), not a regular file, and cravey only replaces files.")
+                }
+                guard renameat(folder.rawValue, temporary, folder.rawValue, name) == 0 else { throw Errno(rawValue: errno) }
+            } else {
+                guard linkat(folder.rawValue, temporary, folder.rawValue, name, 0) == 0 else {
+                    if errno == EEXIST {
+                        throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already.", advice: .forceToReplace)
+                    }
+                    throw Errno(rawValue: errno)
+                }
+                unlinkat(folder.rawValue, temporary, 0)
+            }
+        } catch {
+            try? file.close()
+            unlinkat(folder.rawValue, temporary, 0)
+            throw error
+        }
+        // The new name on the disk too: written means durable.
+        if syncing, fsync(folder.rawValue) != 0 { throw Errno(rawValue: errno) }
+    }
+
+    /// The path with every link resolved, nil when it does not exist. The corresponding C
+    /// function is `realpath`.
+    package static func realPath(_ url: URL) -> String? {
+        guard let resolved = realpath(url.path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Explains a failed file call on `url` (`doing` names the action: "create the folder").
+    package static func writeError(_ code: Int32, _ url: URL, doing action: String) -> CraveyError {
+        let advice: CraveyError.Advice? = switch code {
+        case ENOSPC, EDQUOT: .freeSpace
+        case EACCES, EPERM, EROFS: .chooseLibrary
+        default: nil
+        }
+        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(String(cString: strerror(code))).", advice: advice,
+                           underlying: Errno(rawValue: code))
     }
 
     // MARK: - Opening
 
     /// Opens the library folder, creating it (0700, with its parents) when `creating` and it is
-    /// missing; nil when it is missing and not to be made. A folder that cannot be created is an
-    /// error. One that exists must be empty or cravey's (``isLibrary(_:)``). The corresponding C
-    /// functions are `mkdir` and `open` with `O_DIRECTORY`.
-    private static func openLibraryFolder(_ url: URL, creating: Bool) throws(CraveyError) -> FileDescriptor? {
-        var exists = stat()
-        if !creating, stat(url.path, &exists) != 0, errno == ENOENT { return nil }
+    /// missing; nil when it is missing and not to be made. One that exists must be empty or
+    /// cravey's: it holds the database, `Recordings/` or the lock file (the database may have
+    /// been moved aside, as cravey advises when it is damaged). The corresponding C functions
+    /// are `mkdir` and `open` with `O_DIRECTORY`.
+    private static func openLibraryFolder(_ url: URL, creating: Bool, databaseName: String) throws(CraveyError) -> FileDescriptor? {
         if creating, mkdir(url.path, 0o700) != 0, errno == ENOENT {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
@@ -139,17 +382,21 @@ package final class FileStorageManager: @unchecked Sendable {
                                   advice: .chooseLibrary, underlying: error)
             }
         }
-        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = Foundation.open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            if code == ENOENT { throw CraveyError(.notFound, "The library folder \(url.path) does not exist.") }
+            if code == ENOENT {
+                if !creating { return nil }
+                throw CraveyError(.notFound, "The library folder \(url.path) does not exist.")
+            }
             if code == ENOTDIR {
                 throw CraveyError(.cannotWrite, "Cannot use \(url.path) as the library: it is not a folder.", advice: .chooseLibrary)
             }
             throw writeError(code, url, doing: "open the library folder")
         }
         let root = FileDescriptor(rawValue: descriptor)
-        guard isLibrary(root) || isEmpty(root) else {
+        let names = Set(Self.names(in: root))
+        guard names.isEmpty || !names.isDisjoint(with: [databaseName, "Recordings", WritersLock.fileName]) else {
             try? root.close()
             throw CraveyError(.invalidInput, "\(url.path) holds other files and is not a cravey library: cravey keeps its library only in a new or empty folder, so that nothing of yours is mixed with its files.",
                               advice: .chooseEmptyFolder)
@@ -157,61 +404,48 @@ package final class FileStorageManager: @unchecked Sendable {
         return root
     }
 
-    /// Whether the folder is a cravey library: it holds the database, `Recordings/` or the lock
-    /// file (the database may have been moved aside, as cravey advises when it is damaged).
-    private static func isLibrary(_ root: FileDescriptor) -> Bool {
-        [AppDatabase.fileName, recordingsFolder, lockFile].contains { name in
-            var info = stat()
-            return fstatat(root.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0
-        }
-    }
-
-    /// Whether the library's database file is there.
-    private static func holdsDatabase(_ root: FileDescriptor) -> Bool {
-        var info = stat()
-        return fstatat(root.rawValue, AppDatabase.fileName, &info, AT_SYMLINK_NOFOLLOW) == 0
-    }
-
-    /// Whether the folder has no entry at all. The corresponding C functions are `fdopendir`
-    /// and `readdir`, on a duplicate of the descriptor.
-    private static func isEmpty(_ root: FileDescriptor) -> Bool {
-        let copy = fcntl(root.rawValue, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0, let directory = fdopendir(copy) else { return false }
+    /// The names in a folder, `.` and `..` left out.
+    private static func names(in folder: FileDescriptor) -> [String] {
+        let copy = openat(folder.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard copy >= 0, let directory = fdopendir(copy) else { return [] }
         defer { closedir(directory) }
+        var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name != [0x2E], name != [0x2E, 0x2E] { return false }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
         }
-        return true
+        return names
     }
 
-    /// Creates `Recordings/` and `Thumbnails/` (0700) where they are missing, when `creating`,
-    /// and checks the ones that exist, changing nothing about them: they must be real folders,
-    /// not links. A library that cannot be written keeps its missing folders missing: reading
-    /// works, writing fails later with `.cannotWrite`. The corresponding C function is `mkdirat`.
-    private func makeFolders(creating: Bool) throws(CraveyError) {
-        for (folder, name) in [(Folder.recordings, Self.recordingsFolder), (.thumbnails, "Thumbnails")] {
-            let parent: FileDescriptor
-            do throws(CraveyError) {
-                parent = try openFolder(folder == .recordings ? .library : .recordings)
-            } catch where !creating && error.kind == .notFound {
-                return  // nothing made and nothing there: nothing to check
-            }
-            defer { try? parent.close() }
-            if !creating {
-                // Checked only.
-            } else if mkdirat(parent.rawValue, name, 0o700) == 0 {
+    private static func entryExists(_ name: String, in folder: FileDescriptor) -> Bool {
+        var info = stat()
+        return fstatat(folder.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// Opens the folder `name` beneath `parent`, never through a link, creating it (0700) first
+    /// when `creating`; nil when it is missing and not to be made, or cannot be made (a
+    /// read-only library keeps reading). The corresponding C functions are `mkdirat` and `openat`
+    /// with `O_DIRECTORY | O_NOFOLLOW`.
+    private static func folder(_ name: String, in parent: FileDescriptor, creating: Bool, shownAs url: URL) throws(CraveyError) -> FileDescriptor? {
+        if creating {
+            if mkdirat(parent.rawValue, name, 0o700) == 0 {
                 fsync(parent.rawValue)  // the new folder's name on the disk too
             } else if ![EEXIST, EROFS, EACCES, EPERM].contains(errno) {
-                throw Self.writeError(errno, url(of: folder), doing: "create the folder")
-            }
-            do throws(CraveyError) {
-                let opened = try openFolder(folder)
-                try? opened.close()
-            } catch where error.kind == .notFound {
-                return  // a read-only library without its folders: there is nothing in them to read
+                throw writeError(errno, url, doing: "create the folder")
             }
         }
+        let descriptor = openat(parent.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP, ENOTDIR:
+                throw CraveyError(.cannotWrite, "Refusing to use the library: \(url.path) is a symbolic link or not a folder, and cravey never follows a link out of the library folder.",
+                                  advice: .moveAside(url.path), underlying: Errno(rawValue: errno))
+            default:
+                throw writeError(errno, url, doing: "open the folder")
+            }
+        }
+        return FileDescriptor(rawValue: descriptor)
     }
 
     /// ssh-style warnings about who else can reach the library.
@@ -228,102 +462,36 @@ package final class FileStorageManager: @unchecked Sendable {
         }
         return warnings
     }
+}
 
-    /// Opens (creating and migrating when needed) the database beside `Recordings/`. Its tables
-    /// are created and migrated under the writers' lock: two processes opening a new library at
-    /// once would both create them.
-    private func openDatabase() throws(CraveyError) -> (database: AppDatabase, migrated: Bool) {
-        let file = libraryURL.appendingPathComponent(AppDatabase.fileName)
-        do {
-            let database = try AppDatabase(url: file)
-            guard try database.needsMigration() else { return (database, false) }
-            try exclusively { try database.migrate() }
-            return (database, true)
-        } catch let error as CraveyError {
-            throw error
-        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
-            throw CraveyError(.other, "The library database \(file.path) is damaged (\(error.message ?? "not a database")).",
-                              advice: .moveDamagedDatabase(file.path), underlying: error)
-        } catch {
-            throw CraveyError(database: error)
-                ?? CraveyError(.cannotWrite, "Cannot open the library database \(file.path): \(error).", advice: .chooseLibrary,
-                               underlying: error)
-        }
+/// Faults injected by tests into file operations; empty in production.
+package struct StorageFaults: Sendable {
+    /// Called before every file removal; throwing makes the removal fail.
+    package var removal: (@Sendable (StoredFile) throws(Errno) -> Void)?
+    /// Called instead of `write` by the atomic writes and media files: returning fewer bytes
+    /// than it was given makes a short write.
+    package var write: Write?
+    package typealias Write = @Sendable (FileDescriptor, UnsafeRawBufferPointer) throws(Errno) -> Int
+    /// Called before a file in `Recordings/` is renamed over `destination`; throwing makes the
+    /// rename fail.
+    package var replacement: (@Sendable (StoredFile) throws(Errno) -> Void)?
+
+    package init(removal: (@Sendable (StoredFile) throws(Errno) -> Void)? = nil, write: Write? = nil,
+                 replacement: (@Sendable (StoredFile) throws(Errno) -> Void)? = nil) {
+        self.removal = removal
+        self.write = write
+        self.replacement = replacement
     }
 
-    // MARK: - Folders beneath the descriptor
-
-    /// Opens a folder of the library, as the base of `*at` calls and for reading its entries:
-    /// a duplicate of the library folder's descriptor, or `Recordings/` beneath it and
-    /// `Thumbnails/` beneath that, neither through a link. The caller closes it. Throws
-    /// `.notFound` when a folder is missing and `.cannotWrite` when one is a link or not a folder.
-    ///
-    /// The corresponding C functions are `dup` and `openat` with `O_DIRECTORY | O_NOFOLLOW`.
-    package func openFolder(_ folder: Folder) throws(CraveyError) -> FileDescriptor {
-        guard let root else { throw CraveyError(.notFound, "There is no library at \(libraryURL.path).") }
-        let copy = fcntl(root.rawValue, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0 else { throw Self.writeError(errno, libraryURL, doing: "open the library folder") }
-        var current = FileDescriptor(rawValue: copy)
-        let path: [(Folder, String)] = [(.recordings, Self.recordingsFolder), (.thumbnails, "Thumbnails")]
-        for (step, name) in path.prefix(folder == .library ? 0 : folder == .recordings ? 1 : 2) {
-            let next = openat(current.rawValue, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            let code = errno
-            try? current.close()
-            guard next >= 0 else {
-                let place = url(of: step).path
-                switch code {
-                case ENOENT:
-                    throw CraveyError(.notFound, "The folder \(place) does not exist.")
-                case ELOOP, ENOTDIR:
-                    throw CraveyError(.cannotWrite, "Refusing to use the library: \(place) is a symbolic link or not a folder, and cravey never follows a link out of the library folder.",
-                                      advice: .moveAside(place), underlying: Errno(rawValue: code))
-                default:
-                    throw Self.writeError(code, url(of: step), doing: "open the folder")
-                }
+    /// A write that takes at most `count` bytes a call, as a kernel may: for tests that check
+    /// writes loop.
+    package static func writesTakingAtMost(_ count: Int) -> Write {
+        { descriptor, bytes throws(Errno) in
+            do {
+                return try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes.prefix(count)))
+            } catch {
+                throw error as? Errno ?? .ioError
             }
-            current = FileDescriptor(rawValue: next)
         }
-        return current
-    }
-
-    /// Runs `body` with a folder of the library open (``openFolder(_:)``), then closes it.
-    package func withFolder<T>(_ folder: Folder, _ body: (FileDescriptor) -> T) throws(CraveyError) -> T {
-        let descriptor = try openFolder(folder)
-        defer { try? descriptor.close() }
-        return body(descriptor)
-    }
-
-    /// ``openFolder(_:)``, its failure as the `Errno` underneath (ELOOP for a link).
-    func folderDescriptor(_ folder: Folder) throws(Errno) -> FileDescriptor {
-        do throws(CraveyError) {
-            return try openFolder(folder)
-        } catch {
-            if let code = error.underlying as? Errno { throw code }
-            throw error.kind == .notFound ? .noSuchFileOrDirectory : .ioError
-        }
-    }
-
-    /// Explains a failed file call on `url` (`doing` names the action: "create the folder").
-    package static func writeError(_ code: Int32, _ url: URL, doing action: String) -> CraveyError {
-        let advice: CraveyError.Advice? = switch code {
-        case ENOSPC, EDQUOT: .freeSpace
-        case EACCES, EPERM, EROFS: .chooseLibrary
-        default: nil
-        }
-        return CraveyError(.cannotWrite, "Cannot \(action) \(url.path): \(String(cString: strerror(code))).", advice: advice,
-                           underlying: Errno(rawValue: code))
-    }
-
-    /// Bytes as a person reads them: "512 bytes", "1.5 MB" (decimal units, as file managers show).
-    package static func formatBytes(_ bytes: Int64) -> String {
-        if bytes < 1000 { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
-        let units = ["KB", "MB", "GB", "TB", "PB"]
-        var value = Double(bytes) / 1000
-        var unit = 0
-        while value >= 999.95 && unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
     }
 }

@@ -1,23 +1,27 @@
 import Foundation
 import SystemPackage
 
-/// A media file ``FileStorageManager`` created for writing and holds open: private (0600) from its
-/// first byte, and never reached through a link.
+/// A file cravey created for writing and holds open: private (0600) from its first byte, and
+/// never reached through a link.
 ///
 /// Writers (the muxer) only write, seek and read back through it; its name, renames and removal
-/// stay with ``FileStorageManager``. Closed by ``close()``, or quietly when dropped on a failure path.
+/// stay with its owner (``LibraryStore`` for a clip's file). Closed by ``close()``, or quietly
+/// when dropped on a failure path.
 package final class MediaFile {
-    /// Where the file is, for messages and for ``FileStorageManager`` to rename or remove it;
-    /// nothing reads or writes the file by this path.
+    /// Where the file is, for messages; nothing reads or writes the file by this path.
     package let url: URL
+    /// Its name in the library, for a file of the library.
+    package let file: StoredFile?
     private let descriptor: FileDescriptor
     private var isOpen = true
     /// Called instead of `write(2)`, a fault a test injects (``StorageFaults/write``); nil in production.
-    package var writeFault: StorageFaults.Write?
+    private let writeFault: StorageFaults.Write?
 
-    init(url: URL, descriptor: FileDescriptor) {
+    init(url: URL, file: StoredFile? = nil, descriptor: FileDescriptor, writeFault: StorageFaults.Write? = nil) {
         self.url = url
+        self.file = file
         self.descriptor = descriptor
+        self.writeFault = writeFault
     }
 
     deinit {
@@ -35,6 +39,11 @@ package final class MediaFile {
             guard written > 0 else { throw Errno.noSpace }
             rest = rest.dropFirst(written)
         }
+    }
+
+    /// ``writeAll(_:)`` of `data`.
+    package func write(_ data: some ContiguousBytes) throws {
+        try data.withUnsafeBytes { try writeAll($0) }
     }
 
     /// Reads up to `buffer.count` bytes at `offset`, leaving the offset writes go to where it

@@ -6,18 +6,18 @@ import Foundation
 package struct MediaLocation: Sendable {
     /// Where the file is, for messages.
     package let url: URL
-    /// The library the file is in; nil for a file outside it.
-    private let storage: FileStorageManager?
+    /// The file's name in the library, and the library; nil for a file outside it.
+    private let stored: (file: StoredFile, store: LibraryStore)?
 
-    /// A file of the library in `storage`.
-    init(_ url: URL, in storage: FileStorageManager) {
-        self.url = url
-        self.storage = storage
+    /// A file of the library in `store`.
+    init(_ file: StoredFile, in store: LibraryStore) {
+        url = store.files?.url(of: file) ?? URL(fileURLWithPath: file.path)
+        stored = (file, store)
     }
 
     private init(outside url: URL) {
         self.url = url
-        storage = nil
+        stored = nil
     }
 
     /// A file outside the library: an import's source, a benchmark's or a fuzzer's input.
@@ -29,8 +29,8 @@ package struct MediaLocation: Sendable {
     /// `.undecodableMedia` when it is not media FFmpeg reads.
     func open() throws(CraveyError) -> Demuxer {
         let opened: Result<Demuxer, FFmpegError>
-        if let storage {
-            let descriptor = try storage.openForReading(url)
+        if let (file, store) = stored {
+            let descriptor = try store.open(file)
             defer { try? descriptor.close() }
             opened = Result { () throws(FFmpegError) in try Demuxer(reading: descriptor, name: url.lastPathComponent) }
         } else {
@@ -51,20 +51,9 @@ package struct MediaLocation: Sendable {
     }
 }
 
-extension FileStorageManager {
-    /// The media file at `url`, in this library, to read beneath its folder's descriptor.
-    func media(_ url: URL) -> MediaLocation {
-        MediaLocation(url, in: self)
-    }
-
-    /// What a media file of the library holds, from libavformat.
-    package func probe(_ url: URL) throws(CraveyError) -> MediaInfo {
-        try MediaProbe.info(of: media(url))
-    }
-
-    /// The duration of a media file of the library in seconds: the container's, or, when it
-    /// declares none or an implausible one, the end of the last packet found by reading it.
-    package func duration(of url: URL) throws(CraveyError) -> Double {
-        try MediaProbe.duration(of: media(url))
+extension LibraryStore {
+    /// The media file `file` of this library, to read beneath its folder's descriptor.
+    package func media(_ file: StoredFile) -> MediaLocation {
+        MediaLocation(file, in: self)
     }
 }

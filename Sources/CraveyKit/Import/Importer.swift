@@ -7,27 +7,26 @@ import SystemPackage
 /// finishes it into a clip (``ClipFinisher``).
 enum Importer {
     struct Imported {
-        var url: URL
+        var file: StoredFile
         var type: RecordingType
         var duration: Double
     }
 
     /// Imports `source` as clip `id`, on the calling thread (blocking). Nothing half-imported
     /// stays behind: a failure at any step removes what this import wrote.
-    static func importFile(_ source: URL, into storage: FileStorageManager, id: UUID,
+    static func importFile(_ source: URL, into store: LibraryStore, id: UUID,
                            metadata: RecordingMetadata, createdAt: Date) throws -> Recording {
-        let imported = try prepare(source, storage: storage, id: id)
+        let imported = try prepare(source, store: store, id: id)
+        let clip = ClipFiles(id: id, type: imported.type)
         do {
-            return try ClipFinisher(storage: storage).finish(
-                .init(file: imported.url, id: id, type: imported.type, duration: imported.duration, fragmented: false,
+            return try ClipFinisher(store: store).finish(
+                .init(file: imported.file, id: id, type: imported.type, duration: imported.duration, fragmented: false,
                       requiresThumbnail: true),
                 metadata: metadata, createdAt: createdAt)
         } catch {
-            try? storage.remove(imported.url)
-            try? storage.remove(storage.url(of: storage.relativePath(for: id, type: imported.type)))
-            try? storage.remove(storage.url(of: FileStorageManager.thumbnailPath(for: id)))
-            try? storage.remove(storage.url(of: FileStorageManager.waveformPath(for: id, type: imported.type)))
-            try? storage.remove(storage.url(of: FileStorageManager.metadataPath(for: id, type: imported.type)))
+            // Nothing of the clip stays: the person still has the file. (Its row, had it been
+            // written, would have been the last step, so there is none.)
+            for file in clip.writing + clip.finished { store.remove(file) }
             guard var error = error as? CraveyError else { throw error }
             // The thumbnail was made from our copy; the person knows the file they named.
             if error.kind == .undecodableMedia {
@@ -46,7 +45,7 @@ enum Importer {
     /// `.invalidInput` when `source` is not a regular file (a named pipe, a directory, a
     /// device...), and `.undecodableMedia` (nothing left behind) when it is not media FFmpeg can
     /// decode.
-    static func prepare(_ source: URL, storage: FileStorageManager, id: UUID) throws -> Imported {
+    static func prepare(_ source: URL, store: LibraryStore, id: UUID) throws -> Imported {
         try refuseUnlessRegularFile(source)
         let input: Demuxer
         do {
@@ -82,24 +81,25 @@ enum Importer {
                 """)
         }
         let type: RecordingType = info.videoStream != nil ? .video : .audio
-        let partial = storage.importingURL(for: id, type: type)
+        let partial = ClipFiles(id: id, type: type).media(.importing)
         var created = false
         do {
-            try storage.create(partial) { file in
+            try store.create(partial) { file in
                 created = true
                 if isLibraryFormat(info) {
                     try Muxer.remux(source, into: file, format: Container(for: type).formatName)
                 } else {
-                    try Transcoder.transcode(source, into: file, container: Container(for: type), until: { storage.isAbandoned(id) })
+                    try Transcoder.transcode(source, into: file, container: Container(for: type), until: { store.isAbandoned(id) })
                 }
             }
-            return Imported(url: partial, type: type, duration: try MediaProbe.duration(of: storage.media(partial)))
+            return Imported(file: partial, type: type, duration: try MediaProbe.duration(of: store.media(partial)))
         } catch {
             // A file that was there before is not ours to remove.
-            if created { try? storage.remove(partial) }
+            if created { store.remove(partial) }
             if error is CancellationError { throw error }
             // A full disk or a read-only library is not the file's fault: say so, with its fix.
-            if case var refusal = CraveyError.writing(error, to: partial), refusal.kind == .cannotWrite {
+            let place = store.files?.url(of: partial) ?? URL(fileURLWithPath: partial.path)
+            if case var refusal = CraveyError.writing(error, to: place), refusal.kind == .cannotWrite {
                 refusal.message += " Nothing was stored."
                 throw refusal
             }

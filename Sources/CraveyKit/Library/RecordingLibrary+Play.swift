@@ -14,17 +14,17 @@ extension RecordingLibrary {
     /// Throws ``CraveyError``: `.notFound` when the file is missing, `.undecodableMedia` when it
     /// does not decode, `.unavailable` without a sound server or sink; nothing is counted then.
     public func play(_ recording: Recording, options: PlaybackOptions = PlaybackOptions()) async throws -> PlaybackManager {
-        let url = try storage.mediaURL(of: recording)
+        let media = store.media(try mediaFile(of: recording))
         var options = options
         if options.normalize {
-            options.gainDB = try await loudness(of: recording, fileAt: storage.media(url))?.playbackGain() ?? 0
+            options.gainDB = try await loudness(of: recording, in: media)?.playbackGain() ?? 0
         }
         // Only a video opens a window (and loads SDL2).
         options.showsVideo = options.showsVideo && recording.type == .video
         let counts = options.countsPlay
         // A title stored before control characters were refused must not reach the window's title bar.
         let title = String(String.UnicodeScalarView(recording.title.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-        let manager = PlaybackManager(fileAt: storage.media(url), duration: recording.duration, title: title,
+        let manager = PlaybackManager(fileAt: media, duration: recording.duration, title: title,
                                       options: options) { [self] summary in
             var summary = summary
             summary.recording = recording
@@ -39,36 +39,20 @@ extension RecordingLibrary {
         return manager
     }
 
-    /// Counts a play of `recording` that happened elsewhere (another program, handed
-    /// ``fileURL(of:)``), or here: the event, `playCount` + 1 and `lastPlayedAt`, in one
-    /// transaction. Returns the row as it now is; `.notFound` when it is gone.
-    @discardableResult
-    public func countPlay(of recording: Recording, secondsListened: Double = 0, completed: Bool = false) throws -> Recording {
-        try repository.recordPlay(of: recording.id, secondsListened: secondsListened, completed: completed)
-    }
-
-    /// Measures `recording`'s loudness on its file (decoding its audio) and stores it in its
-    /// row; returns it, or nil (storing nothing) for a clip without an audio stream. Throws
-    /// ``CraveyError``: `.notFound` when its file or its row is gone, `.undecodableMedia` when its
-    /// audio does not decode. Blocking.
-    @discardableResult
-    package func measureLoudness(of recording: Recording) throws -> LoudnessMeasurement? {
-        guard let measured = try measureSound(of: recording, loudness: true, waveform: false).loudness else { return nil }
-        try repository.updateLoudness(of: recording.id, to: measured)
-        return measured
-    }
-
     /// The clip's stored loudness, or, the first time a clip saved before loudness was measured
     /// plays, its measurement (about 0.1 s of decoding a minute of audio), stored for next time.
     /// Nil for a clip without sound. Storing is only a cache: a read-only library still plays
     /// its clips at one loudness, measuring them each time.
-    private func loudness(of recording: Recording, fileAt media: MediaLocation) async throws -> LoudnessMeasurement? {
+    private func loudness(of recording: Recording, in media: MediaLocation) async throws -> LoudnessMeasurement? {
         if let loudness = recording.loudness { return loudness }
         // Decoding and the write (which may wait on another process's transaction) block: on a
         // thread of their own, not the cooperative pool.
-        return try await onDedicatedThread(named: "cravey.loudness") { [repository] in
+        return try await onDedicatedThread(named: "cravey.loudness") { [store] in
             let measured = try LoudnessMeter.measure(fileAt: media)
-            if let measured { _ = try? repository.updateLoudness(of: recording.id, to: measured) }
+            if let measured {
+                // A cache: a library that cannot be written measures again next time.
+                _ = try? store.write { tx in try tx.repository.updateLoudness(of: recording.id, to: measured) }
+            }
             return measured
         }
     }

@@ -9,13 +9,13 @@ extension RecordingLibrary {
     /// that cannot be opened; `.cannotWrite` when the file cannot be created. A failed start
     /// leaves nothing behind.
     public func record(_ options: RecordingOptions = RecordingOptions()) async throws -> Recorder {
-        if let refusal = repository.refusal { throw refusal }
+        if let refusal = store.refusal { throw refusal }
         let coordinator: any RecordingCoordinator = if let camera = options.camera {
             VideoRecordingCoordinator(options: options, camera: camera)
         } else {
             AudioRecordingCoordinator(options: options)
         }
-        let recorder = Recorder(into: storage, coordinator: coordinator)
+        let recorder = Recorder(into: store, coordinator: coordinator)
         try await recorder.start()
         return recorder
     }

@@ -26,24 +26,25 @@ public final class Recorder: Sendable {
     typealias Stages = MediaPipeline<Captured, RecordingResult, RecordingEvent>
 
     private let pipeline: Stages
-    private let storage: FileStorageManager
+    private let store: LibraryStore
     private let control: RecordingControl
 
     /// A recorder of `coordinator`'s inputs into `storage`, not started.
-    init(into storage: FileStorageManager, coordinator: some RecordingCoordinator, id: UUID = UUID()) {
+    init(into store: LibraryStore, coordinator: some RecordingCoordinator, id: UUID = UUID()) {
         self.id = id
         type = coordinator.type
-        let url = storage.partialURL(for: id, type: coordinator.type)
+        let file = ClipFiles(id: id, type: coordinator.type).media(.recording)
+        let url = store.files?.url(of: file) ?? URL(fileURLWithPath: file.path)
         let control = RecordingControl(sampleRate: coordinator.options.sampleRate, channels: coordinator.options.channels)
         let producers = coordinator.producers(control: control)
         pipeline = Stages(
             capacity: 256, threads: (producers: producers.map(\.thread), consumer: "cravey.encoder"),
             producers: producers.map(\.body),
-            consumer: { try Self.encode($0, coordinator, id: id, storage: storage, url: url, control: control) },
-            onCancel: { try? storage.remove(url) })
+            consumer: { try Self.encode($0, coordinator, id: id, store: store, file: file, url: url, control: control) },
+            onCancel: { store.remove(file) })
         events = pipeline.events
         partialURL = url
-        self.storage = storage
+        self.store = store
         self.control = control
     }
 
@@ -104,10 +105,10 @@ public final class Recorder: Sendable {
             throw CraveyError(.unavailable, "No audio arrived from '\(result.source)' before the recording stopped.",
                               advice: .listDevices)
         }
-        let finisher = ClipFinisher(storage: storage)
+        let finisher = ClipFinisher(store: store)
         let waveform = control.waveform
         return try await onDedicatedThread(named: "cravey.finish") {
-            try finisher.finish(.init(file: result.fileURL, id: result.id, type: result.type, duration: result.duration,
+            try finisher.finish(.init(file: result.file, id: result.id, type: result.type, duration: result.duration,
                                       fragmented: true, primingSamples: result.primingSamples, waveform: waveform),
                                 metadata: metadata, createdAt: createdAt)
         }
@@ -118,7 +119,7 @@ public final class Recorder: Sendable {
         pipeline.cancel()
         _ = try? await pipeline.result()
         // A recording that had already ended is no longer the pipeline's to clean up.
-        try? storage.remove(partialURL)
+        store.remove(ClipFiles(id: id, type: type).media(.recording))
     }
 
     /// Waits for the recording to end and returns what was recorded, not yet saved.
@@ -133,21 +134,21 @@ public final class Recorder: Sendable {
     /// process's, for a repair to register, and one holding nothing goes; the error names the
     /// file and says what was kept. A cancellation, or a capture stage's error, surfaces as it is.
     private static func encode(_ stage: Stages.Consumer, _ coordinator: some RecordingCoordinator, id: UUID,
-                               storage: FileStorageManager, url: URL, control: RecordingControl) throws -> RecordingResult {
+                               store: LibraryStore, file: StoredFile, url: URL, control: RecordingControl) throws -> RecordingResult {
         let writer: RecordingFileWriter
         do {
             // The writer creates the file and removes it again if it cannot start.
-            writer = try RecordingFileWriter(partialOf: id, in: storage, options: coordinator.options, measuring: control)
+            writer = try RecordingFileWriter(partialOf: id, in: store, options: coordinator.options, measuring: control)
         } catch {
             throw CraveyError.writing(error, to: url)
         }
-        var result = RecordingResult(id: id, type: coordinator.type, fileURL: url, options: coordinator.options)
+        var result = RecordingResult(id: id, type: coordinator.type, file: file, fileURL: url, options: coordinator.options)
         var written = 0
         do {
             try coordinator.encode(stage, into: writer, result: &result, written: &written)
             try writer.finish()
         } catch {
-            if written == 0 { try? storage.remove(url) } else { storage.release(url) }
+            if written == 0 { store.remove(file) } else { store.release(file) }
             if error is CancellationError { throw error }
             var failure = CraveyError.writing(error, to: url)
             if written > 0 {
@@ -236,6 +237,8 @@ package struct RecordingResult: Sendable, Equatable {
     package var id: UUID
     package var type: RecordingType
     /// The finished fragmented MP4, still under its `.partial` name inside `Recordings/`.
+    package var file: StoredFile
+    /// Where that is, for messages.
     package var fileURL: URL
     package var sampleRate: Int
     /// Samples captured (per channel); the duration is counted from them.
@@ -264,7 +267,8 @@ package struct RecordingResult: Sendable, Equatable {
     /// Frames that repeat the picture before them, where the camera delivered none in time.
     package var duplicatedFrames = 0
 
-    init(id: UUID, type: RecordingType, fileURL: URL, options: RecordingOptions) {
+    init(id: UUID, type: RecordingType, file: StoredFile, fileURL: URL, options: RecordingOptions) {
+        self.file = file
         self.id = id
         self.type = type
         self.fileURL = fileURL

@@ -26,12 +26,12 @@ final class RecordingFileWriter {
     /// `options` name a camera: yuv420p pictures of their size at their constant rate), opens
     /// the encoders and writes the header of a fragmented MP4; on failure no file is left behind.
     /// A file that cannot be created throws `Errno`.
-    init(partialOf id: UUID, in storage: FileStorageManager, options: RecordingOptions, measuring control: RecordingControl) throws {
+    init(partialOf id: UUID, in store: LibraryStore, options: RecordingOptions, measuring control: RecordingControl) throws {
         self.control = control
         let type: RecordingType = options.camera == nil ? .audio : .video
         let (sampleRate, channels) = (options.sampleRate, options.channels)
         container = Container(for: type)
-        let file = try storage.create(storage.partialURL(for: id, type: type))
+        let file = try store.create(ClipFiles(id: id, type: type).media(.recording))
         do {
             let muxer = try Muxer(writingTo: file, format: container.formatName)
             do {
@@ -48,7 +48,7 @@ final class RecordingFileWriter {
             }
             self.muxer = muxer
         } catch {
-            storage.discard(file)
+            store.discard(file)
             throw error
         }
         self.file = file

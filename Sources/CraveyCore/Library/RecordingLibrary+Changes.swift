@@ -1,0 +1,87 @@
+import Foundation
+
+extension RecordingLibrary {
+    /// Changes a recording's title, notes or purpose, with the limits and refusals a new
+    /// recording's are checked against (``RecordingMetadata``), and returns the row as it now is.
+    ///
+    /// `change` gets the recording's words as they are and changes what it wants: a `title` of
+    /// nil (or blank) restores the automatic "Recording <date>" title, `notes` of nil clears
+    /// them, a `purpose` of nil clears it. Only what changed is checked (a title stored before a
+    /// limit existed stays as it is while the notes change). Only those three columns are
+    /// written, in one transaction, so a play counted meanwhile by another process is kept.
+    /// Throws `.notFound` when there is no such recording, `.invalidInput` for refused words.
+    @discardableResult
+    public func edit(_ id: UUID, _ change: (inout RecordingMetadata) throws -> Void) throws -> Recording {
+        guard let current = try recording(id) else {
+            throw CraveyError(.notFound, "No recording has the id \(id.uuidString.lowercased()).", advice: .listRecordings)
+        }
+        var wanted = RecordingMetadata(stored: current)
+        try change(&wanted)
+        let titleChanged = wanted.title != current.title, notesChanged = wanted.notes != current.notes
+        let checked = try RecordingMetadata(title: titleChanged ? wanted.title ?? "" : nil,
+                                            notes: notesChanged ? wanted.notes ?? "" : nil, purpose: wanted.purpose)
+        let title = titleChanged ? checked.resolvedTitle(createdAt: current.createdAt) : current.title
+        let notes = notesChanged ? checked.notes : current.notes
+        return try store.write { tx in
+            try tx.repository.updateWords(of: id, title: title, notes: notes, purpose: checked.purpose)
+        }
+    }
+
+    /// Counts a play of `recording` that happened elsewhere (another program, handed
+    /// ``fileURL(of:)``), or here: the event, `playCount` + 1 and `lastPlayedAt`, in one
+    /// transaction. Returns the row as it now is; `.notFound` when it is gone.
+    @discardableResult
+    public func countPlay(of recording: Recording, secondsListened: Double = 0, completed: Bool = false) throws -> Recording {
+        try countPlay(of: recording.id, secondsListened: secondsListened, completed: completed, at: Date())
+    }
+
+    /// ``countPlay(of:secondsListened:completed:)`` at a given time.
+    @discardableResult
+    package func countPlay(of id: UUID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
+        try store.write { tx in
+            try tx.repository.recordPlay(of: id, secondsListened: secondsListened, completed: completed, at: date)
+        }
+    }
+
+    /// What ``deleteAll()`` removed.
+    public struct DeletionSummary: Sendable, Equatable, Codable {
+        /// Recordings (rows) deleted.
+        public var recordings: Int
+        /// Files deleted: media, thumbnails, and anything a crash had left in `Recordings/`.
+        public var files: Int
+        /// The bytes those files held.
+        public var bytes: Int64
+        /// Files in `Recordings/` cravey did not make (a person's own), left where they are.
+        public var untouched: [String]
+    }
+
+    /// Deletes one recording: its row, its play history, its media file, its thumbnail, its
+    /// waveform and its copy, all or nothing. Returns the recording as it was. Throws `.notFound`
+    /// when there is no such recording.
+    ///
+    /// A crash half-way leaves the files renamed aside; the next repair restores them if the row
+    /// is still there and finishes the deletion if it is not.
+    @discardableResult
+    public func delete(_ id: UUID) throws -> Recording {
+        try store.write { tx in try tx.delete(id) }
+    }
+
+    /// Deletes every recording, every file cravey made under `Recordings/` and every play, and
+    /// clears the deleted text out of the database file. A recording another process is still
+    /// making is left alone, and so are files cravey did not make (``DeletionSummary/untouched``).
+    /// Once it has begun, a crash cannot undo it: whoever opens the library next finishes it, so
+    /// a deleted clip never comes back. Files that cannot be deleted keep their clips, and the
+    /// error says how many.
+    @discardableResult
+    public func deleteAll() throws -> DeletionSummary {
+        guard store.isStored else { return DeletionSummary(recordings: 0, files: 0, bytes: 0, untouched: []) }
+        let deleted = try store.write { tx in try tx.deleteAll() }
+        if let (_, first) = deleted.failures.first {
+            var error = CraveyError(.cannotWrite, "Deleted \(deleted.files) files, but \(deleted.failures.count) could not be deleted; their recordings are kept. First failure: \(first.message)",
+                                    underlying: first)
+            error.advice = first.advice
+            throw error
+        }
+        return DeletionSummary(recordings: deleted.recordings, files: deleted.files, bytes: deleted.bytes, untouched: deleted.untouched)
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import GRDB
+import SystemPackage
+
+/// One change of the library, inside ``LibraryStore/write(_:)``: the writers' lock is held and a
+/// database transaction is open. It hands the change the database (``db``, ``repository``) and
+/// the file operations that keep files and rows in step; what has to happen at the commit (the
+/// changed clips' copies, a saved file taking its name) or after it (deleted files unlinked) it
+/// does itself, in the order every other process and any crash can rely on.
+package final class StoreTransaction {
+    package let db: Database
+    private let files: FileStorageManager
+    private let store: LibraryStore
+    /// Saved files to rename into place before the commit.
+    private var renames: [(from: StoredFile, to: StoredFile)] = []
+    /// Files renamed aside for deletion (their names before and after).
+    private var marked: [(original: StoredFile, marked: StoredFile)] = []
+    /// Rows deleted here, to put back if their files cannot go.
+    private var deleted: [(Recording, [PlayEvent])] = []
+    /// Clips whose copy is written at the commit even if nothing of them changed.
+    private var copies: Set<UUID> = []
+    /// Files this process held while writing them, released once the transaction ends.
+    private(set) var releasing: [StoredFile] = []
+    /// Whether a saved file was renamed into place (so a failed commit leaves it, unregistered).
+    private(set) var didRename = false
+    /// Whether the transaction ends a `delete-all`, whose journal goes after the commit.
+    private(set) var endsDeleteAll = false
+
+    init(_ db: Database, files: FileStorageManager, store: LibraryStore) {
+        self.db = db
+        self.files = files
+        self.store = store
+    }
+
+    /// The rows, in this transaction.
+    package var repository: RecordingRepository { RecordingRepository(db) }
+
+    /// Where a file is, for messages.
+    package func url(of file: StoredFile) -> URL { files.url(of: file) }
+
+    // MARK: - Saving
+
+    /// Saves a finished file as the clip `recording` with its plays: `file` (one of the clip's
+    /// names while written, or an orphan's) is flushed to the disk, its size read, and the row
+    /// inserted; at the commit the file takes the clip's media name. Returns the row.
+    ///
+    /// The order that makes a save durable: the file's bytes flushed; at the commit, the clip's
+    /// copy written and flushed, the file renamed and its folder flushed, then the row committed
+    /// (`synchronous = FULL`). A crash at any instant leaves no row without its bytes, and a file
+    /// that a repair registers with its words. Throws `CancellationError` for a clip given up
+    /// (``LibraryStore/abandon(_:)``).
+    package func save(_ file: StoredFile, as recording: Recording, plays: [PlayEvent] = []) throws -> Recording {
+        let clip = ClipFiles(recording)
+        if store.live.isAbandoned(clip.id) { throw CancellationError() }
+        releasing.append(file)
+        var saved = recording
+        saved.filePath = clip.media().path
+        do {
+            let descriptor = try files.open(file)
+            defer { try? descriptor.close() }
+            var info = stat()
+            guard fsync(descriptor.rawValue) == 0, fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+            saved.fileSize = Int64(info.st_size)
+        } catch {
+            let code = (error as? Errno ?? (error as? CraveyError)?.underlying as? Errno)?.rawValue ?? EIO
+            throw FileStorageManager.writeError(code, files.url(of: clip.media()), doing: "move the recording to")
+        }
+        try repository.insert(saved, plays: plays)
+        if file != clip.media() { renames.append((file, clip.media())) }
+        return saved
+    }
+
+    /// Writes `data` as a clip's `part` (its waveform or a video's thumbnail) in place of any
+    /// there, all at once and durably, now: a clip's artefacts are on the disk before its row.
+    /// Returns the file.
+    @discardableResult
+    package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles) throws(CraveyError) -> StoredFile {
+        guard part == .waveform || part == .thumbnail, let file = clip.file(part) else {
+            preconditionFailure("Only a clip's waveform or thumbnail is stored as bytes; a \(part) is not.")
+        }
+        try files.writeAtomically(data, to: file, doing: part == .waveform ? "write the waveform" : "write the thumbnail")
+        return file
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes clip `id`, atomically for the person: its row and plays, and every file the clip
+    /// owns (``ClipFiles/finished``; never a file under another name, whatever its row says),
+    /// all go, or nothing changes. Returns the row as it was; `.notFound` when there is none.
+    ///
+    /// The files are renamed to `.deleting-` names and their folders flushed, the row deleted;
+    /// after the commit the files are unlinked. A crash in between leaves `.deleting-` files a
+    /// repair restores (the row is there) or finishes (it is gone). A file that cannot be unlinked
+    /// after the commit puts the row, its plays and the files back.
+    package func delete(_ id: UUID) throws -> Recording {
+        guard let recording = try repository.recording(id) else {
+            throw CraveyError(.notFound, "No recording has the id \(id.uuidString.lowercased()).", advice: .listRecordings)
+        }
+        for file in ClipFiles(recording).finished {
+            guard case .regular = files.status(of: file) else { continue }  // a link or a device there is not the clip's
+            let aside = ClipFiles.marked(file)
+            do {
+                try files.rename(file, to: aside)
+            } catch {
+                throw FileStorageManager.writeError(error.rawValue, files.url(of: file), doing: "delete")
+            }
+            marked.append((file, aside))
+        }
+        try sync(Set(marked.map(\.original.folder)))
+        if let row = try repository.delete(id) { deleted.append(row) }
+        return recording
+    }
+
+    /// What ``deleteAll()`` removed.
+    package struct Deletion: Sendable, Equatable {
+        package var recordings = 0
+        package var files = 0
+        package var bytes: Int64 = 0
+        /// Files in `Recordings/` cravey did not make, left where they are.
+        package var untouched: [String] = []
+        /// Files that could not be deleted, and why; their clips are kept.
+        package var failures: [(file: StoredFile, error: CraveyError)] = []
+
+        package static func == (lhs: Deletion, rhs: Deletion) -> Bool {
+            (lhs.recordings, lhs.files, lhs.bytes, lhs.untouched) == (rhs.recordings, rhs.files, rhs.bytes, rhs.untouched)
+                && lhs.failures.map(\.file) == rhs.failures.map(\.file)
+        }
+    }
+
+    /// Deletes every clip: all rows and plays, and every file in `Recordings/` cravey made
+    /// (leftovers of crashes included), leaving alone a clip another process is still making and
+    /// every file cravey did not make (``Deletion/untouched``).
+    ///
+    /// A journal (`delete-all.pending`) is flushed before anything goes and removed after the
+    /// commit: a crash at any instant leaves it for whoever takes the lock next, who finishes the
+    /// deletion, so a deleted clip never comes back. Files go before the rows; the rows of clips
+    /// whose files could not go are kept (``Deletion/failures``).
+    package func deleteAll(journalWritten: Bool = false) throws -> Deletion {
+        if !journalWritten { try store.journal?.begin(deleting: try repository.libraryID()) }
+        endsDeleteAll = true
+        let rows = try repository.everything()
+        var summary = Deletion()
+        let entries = [StoredFile.Folder.recordings, .thumbnails].flatMap { folder in
+            files.entries(in: folder).filter { folder != .recordings || $0.name != Array("Thumbnails".utf8) }.map { (folder, $0) }
+        }
+        let writing = store.clipsBeingWritten(entries.compactMap { $0.1.file(in: $0.0) }, rows: Set(rows.map(\.0.id)))
+        var kept: Set<UUID> = []
+        for (folder, entry) in entries {
+            guard let file = entry.file(in: folder), let name = StoredName(file), let size = entry.status.size else {
+                summary.untouched.append(folder.path + "/" + Self.visible(entry.name))
+                continue
+            }
+            if writing.contains(name.clip) { continue }
+            do {
+                do {
+                    try files.remove(file)
+                } catch .noSuchFileOrDirectory {}
+                summary.files += 1
+                summary.bytes += size
+            } catch {
+                summary.failures.append((file, FileStorageManager.writeError(error.rawValue, files.url(of: file), doing: "delete")))
+                kept.insert(name.clip.id)
+            }
+        }
+        summary.untouched.sort()
+        try sync([.recordings, .thumbnails])
+        for (recording, _) in rows where !kept.contains(recording.id) {
+            try recording.delete(db)
+            summary.recordings += 1
+        }
+        return summary
+    }
+
+    /// A name as a person reads it: bytes that are not UTF-8 as `\xNN`.
+    package static func visible(_ name: [UInt8]) -> String {
+        var shown = ""
+        var rest = name[...]
+        while !rest.isEmpty {
+            var length = rest.count
+            while length > 0, String(validating: rest.prefix(length), as: UTF8.self) == nil { length -= 1 }
+            shown += String(decoding: rest.prefix(length), as: UTF8.self)
+            rest = rest.dropFirst(length)
+            if let byte = rest.first {
+                shown += String(format: "\\x%02X", byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return shown
+    }
+
+    // MARK: - Repairing
+
+    /// Removes a file a repair found left over (a cut-off write or import, an orphan's waveform,
+    /// thumbnail or copy), now; one already gone is no error.
+    package func remove(_ file: StoredFile) throws(CraveyError) {
+        do {
+            try files.remove(file)
+        } catch .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw FileStorageManager.writeError(error.rawValue, files.url(of: file), doing: "delete")
+        }
+    }
+
+    /// Gives a file marked for deletion its name back: a deletion a crash interrupted before its
+    /// row went.
+    package func unmark(_ aside: StoredFile, as original: StoredFile) throws(CraveyError) {
+        do {
+            try files.rename(aside, to: original)
+        } catch {
+            throw FileStorageManager.writeError(error.rawValue, files.url(of: original), doing: "restore")
+        }
+    }
+
+    /// Writes clip `id`'s copy at the commit, as it is then: for a clip saved before clips kept
+    /// one.
+    package func keepCopy(of id: UUID) {
+        copies.insert(id)
+    }
+
+    // MARK: - The commit
+
+    /// What has to be on the disk when the transaction commits: the copies of the clips it
+    /// changed, then the saved files under their names, each flushed with its folder.
+    func prepareCommit(changed: (recordings: Set<Int64>, plays: Set<Int64>)) throws {
+        var changed = try repository.recordings(rowIDs: changed.recordings, playIDs: changed.plays)
+        for id in copies where !changed.contains(where: { $0.id == id }) {
+            if let recording = try repository.recording(id) { changed.append(recording) }
+        }
+        for recording in changed {
+            guard let copy = ClipFiles(recording).file(.copy) else { continue }
+            let record = ClipRecord(recording: recording, plays: try repository.plays(of: recording.id))
+            try files.writeAtomically(record.encoded(), to: copy, doing: "keep the words of the clip in")
+        }
+        for (from, to) in renames {
+            do {
+                try files.rename(from, to: to)
+            } catch {
+                throw FileStorageManager.writeError(error.rawValue, files.url(of: to), doing: "move the recording to")
+            }
+            didRename = true
+            store.live.move(from, to: to)
+            releasing.append(to)
+        }
+        if !renames.isEmpty { try sync([.recordings]) }
+    }
+
+    /// After the commit: the deleted files go for good. A file that cannot go puts its clip back
+    /// (rows, plays and files), and the error says so.
+    func finishCommit() throws {
+        guard !marked.isEmpty else { return }
+        do {
+            for (_, aside) in marked {
+                do {
+                    try files.remove(aside)
+                } catch .noSuchFileOrDirectory {}
+            }
+        } catch {
+            let failure = FileStorageManager.writeError(error.rawValue, files.url(of: marked[0].original), doing: "delete")
+            try store.putBack(deleted)
+            undoMarks()
+            throw failure
+        }
+        try sync(Set(marked.map(\.original.folder)))
+    }
+
+    /// After a rollback: the files marked for deletion get their names back.
+    func undoMarks() {
+        for (original, aside) in marked { try? files.rename(aside, to: original) }  // clean-up on a failing path
+        marked = []
+    }
+
+    private func sync(_ folders: Set<StoredFile.Folder>) throws(CraveyError) {
+        for folder in folders {
+            do {
+                try files.sync(folder)
+            } catch {
+                throw FileStorageManager.writeError(error.rawValue, files.url(of: folder), doing: "flush the folder")
+            }
+        }
+    }
+}
+
+@available(*, unavailable)
+extension StoreTransaction: Sendable {}

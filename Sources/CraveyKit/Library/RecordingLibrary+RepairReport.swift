@@ -1,0 +1,131 @@
+import Foundation
+
+extension RecordingLibrary {
+    /// What ``examine()`` and ``repair(deletingUnplayable:)`` found, and what a repair did.
+    ///
+    /// It finds rows whose media file is missing, rows whose path would leave the library, files
+    /// under `Recordings/` with no row (a recording cut off by a crash, for example), thumbnails with
+    /// no row, sizes that disagree, and deletions a crash interrupted. Repairing registers playable
+    /// orphans as recordings titled "Recovered <date>", removes rows whose media is gone, fixes
+    /// sizes, removes orphan thumbnails, and deletes unplayable fragments only when asked (a
+    /// recording fragment holding not one packet, cut off before its first sound, goes regardless).
+    ///
+    /// It also lists clips whose loudness was never measured, and clips with sound without a
+    /// waveform (saved before either was kept, or whose measurement failed); repairing measures
+    /// them, both in one decoding. That is no fault: it leaves the library healthy either way,
+    /// since playback measures such a clip the first time it plays, and ``waveform(of:)`` makes
+    /// its waveform the first time it is asked for.
+    public struct RepairReport: Codable, Sendable, Equatable {
+        /// A row whose media file is missing, or whose path would leave the library.
+        package struct Row: Codable, Sendable, Equatable {
+            package var id: UUID
+            package var title: String
+            package var filePath: String
+        }
+        /// A media file under `Recordings/` that no row points at.
+        package struct Orphan: Codable, Sendable, Equatable {
+            package var path: String
+            package var bytes: Int64
+            package var playable: Bool
+            /// Seconds, for playable files.
+            package var duration: Double?
+        }
+        package struct SizeMismatch: Codable, Sendable, Equatable {
+            package var id: UUID
+            package var filePath: String
+            package var recorded: Int64
+            package var actual: Int64
+        }
+
+        /// A row whose stored thumbnail path would leave the library or is a link.
+        package struct Thumbnail: Codable, Sendable, Equatable {
+            package var id: UUID
+            package var title: String
+            package var thumbnailPath: String
+        }
+
+        package var missingFiles: [Row] = []
+        package var unsafePaths: [Row] = []
+        package var unsafeThumbnails: [Thumbnail] = []
+        /// Files in `Recordings/` cravey did not make (named otherwise, a name that is not UTF-8,
+        /// shown with `\xNN` for the bad bytes, or bytes that are not what the name says): left
+        /// where they are, for the person to move out or import.
+        package var foreignFiles: [String] = []
+        /// Temporary files of a write a crash cut off (a thumbnail's, say).
+        package var interruptedWrites: [String] = []
+        /// What SQLite finds wrong with `library.sqlite`; nothing else is examined then.
+        package var databaseProblems: [String] = []
+        /// Clips without their own copy of their words (saved before clips kept one): no fault,
+        /// but until a repair writes it, a damaged database would cost their words.
+        package var missingCopies: [Row] = []
+        /// Copies of clips with no row and no media: of clips that are gone.
+        package var orphanCopies: [String] = []
+        /// Waveform files with no row and no media: of clips that are gone.
+        package var orphanWaveforms: [String] = []
+        package var orphanFiles: [Orphan] = []
+        package var orphanThumbnails: [String] = []
+        package var sizeMismatches: [SizeMismatch] = []
+        package var interruptedDeletions: [String] = []
+        /// Clips with audio whose loudness is not measured yet (not a fault, see ``isHealthy``).
+        package var missingLoudness: [Row] = []
+        /// How many clips a repair measured.
+        public var measuredLoudness = 0
+        /// Clips with sound whose waveform is not stored yet, or does not read as one (not a
+        /// fault, see ``isHealthy``).
+        package var missingWaveforms: [Row] = []
+        /// How many waveforms a repair made.
+        public var measuredWaveforms = 0
+        /// Clips a repair could not measure (their loudness or their waveform), and why, one
+        /// sentence each.
+        public var loudnessFailures: [String] = []
+        /// `.importing` files no process holds: imports cut off by a crash, worth nothing.
+        package var interruptedImports: [String] = []
+        /// What a repair did, one sentence each.
+        public var repairs: [String] = []
+
+        /// What is wrong, one line each ("missing file: ..."); empty when the library is healthy.
+        public var problems: [String] {
+            var lines = databaseProblems.map { "database damaged: \($0)" }
+            let short = { (id: UUID) in id.uuidString.lowercased().prefix(8) }
+            for row in missingFiles { lines.append("missing file: \"\(row.title)\" (\(short(row.id))) expects \(row.filePath)") }
+            for row in unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(short(row.id))) points outside the library: \(row.filePath)") }
+            for thumbnail in unsafeThumbnails {
+                lines.append("unsafe thumbnail: \"\(thumbnail.title)\" (\(short(thumbnail.id))) points outside the library: \(thumbnail.thumbnailPath)")
+            }
+            for path in foreignFiles { lines.append("not made by cravey: \(path)") }
+            for path in interruptedWrites { lines.append("interrupted write: \(path)") }
+            for path in orphanCopies { lines.append("copy of a clip that is gone: \(path)") }
+            for path in orphanWaveforms { lines.append("waveform of a clip that is gone: \(path)") }
+            for orphan in orphanFiles {
+                let state = orphan.playable ? "playable, \(RecordingMetadata.displayDuration(orphan.duration ?? 0))" : "cannot be played"
+                lines.append("file with no entry: \(orphan.path) (\(ByteCount.text(orphan.bytes)), \(state))")
+            }
+            for path in orphanThumbnails { lines.append("thumbnail with no entry: \(path)") }
+            for mismatch in sizeMismatches {
+                lines.append("size mismatch: \(mismatch.filePath) is \(mismatch.actual) bytes, the entry says \(mismatch.recorded)")
+            }
+            for path in interruptedDeletions { lines.append("interrupted deletion: \(path)") }
+            for path in interruptedImports { lines.append("interrupted import: \(path)") }
+            return lines
+        }
+
+        /// How many clips with sound have no loudness measured yet (no fault: the first play
+        /// measures it, and so does a repair).
+        public var unmeasuredLoudness: Int { missingLoudness.count }
+
+        /// How many clips with sound have no waveform stored yet (no fault: the first use makes
+        /// it, and so does a repair).
+        public var unmeasuredWaveforms: Int { missingWaveforms.count }
+
+        /// Whether `library.sqlite` itself is damaged (then nothing else was examined or repaired).
+        public var databaseIsDamaged: Bool { !databaseProblems.isEmpty }
+
+        /// No fault found. Loudness not measured yet is none: the first play measures it; nor is
+        /// a waveform not made yet: the first use makes it.
+        public var isHealthy: Bool {
+            databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty
+                && orphanCopies.isEmpty && orphanWaveforms.isEmpty
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import CraveyKit
+import Foundation
+
+/// Where the tests look into a library's folder and rows directly, beside its door: paths to
+/// check with the real file system, and rows written as a hand-edited or older library has them.
+extension RecordingLibrary {
+    /// `Recordings/`.
+    package var recordingsURL: URL { url.appendingPathComponent("Recordings", isDirectory: true) }
+    /// `Recordings/Thumbnails/`.
+    package var thumbnailsURL: URL { url.appendingPathComponent("Recordings/Thumbnails", isDirectory: true) }
+
+    /// Where a path relative to the library is, as rows store it.
+    package func fileURL(_ relativePath: String) -> URL {
+        URL(fileURLWithPath: url.path + "/" + relativePath)
+    }
+
+    /// Where a file of the library is.
+    package func fileURL(_ file: StoredFile) -> URL {
+        fileURL(file.path)
+    }
+
+    /// Inserts `recording` as it is, in a transaction of the library's store (its copy written).
+    package func insert(_ recording: Recording, plays: [PlayEvent] = []) throws {
+        try store.write { tx in try tx.repository.insert(recording, plays: plays) }
+    }
+
+    /// Writes a row's words as they are, unchecked (as an older cravey may have stored them).
+    @discardableResult
+    package func storeWords(of id: UUID, title: String, notes: String? = nil, purpose: RecordingPurpose? = nil) throws -> Recording {
+        try store.write { tx in try tx.repository.updateWords(of: id, title: title, notes: notes, purpose: purpose) }
+    }
+}
