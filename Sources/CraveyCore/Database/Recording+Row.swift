@@ -57,6 +57,21 @@ extension Recording {
         }
     }
 
+    /// A date as the library stores it: "YYYY-MM-DD HH:MM:SS.SSS" in UTC (GRDB's format), to the
+    /// nearest millisecond. Written by cravey itself, not by GRDB's date formatter (which cuts the
+    /// fraction short, so 12.123 stored as a `Double` just under it would read back as 12.122): a
+    /// date stored, read back and stored again keeps its text, and the clip's record
+    /// (``ClipRecord``), which rounds the same way, keeps the same millisecond.
+    package static func storedText(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+        let fraction = Int(milliseconds - Int64(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d.%03d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), fraction)
+    }
+
     /// Parses GRDB's stored date text, "YYYY-MM-DD HH:MM:SS.SSS" in UTC; nil for anything else.
     static func storedDate(_ text: String?) -> Date? {
         guard var text else { return nil }

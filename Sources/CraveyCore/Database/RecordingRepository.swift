@@ -91,7 +91,7 @@ package struct RecordingRepository {
     package func recordPlay(of id: UUID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
         try update(id, [
             Recording.Columns.playCount.set(to: Recording.Columns.playCount + 1),
-            Recording.Columns.lastPlayedAt.set(to: date),
+            Recording.Columns.lastPlayedAt.set(to: Recording.storedText(date)),
         ])
         var play = PlayEvent(recordingId: id, playedAt: date, secondsListened: secondsListened, completed: completed)
         try play.insert(db)

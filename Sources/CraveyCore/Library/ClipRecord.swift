@@ -5,10 +5,11 @@ import Foundation
 /// (`Recordings/<type>_<uuid>.json`), from which a repair registers the clip when the database is
 /// lost, and a backup's record of the clip.
 ///
-/// Written by ``RecordingJSON``'s writer, as `--json` and the export are: keys sorted, ISO 8601
-/// dates in whole seconds, so the record of a clip is a function of what it holds, and a library
-/// restored from a backup writes the same bytes again. Version 1 (dates as seconds since 1970,
-/// each play carrying its ids) still reads.
+/// Written by ``RecordingJSON``'s writer, as `--json` and the export are: the same fields, keys
+/// sorted, ISO 8601 dates; here to the millisecond, as the row keeps them (`--json` shows whole
+/// seconds). The record of a clip is a function of what it holds, so a library restored from a
+/// backup writes the same bytes again. Version 1 (dates as seconds since 1970, each play
+/// carrying its ids) still reads.
 package struct ClipRecord: Sendable, Equatable {
     /// 2: ISO 8601 dates, plays without ids.
     package static let version = 2
@@ -24,6 +25,7 @@ package struct ClipRecord: Sendable, Equatable {
     /// The record as JSON.
     package func encoded() -> Data {
         var out = JSONBuffer()
+        out.millisecondDates = true
         out.append("{\n  \"loudness\" : ")
         if let loudness = recording.loudness {
             out.append("{\n    \"integrated\" : ")

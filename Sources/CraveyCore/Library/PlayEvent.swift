@@ -22,6 +22,15 @@ public struct PlayEvent: Codable, Sendable, Equatable, FetchableRecord, MutableP
         .lowercaseString
     }
 
+    /// Writes the row, its date as the library stores dates (``Recording/storedText(_:)``).
+    public func encode(to container: inout PersistenceContainer) throws {
+        container[Column(CodingKeys.id)] = id
+        container[Column(CodingKeys.recordingId)] = recordingId.uuidString.lowercased()
+        container[Column(CodingKeys.playedAt)] = Recording.storedText(playedAt)
+        container[Column(CodingKeys.secondsListened)] = secondsListened
+        container[Column(CodingKeys.completed)] = completed
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }

@@ -110,13 +110,13 @@ extension Recording: FetchableRecord, PersistableRecord {
         container[Columns.title] = title
         container[Columns.notes] = notes
         container[Columns.purpose] = purpose
-        container[Columns.createdAt] = createdAt
+        container[Columns.createdAt] = Self.storedText(createdAt)
         container[Columns.duration] = duration
         container[Columns.filePath] = filePath
         container[Columns.thumbnailPath] = thumbnailPath
         container[Columns.fileSize] = fileSize
         container[Columns.playCount] = playCount
-        container[Columns.lastPlayedAt] = lastPlayedAt
+        container[Columns.lastPlayedAt] = lastPlayedAt.map(Self.storedText)
         container[Columns.loudnessIntegrated] = loudness?.integrated
         container[Columns.loudnessTruePeak] = loudness?.truePeak
     }

@@ -46,6 +46,9 @@ package enum RecordingJSON {
 
 struct JSONBuffer {
     private(set) var bytes: [UInt8] = []
+    /// Dates to the millisecond (a clip's record, which keeps what its row keeps) rather than to
+    /// the second (`--json` and the export).
+    var millisecondDates = false
 
     var data: Data { Data(bytes) }
 
@@ -161,9 +164,17 @@ struct JSONBuffer {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// `"2026-11-22T15:42:00Z"`, as `JSONEncoder`'s `.iso8601` strategy writes it.
+    /// `"2026-11-22T15:42:00Z"`, as `JSONEncoder`'s `.iso8601` strategy writes it; with
+    /// ``millisecondDates``, `"2026-11-22T15:42:00.123Z"`, rounded to the nearest millisecond
+    /// as the library stores dates.
     mutating func date(_ date: Date) {
+        var fraction: Int64?
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        if millisecondDates {
+            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+            fraction = milliseconds - Int64(seconds) * 1000
+        }
         var parts = tm()
         gmtime_r(&seconds, &parts)
         bytes.append(UInt8(ascii: "\""))
@@ -173,6 +184,10 @@ struct JSONBuffer {
         digits(Int(parts.tm_hour), 2); bytes.append(UInt8(ascii: ":"))
         digits(Int(parts.tm_min), 2); bytes.append(UInt8(ascii: ":"))
         digits(Int(parts.tm_sec), 2)
+        if let fraction {
+            bytes.append(UInt8(ascii: "."))
+            digits(Int(fraction), 3)
+        }
         append("Z\"")
     }
 

@@ -131,6 +131,8 @@ package final class LibraryStore: Sendable {
             }
         } catch {
             current?.undoMarks()
+            if current?.endsDeleteAll == true, current?.removedFiles == false { journal?.end() }
+            if let error = error as? CraveyError { throw error }
             guard current?.didRename == true, !(error is CancellationError) else { throw CraveyError(database: error) ?? error }
             throw CraveyError(.cannotWrite, "The clip was saved in \(files.url(of: .recordings).path), but its library entry could not be written (\(CraveyError(database: error)?.message ?? "\(error)")).",
                               advice: .registerWithRepair, underlying: error)

@@ -11,8 +11,8 @@ package final class StoreTransaction {
     package let db: Database
     private let files: FileStorageManager
     private let store: LibraryStore
-    /// Saved files to rename into place before the commit.
-    private var renames: [(from: StoredFile, to: StoredFile)] = []
+    /// The records of the clips saved here, as their copies were written.
+    private var saved: [UUID: Data] = [:]
     /// Files renamed aside for deletion (their names before and after).
     private var marked: [(original: StoredFile, marked: StoredFile)] = []
     /// Rows deleted here, to put back if their files cannot go.
@@ -21,10 +21,13 @@ package final class StoreTransaction {
     private var copies: Set<UUID> = []
     /// Files this process held while writing them, released once the transaction ends.
     private(set) var releasing: [StoredFile] = []
-    /// Whether a saved file was renamed into place (so a failed commit leaves it, unregistered).
+    /// Whether a saved file was renamed into place (a failed commit leaves it, for a repair).
     private(set) var didRename = false
     /// Whether the transaction ends a `delete-all`, whose journal goes after the commit.
     private(set) var endsDeleteAll = false
+    /// Whether a `delete-all` removed a file: from then on a failure keeps its journal, for
+    /// whoever comes next to finish the deletion.
+    private(set) var removedFiles = false
 
     init(_ db: Database, files: FileStorageManager, store: LibraryStore) {
         self.db = db
@@ -41,14 +44,15 @@ package final class StoreTransaction {
     // MARK: - Saving
 
     /// Saves a finished file as the clip `recording` with its plays: `file` (one of the clip's
-    /// names while written, or an orphan's) is flushed to the disk, its size read, and the row
-    /// inserted; at the commit the file takes the clip's media name. Returns the row.
+    /// names while written, or an orphan's) takes the clip's media name, and the row is
+    /// inserted. Returns the row.
     ///
-    /// The order that makes a save durable: the file's bytes flushed; at the commit, the clip's
-    /// copy written and flushed, the file renamed and its folder flushed, then the row committed
-    /// (`synchronous = FULL`). A crash at any instant leaves no row without its bytes, and a file
-    /// that a repair registers with its words. Throws `CancellationError` for a clip given up
-    /// (``LibraryStore/abandon(_:)``).
+    /// The order that makes a save durable: the file's bytes flushed; the clip's copy of its words
+    /// written and flushed; the file renamed and its folder flushed; the row inserted, and
+    /// committed with the transaction (`synchronous = FULL`). A crash at any instant leaves no row
+    /// without its bytes, and a file that a repair registers with its words; a row that cannot be
+    /// written leaves the clip there too, and the error says so. Throws `CancellationError` for a
+    /// clip given up (``LibraryStore/abandon(_:)``).
     package func save(_ file: StoredFile, as recording: Recording, plays: [PlayEvent] = []) throws -> Recording {
         let clip = ClipFiles(recording)
         if store.live.isAbandoned(clip.id) { throw CancellationError() }
@@ -65,8 +69,26 @@ package final class StoreTransaction {
             let code = (error as? Errno ?? (error as? CraveyError)?.underlying as? Errno)?.rawValue ?? EIO
             throw FileStorageManager.writeError(code, files.url(of: clip.media()), doing: "move the recording to")
         }
-        try repository.insert(saved, plays: plays)
-        if file != clip.media() { renames.append((file, clip.media())) }
+        let record = ClipRecord(recording: saved, plays: plays).encoded()
+        try files.writeAtomically(record, to: clip.file(.copy)!, doing: "keep the words of the clip in")
+        self.saved[clip.id] = record
+        if file != clip.media() {
+            do {
+                try files.rename(file, to: clip.media())
+                try files.sync(.recordings)
+            } catch {
+                throw FileStorageManager.writeError(error.rawValue, files.url(of: clip.media()), doing: "move the recording to")
+            }
+            didRename = true
+            store.live.move(file, to: clip.media())
+            releasing.append(clip.media())
+        }
+        do {
+            try repository.insert(saved, plays: plays)
+        } catch {
+            throw CraveyError(.cannotWrite, "The clip was saved to \(files.url(of: clip.media()).path), but its library entry could not be written (\(CraveyError(database: error)?.message ?? "\(error)")).",
+                              advice: .registerWithRepair, underlying: error)
+        }
         return saved
     }
 
@@ -155,6 +177,7 @@ package final class StoreTransaction {
                 do {
                     try files.remove(file)
                 } catch .noSuchFileOrDirectory {}
+                removedFiles = true
                 summary.files += 1
                 summary.bytes += size
             } catch {
@@ -221,7 +244,8 @@ package final class StoreTransaction {
     // MARK: - The commit
 
     /// What has to be on the disk when the transaction commits: the copies of the clips it
-    /// changed, then the saved files under their names, each flushed with its folder.
+    /// changed, each flushed with its folder (a clip saved here has its copy already, unless it
+    /// changed since).
     func prepareCommit(changed: (recordings: Set<Int64>, plays: Set<Int64>)) throws {
         var changed = try repository.recordings(rowIDs: changed.recordings, playIDs: changed.plays)
         for id in copies where !changed.contains(where: { $0.id == id }) {
@@ -229,20 +253,10 @@ package final class StoreTransaction {
         }
         for recording in changed {
             guard let copy = ClipFiles(recording).file(.copy) else { continue }
-            let record = ClipRecord(recording: recording, plays: try repository.plays(of: recording.id))
-            try files.writeAtomically(record.encoded(), to: copy, doing: "keep the words of the clip in")
+            let record = ClipRecord(recording: recording, plays: try repository.plays(of: recording.id)).encoded()
+            guard record != saved[recording.id] else { continue }
+            try files.writeAtomically(record, to: copy, doing: "keep the words of the clip in")
         }
-        for (from, to) in renames {
-            do {
-                try files.rename(from, to: to)
-            } catch {
-                throw FileStorageManager.writeError(error.rawValue, files.url(of: to), doing: "move the recording to")
-            }
-            didRename = true
-            store.live.move(from, to: to)
-            releasing.append(to)
-        }
-        if !renames.isEmpty { try sync([.recordings]) }
     }
 
     /// After the commit: the deleted files go for good. A file that cannot go puts its clip back
