@@ -117,6 +117,11 @@ struct BackupTests {
         try expectSame(copy, as: library)
         let doctor = try await Cravey.run(["doctor", "--library", restored.path])
         #expect(doctor.status == 0, "\(doctor.output)")
+        // And each clip's own copy of its words is the original's, byte for byte
+        for recording in try library.recordings() {
+            let copyPath = try #require(ClipFiles(recording).file(.copy)).path
+            #expect(try Data(contentsOf: copy.fileURL(copyPath)) == Data(contentsOf: library.fileURL(copyPath)), "\(copyPath)")
+        }
     }
 
     @Test("a restore adds only what the library lacks: a clip deleted since comes back, the clips it has keep their plays and words, and a second restore adds nothing")

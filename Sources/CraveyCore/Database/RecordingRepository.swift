@@ -100,6 +100,7 @@ package struct RecordingRepository {
 
     /// Writes title, notes and purpose only, so that a play counted by another process is never
     /// overwritten. `.notFound` when the row is gone.
+    @discardableResult
     package func updateWords(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
         try update(id, [
             Recording.Columns.title.set(to: title),

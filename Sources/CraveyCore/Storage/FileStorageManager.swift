@@ -41,7 +41,7 @@ package final class FileStorageManager: Sendable {
         guard let root = try Self.openLibraryFolder(url, creating: creating, databaseName: databaseName) else { return nil }
         libraryURL = url
         self.root = root
-        isStored = creating || Self.entryExists(databaseName, in: root)
+        isStored = creating || Self.status(databaseName, in: root) != .missing
         warnings = Self.warnings(about: root, at: url)
         do throws(CraveyError) {
             recordings = try Self.folder("Recordings", in: root, creating: isStored, shownAs: url.appendingPathComponent("Recordings"))
@@ -183,9 +183,12 @@ package final class FileStorageManager: Sendable {
     /// What is at `file`. The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
     package func status(of file: StoredFile) -> Status {
         guard let folder = try? descriptor(of: file.folder) else { return .missing }
+        return Self.status(file.name, in: folder)
+    }
+
+    private static func status(_ name: String, in folder: FileDescriptor) -> Status {
         var info = stat()
-        guard fstatat(folder.rawValue, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .missing }
-        return Self.status(info)
+        return fstatat(folder.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? status(info) : .missing
     }
 
     private static func status(_ info: stat) -> Status {
@@ -220,6 +223,10 @@ package final class FileStorageManager: Sendable {
     /// functions are `fdopendir`, `readdir` and `fstatat`, on a duplicate of its descriptor.
     package func entries(in folder: StoredFile.Folder) -> [Entry] {
         guard let base = try? descriptor(of: folder) else { return [] }
+        return Self.entries(of: base)
+    }
+
+    private static func entries(of base: FileDescriptor) -> [Entry] {
         let copy = openat(base.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard copy >= 0, let directory = fdopendir(copy) else { return [] }
         defer { closedir(directory) }
@@ -231,7 +238,7 @@ package final class FileStorageManager: Sendable {
             let found = (name + [0]).withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { fstatat(base.rawValue, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
             }
-            entries.append(Entry(name: name, status: found == 0 ? Self.status(info) : .missing))
+            entries.append(Entry(name: name, status: found == 0 ? status(info) : .missing))
         }
         return entries
     }
@@ -267,15 +274,6 @@ package final class FileStorageManager: Sendable {
                                      replacing: replacing, syncing: syncing, faults: faults, fill: fill)
         } catch let error as Errno {
             throw Self.writeError(error.rawValue, url(of: file), doing: action)
-        }
-    }
-
-    /// ``writeAtomically(_:doing:replacing:syncing:fill:)`` of `data`.
-    package func writeAtomically(_ data: Data, to file: StoredFile, doing action: String, syncing: Bool = true) throws(CraveyError) {
-        do {
-            try writeAtomically(file, doing: action, syncing: syncing) { try $0.write(data) }
-        } catch {
-            throw error as? CraveyError ?? Self.writeError(EIO, url(of: file), doing: action)
         }
     }
 
@@ -323,9 +321,8 @@ package final class FileStorageManager: Sendable {
             if syncing { try file.sync() }
             try file.close()
             if replacing {
-                var info = stat()
-                if fstatat(folder.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT != S_IFREG {
-                    throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is \(kind(info.st_mode)), not a regular file, and cravey only replaces files.")
+                if case .other(let kind) = status(name, in: folder) {
+                    throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is \(kind), not a regular file, and cravey only replaces files.")
                 }
                 guard renameat(folder.rawValue, temporary, folder.rawValue, name) == 0 else { throw Errno(rawValue: errno) }
             } else {
@@ -395,31 +392,13 @@ package final class FileStorageManager: Sendable {
             throw writeError(code, url, doing: "open the library folder")
         }
         let root = FileDescriptor(rawValue: descriptor)
-        let names = Set(Self.names(in: root))
+        let names = Set(entries(of: root).map { String(decoding: $0.name, as: UTF8.self) })
         guard names.isEmpty || !names.isDisjoint(with: [databaseName, "Recordings", WritersLock.fileName]) else {
             try? root.close()
             throw CraveyError(.invalidInput, "\(url.path) holds other files and is not a cravey library: cravey keeps its library only in a new or empty folder, so that nothing of yours is mixed with its files.",
                               advice: .chooseEmptyFolder)
         }
         return root
-    }
-
-    /// The names in a folder, `.` and `..` left out.
-    private static func names(in folder: FileDescriptor) -> [String] {
-        let copy = openat(folder.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard copy >= 0, let directory = fdopendir(copy) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    private static func entryExists(_ name: String, in folder: FileDescriptor) -> Bool {
-        var info = stat()
-        return fstatat(folder.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0
     }
 
     /// Opens the folder `name` beneath `parent`, never through a link, creating it (0700) first

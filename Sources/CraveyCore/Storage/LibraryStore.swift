@@ -183,8 +183,8 @@ package final class LibraryStore: Sendable {
             let clips = try read { db in try RecordingRepository(db).everything() }
             for (recording, plays) in clips {
                 guard let copy = ClipFiles(recording).file(.copy), files.status(of: copy) == .missing else { continue }
-                try files.writeAtomically(ClipRecord(recording: recording, plays: plays).encoded(), to: copy,
-                                          doing: "keep the words of the clip in", syncing: false)
+                let record = ClipRecord(recording: recording, plays: plays).encoded()
+                try files.writeAtomically(copy, doing: "keep the words of the clip in", syncing: false) { try $0.write(record) }
             }
             sync()  // all of them on the disk at once (Glibc hides syncfs, which would do one file system)
         }

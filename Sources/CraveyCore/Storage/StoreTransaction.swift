@@ -70,7 +70,7 @@ package final class StoreTransaction {
             throw FileStorageManager.writeError(code, files.url(of: clip.media()), doing: "move the recording to")
         }
         let record = ClipRecord(recording: saved, plays: plays).encoded()
-        try files.writeAtomically(record, to: clip.file(.copy)!, doing: "keep the words of the clip in")
+        try files.writeAtomically(clip.file(.copy)!, doing: "keep the words of the clip in") { try $0.write(record) }
         self.saved[clip.id] = record
         if file != clip.media() {
             do {
@@ -96,11 +96,11 @@ package final class StoreTransaction {
     /// there, all at once and durably, now: a clip's artefacts are on the disk before its row.
     /// Returns the file.
     @discardableResult
-    package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles) throws(CraveyError) -> StoredFile {
+    package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles) throws -> StoredFile {
         guard part == .waveform || part == .thumbnail, let file = clip.file(part) else {
             preconditionFailure("Only a clip's waveform or thumbnail is stored as bytes; a \(part) is not.")
         }
-        try files.writeAtomically(data, to: file, doing: part == .waveform ? "write the waveform" : "write the thumbnail")
+        try files.writeAtomically(file, doing: part == .waveform ? "write the waveform" : "write the thumbnail") { try $0.write(data) }
         return file
     }
 
@@ -134,7 +134,7 @@ package final class StoreTransaction {
     }
 
     /// What ``deleteAll()`` removed.
-    package struct Deletion: Sendable, Equatable {
+    package struct Deletion: Sendable {
         package var recordings = 0
         package var files = 0
         package var bytes: Int64 = 0
@@ -142,11 +142,6 @@ package final class StoreTransaction {
         package var untouched: [String] = []
         /// Files that could not be deleted, and why; their clips are kept.
         package var failures: [(file: StoredFile, error: CraveyError)] = []
-
-        package static func == (lhs: Deletion, rhs: Deletion) -> Bool {
-            (lhs.recordings, lhs.files, lhs.bytes, lhs.untouched) == (rhs.recordings, rhs.files, rhs.bytes, rhs.untouched)
-                && lhs.failures.map(\.file) == rhs.failures.map(\.file)
-        }
     }
 
     /// Deletes every clip: all rows and plays, and every file in `Recordings/` cravey made
@@ -169,7 +164,7 @@ package final class StoreTransaction {
         var kept: Set<UUID> = []
         for (folder, entry) in entries {
             guard let file = entry.file(in: folder), let name = StoredName(file), let size = entry.status.size else {
-                summary.untouched.append(folder.path + "/" + Self.visible(entry.name))
+                summary.untouched.append(folder.path + "/" + StoredFile.visible(entry.name))
                 continue
             }
             if writing.contains(name.clip) { continue }
@@ -192,23 +187,6 @@ package final class StoreTransaction {
             summary.recordings += 1
         }
         return summary
-    }
-
-    /// A name as a person reads it: bytes that are not UTF-8 as `\xNN`.
-    package static func visible(_ name: [UInt8]) -> String {
-        var shown = ""
-        var rest = name[...]
-        while !rest.isEmpty {
-            var length = rest.count
-            while length > 0, String(validating: rest.prefix(length), as: UTF8.self) == nil { length -= 1 }
-            shown += String(decoding: rest.prefix(length), as: UTF8.self)
-            rest = rest.dropFirst(length)
-            if let byte = rest.first {
-                shown += String(format: "\\x%02X", byte)
-                rest = rest.dropFirst()
-            }
-        }
-        return shown
     }
 
     // MARK: - Repairing
@@ -255,7 +233,7 @@ package final class StoreTransaction {
             guard let copy = ClipFiles(recording).file(.copy) else { continue }
             let record = ClipRecord(recording: recording, plays: try repository.plays(of: recording.id)).encoded()
             guard record != saved[recording.id] else { continue }
-            try files.writeAtomically(record, to: copy, doing: "keep the words of the clip in")
+            try files.writeAtomically(copy, doing: "keep the words of the clip in") { try $0.write(record) }
         }
     }
 

@@ -46,4 +46,21 @@ package struct StoredFile: Hashable, Sendable, CustomStringConvertible {
 
     /// The same folder, another name.
     package func renamed(_ name: String) -> StoredFile { StoredFile(folder, name) }
+
+    /// A name as a person reads it: bytes that are not UTF-8 as `\xNN`.
+    package static func visible(_ name: [UInt8]) -> String {
+        var shown = ""
+        var rest = name[...]
+        while !rest.isEmpty {
+            var length = rest.count
+            while length > 0, String(validating: rest.prefix(length), as: UTF8.self) == nil { length -= 1 }
+            shown += String(decoding: rest.prefix(length), as: UTF8.self)
+            rest = rest.dropFirst(length)
+            if let byte = rest.first {
+                shown += String(format: "\\x%02X", byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return shown
+    }
 }

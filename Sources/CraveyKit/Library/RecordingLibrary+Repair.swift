@@ -102,7 +102,7 @@ extension RecordingLibrary {
             // not UTF-8 cravey never gives.
             guard entry.status.size != nil else { continue }
             guard let file = entry.file(in: folder) else {
-                report.foreignFiles.append(folder.path + "/" + StoreTransaction.visible(entry.name))
+                report.foreignFiles.append(folder.path + "/" + StoredFile.visible(entry.name))
                 continue
             }
             guard !referenced.contains(file) else { continue }

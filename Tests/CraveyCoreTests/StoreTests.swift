@@ -1,0 +1,228 @@
+@testable import CraveyCore
+import Foundation
+import GRDB
+import SystemPackage
+import Testing
+
+/// The library's store on a real folder and a real SQLite file: one transaction per change, the
+/// clips' copies written before the commit, deletions undone by a rollback, the writers' lock
+/// held against another process, and a `delete-all` journal finished by whoever comes next.
+@Suite("The store: one transaction into the library")
+final class StoreTests: Sendable {
+    let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-store-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// A library holding one saved clip of a few bytes (the store does not look inside media).
+    func libraryWithClip(title: String = "Breathe") throws -> (RecordingLibrary, Recording) {
+        let library = try RecordingLibrary(at: folder.appendingPathComponent("library-\(UUID().uuidString)"))
+        let clip = ClipFiles(id: UUID(), type: .audio)
+        let media = try library.store.create(clip.media(.recording))
+        try media.write(Data("media bytes".utf8))
+        try media.close()
+        let recording = try library.store.write { tx in
+            try tx.save(clip.media(.recording), as: Recording(id: clip.id, type: .audio, title: title, createdAt: Date(timeIntervalSince1970: 1_790_000_000.123_4),
+                                                              duration: 1, filePath: "", fileSize: 0))
+        }
+        return (library, recording)
+    }
+
+    func contents(_ library: RecordingLibrary, _ file: StoredFile?) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: library.url.path + "/" + #require(file).path))
+    }
+
+    @Test("a save renames the file to the clip's name, reads its size and writes its copy; the copy is the record of its row")
+    func save() throws {
+        // Given a clip saved through the store
+        let (library, recording) = try libraryWithClip()
+        let clip = ClipFiles(recording)
+
+        // Then its files are the clip's own names, and the copy holds the row as it was committed
+        #expect(library.store.storedFiles() == [clip.file(.copy)!.path, clip.media().path])
+        #expect(recording.fileSize == 11 && recording.filePath == clip.media().path)
+        let row = try #require(try library.recording(recording.id))
+        #expect(try contents(library, clip.file(.copy)) == ClipRecord(recording: row, plays: []).encoded())
+        let record = try #require(library.store.record(of: clip))
+        #expect(record.recording.id == row.id && record.recording.title == row.title && record.recording.fileSize == row.fileSize)
+        #expect(abs(record.recording.createdAt.timeIntervalSince(row.createdAt)) < 0.000_5)
+    }
+
+    @Test("every change of a clip writes its copy before the commit: an edit, a counted play")
+    func copiesFollowChanges() throws {
+        // Given a saved clip
+        let (library, recording) = try libraryWithClip()
+        let copy = ClipFiles(recording).file(.copy)
+
+        // When it is edited and played
+        try library.edit(recording.id) { $0.title = "Slow down" }
+        try library.countPlay(of: recording.id, secondsListened: 2, completed: true, at: Date(timeIntervalSince1970: 1_790_000_100.5))
+
+        // Then its copy holds the new words and the play, as the row does
+        let record = try #require(ClipRecord(decoding: try contents(library, copy)))
+        #expect(record.recording.title == "Slow down" && record.recording.playCount == 1)
+        #expect(record.plays.map(\.secondsListened) == [2])
+        #expect(try contents(library, copy) == ClipRecord(recording: try #require(try library.recording(recording.id)),
+                                                         plays: try library.plays(of: recording.id)).encoded())
+    }
+
+    @Test("a change that throws changes nothing: not the row, not the copy, and a deletion begun puts its files back")
+    func rollback() throws {
+        // Given a saved clip and its files as they are
+        let (library, saved) = try libraryWithClip()
+        let recording = try #require(try library.recording(saved.id))
+        let before = try library.store.storedFiles().map { ($0, try Data(contentsOf: library.url.appendingPathComponent($0))) }
+        struct Refused: Error {}
+
+        // When a counted play and a deletion each throw before they commit
+        #expect(throws: Refused.self) {
+            try library.store.write { tx in
+                try tx.repository.recordPlay(of: recording.id, secondsListened: 1, completed: true)
+                throw Refused()
+            }
+        }
+        #expect(throws: Refused.self) {
+            try library.store.write { tx in
+                _ = try tx.delete(recording.id)
+                throw Refused()
+            }
+        }
+
+        // Then the row, the files and their bytes are as they were
+        #expect(try library.recording(recording.id) == recording)
+        #expect(try library.store.storedFiles().map { ($0, try Data(contentsOf: library.url.appendingPathComponent($0))) }
+            .elementsEqual(before, by: ==))
+    }
+
+    @Test("a deletion takes every file the clip owns, and never one its row names that is not its own")
+    func deletionByName() throws {
+        // Given a clip whose row names a file of someone else's beside it
+        let (library, recording) = try libraryWithClip()
+        let foreign = library.url.appendingPathComponent("Recordings/notes-of-mine.m4a")
+        try Data("mine".utf8).write(to: foreign)
+        try library.store.write { tx in
+            try tx.db.execute(sql: "UPDATE recording SET filePath = 'Recordings/notes-of-mine.m4a' WHERE id = ?",
+                              arguments: [recording.id.uuidString.lowercased()])
+        }
+
+        // When it is deleted
+        try library.delete(recording.id)
+
+        // Then its own files are gone, and the other file is untouched
+        #expect(library.store.storedFiles() == ["Recordings/notes-of-mine.m4a"])
+        #expect(try Data(contentsOf: foreign) == Data("mine".utf8))
+    }
+
+    @Test("a record reads back as itself, its dates to the millisecond; a version 1 copy (seconds since 1970, plays with ids) reads too")
+    func records() throws {
+        let id = UUID()
+        let recording = Recording(id: id, type: .video, title: "Q \"and\" A", notes: "two\nlines", purpose: .milestone,
+                                  createdAt: Date(timeIntervalSince1970: 1_790_000_000.123), duration: 12.345_678_9,
+                                  filePath: ClipFiles(id: id, type: .video).media().path,
+                                  thumbnailPath: ClipFiles(id: id, type: .video).file(.thumbnail)!.path, fileSize: 4096,
+                                  playCount: 1, lastPlayedAt: Date(timeIntervalSince1970: 1_790_000_060.999),
+                                  loudness: LoudnessMeasurement(integrated: -.infinity, truePeak: -3.25))
+        let plays = [PlayEvent(recordingId: id, playedAt: Date(timeIntervalSince1970: 1_790_000_060.999), secondsListened: 3.5, completed: false)]
+        let record = ClipRecord(recording: recording, plays: plays)
+        let read = try #require(ClipRecord(decoding: record.encoded()))
+        #expect(read.encoded() == record.encoded())
+        #expect(abs(read.recording.createdAt.timeIntervalSince(recording.createdAt)) < 0.0005)
+        #expect(read.recording.loudness == recording.loudness && read.plays.count == 1)
+
+        let old = """
+            {"loudness":{"integrated":-18.5,"truePeak":-2},"plays":[{"completed":true,"id":4,"playedAt":1790000060.25,\
+            "recordingId":"\(id.uuidString.lowercased())","secondsListened":2}],"recording":{"createdAt":1790000000.5,\
+            "duration":3,"fileSize":9,"filePath":"Recordings/audio_\(id.uuidString.lowercased()).m4a","id":"\(id.uuidString.lowercased())",\
+            "lastPlayedAt":null,"notes":null,"playCount":1,"purpose":null,"thumbnailPath":null,"title":"Old","type":"audio"},"version":1}
+            """
+        let v1 = try #require(ClipRecord(decoding: Data(old.utf8)))
+        #expect(v1.recording.title == "Old" && v1.recording.createdAt == Date(timeIntervalSince1970: 1_790_000_000.5))
+        #expect(v1.plays.map(\.playedAt) == [Date(timeIntervalSince1970: 1_790_000_060.25)])
+        #expect(v1.recording.loudness == LoudnessMeasurement(integrated: -18.5, truePeak: -2))
+        // A copy whose plays name another clip is no record of this one.
+        #expect(ClipRecord(decoding: Data(old.replacingOccurrences(of: "\"recordingId\":\"\(id.uuidString.lowercased())\"",
+                                                                   with: "\"recordingId\":\"\(UUID().uuidString.lowercased())\"").utf8)) == nil)
+    }
+
+    @Test("a delete-all cut off after its journal is finished by whoever changes the library next; a journal of another database deletes nothing")
+    func journal() throws {
+        // Given two libraries, each with a clip, and a delete-all journal left in each: one naming
+        // its own database, one naming another
+        let (cutOff, _) = try libraryWithClip()
+        let (moved, kept) = try libraryWithClip()
+        let own = try cutOff.store.read { db in try RecordingRepository(db).libraryID() }
+        try Data(own.utf8).write(to: cutOff.url.appendingPathComponent("delete-all.pending"))
+        try Data("another database".utf8).write(to: moved.url.appendingPathComponent("delete-all.pending"))
+
+        // When each is opened again
+        let reopened = try RecordingLibrary(at: cutOff.url), other = try RecordingLibrary(at: moved.url)
+
+        // Then the first deletion is finished, the second journal goes and its clip stays
+        #expect(try reopened.count() == 0 && reopened.store.storedFiles().isEmpty)
+        #expect(try other.recording(kept.id) != nil && other.store.storedFiles().count == 2)
+        for library in [reopened, other] {
+            #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent("delete-all.pending").path))
+        }
+    }
+
+    @Test("a change waits for the writers' lock another process holds, and runs once it is let go")
+    func lockHeldElsewhere() async throws {
+        // Given another process holding the library's lock (flock(1)) until told to let go
+        let (library, recording) = try libraryWithClip()
+        let released = folder.appendingPathComponent("released-\(UUID().uuidString)")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [library.url.appendingPathComponent(WritersLock.fileName).path, "-c", "echo held; read line; touch '\(released.path)'"]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        #expect(output.fileHandleForReading.availableData.starts(with: Data("held".utf8)))
+
+        // When this process edits the clip on a thread of its own
+        let writer = Locked<(thread: pid_t?, sawRelease: Bool?)>((nil, nil))
+        let edited = JoinableThread {
+            // This thread's id, as /proc names it ("PID/task/TID").
+            let thread = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))?.split(separator: "/").last
+            writer.withLock { $0.thread = thread.flatMap { pid_t($0) } }
+            _ = try? library.store.write { tx in
+                writer.withLock { $0.sawRelease = FileManager.default.fileExists(atPath: released.path) }
+                try tx.repository.updateWords(of: recording.id, title: "Waited", notes: nil, purpose: nil)
+            }
+        }
+
+        // Then it waits in flock(2) (syscall 73, read from /proc), and runs only after the other
+        // process let go
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let thread = writer.withLock({ $0.thread }),
+               let syscall = try? String(contentsOfFile: "/proc/self/task/\(thread)/syscall", encoding: .utf8),
+               syscall.hasPrefix("73 ") { break }
+            try await Task.sleep(for: .milliseconds(5))  // polls /proc: being blocked is no event
+        }
+        let waited = writer.withLock { $0.sawRelease == nil }
+        input.fileHandleForWriting.write(Data("go\n".utf8))
+        holder.waitUntilExit()
+        edited.join()
+        #expect(waited, "the change ran while the other process held the lock")
+        #expect(writer.withLock { $0.sawRelease } == true)
+        #expect(try library.recording(recording.id)?.title == "Waited")
+    }
+}
+
+/// A thread whose end can be waited for.
+final class JoinableThread: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        Thread { [done] in
+            body()
+            done.signal()
+        }.start()
+    }
+
+    func join() { done.wait() }
+}
