@@ -128,6 +128,7 @@ struct CrashTests {
 
         // When Ctrl-C arrives while it prints, and the output is read after a second
         kill(process.processIdentifier, SIGINT)
+        // A second, ended early if it exits: that it did not stop within it is what is tested.
         try await offPool { for _ in 0..<1000 where process.isRunning { usleep(1000) } }
         let stoppedAlone = !process.isRunning
         let printed = try await offPool { output.fileHandleForReading.readDataToEndOfFile() }

@@ -64,9 +64,17 @@ struct LibraryDoorTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=120:sample_rate=48000"])
 
-        // When its import is cancelled 0.3 s in
+        // When its import is cancelled once its file is being written
         let work = Task { try await library.importFile(at: long, metadata: try RecordingMetadata(title: "Long")) }
-        try await Task.sleep(for: .milliseconds(300))
+        let started = try await offPool {
+            for _ in 0..<10_000 {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path)) ?? []
+                if names.contains(where: { $0.hasSuffix(".importing") }) { return true }
+                usleep(1000)  // polls the folder: a file appearing is no event this process can wait on
+            }
+            return false
+        }
+        #expect(started, "the import never began writing its file")
         work.cancel()
         let outcome = await work.result
 
@@ -96,7 +104,9 @@ struct LibraryDoorTests {
         let kept = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 1))
         let recording = try await kept.save(try RecordingMetadata(title: "Kept", purpose: .milestone))
         let dropped = try await library.record(RecordingOptions(source: microphone.monitor))
-        try await Task.sleep(for: .milliseconds(300))
+        for await event in dropped.events {
+            if case .level = event { break }  // it is capturing
+        }
         await dropped.discard()
 
         // Then only the saved one is there, with its words, its exact length and its loudness

@@ -1,7 +1,7 @@
 import Foundation
 
 extension RecordingLibrary {
-    /// The formats ``export(_:raw:)`` writes the library's metadata in.
+    /// The formats ``export(_:raw:exportDate:)`` writes the library's metadata in.
     public enum ExportFormat: String, Sendable, CaseIterable {
         /// RFC 4180: CRLF line ends; fields with commas, quotes or line breaks are quoted.
         case csv

@@ -79,7 +79,7 @@ extension RecordingLibrary {
             if row.loudness == nil { report.missingLoudness.append(entry) }
             if missingWaveform { report.missingWaveforms.append(entry) }
         }
-        classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
+        try classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
         if repair {
             try repairFiles(&report, deleteUnplayable: deleteUnplayable)
             measure(&report)
@@ -91,7 +91,7 @@ extension RecordingLibrary {
     /// Sorts the files no row names into what they are: a person's files, crashes' leftovers,
     /// orphans. Orphan media are probed (without the lock): playable, or not.
     private func classify(_ entries: [(StoredFile.Folder, FileStorageManager.Entry)], referenced: Set<StoredFile>,
-                          rows: Set<UUID>, into report: inout RepairReport) {
+                          rows: Set<UUID>, into report: inout RepairReport) throws {
         let named = entries.compactMap { folder, entry in entry.status.size == nil ? nil : entry.file(in: folder) }
         let writing = store.clipsBeingWritten(named, rows: rows)
         // The clips whose media is here, under any name but an interrupted import's (which goes):
@@ -123,8 +123,10 @@ extension RecordingLibrary {
             case (nil, .media) where name.state == .importing: report.interruptedImports.append(file.path)
             case (nil, .media):
                 let media = store.media(file)
-                // Only the file's faults make it unplayable; running out of memory is thrown.
-                let duration = try? MediaProbe.playableDuration(of: media)
+                // Only the file's faults make it unplayable; anything else (running out of memory)
+                // says nothing about the file, and is thrown.
+                let duration: Double?
+                do { duration = try MediaProbe.playableDuration(of: media) } catch is CraveyError { duration = nil }
                 if duration != nil, !holds(name.clip.type, media) {
                     report.foreignFiles.append(file.path)  // its bytes are not what its name says
                 } else {
