@@ -14,20 +14,30 @@ extension Recording {
 
     /// Reads a row by column index, which is several times faster than the Codable path on
     /// large lists.
+    ///
+    /// A row is read as the clip it can be used as: a length that is no length (infinite,
+    /// negative, past ``Bounds/duration``) as 0, a negative play count as 0, a loudness no
+    /// measurement gives as not measured, a date that does not parse as 1970 (which `doctor`
+    /// reports). Only an id that is no UUID makes a row unreadable.
     public init(row: Row) throws {
         let idText: String = row[0]
-        guard let id = Self.uuid(idText), let createdAt = Self.storedDate(row[5]) else {
+        guard let id = Self.uuid(idText) else {
             throw CraveyError(.other, "The library database holds a malformed row (\(idText)).", advice: .checkLibrary)
         }
-        self.init(id: id, type: row[1], title: row[2], notes: row[3], purpose: row[4], createdAt: createdAt,
-                  duration: row[6], filePath: row[7], thumbnailPath: row[8], fileSize: row[9], playCount: row[10],
+        let duration: Double = row[6], playCount: Int = row[10]
+        self.init(id: id, type: row[1], title: row[2], notes: row[3], purpose: row[4],
+                  createdAt: Self.storedDate(row[5]) ?? Date(timeIntervalSince1970: 0),
+                  duration: duration.isFinite && Bounds.duration.contains(duration) ? duration : 0, filePath: row[7],
+                  thumbnailPath: row[8], fileSize: row[9], playCount: max(playCount, 0),
                   lastPlayedAt: Self.storedDate(row[11]), loudness: Self.loudness(row[12], row[13]))
     }
 
-    /// A stored measurement: both columns set, or none (not measured).
+    /// A stored measurement: both columns set, or none (not measured); one no measurement gives
+    /// is none too.
     static func loudness(_ integrated: Double?, _ truePeak: Double?) -> LoudnessMeasurement? {
         guard let integrated, let truePeak else { return nil }
-        return LoudnessMeasurement(integrated: integrated, truePeak: truePeak)
+        let measurement = LoudnessMeasurement(integrated: integrated, truePeak: truePeak)
+        return measurement.isPlausible ? measurement : nil
     }
 
     /// Parses a UUID's 36 characters by hand (`UUID(uuidString:)` goes through `sscanf`).

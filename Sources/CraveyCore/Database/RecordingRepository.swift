@@ -16,8 +16,33 @@ package struct RecordingRepository {
 
     // MARK: - Reading
 
+    /// Every recording that can be read, in `sort`'s order; a row whose id is no UUID (a
+    /// database edited by hand) is left out, and ``unreadableRows()`` names it.
     package func recordings(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
-        try Recording.all().order(sort.ordering).fetchAll(db)
+        var recordings: [Recording] = []
+        let rows = try Row.fetchCursor(db, Recording.all().order(sort.ordering))
+        while let row = try rows.next() {
+            if let recording = try? Recording(row: row) { recordings.append(recording) }
+        }
+        return recordings
+    }
+
+    /// The ids of rows that cannot be read as a recording (an id that is no UUID).
+    package func unreadableRows() throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM recording").filter { Recording.uuid($0) == nil }
+    }
+
+    /// The ids of rows whose stored numbers no clip has: a length that is infinite, negative or
+    /// past ``Recording/Bounds/duration``, a negative play count, a loudness out of its bounds
+    /// (which reads as not measured).
+    package func rowsWithImpossibleNumbers() throws -> Set<String> {
+        let (duration, integrated, peak) = (Recording.Bounds.duration, Recording.Bounds.integratedLoudness, Recording.Bounds.truePeak)
+        return try String.fetchSet(db, sql: """
+            SELECT id FROM recording WHERE NOT (duration BETWEEN ? AND ?) OR playCount < 0
+                OR (loudnessIntegrated IS NOT NULL AND loudnessIntegrated > -9e999 AND NOT (loudnessIntegrated BETWEEN ? AND ?))
+                OR (loudnessTruePeak IS NOT NULL AND loudnessTruePeak > -9e999 AND NOT (loudnessTruePeak BETWEEN ? AND ?))
+            """, arguments: [duration.lowerBound, duration.upperBound, integrated.lowerBound, integrated.upperBound,
+                             peak.lowerBound, peak.upperBound])
     }
 
     /// The most played recordings: by play count, then last played, then newest.

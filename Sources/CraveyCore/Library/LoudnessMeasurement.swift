@@ -12,6 +12,8 @@ package struct LoudnessMeasurement: Sendable, Equatable, Codable, CustomStringCo
 
     /// The level playback turns clips toward: -16 LUFS, the usual level for spoken word.
     package static let playbackTarget = -16.0
+    /// The most a quiet clip is turned up: 30 dB (a clip that needs more is mostly its noise).
+    package static let largestBoost = 30.0
     /// The highest true peak playback lets a gain produce: -1 dBTP.
     package static let peakCeiling = -1.0
 
@@ -30,13 +32,15 @@ package struct LoudnessMeasurement: Sendable, Equatable, Codable, CustomStringCo
     /// - A quieter clip is turned up toward the target, but only as far as its peak allows: the
     ///   gain is at most `ceiling - truePeak`, and never below 0 for a clip quieter than the
     ///   target (a quiet clip whose peak already passes the ceiling stays as it is, it is not
-    ///   turned further down).
+    ///   turned further down), and never by more than ``largestBoost``.
     /// - A silent clip gets 0: there is nothing to bring to a level.
     package func playbackGain(target: Double = playbackTarget, ceiling: Double = peakCeiling) -> Double {
-        guard !isSilent else { return 0 }
+        // A measurement no clip gives (a damaged row) is never applied: a gain of 100 dB would
+        // play it as full-scale noise.
+        guard !isSilent, isPlausible else { return 0 }
         let towardTarget = target - integrated
         guard towardTarget > 0 else { return towardTarget }
-        return min(towardTarget, max(ceiling - truePeak, 0))
+        return min(towardTarget, max(ceiling - truePeak, 0), Self.largestBoost)
     }
 
     /// `-18.2 LUFS, true peak -1.3 dBTP`, or that the clip is silent.

@@ -93,6 +93,7 @@ public struct RecordingMetadata: Sendable, Equatable {
 
     /// "0:07", "12:30", "1:02:03": how lists and reports show a length.
     package static func displayDuration(_ seconds: Double) -> String {
+        guard seconds.isFinite, Recording.Bounds.duration.contains(seconds) else { return "-:--" }
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, secs) : String(format: "%d:%02d", minutes, secs)

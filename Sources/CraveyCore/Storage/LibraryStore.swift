@@ -138,11 +138,16 @@ package final class LibraryStore: Sendable {
                               advice: .registerWithRepair, underlying: error)
         }
         try current?.finishCommit()
-        if current?.endsDeleteAll == true {
-            journal?.end()
-            // The deleted titles and notes leave the write-ahead log too (secure_delete clears
-            // them from the file's free pages).
-            try database.checkpoint()
+        if current?.endsDeleteAll == true { journal?.end() }
+        if current?.deletedClips == true {
+            // The deleted titles, notes and ids leave the write-ahead log too (secure_delete
+            // clears them from the file's free pages): deleted is gone from every file.
+            do {
+                try database.checkpoint()
+            } catch {
+                throw CraveyError(.cannotWrite, "The deletion is done, but its words could not be cleared from \(files.url(of: StoredFile(.library, AppDatabase.fileName + "-wal")).path) yet (\(CraveyError(database: error)?.message ?? "\(error)")); the next deletion clears them.",
+                                  underlying: error)
+            }
         }
         return result
     }

@@ -23,6 +23,8 @@ package final class StoreTransaction {
     private(set) var releasing: [StoredFile] = []
     /// Whether a saved file was renamed into place (a failed commit leaves it, for a repair).
     private(set) var didRename = false
+    /// Whether the transaction deleted a clip, whose words then leave the write-ahead log too.
+    var deletedClips: Bool { !deleted.isEmpty || endsDeleteAll }
     /// Whether the transaction ends a `delete-all`, whose journal goes after the commit.
     private(set) var endsDeleteAll = false
     /// Whether a `delete-all` removed a file: from then on a failure keeps its journal, for

@@ -37,15 +37,22 @@ extension RecordingLibrary {
             report.databaseProblems = [CraveyError(database: error)?.message ?? "\(error)"]
         }
         guard report.databaseProblems.isEmpty else { return report }
-        let (rows, entries) = try store.readSettled { db in
-            (try RecordingRepository(db).recordings(), [StoredFile.Folder.recordings, .thumbnails].flatMap { folder in
-                files.entries(in: folder).map { (folder, $0) }
-            })
+        let (rows, impossible, entries) = try store.readSettled { db in
+            let repository = RecordingRepository(db)
+            report.unreadableRows = try repository.unreadableRows()
+            return (try repository.recordings(), try repository.rowsWithImpossibleNumbers(),
+                    [StoredFile.Folder.recordings, .thumbnails].flatMap { folder in files.entries(in: folder).map { (folder, $0) } })
         }
         var referenced: Set<StoredFile> = []
         for row in rows {
             let clip = ClipFiles(row)
             let entry = RepairReport.Row(id: row.id, title: row.title, filePath: row.filePath)
+            // Paths are the unsafe paths' and thumbnails' to report; the rest are values.
+            var problems = row.problems().filter { !$0.hasPrefix("filePath:") && !$0.hasPrefix("thumbnailPath:") }
+            if impossible.contains(row.id.uuidString.lowercased()) {
+                problems.append("numbers: a length, a play count or a loudness no clip has (read as 0, 0 and not measured)")
+            }
+            if !problems.isEmpty { report.badValues.append(.init(id: row.id, title: row.title, problems: problems)) }
             referenced.formUnion([clip.media(), clip.file(.copy)!, clip.file(.waveform)!])
             if let thumbnail = row.thumbnailPath {
                 // Its own thumbnail, or a path that is not (a row edited by hand), or a link there.
@@ -82,8 +89,9 @@ extension RecordingLibrary {
         try classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
         if repair {
             try repairFiles(&report, deleteUnplayable: deleteUnplayable)
+            try repairValues(&report)
             measure(&report)
-            try register(&report)
+            register(&report)
         }
         return report
     }
@@ -216,6 +224,35 @@ extension RecordingLibrary {
         }
     }
 
+    /// Sets the values of rows no clip has to what the clip's file and plays tell: the length
+    /// its media has, a creation date from the file (or now), the last play its plays say, a play
+    /// count of its plays, a loudness not measured (measured next). Words a person gave are left
+    /// to them (`edit`), and said so.
+    private func repairValues(_ report: inout RepairReport) throws {
+        for bad in report.badValues {
+            guard let recording = try recording(bad.id) else { continue }
+            let media = ClipFiles(recording).media()
+            let probed = try? MediaProbe.duration(of: store.media(media))  // a file that does not probe keeps 0
+            let modified = if case .regular(_, let date) = store.status(of: media), Recording.Bounds.dates.contains(date) { date } else { Date() }
+            try store.write { tx in
+                guard let current = try tx.repository.recording(bad.id) else { return }
+                let plays = try tx.repository.plays(of: bad.id).filter { Recording.Bounds.dates.contains($0.playedAt) }
+                try tx.db.execute(sql: """
+                    UPDATE recording SET duration = ?, createdAt = ?, playCount = max(playCount, ?), lastPlayedAt = ?,
+                        loudnessIntegrated = ?, loudnessTruePeak = ? WHERE id = ?
+                    """, arguments: [
+                        probed ?? current.duration,
+                        Recording.storedText(Recording.Bounds.dates.contains(current.createdAt) ? current.createdAt : modified),
+                        plays.count, plays.map(\.playedAt).max().map(Recording.storedText),
+                        current.loudness?.integrated, current.loudness?.truePeak, bad.id.uuidString.lowercased(),
+                    ])
+            }
+            let words = bad.problems.filter { $0.hasPrefix("title:") || $0.hasPrefix("notes:") }
+            report.repairs.append("Set the values of \"\(bad.title)\" (\(bad.id.uuidString.lowercased())) its file and plays tell."
+                                  + (words.isEmpty ? "" : " Its words are yours to change: `cravey edit` (\(words.joined(separator: "; ")))."))
+        }
+    }
+
     /// Deletes a leftover the examination found (one already gone is no error) and says why.
     private func removeLeftover(_ path: String, _ why: String, _ tx: StoreTransaction, into report: inout RepairReport) throws {
         guard let file = StoredFile(path: path) else { return }
@@ -255,13 +292,19 @@ extension RecordingLibrary {
 
     /// Registers the playable orphans, each finished as a recording is (``ClipFinisher``) after
     /// this process has taken it (``LibraryStore/claim(_:)``), so that no other repair registers
-    /// it too.
-    private func register(_ report: inout RepairReport) throws {
+    /// it too. One that cannot be registered (its copy is not its record, or the save fails) is
+    /// left where it is, and said so; the others are registered all the same.
+    private func register(_ report: inout RepairReport) {
         for orphan in report.orphanFiles where orphan.playable {
             guard let file = StoredFile(path: orphan.path), let name = StoredName(file), store.claim(file) else { continue }
-            let (recording, restored) = try recover(file, name)
-            report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased()))"
-                                  + (restored ? ", with its words and plays from its own copy." : "."))
+            do {
+                let (recording, restored) = try recover(file, name)
+                report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased()))"
+                                      + (restored ? ", with its words and plays from its own copy." : "."))
+            } catch {
+                store.release(file)
+                report.left.append("Left \(orphan.path) unregistered: \((error as? CraveyError)?.message ?? "\(error)")")
+            }
         }
     }
 
@@ -276,7 +319,16 @@ extension RecordingLibrary {
         // A file a crash cut off is still fragmented: the finisher rewrites it when it can.
         let clip = ClipFinisher.Clip(file: file, id: id, type: type, fragmented: name.state == .recording)
         let finisher = ClipFinisher(store: store)
-        if id == named, let record = store.record(of: name.clip) {
+        if id == named, let copy = name.clip.file(.copy), store.status(of: copy) != .missing {
+            // Its own copy is there: the clip is registered as it says, or not at all (a copy that
+            // is no record of it, or holds values no clip has, is a person's to look at).
+            guard let record = store.record(of: name.clip) else {
+                throw CraveyError(.invalidInput, "its copy \(copy.path) is not a record of it (not a regular file, not a clip's JSON, or its plays name another clip); move the copy aside to register the clip as \"Recovered\"")
+            }
+            let problems = record.recording.problems(plays: record.plays).filter { !$0.hasPrefix("filePath:") && !$0.hasPrefix("thumbnailPath:") }
+            guard problems.isEmpty else {
+                throw CraveyError(.invalidInput, "its copy \(copy.path) holds values no clip has (\(problems.joined(separator: "; "))); move the copy aside to register the clip as \"Recovered\"")
+            }
             return (try finisher.finish(clip, restoring: record), true)
         }
         return (try finisher.finish(clip, metadata: try RecordingMetadata(title: title), createdAt: modified), false)

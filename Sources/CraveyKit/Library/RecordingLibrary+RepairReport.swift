@@ -51,6 +51,23 @@ extension RecordingLibrary {
         /// shown with `\xNN` for the bad bytes, or bytes that are not what the name says): left
         /// where they are, for the person to move out or import.
         package var foreignFiles: [String] = []
+        /// A row whose values no clip has (a date out of range, a length that is no length, words
+        /// `edit` refuses): its id, title and what is wrong, one "field: why" each.
+        package struct BadValues: Codable, Sendable, Equatable {
+            package var id: UUID
+            package var title: String
+            package var problems: [String]
+        }
+
+        /// Rows whose values no clip has. A repair sets the numbers and dates it can tell from
+        /// the clip's file and plays; words are the person's to change (`edit`).
+        package var badValues: [BadValues] = []
+        /// Rows that cannot be read at all (an id that is no UUID): every other row works; these
+        /// are left for a person, with their ids.
+        package var unreadableRows: [String] = []
+        /// Files a repair left where they are, and why (an orphan whose copy is not its record,
+        /// one that could not be registered): everything else was repaired.
+        package var left: [String] = []
         /// Temporary files of a write a crash cut off (a thumbnail's, say).
         package var interruptedWrites: [String] = []
         /// What SQLite finds wrong with `library.sqlite`; nothing else is examined then.
@@ -89,6 +106,10 @@ extension RecordingLibrary {
             let short = { (id: UUID) in id.uuidString.lowercased().prefix(8) }
             for row in missingFiles { lines.append("missing file: \"\(row.title)\" (\(short(row.id))) expects \(row.filePath)") }
             for row in unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(short(row.id))) points outside the library: \(row.filePath)") }
+            for row in badValues {
+                lines.append("impossible values: \"\(row.title)\" (\(short(row.id))): " + row.problems.joined(separator: "; "))
+            }
+            for id in unreadableRows { lines.append("unreadable row: the id '\(id)' is no clip's (a database edited by hand?)") }
             for thumbnail in unsafeThumbnails {
                 lines.append("unsafe thumbnail: \"\(thumbnail.title)\" (\(short(thumbnail.id))) points outside the library: \(thumbnail.thumbnailPath)")
             }
@@ -106,6 +127,7 @@ extension RecordingLibrary {
             }
             for path in interruptedDeletions { lines.append("interrupted deletion: \(path)") }
             for path in interruptedImports { lines.append("interrupted import: \(path)") }
+            lines += left
             return lines
         }
 
@@ -123,7 +145,7 @@ extension RecordingLibrary {
         /// No fault found. Loudness not measured yet is none: the first play measures it; nor is
         /// a waveform not made yet: the first use makes it.
         public var isHealthy: Bool {
-            databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+            databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && badValues.isEmpty && unreadableRows.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty
                 && orphanCopies.isEmpty && orphanWaveforms.isEmpty
         }

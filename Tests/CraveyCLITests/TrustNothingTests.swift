@@ -1,0 +1,146 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// What cravey reads is checked where it enters: a row, a clip's copy or a backup holding values
+/// no clip has is reported and never takes the rest of the library down; deleted words leave
+/// every file.
+@Suite("Trust nothing it reads", .temporaryFiles)
+struct TrustNothingTests {
+    /// Bytes of every file in the library folder, its subfolders included.
+    func everything(in library: URL) throws -> [(String, Data)] {
+        let walker = FileManager.default.enumerator(at: library, includingPropertiesForKeys: [.isRegularFileKey])
+        var files: [(String, Data)] = []
+        while let url = walker?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            files.append((url.lastPathComponent, try Data(contentsOf: url)))
+        }
+        return files
+    }
+
+    @Test("delete leaves none of the clip's words in any file of the library: not the database, not its write-ahead log")
+    func deletedIsGone() async throws {
+        // Given a clip with words only it has, played, beside another clip
+        let library = try Fixture.library(titles: ["Keep me", "Zebra whisper 8812"])
+        let doomed = try #require(try library.recordings().first { $0.title.hasPrefix("Zebra") })
+        try library.edit(doomed.id) { $0.notes = "Quartz lantern notes 4471" }
+        try library.countPlay(of: doomed)
+        _ = try await Cravey.run(["list", "--library", library.url.path])  // a reader, as another process
+
+        // When it is deleted
+        let deleted = try await Cravey.run(["delete", doomed.id.uuidString, "--yes", "--library", library.url.path])
+
+        // Then no file of the library holds its title, its notes or its id
+        #expect(deleted.status == 0, "\(deleted.error)")
+        for (name, bytes) in try everything(in: library.url) {
+            for secret in ["Zebra whisper 8812", "Quartz lantern notes 4471", doomed.id.uuidString.lowercased()] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(name) still holds \(secret)")
+            }
+        }
+        #expect(try library.recordings().map(\.title) == ["Keep me"])
+    }
+
+    @Test("rows with values no clip has (a date past year 9999, an infinite length, a loudness of +200 LUFS, a negative play count) are listed, played and reported; repair sets what it can tell")
+    func impossibleRows() async throws {
+        // Given a library whose rows were edited by hand
+        let library = try Fixture.library(titles: ["Future", "Endless", "Loud", "Negative"])
+        let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id.uuidString.lowercased()) })
+        let database = library.url.appendingPathComponent("library.sqlite").path
+        let edit = try run("sqlite3", [database, """
+            UPDATE recording SET createdAt = '275760-09-13 00:00:00.000' WHERE id = '\(byTitle["Future"]!)';
+            UPDATE recording SET duration = 9e999 WHERE id = '\(byTitle["Endless"]!)';
+            UPDATE recording SET loudnessIntegrated = 200, loudnessTruePeak = 180 WHERE id = '\(byTitle["Loud"]!)';
+            UPDATE recording SET playCount = -5 WHERE id = '\(byTitle["Negative"]!)';
+            """])
+        try #require(edit.status == 0, "\(edit.error)")
+        let path = library.url.path
+
+        // When the library is listed, a clip shown and played, and the doctor looks and repairs
+        let list = try await Cravey.run(["list", "--json", "--library", path])
+        let info = try await Cravey.run(["info", byTitle["Endless"]!, "--library", path])
+        let quickplay = try await Cravey.run(["quickplay", "--library", path])
+        let doctor = try await Cravey.run(["doctor", "--library", path])
+        let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
+        let after = try await Cravey.run(["doctor", "--library", path])
+
+        // Then nothing crashes, every clip is listed, the doctor names each bad row, and after the
+        // repair the library is healthy, with the length its file has
+        #expect(list.status == 0 && info.status == 0 && quickplay.status == 0, "\(list.error) \(info.error) \(quickplay.error)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
+        #expect(listed.count == 4)
+        #expect(doctor.status == 1, "\(doctor.output)")
+        for title in ["Future", "Endless", "Loud", "Negative"] {
+            #expect(doctor.output.contains("impossible values: \"\(title)\""), "\(title): \(doctor.output)")
+        }
+        #expect(repair.status == 0 && after.status == 0, "\(repair.output) \(repair.error) \(after.output)")
+        let endless = try #require(try library.recording(UUID(uuidString: byTitle["Endless"]!)!))
+        #expect(abs(endless.duration - 0.5) < 0.1)
+        #expect(try library.recording(UUID(uuidString: byTitle["Loud"]!)!)?.loudness.map { $0.integrated < 0 } ?? true)
+    }
+
+    @Test("a loudness no measurement gives is never applied: it reads as not measured, and no gain is past 30 dB")
+    func implausibleLoudness() {
+        #expect(LoudnessMeasurement(integrated: 200, truePeak: 180).playbackGain() == 0)
+        #expect(LoudnessMeasurement(integrated: -69, truePeak: -60).playbackGain() <= LoudnessMeasurement.largestBoost)
+        #expect(!LoudnessMeasurement(integrated: -300, truePeak: -2).isPlausible)
+        #expect(LoudnessMeasurement(integrated: -.infinity, truePeak: -.infinity).isPlausible)
+    }
+
+    @Test("a row whose id is no UUID is reported, and every other row works")
+    func unreadableRow() async throws {
+        // Given a library with one row whose id was edited into something else
+        let library = try Fixture.library(titles: ["Good", "Also good"])
+        let database = library.url.appendingPathComponent("library.sqlite").path
+        let good = try #require(try library.recordings().first)
+        let edit = try run("sqlite3", [database, """
+            INSERT INTO recording (id, type, title, createdAt, duration, filePath, fileSize, playCount)
+            VALUES ('not-a-uuid', 'audio', 'Hand made', '2026-01-01 00:00:00.000', 1, 'Recordings/x.m4a', 1, 0);
+            """])
+        try #require(edit.status == 0, "\(edit.error)")
+
+        // When it is listed, a clip played, and the doctor looks
+        let list = try await Cravey.run(["list", "--library", library.url.path])
+        let info = try await Cravey.run(["info", good.id.uuidString, "--library", library.url.path])
+        let doctor = try await Cravey.run(["doctor", "--library", library.url.path])
+
+        // Then the two good clips work and the doctor names the row
+        #expect(list.status == 0 && list.output.contains("Good") && list.output.contains("Also good"), "\(list.error)")
+        #expect(info.status == 0, "\(info.error)")
+        #expect(doctor.status == 1 && doctor.output.contains("unreadable row: the id 'not-a-uuid'"), "\(doctor.output)")
+    }
+
+    @Test("after the database is lost, a copy that is not its clip's record and a copy that is a link are left and said, and every other clip is registered")
+    func badCopiesDoNotBlockRecovery() async throws {
+        // Given a library of four clips whose database is lost, one clip's copy naming another
+        // clip's plays and another's copy replaced by a link
+        let library = try Fixture.library(titles: ["One", "Two", "Three", "Four"])
+        let rows = try library.recordings()
+        for row in rows { try library.countPlay(of: row) }
+        let copy = { (row: Recording) in library.fileURL(ClipFiles(row).file(.copy)!) }
+        let lying = try String(contentsOf: copy(rows[0]), encoding: .utf8)
+        try lying.replacingOccurrences(of: "\"completed\"", with: "\"recordingId\" : \"\(UUID().uuidString.lowercased())\",\n      \"completed\"")
+            .write(to: copy(rows[0]), atomically: true, encoding: .utf8)
+        let outside = temporaryFolder().appendingPathComponent("outside.json")
+        try FileManager.default.copyItem(at: copy(rows[1]), to: outside)
+        try FileManager.default.removeItem(at: copy(rows[1]))
+        try FileManager.default.createSymbolicLink(at: copy(rows[1]), withDestinationURL: outside)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: library.url.appendingPathComponent("library.sqlite" + suffix))
+        }
+
+        // When it is repaired, twice
+        let repair = try await Cravey.run(["doctor", "--repair", "--library", library.url.path])
+        let again = try await Cravey.run(["doctor", "--repair", "--library", library.url.path])
+
+        // Then the two good clips are back with their words, the two others are left, each named
+        // with why, and the file outside is as it was
+        let back = try RecordingLibrary(at: library.url).recordings()
+        #expect(Set(back.map(\.title)) == Set([rows[2].title, rows[3].title]), "\(repair.output) \(repair.error)")
+        #expect(repair.output.contains("Left \(ClipFiles(rows[0]).media().path) unregistered") && repair.output.contains("is not a record of it"),
+                "\(repair.output)")
+        #expect(repair.output.contains("Left \(ClipFiles(rows[1]).media().path) unregistered"), "\(repair.output)")
+        #expect(again.output.contains("Left"), "\(again.output)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: copy(rows[1]).path) == outside.path)
+    }
+}
