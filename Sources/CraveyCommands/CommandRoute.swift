@@ -41,6 +41,7 @@ package struct CommandRoute: Equatable, Sendable {
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through
     /// `/proc/self/exe`.
     package static var mediaExecutable: String {
+        // Without /proc (a chroot), the path this process was started by, links resolved.
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         return executable.deletingLastPathComponent().appendingPathComponent(Executable.craveyMedia.rawValue).path

@@ -146,6 +146,7 @@ final class VideoWindow {
     /// Ends a wait in ``inputs(waiting:)``, from any thread, while a window is open. The
     /// corresponding C function is `SDL_PushEvent`.
     static func wake() {
+        // Without SDL there is no window, so nobody to wake.
         guard let sdl = try? LibSDL.shared.get() else { return }
         var event = SDL_Event()
         event.type = SDL_USEREVENT.rawValue

@@ -192,6 +192,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         do {
             try await withTaskCancellationHandler { try await readiness.value() } onCancel: { self.cancel() }
         } catch {
+            // Waits for every stage to end; their outcome is the error thrown here.
             _ = try? await result()
             throw error
         }

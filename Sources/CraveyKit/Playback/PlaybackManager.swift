@@ -74,6 +74,7 @@ public final class PlaybackManager: Sendable {
         do {
             try await pipeline.start()
         } catch {
+            // Closing the window on the way out: the start's error is the one that counts.
             _ = try? await video?.finish()
             outcome.resolve(.failure(error))
             throw error
@@ -86,6 +87,7 @@ public final class PlaybackManager: Sendable {
                 do {
                     summary = try await pipeline.result()
                 } catch {
+                    // Closing the window on the way out: the sound's error is the one that counts.
                     _ = try? await video?.finish()
                     throw error
                 }

@@ -82,6 +82,7 @@ final class VideoPlayback: Sendable {
             try await Task.sleep(for: .seconds(Self.openingTimeout))
             opened.resolve(.success(CraveyError(.unavailable, "The display \(Self.display) did not answer within \(Int(Self.openingTimeout)) s.")))
         }
+        // `opened` is only ever resolved with a success: the problem is its value.
         let problem = (try? await opened.value()) ?? nil
         timer.cancel()
         if problem == nil {

@@ -117,6 +117,7 @@ public final class Recorder: Sendable {
     /// Stops recording and deletes what was written; nothing is saved.
     public func discard() async {
         pipeline.cancel()
+        // Waits for the stages to end: a cancelled pipeline's result is CancellationError.
         _ = try? await pipeline.result()
         // A recording that had already ended is no longer the pipeline's to clean up.
         try? storage.remove(partialURL)
