@@ -4,17 +4,16 @@ import Foundation
 /// parsed, as the `swift` driver picks `swift-<tool>`.
 ///
 /// `cravey` links CraveyCore only (SQLite through GRDB) and starts fast; loading FFmpeg's and
-/// PulseAudio's ~200 shared libraries costs a process about 80 ms, which the library commands
+/// PulseAudio's shared libraries has a cost (README, "Only what a command needs is loaded") the library commands
 /// should not pay. So `cravey`'s `main` looks the verb up in ``verbs`` and, for a media verb,
 /// replaces itself with `cravey-media` (installed beside it) and the same arguments, before any
 /// parsing: nothing is parsed twice, and a new media command is one entry here plus its file
 /// in `cravey-media`.
 ///
-/// Cameras will need libavdevice (and the test camera libavfilter), which the audio recorder
-/// must not load: neither executable links them. The video recorder loads them with `dlopen` when
-/// a camera is opened, as `FilterGraph` in CraveyKit already loads libavfilter only when a
-/// thumbnail must be turned; so `record --video` stays a `cravey-media` verb and no third
-/// executable is needed.
+/// Cameras need libavdevice (and the test camera libavfilter), which the audio recorder must not
+/// load: neither executable links them. The video recorder loads them with `dlopen` when a camera
+/// is opened (`CaptureDevices`), as `FilterGraph` loads libavfilter only when a thumbnail must be
+/// turned; so `record --video` is a `cravey-media` verb and no third executable is needed.
 package struct CommandRoute: Equatable, Sendable {
     /// The executables a command line can go to.
     package enum Executable: String, Sendable {

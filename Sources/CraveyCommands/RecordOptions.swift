@@ -99,7 +99,7 @@ package struct RecordOptions: ParsableCommand {
     package var frameRate: Int { fps ?? 30 }
 
     package func validate() throws {
-        // Less than 0.1 s is a typo, not a clip (1e-9 used to end as "No audio arrived", exit 69);
+        // Less than 0.1 s is a typo, not a clip: refused here (64), not recorded as nothing (69).
         // NaN fails both comparisons.
         if let seconds, !(seconds >= 0.1 && seconds <= 24 * 3600) {
             throw ValidationError("--seconds must be from 0.1 to 86400 (24 hours), not \(seconds).")

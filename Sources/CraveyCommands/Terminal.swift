@@ -54,7 +54,7 @@ package enum Terminal {
     }
 
     /// Prints `value` as pretty-printed JSON with sorted keys and ISO 8601 dates; recordings go
-    /// through ``RecordingJSON``, which writes the same JSON much faster than `JSONEncoder`.
+    /// through ``RecordingJSON``, which writes the same JSON as `JSONEncoder` without its cost.
     package static func printJSON<Value: Encodable>(_ value: Value) throws {
         if let recording = value as? Recording { return try write(RecordingJSON.encode(recording)) }
         if let recordings = value as? [Recording] {

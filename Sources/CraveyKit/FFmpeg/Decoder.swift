@@ -8,8 +8,7 @@ final class Decoder {
 
     /// Opens the decoder for a stream; `slicedOnThreads` decodes the slices of a picture (VP9's
     /// tiles) on as many threads as FFmpeg sees fit for the machine, but never several pictures
-    /// at once: frame threading keeps a copy of the decoder's state per thread (10 MiB more for
-    /// 720p H.264). The corresponding C functions are `avcodec_find_decoder`,
+    /// at once: frame threading keeps a copy of the decoder's state per thread. The corresponding C functions are `avcodec_find_decoder`,
     /// `avcodec_parameters_to_context` and `avcodec_open2`.
     init(stream index: Int32, of input: Demuxer, slicedOnThreads: Bool = false) throws(FFmpegError) {
         let parameters = try input.parameters(ofStream: index)
