@@ -331,7 +331,7 @@ struct PlaybackTests {
         try await manager.start()
         let completed = try await manager.result()
 
-        // Then the play is completed with the clip's 3 s, not what the lagging clock said (1.96 s here once)
+        // Then the play is completed with the clip's 3 s, not what the lagging clock said
         #expect(completed.completed && abs(completed.secondsListened - 3) < 0.05, "\(completed)")
 
         // When a 6 s clip plays 1 s, is paused for 15 of its events (1.5 s at 10 a second), then

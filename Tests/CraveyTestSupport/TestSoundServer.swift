@@ -114,10 +114,12 @@ public struct CommandResult: Sendable {
 }
 
 /// Runs blocking work (waiting for a process, a file, a server) on a thread of its own, so it
-/// never holds one of the cooperative pool's few threads (tests run in parallel on them).
+/// never holds one of the cooperative pool's few threads (tests run in parallel on them). The
+/// work sees the test's `temporaryFolder()`.
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
+    let folder = TemporaryFolder.current
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread { TemporaryFolder.$current.withValue(folder) { continuation.resume(with: Result { try body() }) } }.start()
     }
 }
 
@@ -136,11 +138,11 @@ public func poll(within seconds: Double, every interval: Double,
 /// own (or a synchronous set-up), never a task. The tests' one sleeping loop.
 public func waitUntil(within seconds: Double, every interval: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
-    repeat {
+    while true {
         if try condition() { return true }
+        if Date() >= deadline { return false }
         Thread.sleep(forTimeInterval: interval)
-    } while Date() < deadline
-    return try condition()
+    }
 }
 
 /// Runs a command to the end off the cooperative pool.
