@@ -4,20 +4,19 @@ import Foundation
 /// parsed, as the `swift` driver picks `swift-<tool>`.
 ///
 /// `cravey` links CraveyCore only (SQLite through GRDB) and starts fast; loading FFmpeg's and
-/// PulseAudio's ~200 shared libraries costs a process about 80 ms, which the library commands
+/// PulseAudio's shared libraries has a cost (README, "Only what a command needs is loaded") the library commands
 /// should not pay. So `cravey`'s `main` looks the verb up in ``verbs`` and, for a media verb,
 /// replaces itself with `cravey-media` (installed beside it) and the same arguments, before any
 /// parsing: nothing is parsed twice, and a new media command is one entry here plus its file
 /// in `cravey-media`.
 ///
-/// Cameras will need libavdevice (and the test camera libavfilter), which the audio recorder
-/// must not load: neither executable links them. The video recorder loads them with `dlopen` when
-/// a camera is opened, as `FilterGraph` in CraveyKit already loads libavfilter only when a
-/// thumbnail must be turned; so `record --video` stays a `cravey-media` verb and no third
-/// executable is needed.
-public struct CommandRoute: Equatable, Sendable {
+/// Cameras need libavdevice (and the test camera libavfilter), which the audio recorder must not
+/// load: neither executable links them. The video recorder loads them with `dlopen` when a camera
+/// is opened (`CaptureDevices`), as `FilterGraph` loads libavfilter only when a thumbnail must be
+/// turned; so `record --video` is a `cravey-media` verb and no third executable is needed.
+package struct CommandRoute: Equatable, Sendable {
     /// The executables a command line can go to.
-    public enum Executable: String, Sendable {
+    package enum Executable: String, Sendable {
         case cravey
         case craveyMedia = "cravey-media"
     }
@@ -40,7 +39,8 @@ public struct CommandRoute: Equatable, Sendable {
 
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through
     /// `/proc/self/exe`.
-    public static var mediaExecutable: String {
+    package static var mediaExecutable: String {
+        // Without /proc (a chroot), the path this process was started by, links resolved.
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         return executable.deletingLastPathComponent().appendingPathComponent(Executable.craveyMedia.rawValue).path
@@ -49,18 +49,18 @@ public struct CommandRoute: Equatable, Sendable {
     /// Thrown by a command `cravey` runs that finds it needs `cravey-media` after all (`waveform`
     /// of a clip whose waveform is not stored yet, which only decoding makes): `cravey`'s `main`
     /// then hands the same command line over, as it does a media verb. Nothing was written.
-    public struct HandOff: Error {
-        public init() {}
+    package struct HandOff: Error {
+        package init() {}
     }
 
     /// The executable that runs the command.
-    public let executable: Executable
+    package let executable: Executable
     /// The arguments after the executable's name, with a global `--library PATH` (or
     /// `--library=PATH`) given before the verb moved after it, where each command's own
     /// `--library` option reads it.
-    public let arguments: [String]
+    package let arguments: [String]
 
-    public init(_ arguments: some Collection<String>) {
+    package init(_ arguments: some Collection<String>) {
         var leading: [String] = []
         var rest = ArraySlice(arguments)
         while let first = rest.first {

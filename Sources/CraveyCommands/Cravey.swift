@@ -9,8 +9,8 @@ import CraveyCore
 /// here. `cravey` never parses a media command line: ``CommandRoute`` hands it to
 /// `cravey-media` first, whose commands (`Record` and the rest, each wrapping its definition in
 /// an `@OptionGroup`) run it. So the hand-off needs no protocol, no global and no stub `run`.
-public struct Cravey: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct Cravey: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "cravey",
         abstract: "Record short motivational clips and keep them in a private, local library.",
         discussion: """
@@ -49,7 +49,7 @@ public struct Cravey: ParsableCommand {
     )
 
     /// What `--version` prints, in both executables.
-    public static let version = RecordingLibrary.programVersion
+    package static let version = RecordingLibrary.programVersion
 
-    public init() {}
+    package init() {}
 }

@@ -3,8 +3,8 @@ import CraveyCore
 
 /// `cravey devices`'s command line: its help, options and validation, shared by `cravey` (which
 /// lists it in its help) and `cravey-media` (whose `Devices` command runs it). See ``Cravey``.
-public struct DevicesOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct DevicesOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "devices",
         abstract: "List the sound server's sources (for `record --device`) and sinks (for `play --device`), and the cameras.",
         discussion: """
@@ -20,10 +20,10 @@ public struct DevicesOptions: ParsableCommand {
             """)
 
     /// Not used: accepted so the global `cravey --library PATH devices` works as for every command.
-    @OptionGroup public var options: LibraryOptions
+    @OptionGroup package var options: LibraryOptions
 
     @Flag(help: "Print a JSON array of the sources, sinks and cameras.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 }

@@ -3,8 +3,8 @@ import CraveyCore
 
 /// `cravey doctor`'s command line: its help, options and validation, shared by `cravey` (which
 /// lists it in its help) and `cravey-media` (whose `Doctor` command runs it). See ``Cravey``.
-public struct DoctorOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct DoctorOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check that the library's entries and files agree; --repair fixes what it finds.",
         discussion: """
@@ -41,14 +41,14 @@ public struct DoctorOptions: ParsableCommand {
             says what it still finds).
             """)
 
-    @OptionGroup public var options: LibraryOptions
-    @Flag(help: "Repair what was found.") public var repair = false
-    @Flag(help: "With --repair, also delete orphan files that cannot be played.") public var deleteUnplayable = false
-    @Flag(help: "Print the report as JSON.") public var json = false
+    @OptionGroup package var options: LibraryOptions
+    @Flag(help: "Repair what was found.") package var repair = false
+    @Flag(help: "With --repair, also delete orphan files that cannot be played.") package var deleteUnplayable = false
+    @Flag(help: "Print the report as JSON.") package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if deleteUnplayable && !repair { throw ValidationError("--delete-unplayable goes with --repair.") }
     }
 }

@@ -8,7 +8,7 @@ extension ParsableCommand {
     /// stderr and its kind's exit code. What ends in success (`--help`, `--version`) is written
     /// to stdout through ``Terminal/output(_:)``, so a full disk is exit 73 there too; everything
     /// else (usage errors, `ExitCode`) ArgumentParser reports as it always does.
-    public static func exit(reporting error: any Error) -> Never {
+    package static func exit(reporting error: any Error) -> Never {
         if let error = error as? CraveyError ?? CraveyError(database: error) {
             Terminal.diagnostic("cravey: \(Format.visible(Messages.text(for: error)))")
             exit(withError: ExitCode(error.kind.exitCode))
@@ -27,7 +27,7 @@ extension ParsableCommand {
 
 extension CraveyError.Kind {
     /// The documented exit code: 64, 65, 66, 69, 73, 78, or 1 for anything else.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .invalidInput: 64
         case .undecodableMedia: 65

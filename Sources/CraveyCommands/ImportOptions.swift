@@ -4,8 +4,8 @@ import Foundation
 
 /// `cravey import`'s command line: its help, options and validation, shared by `cravey` (which
 /// lists it in its help) and `cravey-media` (whose `Import` command runs it). See ``Cravey``.
-public struct ImportOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ImportOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add an existing audio or video file to the library.",
         discussion: """
@@ -36,19 +36,19 @@ public struct ImportOptions: ParsableCommand {
             `cravey doctor --repair` deletes.
             """)
 
-    @OptionGroup public var options: LibraryOptions
-    @Argument(help: "The file to import.") public var file: String
-    @OptionGroup public var metadata: MetadataOptions
-    @Flag(help: "Print the whole recording as JSON instead of its id.") public var json = false
+    @OptionGroup package var options: LibraryOptions
+    @Argument(help: "The file to import.") package var file: String
+    @OptionGroup package var metadata: MetadataOptions
+    @Flag(help: "Print the whole recording as JSON instead of its id.") package var json = false
 
-    public init() {}
+    package init() {}
 
     /// Refuses a file name that starts with a dash given without `--` before it, which
     /// ArgumentParser would read as options: `-dash.m4a` is `-d -a -s -h ...` to it, and the `-h`
     /// printed the help with exit 0. `cravey` has no short option but `-h`, so any other word of
     /// one dash and more characters is refused at once; a word of two dashes only once parsing
     /// has failed (`parseFailed`) and a file of that name exists. `arguments` follow the verb.
-    public static func checkDashedFile(_ arguments: some Sequence<String>, parseFailed: Bool = false) throws {
+    package static func checkDashedFile(_ arguments: some Sequence<String>, parseFailed: Bool = false) throws {
         // The word after an option that takes a value is that value (`--title "-2+3"`), not a file.
         let valued: Set<String> = ["--library", "--title", "--notes", "--purpose"]
         let words = Array(arguments.prefix(while: { $0 != "--" }))

@@ -3,15 +3,15 @@ import CraveyCore
 import Foundation
 
 /// The `--library` option every command shares.
-public struct LibraryOptions: ParsableArguments {
+package struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The library folder (default: $CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).", valueName: "path"))
-    public var library: String?
+    package var library: String?
 
-    public init() {}
+    package init() {}
 
     /// The library folder these options name.
-    public var libraryURL: URL {
+    package var libraryURL: URL {
         LibraryLocation.resolve(explicit: library)
     }
 
@@ -20,7 +20,7 @@ public struct LibraryOptions: ParsableArguments {
     /// the others read a missing one as empty and create nothing. `--library ""` is refused
     /// (exit 64): it must never quietly mean the default library.
 
-    public func open(creating: Bool = false) throws -> RecordingLibrary {
+    package func open(creating: Bool = false) throws -> RecordingLibrary {
         if library?.isEmpty == true {
             throw CraveyError(.invalidInput, "--library needs a folder; it was given an empty path. Name the library folder, or leave the option out for the default ($CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).")
         }

@@ -4,9 +4,9 @@ import Foundation
 /// The words the command line adds to the library's errors: what a person can type to fix what
 /// happened. The library says what happened and to what; only the command line knows its own
 /// commands, options and scripts.
-public enum Messages {
+package enum Messages {
     /// The message a person reads for `error`: the library's, then the advice for this tool.
-    public static func text(for error: CraveyError) -> String {
+    package static func text(for error: CraveyError) -> String {
         ([error.message] + error.advice.map(words(for:))).joined(separator: " ")
     }
 

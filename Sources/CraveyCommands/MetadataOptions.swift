@@ -2,30 +2,30 @@ import ArgumentParser
 import CraveyCore
 
 /// The words a person gives a new clip: `--title`, `--notes`, `--purpose` (record and import).
-public struct MetadataOptions: ParsableArguments {
+package struct MetadataOptions: ParsableArguments {
     // Unconditional: a title is text, and "-2+3" is a title, not an option.
     @Option(parsing: .unconditional,
             help: "Title, at most 40 characters; spaces at its ends are removed (default: \"Recording <date>\"; import: the file's name).")
-    public var title: String?
+    package var title: String?
 
     @Option(parsing: .unconditional, help: "Notes, at most 200 characters; spaces and line breaks at their ends are removed.")
-    public var notes: String?
+    package var notes: String?
 
     @Option(help: "Purpose: motivational, craving, reflection or milestone.", completion: Completion.purposes)
-    public var purpose: String?
+    package var purpose: String?
 
-    public init() {}
+    package init() {}
 
     /// The validated metadata; throws `.invalidInput` for a title or notes too long or holding a
     /// control character, or an unknown purpose.
-    public func metadata() throws -> RecordingMetadata {
+    package func metadata() throws -> RecordingMetadata {
         let metadata = try RecordingMetadata(title: title, notes: notes, purpose: try purpose.flatMap(RecordingMetadata.purpose(named:)))
         Self.noteTrimmed(title: title, notes: notes)
         return metadata
     }
 
     /// Says on stderr when the title or notes given had spaces at their ends, which are removed.
-    public static func noteTrimmed(title: String?, notes: String?) {
+    package static func noteTrimmed(title: String?, notes: String?) {
         for (name, text) in [("title", title), ("notes", notes)] {
             guard let text, text.trimmingCharacters(in: .whitespacesAndNewlines) != text,
                   !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }

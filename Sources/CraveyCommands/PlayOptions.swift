@@ -4,8 +4,8 @@ import Foundation
 
 /// `cravey play`'s command line: its help, options and validation, shared by `cravey` (which
 /// lists it in its help) and `cravey-media` (whose `Play` command runs it). See ``Cravey``.
-public struct PlayOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct PlayOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "play",
         abstract: "Play a recording through the sound server and count the play.",
         discussion: """
@@ -50,39 +50,39 @@ public struct PlayOptions: ParsableCommand {
             is a local socket; a tcp: bus address is not used.
             """)
 
-    @OptionGroup public var options: LibraryOptions
-    @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) public var id: String
-    @OptionGroup public var playback: PlaybackFlags
+    @OptionGroup package var options: LibraryOptions
+    @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) package var id: String
+    @OptionGroup package var playback: PlaybackFlags
     @Flag(help: "Print one JSON object per line while playing (state, position, duration), and the play at the end.")
-    public var json = false
+    package var json = false
     @Flag(help: "Hand the file to the desktop's default player (xdg-open) instead, and count the play; without a desktop, exit 69.")
-    public var open = false
+    package var open = false
 
-    public init() {}
+    package init() {}
 }
 
 /// The options `play` and `quickplay N` share.
-public struct PlaybackFlags: ParsableArguments {
+package struct PlaybackFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Start this many seconds into the clip.", valueName: "seconds"))
-    public var from: Double?
+    package var from: Double?
 
     @Flag(name: .customLong("no-count"), help: "Play without counting a play (a preview).")
-    public var noCount = false
+    package var noCount = false
 
     @Flag(name: .customLong("no-normalize"),
           help: "Play at the clip's own level instead of turning it toward -16 LUFS (equal loudness).")
-    public var noNormalize = false
+    package var noNormalize = false
 
     @Option(help: ArgumentHelp("The PulseAudio sink to play to (see `cravey devices`).", valueName: "sink"),
             completion: Completion.devices("sink"))
-    public var device: String?
+    package var device: String?
 
     @Flag(name: .customLong("no-video"), help: "Play a video's sound only, without its window.")
-    public var noVideo = false
+    package var noVideo = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if let from, !(from >= 0 && from.isFinite) {
             throw ValidationError("--from must be a number of seconds from 0, not \(from).")
         }

@@ -3,8 +3,8 @@ import CraveyCore
 
 /// `cravey quickplay [N]`'s command line, shared by `cravey` (whose ``QuickPlay`` lists) and
 /// `cravey-media`, which plays the Nth (``CommandRoute`` sends it there when N is given).
-public struct QuickPlayOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct QuickPlayOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "quickplay",
         abstract: "List Quick Play, the 3 most played recordings, or play one of them.",
         discussion: """
@@ -20,22 +20,22 @@ public struct QuickPlayOptions: ParsableCommand {
             play.
             """)
 
-    @OptionGroup public var options: LibraryOptions
-    @Argument(help: "Play the Nth recording of Quick Play (1 to 3).") public var number: Int?
-    @OptionGroup public var playback: PlaybackFlags
+    @OptionGroup package var options: LibraryOptions
+    @Argument(help: "Play the Nth recording of Quick Play (1 to 3).") package var number: Int?
+    @OptionGroup package var playback: PlaybackFlags
     @Flag(help: "Print a JSON array of recordings; with N, one JSON object per line while playing, as `play --json`.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if let number, !(1...RecordingLibrary.quickPlayCount).contains(number) {
             throw ValidationError("N must be from 1 to \(RecordingLibrary.quickPlayCount), not \(number).")
         }
     }
 
     /// Prints Quick Play as a table, or a JSON array with `--json`.
-    public func list() throws {
+    package func list() throws {
         try Terminal.printRecordings(try options.open().quickPlay(), json: json, columns: [
             "ID": Format.shortID, "TITLE": { Format.visible($0.title) }, "PLAYS": { String($0.playCount) },
             "LAST PLAYED": { $0.lastPlayedAt.map(Format.date) ?? "never" },
@@ -44,7 +44,7 @@ public struct QuickPlayOptions: ParsableCommand {
     }
 
     /// The recording `quickplay N` plays; throws `.notFound` (exit 66) when there is none.
-    public func chosen() throws -> (library: RecordingLibrary, recording: Recording) {
+    package func chosen() throws -> (library: RecordingLibrary, recording: Recording) {
         let library = try options.open()
         let top = try library.quickPlay()
         let number = number ?? 1

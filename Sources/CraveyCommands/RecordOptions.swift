@@ -4,8 +4,8 @@ import Foundation
 
 /// `cravey record`'s command line: its help, options and validation, shared by `cravey` (which
 /// lists it in its help) and `cravey-media` (whose `Record` command runs it). See ``Cravey``.
-public struct RecordOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct RecordOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record a clip from the microphone (with --video, a camera too).",
         discussion: """
@@ -54,52 +54,52 @@ public struct RecordOptions: ParsableCommand {
             terminal (a script, a pipe), keeps it at once.
             """)
 
-    @OptionGroup public var options: LibraryOptions
+    @OptionGroup package var options: LibraryOptions
 
     @Option(help: "Stop after this many seconds of audio, from 0.1 to 86400 (24 hours).")
-    public var seconds: Double?
+    package var seconds: Double?
 
-    @OptionGroup public var metadata: MetadataOptions
+    @OptionGroup package var metadata: MetadataOptions
 
     @Option(help: ArgumentHelp("The PulseAudio source to record from (see `cravey devices`).", valueName: "source"),
             completion: Completion.devices("source"))
-    public var device: String?
+    package var device: String?
 
     @Flag(help: "Record video from a camera as well as sound.")
-    public var video = false
+    package var video = false
 
     @Option(help: ArgumentHelp("With --video: the camera's device path (default: /dev/video0) or its name as `cravey devices` shows it, or `test` for the synthetic camera.",
                                valueName: "device"), completion: Completion.devices("camera"))
-    public var camera: String?
+    package var camera: String?
 
     @Option(help: ArgumentHelp("With --video: the picture size, WIDTHxHEIGHT in even numbers from 32 to 4096.",
                                valueName: "WxH"))
-    public var size: String?
+    package var size: String?
 
     @Option(help: ArgumentHelp("With --video: frames per second, from 1 to 120.", valueName: "N"))
-    public var fps: Int?
+    package var fps: Int?
 
     @Flag(help: "Keep the clip as soon as it stops, without the look back a terminal gets (its duration and waveform; p plays it, t, n and u set its title, notes and purpose, d discards it, Enter keeps it).")
-    public var noPreview = false
+    package var noPreview = false
 
     @Flag(help: "Print the whole recording as JSON instead of its id.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 
     /// The camera to record from: `--camera`, else the first one.
-    public var cameraDevice: String { camera ?? "/dev/video0" }
+    package var cameraDevice: String { camera ?? "/dev/video0" }
 
     /// The picture size `--size` asks for (1280x720 when not given); validated by ``validate()``.
-    public var pictureSize: (width: Int, height: Int) {
+    package var pictureSize: (width: Int, height: Int) {
         size.flatMap(Self.parseSize) ?? (1280, 720)
     }
 
     /// The frame rate `--fps` asks for (30 when not given).
-    public var frameRate: Int { fps ?? 30 }
+    package var frameRate: Int { fps ?? 30 }
 
-    public func validate() throws {
-        // Less than 0.1 s is a typo, not a clip (1e-9 used to end as "No audio arrived", exit 69);
+    package func validate() throws {
+        // Less than 0.1 s is a typo, not a clip: refused here (64), not recorded as nothing (69).
         // NaN fails both comparisons.
         if let seconds, !(seconds >= 0.1 && seconds <= 24 * 3600) {
             throw ValidationError("--seconds must be from 0.1 to 86400 (24 hours), not \(seconds).")

@@ -4,16 +4,16 @@ import Foundation
 import SystemPackage
 
 /// Where the CLI writes: data to stdout, diagnostics to stderr, colour and meters only on a TTY.
-public enum Terminal {
+package enum Terminal {
     /// Colour and live meters: only on a terminal (stderr), and never when NO_COLOR is set.
-    public static var isInteractive: Bool {
+    package static var isInteractive: Bool {
         isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// Whether this process runs in a terminal: stdin, stdout or stderr is one, or it has a
     /// controlling terminal (`/dev/tty` opens). A play started by a launcher or a keyboard
     /// shortcut has none, and tells the desktop instead.
-    public static var isAttached: Bool {
+    package static var isAttached: Bool {
         if (0...2).contains(where: { isatty($0) == 1 }) { return true }
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if descriptor >= 0 { close(descriptor) }
@@ -22,14 +22,14 @@ public enum Terminal {
 
     /// The width of the terminal on stderr, in columns; 80 when it does not say. The
     /// corresponding C function is `ioctl` with `TIOCGWINSZ`.
-    public static var columns: Int {
+    package static var columns: Int {
         var size = winsize()
         guard ioctl(2, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
     }
 
     /// Writes a line of data to stdout. See ``write(_:)``.
-    public static func output(_ text: String) throws {
+    package static func output(_ text: String) throws {
         try write(Data((text + "\n").utf8))
     }
 
@@ -39,23 +39,23 @@ public enum Terminal {
     /// wanted, so the command stops and the process ends quietly with status 0, as a tool killed
     /// by SIGPIPE would end quietly, but without failing a `set -o pipefail` pipeline. Both
     /// executables ignore SIGPIPE, so the write reports EPIPE instead of killing the process.
-    public static func write(_ data: Data) throws {
+    package static func write(_ data: Data) throws {
         try checked { _ = try FileDescriptor.standardOutput.writeAll(data) }
     }
 
     /// Diagnostics are best effort: a closed or full stderr does not stop a command.
-    public static func diagnostic(_ text: String, terminator: String = "\n") {
+    package static func diagnostic(_ text: String, terminator: String = "\n") {
         _ = try? FileDescriptor.standardError.writeAll((text + terminator).utf8)
     }
 
     /// Prints `value` as JSON with `--json`, else the text `describe` makes of it.
-    public static func print<Value: Encodable>(_ value: Value, json: Bool, _ describe: (Value) throws -> String) throws {
+    package static func print<Value: Encodable>(_ value: Value, json: Bool, _ describe: (Value) throws -> String) throws {
         try json ? printJSON(value) : output(describe(value))
     }
 
     /// Prints `value` as pretty-printed JSON with sorted keys and ISO 8601 dates; recordings go
-    /// through ``RecordingJSON``, which writes the same JSON much faster than `JSONEncoder`.
-    public static func printJSON<Value: Encodable>(_ value: Value) throws {
+    /// through ``RecordingJSON``, which writes the same JSON as `JSONEncoder` without its cost.
+    package static func printJSON<Value: Encodable>(_ value: Value) throws {
         if let recording = value as? Recording { return try write(RecordingJSON.encode(recording)) }
         if let recordings = value as? [Recording] {
             return try checked { try RecordingJSON.write(recordings, to: .standardOutput) }
@@ -69,7 +69,7 @@ public enum Terminal {
     /// Prints a clip just saved (by `record` or `import`): its id, or the whole record with
     /// `--json`. When that cannot be written (a terminal closed, a full disk), the error says the
     /// clip is saved and gives its id on stderr: it is in the library all the same.
-    public static func printSaved(_ recording: Recording, json: Bool) throws {
+    package static func printSaved(_ recording: Recording, json: Bool) throws {
         do {
             try print(recording, json: json) { $0.id.uuidString.lowercased() }
         } catch var error as CraveyError {
@@ -125,14 +125,14 @@ public enum Terminal {
 }
 
 /// How the CLI shows dates and durations to a person.
-public enum Format {
+package enum Format {
     /// "Nov 22, 2026 3:42 PM" in local time.
-    public static func date(_ date: Date) -> String {
+    package static func date(_ date: Date) -> String {
         RecordingMetadata.displayDate(date)
     }
 
     /// "0:07", "12:30", "1:02:03".
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         RecordingMetadata.displayDuration(seconds)
     }
 
@@ -144,7 +144,7 @@ public enum Format {
     /// Stored text made safe for a terminal: a line break shows as "⏎" and any other control
     /// character (C0, DEL, C1: ESC, BEL, CSI...) as "<U+001B>", so a title from an old row or a
     /// hand-edited database cannot move the cursor, recolour or retitle the terminal.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -160,7 +160,7 @@ public enum Format {
     }
 
     /// Left-aligns columns by character count.
-    public static func table(_ header: [String], _ rows: [[String]]) -> String {
+    package static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

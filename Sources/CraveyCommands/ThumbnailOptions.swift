@@ -4,8 +4,8 @@ import CraveyCore
 /// `cravey thumbnail`'s command line: its help, options and validation, shared by `cravey`
 /// (which lists it in its help) and `cravey-media` (whose `Thumbnail` command runs it). See
 /// ``Cravey``.
-public struct ThumbnailOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ThumbnailOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "thumbnail",
         abstract: "Make a video's thumbnail again, at 10% of its length or at a time you choose.",
         discussion: """
@@ -19,19 +19,19 @@ public struct ThumbnailOptions: ParsableCommand {
             not decode 65.
             """)
 
-    @OptionGroup public var options: LibraryOptions
-    @Argument(help: "The video's id, or any unique prefix of it.", completion: Completion.recordingIDs) public var id: String
+    @OptionGroup package var options: LibraryOptions
+    @Argument(help: "The video's id, or any unique prefix of it.", completion: Completion.recordingIDs) package var id: String
     @Option(help: ArgumentHelp("Take the frame at this many seconds into the video.", valueName: "seconds"))
-    public var at: Double?
+    package var at: Double?
     @Option(help: ArgumentHelp("Write the JPEG to this new file (mode 0600) instead of the library. Never a place inside the library.", valueName: "path"))
-    public var output: String?
+    package var output: String?
     @Flag(help: "With --output: replace a regular file already there (never a folder, a link or a device).")
-    public var force = false
-    @Flag(help: "Print the whole recording as JSON instead of the thumbnail's path.") public var json = false
+    package var force = false
+    @Flag(help: "Print the whole recording as JSON instead of the thumbnail's path.") package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if let at, !(at >= 0 && at.isFinite) {
             throw ValidationError("--at must be a number of seconds from 0, not \(at).")
         }

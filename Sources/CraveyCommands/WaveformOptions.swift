@@ -5,8 +5,8 @@ import Foundation
 /// `cravey waveform`'s command line: its help, options and validation, and how it writes a
 /// waveform; shared by `cravey` (``WaveformCommand``, which writes a stored waveform) and
 /// `cravey-media`, which makes one that is not stored yet.
-public struct WaveformOptions: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct WaveformOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "waveform",
         abstract: "Draw a clip's sound as a PNG, or print its peaks as audiowaveform's JSON.",
         discussion: """
@@ -29,22 +29,22 @@ public struct WaveformOptions: ParsableCommand {
             that does not decode 65.
             """)
 
-    @OptionGroup public var options: LibraryOptions
-    @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) public var id: String
+    @OptionGroup package var options: LibraryOptions
+    @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) package var id: String
     @Option(help: ArgumentHelp("Write to this new file (mode 0600) instead of stdout. Never a place inside the library.", valueName: "path"))
-    public var output: String?
+    package var output: String?
     @Option(help: ArgumentHelp("The picture's width, from 1 to 10000 pixels (default 800).", valueName: "pixels"))
-    public var width: Int?
+    package var width: Int?
     @Option(help: ArgumentHelp("The picture's height, from 1 to 10000 pixels (default 250).", valueName: "pixels"))
-    public var height: Int?
+    package var height: Int?
     @Flag(help: "With --output: replace a regular file already there (never a folder, a link or a device).")
-    public var force = false
+    package var force = false
     @Flag(help: "Print the peaks as audiowaveform's JSON instead of drawing them.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         for (name, value) in [("--width", width), ("--height", height)] {
             if let value, !(1...10_000).contains(value) {
                 throw ValidationError("\(name) must be from 1 to 10000 pixels, not \(value).")
@@ -61,7 +61,7 @@ public struct WaveformOptions: ParsableCommand {
     /// Writes `waveform`, the waveform of `recording`, as the options ask: a PNG, or the JSON,
     /// to `--output` or stdout. A PNG for a terminal is refused (exit 64): it would print bytes
     /// no terminal shows.
-    public func write(_ waveform: Waveform, of recording: Recording, in library: RecordingLibrary) throws {
+    package func write(_ waveform: Waveform, of recording: Recording, in library: RecordingLibrary) throws {
         let data = json ? waveform.audiowaveformJSON() + Data("\n".utf8)
             : waveform.pngImage(width: width ?? Waveform.defaultImageSize.width, height: height ?? Waveform.defaultImageSize.height)
         guard let output else {

@@ -7,6 +7,11 @@ import Synchronization
 /// Reads the player's keys from the terminal on stdin, one at a time without Enter or echo,
 /// on a thread of its own, and puts the terminal back as it was with ``restore()``.
 ///
+/// The thread sleeps in `poll` on stdin and on a pipe of its own until a key comes or
+/// ``restore()`` writes to the pipe, which ends the thread at once; it wakes on a timer only
+/// while an escape sequence is half read (a lone Escape is told from an arrow's start by the
+/// 30 ms that follow it).
+///
 /// Ctrl-C keeps its meaning (the terminal still sends SIGINT, which stops and counts).
 final class KeyReader: Sendable {
     private let saved: termios
@@ -14,6 +19,9 @@ final class KeyReader: Sendable {
     /// Signalled when the reading thread has ended, so that nothing typed after ``restore()`` (a
     /// line for a prompt) is taken as a key.
     private let finished = DispatchSemaphore(value: 0)
+    /// The pipe that wakes the reading thread: it polls `output` beside stdin; ``restore()``
+    /// writes a byte to `input`.
+    private let wake: (output: Int32, input: Int32)
 
     /// Whether mouse clicks are reported (and reporting must be turned off again).
     private let mouse: Bool
@@ -22,8 +30,13 @@ final class KeyReader: Sendable {
     /// `mouse`, asks the terminal on stderr to report clicks (xterm's SGR mouse reporting,
     /// `ESC [ ? 1000 h` and `ESC [ ? 1006 h`), which ``restore()`` turns off again.
     /// The corresponding C functions are `tcgetattr` and `tcsetattr`.
+    /// The corresponding C function for the wake pipe is `pipe`.
     init(mouse: Bool = false, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
         self.mouse = mouse
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { fatalError("cravey: cannot make a pipe for the keys: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wake = (ends[0], ends[1])
         saved = Self.keysMode()
         if mouse { Terminal.diagnostic("\u{1B}[?1000h\u{1B}[?1006h", terminator: "") }
         Thread { [self] in read(handle) }.start()
@@ -45,10 +58,18 @@ final class KeyReader: Sendable {
         return saved
     }
 
+    /// The reading thread has ended (``restore()`` waited for it) when the last reference goes.
+    deinit {
+        close(wake.output)
+        close(wake.input)
+    }
+
     /// Puts the terminal back as it was and stops reading, once the reading thread has ended
-    /// (within 0.1 s); a second call does nothing.
+    /// (at once: the write to the wake pipe ends its `poll`); a second call does nothing.
     func restore() {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var byte: UInt8 = 1
+        while write(wake.input, &byte, 1) < 0, errno == EINTR {}
         finished.wait()
         if mouse { Terminal.diagnostic("\u{1B}[?1000l\u{1B}[?1006l", terminator: "") }
         var mode = saved
@@ -58,17 +79,25 @@ final class KeyReader: Sendable {
     private func read(_ handle: @Sendable (PlayerKey) -> Void) {
         defer { finished.signal() }
         var pending: [UInt8] = []
-        while !done.load(ordering: .acquiring) {
-            guard let bytes = Self.available(waiting: pending.isEmpty ? 100 : 30) else {
+        var inputOpen = true
+        while true {
+            switch Self.next(from: inputOpen ? 0 : -1, wake: wake.output, waiting: pending.isEmpty ? -1 : 30) {
+            case .woken:
+                return
+            case .ended:
+                // Nothing more will come: wait for the wake pipe alone.
+                inputOpen = false
+                pending = []
+            case .timedOut:
                 // A lone Escape, not the start of a key's sequence; anything else left is cut short.
                 if pending == [0x1B] { handle(.escape) }
                 pending = []
-                continue
-            }
-            pending += bytes
-            while let (key, length) = Self.key(startingAt: pending) {
-                if let key { handle(key) }
-                pending.removeFirst(length)
+            case .bytes(let bytes):
+                pending += bytes
+                while let (key, length) = Self.key(startingAt: pending) {
+                    if let key { handle(key) }
+                    pending.removeFirst(length)
+                }
             }
         }
     }
@@ -103,18 +132,35 @@ final class KeyReader: Sendable {
         return (key, end + 1)
     }
 
-    /// What stdin holds within `milliseconds`; nil when nothing came (or stdin ended).
+    /// What ``next(from:wake:waiting:)`` found.
+    private enum Input {
+        case bytes([UInt8])
+        /// Nothing came within the time asked.
+        case timedOut
+        /// The input ended (or failed): nothing more will come from it.
+        case ended
+        /// The wake pipe is readable: ``restore()`` was called.
+        case woken
+    }
+
+    /// Waits until `input` (-1 for none) has bytes or ends, `wake` is readable, or `milliseconds`
+    /// have passed (-1: no time limit), and reads what `input` holds.
     /// The corresponding C functions are `poll` and `read`.
-    private static func available(waiting milliseconds: Int32) -> [UInt8]? {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = buffer.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress, $0.count) }
-        guard count > 0 else {
-            // End of input: wait as poll would, so the loop does not spin.
-            Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
-            return nil
+    private static func next(from input: Int32, wake: Int32, waiting milliseconds: Int32) -> Input {
+        var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = poll(&descriptors, 2, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            // poll fails only for a bad argument: give up reading, as at the end of input.
+            guard ready >= 0 else { return .ended }
+            if descriptors[1].revents != 0 { return .woken }
+            if ready == 0 { return .timedOut }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard count > 0 else { return .ended }
+            return .bytes(Array(buffer.prefix(count)))
         }
-        return Array(buffer.prefix(count))
     }
 }

@@ -26,7 +26,8 @@ struct Player {
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
-        // notification says what plays and how to stop it.
+        // notification says what plays and how to stop it. Best effort, as the desktop's
+        // controls are: a thumbnail that cannot be named is no artwork.
         let desktop = await MediaPlayerService.start(
             for: manager, playing: recording, artwork: library.thumbnailURL(of: recording),
             notification: Terminal.isAttached ? nil : (

@@ -38,10 +38,17 @@ struct Preview {
             }
             Foundation.exit(0)
         }
-        let waveform = try? await library.waveform(of: recording)
+        let waveform: Waveform?
+        do {
+            waveform = try await library.waveform(of: recording)
+        } catch {
+            waveform = nil
+            Terminal.diagnostic("cravey: warning: the waveform cannot be drawn: \(Self.describe(error))")
+        }
         show(waveform)
         while true {
             // Reading the terminal blocks: on a thread of its own, off the cooperative pool.
+            // (readKey throws nothing: the `try?` only unwraps.)
             guard let key = try? await onDedicatedThread(named: "cravey.keys", { Self.readKey() }) ?? nil else {
                 return recording  // end of input: kept
             }
@@ -101,10 +108,17 @@ struct Preview {
         let view = Task {
             for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
         }
-        _ = try? await manager.result()
+        let failure: (any Error)?
+        do {
+            _ = try await manager.result()
+            failure = nil
+        } catch {
+            failure = error
+        }
         await view.value
         keys.restore()
         Terminal.diagnostic("", terminator: "\r\u{1B}[2K")
+        if let failure { Terminal.diagnostic("cravey: the play back stopped: \(Self.describe(failure))") }
     }
 
     /// Asks for a line and changes the clip with it, as `cravey edit` would; a refusal is said
@@ -146,6 +160,11 @@ struct Preview {
         return false
     }
 
+    /// What a person reads of `error`.
+    private static func describe(_ error: any Error) -> String {
+        (error as? CraveyError).map { Messages.text(for: $0) } ?? "\(error)"
+    }
+
     /// One key from the terminal, read without Enter or echo; nil at the end of input (or a
     /// terminal gone). The corresponding C functions are `tcsetattr` and `read`.
     private static func readKey() -> PlayerKey? {
@@ -171,6 +190,7 @@ struct Preview {
     /// kept for the refusals to see; nil at the end of input.
     private static func readLine(_ prompt: String) async -> String? {
         Terminal.diagnostic(prompt, terminator: "")
+        // readLine throws nothing: the `try?` only unwraps.
         return try? await onDedicatedThread(named: "cravey.keys") { Swift.readLine() } ?? nil
     }
 }

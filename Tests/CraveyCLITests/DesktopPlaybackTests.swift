@@ -38,6 +38,13 @@ struct DesktopPlaybackTests {
         try await offPool { process.waitUntilExit() }
     }
 
+    /// The play's events so far, as `--json` prints them into `output` (stderr's lines, a line
+    /// still being written and the last line, the play's report, left out).
+    static func events(in output: URL) -> [PlaybackEvent] {
+        ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
+            .compactMap { try? JSONDecoder().decode(PlaybackEvent.self, from: Data($0.utf8)) }
+    }
+
     @Test("playerctl -p cravey reads the metadata and position, pauses, resumes, seeks and stops a playing clip, and the sink agrees; PlaybackStatus and Seeked are signalled")
     func playerctlDrivesThePlay() async throws {
         // Given a clip of 3 s at 440 Hz then 3 s at 880 Hz, playing on a private session bus
@@ -52,24 +59,29 @@ struct DesktopPlaybackTests {
                                        environment: bus.environment)
         #expect(try await bus.waitForPlayer())
 
-        // When playerctl reads it, pauses it for a second once the sink's monitor hands out the
-        // tone (a null sink's monitor may hand out nothing for a new stream's first second),
-        // resumes, seeks to 4 s and stops it a second later
+        // When playerctl reads it, pauses it once the sink's monitor has carried the tone for half
+        // a second (a null sink's monitor may hand out nothing for a new stream's first second),
+        // for 7 of the play's events (0.7 s), resumes, seeks to 4 s once half a second more has
+        // played, and stops it once the play says 5 s: each step waits for the play's own events
+        // (its --json lines) or the sink's
         let metadata = try await bus.playerctl(["-p", "cravey", "metadata"]).output
         #expect(try await poll(within: 5, every: 0.01) { capture.recorded > 0 })
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await poll(within: 30, every: 0.01) { try capture.heard() >= 0.5 })
         let pausing = capture.recorded
         #expect(try await bus.playerctl(["-p", "cravey", "play-pause"]).status == 0)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await poll(within: 10, every: 0.01) { Self.events(in: output).last?.state == .paused })
         let paused = try await bus.playerctl(["-p", "cravey", "status"]).output
         let pausedAt = Double(try await bus.playerctl(["-p", "cravey", "position"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-        try await Task.sleep(for: .milliseconds(700))
+        let seen = Self.events(in: output).count
+        #expect(try await poll(within: 10, every: 0.01) { Self.events(in: output).dropFirst(seen).filter { $0.state == .paused }.count >= 7 })
         let stillAt = Double(try await bus.playerctl(["-p", "cravey", "position"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         let resuming = capture.recorded
         #expect(try await bus.playerctl(["-p", "cravey", "play-pause"]).status == 0)
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await poll(within: 10, every: 0.01) {
+            Self.events(in: output).last.map { $0.state == .playing && $0.position >= pausedAt + 0.5 } ?? false
+        })
         #expect(try await bus.playerctl(["-p", "cravey", "position", "4"]).status == 0)
-        try await Task.sleep(for: .milliseconds(1_000))
+        #expect(try await poll(within: 10, every: 0.01) { (Self.events(in: output).last?.position ?? 0) >= 5 })
         #expect(try await bus.playerctl(["-p", "cravey", "stop"]).status == 0)
         try await wait(play)
         let samples = try await offPool { try capture.stop() }

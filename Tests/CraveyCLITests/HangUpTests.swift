@@ -121,12 +121,9 @@ struct HangUpTests {
         // When the terminal is closed once the import is writing (on a thread of the test's own,
         // so a busy task pool cannot let the import finish first)
         let importing = try await offPool { () -> Bool in
-            let deadline = Date().addingTimeInterval(20)
-            var started = false
-            while !started, Date() < deadline {
-                started = (try? FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path))?
+            let started = waitUntil(within: 20, every: 0.01) {
+                (try? FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path))?
                     .contains { $0.hasSuffix(".importing") } == true
-                if !started { Thread.sleep(forTimeInterval: 0.01) }
             }
             terminal.hangUp()
             terminal.process.waitUntilExit()

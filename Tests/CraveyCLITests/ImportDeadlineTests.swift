@@ -18,7 +18,12 @@ struct ImportDeadlineTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try await Task.sleep(for: .milliseconds(800))
+        // Once it is writing its file
+        let writing = try await poll(within: 20, every: 0.01) {
+            (try? FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path))?
+                .contains { $0.hasSuffix(".importing") } == true
+        }
+        #expect(writing, "the import never started writing")
 
         // When it is interrupted
         let interrupted = ContinuousClock.now

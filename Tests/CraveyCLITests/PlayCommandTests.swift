@@ -141,7 +141,8 @@ struct PlayCommandTests {
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
         let process = try Cravey.start(["play", ids[0], "--library", library.url.path, "--device", sink.sinkName])
-        try await Task.sleep(for: .seconds(1.5))
+        // Once the sink has played half a second of it
+        #expect(try await poll(within: 30, every: 0.01) { try clock.heard() >= 0.5 })
 
         // When signalled
         kill(process.processIdentifier, signal)
@@ -155,15 +156,16 @@ struct PlayCommandTests {
 
     @Test("a player that gets no CPU for 0.6 s (SIGSTOP) is not heard: what is queued at the server covers it")
     func starvedPlayer() async throws {
-        // Given a 6 s tone playing for 2.5 s
+        // Given a 6 s tone of which the sink has played 1.5 s
         let sink = try VirtualMicrophone()
         let (library, ids) = try await library([try Fixture.tones([(440, 6)])])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
         let process = try Cravey.start(["play", ids[0], "--library", library.url.path,
                                         "--device", sink.sinkName, "--no-count"])
-        try await Task.sleep(for: .seconds(2.5))
+        #expect(try await poll(within: 30, every: 0.01) { try capture.heard() >= 1.5 })
 
         // When the player is stopped for 0.6 s, as a starved machine can hold its writer thread
+        // (time is the subject: what is queued at the server must cover it)
         kill(process.processIdentifier, SIGSTOP)
         try await Task.sleep(for: .seconds(0.6))
         kill(process.processIdentifier, SIGCONT)

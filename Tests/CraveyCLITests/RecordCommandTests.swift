@@ -156,18 +156,17 @@ func partials(in library: URL) throws -> [URL] {
         .filter { $0.lastPathComponent.hasSuffix(".partial") }
 }
 
-/// Waits until the first fragment of audio is on disk, then `seconds` more.
+/// Waits until the recording's file holds `seconds` of audio, as ffprobe reads its fragments.
 func waitForAudio(in library: URL, seconds: Double) async throws {
-    let arrived = try await poll(within: 10, every: 0.05) {
+    let arrived = try await poll(within: 10 + seconds, every: 0.05) {
         guard let partial = try? partials(in: library).first,
-              let size = try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int else { return false }
-        return size > 2000
+              let audio = try? Witness.streams(partial).first(where: { $0.kind == "audio" }) else { return false }
+        return audio.duration >= seconds
     }
-    guard arrived else { throw TestFailure("no audio reached \(library.path) within 10 s") }
-    try await Task.sleep(for: .seconds(seconds))
+    guard arrived else { throw TestFailure("\(seconds) s of audio did not reach \(library.path) within \(10 + seconds) s") }
 }
 
 /// Waits for a process to end without holding a cooperative thread.
 func exit(of process: Process) async {
-    while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    _ = try? await offPool { process.waitUntilExit() }
 }

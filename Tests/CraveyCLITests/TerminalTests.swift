@@ -61,6 +61,8 @@ struct TerminalTests {
         terminal.type(" ")
         #expect(try await offPool { terminal.waitUntilShown(within: 10) { $0.contains("Paused at") } })
         let atPause = try #require(capturedSeconds(shownOn: terminal.output))
+        // Time is the subject: 1.5 s paused are to be left out of the clip (and the meter draws
+        // nothing while paused, so there is no event to count).
         try await Task.sleep(for: .seconds(1.5))
         let shownPaused = terminal.output
         #expect(shownPaused.contains("❚❚") && shownPaused.contains("paused"), "\(shownPaused.debugDescription)")

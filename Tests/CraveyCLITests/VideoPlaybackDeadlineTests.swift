@@ -54,11 +54,17 @@ struct VideoPlaybackDeadlineTests {
         let socket = "/tmp/.X11-unix/X\(number)"
         let listener = Process()
         listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        listener.arguments = ["-c", "import os, socket, sys, time; os.makedirs('/tmp/.X11-unix', mode=0o1777, exist_ok=True); s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True); time.sleep(60)", socket]
-        let ready = Pipe()
+        // It holds the socket until the test closes its stdin (or the test process goes), not
+        // for a time: SIGTERM is unblocked first (the test's threads block it, and a child
+        // inherits that), so terminate() ends it too.
+        listener.arguments = ["-c", "import os, signal, socket, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM]); os.makedirs('/tmp/.X11-unix', mode=0o1777, exist_ok=True); s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); print('ready', flush=True); sys.stdin.read()", socket]
+        let ready = Pipe(), hold = Pipe()
         listener.standardOutput = ready
+        listener.standardInput = hold
+        listener.standardError = FileHandle.nullDevice
         try listener.run()
         defer {
+            try? hold.fileHandleForWriting.close()
             listener.terminate()
             try? FileManager.default.removeItem(atPath: socket)
         }

@@ -111,16 +111,17 @@ extension PlayCommandTests {
         let index = Int((frame + 1e-9).rounded(.down))
         let nearBoundary = abs(frame - frame.rounded()) < 0.05
         let decoded = try (index - 1...index + 1).map { try decodedFrame(max($0, 0), of: url) }
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        var likeness: [Double] = []
-        var best = -1
-        repeat {
-            if !likeness.isEmpty { try await Task.sleep(for: .milliseconds(100)) }
+        // The screen is read again until it shows the frame (no event says a picture was drawn).
+        let seen = Locked<(likeness: [Double], best: Int)>(([], -1))
+        _ = try await poll(within: seconds, every: 0.1) {
             let shown = try display.screenshot(of: window)
             try #require(decoded.allSatisfy { $0.count == shown.count }, "the window shows \(window.width)x\(window.height)")
-            likeness = decoded.map { psnr(shown, $0) }
-            best = likeness.indices.max { likeness[$0] < likeness[$1] }! + index - 1
-        } while best != index && ContinuousClock.now < deadline
+            let likeness = decoded.map { psnr(shown, $0) }
+            let best = likeness.indices.max { likeness[$0] < likeness[$1] }! + index - 1
+            seen.withLock { $0 = (likeness, best) }
+            return best == index
+        }
+        let (likeness, best) = seen.withLock { $0 }
         #expect(likeness[1] >= 25 || (nearBoundary && likeness.max()! >= 25), "PSNR \(likeness) around frame \(index) at \(position) s")
         #expect(best == index || (nearBoundary && abs(best - index) == 1), "frame \(best) shown at \(position) s, not \(index): PSNR \(likeness)")
     }
@@ -305,11 +306,18 @@ extension PlayCommandTests {
         // Then it fills the screen: the picture 1067 wide in the middle, black beside it
         let full = try #require(try await sized((1280, 800)))
         #expect((full.width, full.height) == (1280, 800))
-        try await Task.sleep(for: .milliseconds(300))
-        let shot = try display.screenshot(of: full)
-        func brightness(column: Int) -> Double {
+        // Once the picture is drawn in the new size (the screen read until it is, or 5 s)
+        let latest = Locked<[UInt8]>([])
+        @Sendable func brightness(_ shot: [UInt8], column: Int) -> Double {
             Double((0..<800).reduce(0) { sum, row in sum + (0..<3).reduce(0) { $0 + Int(shot[(row * 1280 + column) * 3 + $1]) } }) / 2400
         }
+        _ = try await poll(within: 5, every: 0.05) {
+            let shot = try display.screenshot(of: full)
+            latest.withLock { $0 = shot }
+            return [200, 640, 1080].allSatisfy { brightness(shot, column: $0) > 40 }
+        }
+        let shot = latest.withLock { $0 }
+        func brightness(column: Int) -> Double { brightness(shot, column: column) }
         #expect(brightness(column: 50) < 5 && brightness(column: 1230) < 5, "the bars: \(brightness(column: 50)), \(brightness(column: 1230))")
         #expect([200, 640, 1080].allSatisfy { brightness(column: $0) > 40 }, "the picture: \([200, 640, 1080].map { brightness(column: $0) })")
 

@@ -163,6 +163,7 @@ struct WaveformCommandTests {
         #expect(try await offPool { terminal.waitUntilShown(within: 20) { (capturedSeconds(shownOn: $0) ?? 0) >= 1 } })
         kill(pid, SIGUSR1)
         #expect(try await offPool { terminal.waitUntilShown(within: 10) { $0.contains("Paused at") } })
+        // Time is the subject: 1.5 s paused are to be left out of the clip.
         try await Task.sleep(for: .seconds(1.5))
         kill(pid, SIGUSR1)
         let shown = try await offPool { terminal.waitForExit() }

@@ -176,7 +176,10 @@ struct AudioRecordingCoordinatorTests {
         let coordinator = self.coordinator(RecordingOptions(source: microphone.monitor))
         try await coordinator.start()
         #expect(FileManager.default.fileExists(atPath: coordinator.partialURL.path))
-        try await Task.sleep(for: .milliseconds(500))
+        // Once audio is being recorded into it
+        for await event in coordinator.events {
+            if case .level(let level) = event, level.elapsed >= 0.5 { break }
+        }
         await coordinator.discard()
         #expect(!FileManager.default.fileExists(atPath: coordinator.partialURL.path))
         #expect(try library.count() == 0)

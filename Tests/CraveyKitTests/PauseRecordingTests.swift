@@ -13,24 +13,35 @@ struct PauseRecordingTests {
         library = try RecordingLibrary(at: temporaryLibrary())
     }
 
-    /// Records with `options` from a 440 Hz tone, pausing for 2 s once `after` seconds are
-    /// recorded; returns every event and the saved clip.
+    /// Records with `options` from a 440 Hz tone, pausing for 2 s of the microphone's blocks
+    /// once `after` seconds are recorded; returns every event and the saved clip.
     func recordWithPause(_ options: RecordingOptions, after: Double, microphone: VirtualMicrophone) async throws
         -> (events: [RecordingEvent], recorder: Recorder, recording: Recording) {
         let recorder = try await library.record(options)
         var events: [RecordingEvent] = []
-        var resumer: Task<Void, any Error>?
+        var asked = false
+        // The blocks read since the pause took effect (a level each, every `levelInterval`); nil
+        // before it and after the resume.
+        var blocksPaused: Int?
+        let blocksFor2Seconds = Int((2 / options.levelInterval).rounded())
         for await event in recorder.events {
             events.append(event)
-            if case .level(let level) = event, level.elapsed >= after, resumer == nil {
+            switch event {
+            case .level(let level) where !asked && level.elapsed >= after:
+                asked = true
                 recorder.pause()
-                resumer = Task {
-                    try await Task.sleep(for: .seconds(2))
+            case .paused:
+                blocksPaused = 0
+            case .level where blocksPaused != nil:
+                blocksPaused! += 1
+                if blocksPaused == blocksFor2Seconds {
+                    blocksPaused = nil
                     recorder.resume()
                 }
+            default:
+                break
             }
         }
-        try await resumer?.value
         return (events, recorder, try await recorder.save(try RecordingMetadata(title: "Paused")))
     }
 

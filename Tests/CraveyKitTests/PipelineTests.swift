@@ -17,10 +17,11 @@ struct PipelineTests {
     @Test("a full queue stops the producer; a slow consumer keeps at most `capacity` items in flight")
     func backPressure() async throws {
         // Given a queue of 3 and a consumer that waits before popping
-        let threads = ThreadNames(), pushed = Counter(), ahead = Counter(), gate = Gate()
+        let threads = ThreadNames(), attempts = Counter(), pushed = Counter(), ahead = Counter(), gate = Latch()
         let pipeline = Pipeline(capacity: 3, threads: threads.pair, producer: { stage in
             try stage.ready()
             for item in 0..<20 {
+                attempts.add()
                 try stage.push(item)
                 pushed.add()
             }
@@ -31,7 +32,6 @@ struct PipelineTests {
             while let item = try stage.pop() {
                 items.append(item)
                 ahead.raise(to: pushed.value - items.count)
-                usleep(2_000)
             }
             return items
         })
@@ -39,9 +39,9 @@ struct PipelineTests {
         // When it runs
         try await pipeline.start()
 
-        // Then the producer fills the queue and waits there, on its own named thread
-        #expect(try await poll(within: 120, every: 0.005) { pushed.value == 3 })
-        try await Task.sleep(for: .milliseconds(200))
+        // Then the producer fills the queue and waits there, in its fourth push, on its own named
+        // thread
+        #expect(try await poll(within: 120, every: 0.005) { attempts.value == 4 && threads.isWaiting(threads.pair.producer) })
         #expect(pushed.value == 3, "the producer went past a full queue")
         #expect(threads.alive().sorted() == [threads.pair.consumer, threads.pair.producer].sorted())
 
@@ -56,7 +56,7 @@ struct PipelineTests {
     @Test("stop while the producer waits in push: it ends, and the consumer drains everything pushed")
     func stopWhileProducerBlocked() async throws {
         // Given a producer stuck in push on a full queue of 2
-        let threads = ThreadNames(), attempts = Counter(), gate = Gate()
+        let threads = ThreadNames(), attempts = Counter(), gate = Latch()
         let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
             try stage.ready()
             var item = 0
@@ -89,18 +89,21 @@ struct PipelineTests {
     @Test("a producer that throws wakes the consumer waiting in pop; the producer's error, the first, surfaces")
     func producerFailure() async throws {
         // Given a consumer that will wait in pop for more, and throw its own error when woken
-        let threads = ThreadNames(), popped = Counter(), consumerWoke = Counter()
+        let threads = ThreadNames(), popped = Counter(), consumerWoke = Counter(), bothPopped = Latch()
         let pipeline = Pipeline(capacity: 4, threads: threads.pair, producer: { stage in
             try stage.ready()
             try stage.push(1)
             try stage.push(2)
-            while popped.value < 2 { usleep(1_000) }
+            bothPopped.wait()
             // When the producer fails
             throw Boom(stage: "producer")
         }, consumer: { stage in
             try stage.ready()
             do {
-                while try stage.pop() != nil { popped.add() }
+                while try stage.pop() != nil {
+                    popped.add()
+                    if popped.value == 2 { bothPopped.open() }
+                }
             } catch is CancellationError {
                 consumerWoke.add()
                 throw Boom(stage: "consumer")
@@ -119,13 +122,14 @@ struct PipelineTests {
     @Test("a consumer that throws wakes the producer waiting in push; the consumer's error surfaces")
     func consumerFailure() async throws {
         // Given a producer pushing without end into a queue of 1
-        let threads = ThreadNames(), attempts = Counter(), producerWoke = Counter()
+        let threads = ThreadNames(), attempts = Counter(), producerWoke = Counter(), third = Latch()
         let pipeline = Pipeline(capacity: 1, threads: threads.pair, producer: { stage in
             try stage.ready()
             var item = 0
             do {
                 while true {
                     attempts.add()
+                    if attempts.value == 3 { third.open() }
                     try stage.push(item)
                     item += 1
                 }
@@ -136,8 +140,8 @@ struct PipelineTests {
         }, consumer: { stage in
             try stage.ready()
             _ = try stage.pop()
-            // When the consumer fails while the producer waits on the full queue
-            while attempts.value < 3 { usleep(1_000) }
+            // When the consumer fails once the producer is at its third push, on a full queue
+            third.wait()
             throw Boom(stage: "consumer")
         })
         try await pipeline.start()
@@ -173,7 +177,7 @@ struct PipelineTests {
     func cancel() async throws {
         // Given a full queue and a consumer that has not popped yet
         let threads = ThreadNames(), attempts = Counter(), producerEnded = Counter(), popped = Counter()
-        let consumerEnded = Counter(), cleanups = Counter(), stagesEndedAtCleanup = Counter(), gate = Gate()
+        let consumerEnded = Counter(), cleanups = Counter(), stagesEndedAtCleanup = Counter(), gate = Latch()
         let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
             defer { producerEnded.add() }
             try stage.ready()
@@ -214,17 +218,16 @@ struct PipelineTests {
 
     @Test("cancelling the task that awaits result() cancels the pipeline")
     func taskCancellation() async throws {
-        // Given a running pipeline, and a task waiting for its result
+        // Given a running pipeline whose producer pushed 5 items and waits, and a task waiting
+        // for its result
         let threads = ThreadNames(), pushed = Counter(), cleanups = Counter()
         let pipeline = Pipeline(capacity: 8, threads: threads.pair, producer: { stage in
             try stage.ready()
-            var item = 0
-            while try stage.proceed() {
+            for item in 0..<5 {
                 try stage.push(item)
                 pushed.add()
-                item += 1
-                usleep(1_000)
             }
+            _ = try stage.wait(until: { false })
         }, consumer: { stage in
             try stage.ready()
             var items: [Int] = []
@@ -256,7 +259,6 @@ struct PipelineTests {
                 passed.add()
                 try stage.push(item)
                 item += 1
-                usleep(1_000)
             }
         }, consumer: { stage in
             try stage.ready()
@@ -270,11 +272,12 @@ struct PipelineTests {
         try await pipeline.start()
         #expect(try await poll(within: 120, every: 0.005) { passed.value >= 5 })
 
-        // When paused, at most the item already under way gets through
+        // When paused, at most the item already under way gets through: once the producer waits
+        // (at its check, or in a push the paused consumer does not take), nothing more passes
         pipeline.pause()
         #expect(pipeline.state == .paused)
         let atPause = passed.value
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await poll(within: 120, every: 0.005) { threads.isWaiting(threads.pair.producer) })
         #expect(passed.value <= atPause + 1)
 
         // When resumed, it goes on
@@ -433,10 +436,7 @@ struct PipelineTests {
         let threads = ThreadNames(), calls = Locked<[Bool]>([]), register = Latch()
         let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
             try stage.ready()
-            while try stage.proceed() {
-                try stage.push(0)
-                usleep(1_000)
-            }
+            _ = try stage.wait(until: { false })
         }, consumer: { stage in
             register.wait()
             stage.onPauseChange { paused in calls.withLock { $0.append(paused) } }
@@ -480,6 +480,91 @@ struct PipelineTests {
         try await threads.expectEnded()
     }
 
+    @Test("a pause hook that throws (a cork the server refuses) leaves the pipeline as it was: running after a refused pause, paused after a refused resume")
+    func refusedPauseChange() async throws {
+        // Given a consumer whose hook refuses whenever the test says so
+        let threads = ThreadNames(), refusing = Locked(false), calls = Locked<[Bool]>([])
+        struct Refused: Error {}
+        let pipeline = Pipeline(capacity: 2, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            _ = try stage.wait(until: { false })
+        }, consumer: { stage in
+            stage.onPauseChange { paused in
+                calls.withLock { $0.append(paused) }
+                if refusing.withLock({ $0 }) { throw Refused() }
+            }
+            try stage.ready()
+            while try stage.pop() != nil {}
+            return []
+        })
+        try await pipeline.start()
+
+        // When a pause is refused, it is not made: the pipeline runs on
+        refusing.withLock { $0 = true }
+        #expect(!pipeline.pause())
+        #expect(pipeline.state == .running)
+
+        // When a pause is accepted, then a resume refused, it stays paused
+        refusing.withLock { $0 = false }
+        #expect(pipeline.pause())
+        #expect(pipeline.state == .paused)
+        refusing.withLock { $0 = true }
+        #expect(!pipeline.resume())
+        #expect(pipeline.state == .paused)
+
+        // Then the hook was asked each time, and a stop still ends the pipeline
+        #expect(calls.withLock { $0 } == [true, true, false])
+        pipeline.stop()
+        _ = try await pipeline.result()
+        try await threads.expectEnded()
+    }
+
+    @Test("a producer that reads on through a pause sees it (isPaused) without waiting; a consumer sees a stop (isStopping) and is woken by it (onWake)")
+    func readThroughPauseAndWakeOnStop() async throws {
+        // Given a producer that pushes an item, and another once the test has paused the
+        // pipeline, and a consumer that waits on a latch of its own (as a player waits on its
+        // stream) until it is woken and the pipeline is stopping
+        let threads = ThreadNames(), first = Latch(), paused = Latch(), second = Latch(), elsewhere = Latch()
+        let wakes = Counter()
+        let pipeline = Pipeline(capacity: 4, threads: threads.pair, producer: { stage in
+            try stage.ready()
+            guard try stage.proceed(throughPause: true) else { return }
+            try stage.push(stage.isPaused ? -1 : 0)
+            first.open()
+            paused.wait()
+            guard try stage.proceed(throughPause: true) else { return }
+            try stage.push(stage.isPaused ? -1 : 1)
+            second.open()
+            _ = try stage.wait(until: { false })
+        }, consumer: { stage in
+            stage.onWake {
+                wakes.add()
+                elsewhere.open()
+            }
+            try stage.ready()
+            while !stage.isStopping { elsewhere.wait() }
+            var items: [Int] = []
+            while let item = try stage.pop() { items.append(item) }
+            return items
+        })
+        try await pipeline.start()
+
+        // When it is paused after the first item, and stopped after the second
+        try await offPool { first.wait() }
+        #expect(pipeline.pause())
+        paused.open()
+        try await offPool { second.wait() }
+        #expect(pipeline.state == .paused)
+        pipeline.stop()
+
+        // Then the producer went on through the pause, seeing it, and the consumer, woken by the
+        // stop, drained both items
+        let items = try await pipeline.result()
+        #expect(items == [0, -1])
+        #expect(wakes.value >= 1 && !first.timedOut && !second.timedOut)
+        try await threads.expectEnded()
+    }
+
     @Test("a producer in wait(until:) sees a change only when woken (wakeStages, resume, stop), never by polling")
     func waitUntilWoken() async throws {
         // Given a producer waiting for a flag, then for nothing
@@ -498,15 +583,20 @@ struct PipelineTests {
         try await pipeline.start()
         #expect(try await poll(within: 120, every: 0.005) { waiting.value == 1 })
 
-        // When the flag is set without a word to the pipeline, it goes unseen
+        // When the flag is set without a word to the pipeline, it goes unseen. (Time is the
+        // subject here: nothing is to happen for 300 ms, so there is no event to wait for.)
         flag.add()
         try await Task.sleep(for: .milliseconds(300))
         #expect(woke.value == 0, "the producer polled its condition")
 
-        // When the pipeline is paused and then woken, the pause still holds the producer
+        // When the pipeline is paused and then woken, the producer wakes, looks, and waits
+        // again: the pause still holds it
+        let before = try threads.wakeups(threads.pair.producer)
         pipeline.pause()
         pipeline.wakeStages()
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await poll(within: 120, every: 0.005) {
+            try threads.wakeups(threads.pair.producer) > before && threads.isWaiting(threads.pair.producer)
+        })
         #expect(woke.value == 0, "the producer went on while paused")
 
         // When resumed, it sees the flag; when stopped, its next wait returns false
@@ -538,6 +628,33 @@ private struct ThreadNames {
         }
     }
 
+    /// Whether the thread named `name` is blocked in a wait (`S` in `/proc/self/task/*/stat`): a
+    /// thread that runs, or was preempted, is `R`.
+    func isWaiting(_ name: String) -> Bool {
+        guard let task = task(named: name),
+              let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(end, offsetBy: 2)...].hasPrefix("S")
+    }
+
+    /// How many times the thread named `name` has given up the CPU to wait
+    /// (`voluntary_ctxt_switches`): each wait that ends counts one.
+    func wakeups(_ name: String) throws -> Int {
+        let found = self.task(named: name)
+        let task = try #require(found, "no thread \(name)")
+        let status = try String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") })
+        return try #require(Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)))
+    }
+
+    private func task(named name: String) -> String? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.first { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }
+    }
+
     /// Both threads were joined: the kernel removes a joined thread's entry moments later.
     func expectEnded() async throws {
         let names = self
@@ -566,15 +683,5 @@ extension Latch {
             Unmanaged<Latch>.fromOpaque(latch!).takeRetainedValue().wait()
         }) == 0)
         pthread_setspecific(key, Unmanaged.passRetained(self).toOpaque())
-    }
-}
-
-/// Holds a stage's thread until the test opens it (polled: the waiting is on a stage's own thread).
-private final class Gate: Sendable {
-    private let isOpen = Atomic<Bool>(false)
-    func open() { isOpen.store(true, ordering: .releasing) }
-
-    func wait() {
-        while !isOpen.load(ordering: .acquiring) { usleep(1_000) }
     }
 }

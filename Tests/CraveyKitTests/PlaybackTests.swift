@@ -106,6 +106,7 @@ struct PlaybackTests {
             try await wait(manager, until: 1)
             manager.pause()
             let (at, from) = (manager.event.position, ContinuousClock.now)
+            // Time is the subject: the playback is to take the 2 s paused longer.
             try await Task.sleep(for: .seconds(2))
             pause.withLock { $0 = (at, from, ContinuousClock.now) }
             manager.resume()
@@ -139,15 +140,14 @@ struct PlaybackTests {
         try await manager.start()
         // (A null sink's monitor may hand out nothing for the first second of a new stream;
         // the pause must fall where the recording keeps pace with the sink.)
-        let flowing = try await poll(within: 5, every: 0.01) { capture.recorded > 0 }
-        #expect(flowing, "the sink's monitor handed out nothing")
-        try await Task.sleep(for: .seconds(0.5))
+        let flowing = try await poll(within: 5, every: 0.01) { try capture.heard() >= 0.5 }
+        #expect(flowing, "the sink's monitor carried no tone")
 
         // When paused, noting how much of the monitor had been recorded at the request, then
-        // stopped 1 s later
+        // stopped once 1 s more of the monitor is recorded
         let requested = capture.recorded
         manager.pause()
-        try await Task.sleep(for: .seconds(1))
+        #expect(try await poll(within: 30, every: 0.01) { capture.recorded >= requested + Int(Witness.analysisRate) })
         manager.stop()
         _ = try await manager.result()
         let samples = try await offPool { try capture.stop() }
@@ -183,7 +183,8 @@ struct PlaybackTests {
         // Then no thread of the process is there for the events
         #expect(!ProcessThreads.names().contains("cravey.events"), "\(ProcessThreads.names())")
 
-        // When it plays for 1 s, then is paused for 1 s, then stopped
+        // When it plays for 1 s, then is paused for 1 s, then stopped (time is the subject: the
+        // events are counted in each second)
         let playing = ContinuousClock.now
         try await Task.sleep(for: .seconds(1))
         manager.pause()
@@ -216,7 +217,7 @@ struct PlaybackTests {
         try await wait(manager, until: 3.3)
         let decoder = try #require(ProcessThreads.named("cravey.decoder").first)
 
-        // When 1 s passes
+        // When 1 s passes (time is the subject: the decoder is not to wake meanwhile)
         let before = try ProcessThreads.wakeups(of: decoder)
         try await Task.sleep(for: .seconds(1))
         let after = try ProcessThreads.wakeups(of: decoder)
@@ -330,22 +331,63 @@ struct PlaybackTests {
         try await manager.start()
         let completed = try await manager.result()
 
-        // Then the play is completed with the clip's 3 s, not what the lagging clock said (1.96 s here once)
+        // Then the play is completed with the clip's 3 s, not what the lagging clock said
         #expect(completed.completed && abs(completed.secondsListened - 3) < 0.05, "\(completed)")
 
-        // When a 6 s clip plays 1 s, is paused 1.5 s, then stopped
+        // When a 6 s clip plays 1 s, is paused for 15 of its events (1.5 s at 10 a second), then
+        // stopped
         let paused = PlaybackManager(fileAt: .outside(try Fixture.tones([(440, 6)])), duration: 6,
                                      options: PlaybackOptions(sink: sink.sinkName))
         try await paused.start()
         try await wait(paused, until: 1)
         paused.pause()
-        try await Task.sleep(for: .seconds(1.5))
+        var pausedEvents = 0
+        for await event in paused.events where event.state == .paused {
+            pausedEvents += 1
+            if pausedEvents == 15 { break }
+        }
         paused.stop()
         let stopped = try await paused.result()
 
         // Then about 1 s was listened: the pause, in which the corked stream's clock ran on, is not counted
         #expect(!stopped.completed && stopped.secondsListened >= 0.9 && stopped.secondsListened < 1.4, "\(stopped)")
     }
+}
+
+extension PlaybackTests {
+    @Test("a cork the sound server refuses is no pause: the pause is not made, no paused event is sent, and the position goes on")
+    func refusedCork() throws {
+        // Given a playback's control writing to an output that refuses to cork (the fault a
+        // server that has gone away gives; the real pause is pausesAndResumes, above)
+        let control = PlaybackControl(start: 0, duration: 10)
+        let output = RefusingOutput()
+        let events = Locked<[PlaybackEvent]>([])
+        control.attach(output) { event in events.withLock { $0.append(event) } }
+        control.openSegment(generation: 0, start: 0, streamTime: 0)
+
+        // When the pipeline's pause hook asks for the pause
+        #expect(throws: RefusingOutput.Refused.self) { try control.pauseChanged(true) }
+
+        // Then nothing says paused: the player's line stays playing, as the sink does
+        #expect(events.withLock { $0 }.allSatisfy { $0.state == .playing }, "\(events.withLock { $0 })")
+        #expect(control.event.state == .playing)
+    }
+}
+
+/// A sound output that plays on the system's clock but refuses every cork.
+private final class RefusingOutput: SoundOutput {
+    struct Refused: Error {}
+    private let clock = SilentOutput(sampleRate: 48_000, channels: 1)
+
+    func write(_ samples: [Float], while keepGoing: () -> Bool) throws -> Bool { clock.write(samples, while: keepGoing) }
+    func cork(_ paused: Bool) throws { throw Refused() }
+    func flush() throws -> Double { clock.flush() }
+    func drain(while keepGoing: () -> Bool) throws -> Bool { clock.drain(while: keepGoing) }
+    var playedTime: Double? { clock.playedTime }
+    func reportPlayedTime(every interval: Double, _ body: @escaping @Sendable (Double?) -> Void) {
+        clock.reportPlayedTime(every: interval, body)
+    }
+    func wakeUp() { clock.wakeUp() }
 }
 
 /// This process's threads, as the kernel lists them in `/proc/self/task`.

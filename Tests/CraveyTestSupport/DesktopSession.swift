@@ -16,13 +16,16 @@ public final class DesktopSession: Sendable {
         address = "unix:path=\(socket)"
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
-        daemon.standardOutput = FileHandle.nullDevice
+        // --print-address: the daemon writes its address once it listens; the read waits for it.
+        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"]
+        let printed = Pipe()
+        daemon.standardOutput = printed
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        guard FileManager.default.fileExists(atPath: socket) else { throw TestFailure("dbus-daemon did not start") }
+        let line = String(decoding: printed.fileHandleForReading.availableData, as: UTF8.self)
+        guard line.hasPrefix("unix:"), FileManager.default.fileExists(atPath: socket) else {
+            throw TestFailure("dbus-daemon did not start: it printed \(line.debugDescription)")
+        }
     }
 
     deinit {

@@ -7,8 +7,10 @@ public final class SinkCapture: @unchecked Sendable {
     private let process = Process()
     private let keeper = Process()
     private let file: URL
+    private let rate: Double
 
-    /// Starts recording `sink`'s monitor at `rate` samples a second, and returns once the recorder runs.
+    /// Starts recording `sink`'s monitor at `rate` samples a second, and returns once the monitor's
+    /// first samples (the keeper's silence) are recorded.
     ///
     /// A stream of silence keeps the sink running meanwhile: an idle null sink hands its monitor
     /// nothing, so a pause would leave no trace in the recording. It asks for a low latency: a
@@ -16,6 +18,7 @@ public final class SinkCapture: @unchecked Sendable {
     /// would make it mix a new stream's first second late.
     public init(sink: String, rate: Double = Witness.analysisRate, in folder: URL? = nil) throws {
         _ = TestSoundServer.address
+        self.rate = rate
         file = (folder ?? temporaryFolder()).appendingPathComponent("capture-\(UUID().uuidString).f32")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -30,7 +33,10 @@ public final class SinkCapture: @unchecked Sendable {
         keeper.standardOutput = FileHandle.nullDevice
         keeper.standardError = FileHandle.nullDevice
         try keeper.run()
-        Thread.sleep(forTimeInterval: 0.3)
+        guard waitUntil(within: 10, every: 0.01, { recorded > 0 }) else {
+            for child in [process, keeper] { kill(child.processIdentifier, SIGKILL) }
+            throw TestFailure("the monitor of \(sink) handed parec nothing within 10 s")
+        }
     }
 
     /// Starts recording off the cooperative pool (starting waits for the recorder).
@@ -50,15 +56,32 @@ public final class SinkCapture: @unchecked Sendable {
         return stat(file.path, &status) == 0 ? Int(status.st_size) / 4 : 0
     }
 
-    /// Stops recording and returns the samples.
+    /// Seconds the monitor has handed out since the first sample above `threshold` (the first
+    /// sound the sink played) reached it; 0 before any did.
+    public func heard(above threshold: Float = 0.1) throws -> Double {
+        let samples = try samplesSoFar()
+        guard let first = samples.firstIndex(where: { abs($0) > threshold }) else { return 0 }
+        return Double(samples.count - first) / rate
+    }
+
+    /// Stops recording, once what the sink mixed until now is recorded (0.3 s more of the
+    /// monitor), and returns the samples.
     public func stop() throws -> [Float] {
-        Thread.sleep(forTimeInterval: 0.3)
+        if process.isRunning {
+            let now = recorded
+            _ = waitUntil(within: 10, every: 0.01) { recorded >= now + Int(0.3 * rate) }
+        }
         // SIGKILL: a child started from a thread that blocks signals (as the test pool's do)
         // inherits that mask, and parec would never see a SIGTERM. It writes what it records at once.
         for child in [process, keeper] {
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
         }
+        return try samplesSoFar()
+    }
+
+    /// The samples recorded until now, whole ones only.
+    private func samplesSoFar() throws -> [Float] {
         let data = try Data(contentsOf: file)
         return data.prefix(data.count / 4 * 4).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }

@@ -114,25 +114,34 @@ public struct CommandResult: Sendable {
 }
 
 /// Runs blocking work (waiting for a process, a file, a server) on a thread of its own, so it
-/// never holds one of the cooperative pool's few threads (tests run in parallel on them).
+/// never holds one of the cooperative pool's few threads (tests run in parallel on them). The
+/// work sees the test's `temporaryFolder()`.
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
+    let folder = TemporaryFolder.current
+    return try await withCheckedThrowingContinuation { continuation in
+        Thread { TemporaryFolder.$current.withValue(folder) { continuation.resume(with: Result { try body() }) } }.start()
     }
 }
 
 /// Checks `condition` every `interval` seconds until it holds (true) or `seconds` have passed
 /// (false), on a thread of its own: polled on the busy cooperative pool, a test could wake past
 /// its deadline without having looked again.
+///
+/// For a condition nothing announces (a file's size, a window's pixels, another program's
+/// state); a change that comes as an event (a stream's, a latch, a process's exit) is awaited.
 public func poll(within seconds: Double, every interval: Double,
                  _ condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {
-    try await offPool {
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: interval)
-        } while Date() < deadline
-        return try condition()
+    try await offPool { try waitUntil(within: seconds, every: interval, condition) }
+}
+
+/// ``poll(within:every:_:)`` on the calling thread, which it blocks: for a thread of the test's
+/// own (or a synchronous set-up), never a task. The tests' one sleeping loop.
+public func waitUntil(within seconds: Double, every interval: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+        if try condition() { return true }
+        if Date() >= deadline { return false }
+        Thread.sleep(forTimeInterval: interval)
     }
 }
 

@@ -50,11 +50,10 @@ public final class VirtualDisplay: Sendable {
         try manager.run()
         self.windowManager = manager
         // Running once it has named itself on the root window (EWMH).
-        let deadline = Date().addingTimeInterval(10)
-        while try run("xprop", ["-display", name, "-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id") == false {
-            guard Date() < deadline else { throw TestFailure("openbox did not start on \(name)") }
-            Thread.sleep(forTimeInterval: 0.05)
+        let named = try waitUntil(within: 10, every: 0.05) {
+            try run("xprop", ["-display", name, "-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id")
         }
+        guard named else { throw TestFailure("openbox did not start on \(name)") }
     }
 
     deinit {

@@ -61,6 +61,9 @@ package enum MediaProbe {
 
     /// Whether `url` opens as media with an audio or video stream and holds not one packet: a
     /// recording killed before its first sound arrived. Such a file holds nothing of anyone's.
+    ///
+    /// A file that cannot be opened or read is not known to be empty: false, so that nothing
+    /// is removed on a doubt.
     static func holdsNoPacket(_ media: MediaLocation) -> Bool {
         guard let input = try? media.open(), input.info.videoStream ?? input.info.audioStream != nil else { return false }
         return (try? input.walk(packets: { _ in .stop })) == .next

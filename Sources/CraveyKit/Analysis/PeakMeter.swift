@@ -92,9 +92,8 @@ package struct PeakMeter: Sendable {
     }
 
     /// The lowest and highest of `count` floats, eight at a time, each lane kept by compare and
-    /// replace: that becomes vector instructions, where a scalar loop (or `pointwiseMin`, whose
-    /// NaN rules keep it scalar) took five times as long. A NaN is never taken. An hour of 48 kHz
-    /// mono takes about 40 ms of CPU (release build).
+    /// replace, which compiles to vector instructions (`pointwiseMin`'s NaN rules would keep it
+    /// scalar). A NaN is never taken.
     private static func extremes(_ values: UnsafePointer<Float>, count: Int) -> (Float, Float) {
         var lows = SIMD8<Float>(repeating: .infinity), highs = SIMD8<Float>(repeating: -.infinity)
         let raw = UnsafeRawPointer(values)

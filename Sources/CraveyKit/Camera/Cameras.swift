@@ -23,6 +23,7 @@ package enum Cameras {
         let numbered = names.compactMap { name in
             name.hasPrefix("video") ? Int(name.dropFirst(5)).map { (number: $0, name: name) } : nil
         }
+        // Left out, as the contract above says: a device file that is no camera, or not ours to open.
         return numbered.sorted { $0.number < $1.number }.compactMap { try? camera(at: "\(folder)/\($0.name)") }
     }
 
@@ -40,7 +41,7 @@ package enum Cameras {
                 throw CraveyError(.unavailable, error.message + " " + others(), advice: .chooseCamera, underlying: error.underlying)
             }
         }
-        let cameras = (try? list()) ?? []
+        let cameras = try list()
         let named = cameras.filter { $0.name == pathOrName }
         guard named.count <= 1 else {
             throw CraveyError(.invalidInput, "\(named.count) cameras are called \"\(pathOrName)\": \(named.map(\.path).joined(separator: ", ")). Name one by its path instead.")
@@ -53,6 +54,7 @@ package enum Cameras {
 
     /// The cameras there are: the end of every message saying a camera cannot be used.
     static func others(_ cameras: [CameraDevice]? = nil) -> String {
+        // Only the end of a message about another failure: a /dev that cannot be read adds nothing.
         let cameras = cameras ?? (try? list()) ?? []
         let there = cameras.isEmpty
             ? "No camera was found on this machine."
@@ -95,13 +97,17 @@ package enum Cameras {
             throw CraveyError(.unavailable, "\(path) (\(capability.card)) is not a camera: it is a video device that captures no pictures (a camera's metadata node, a video output or a codec).")
         }
         var modes: [CameraMode] = []
-        for format in device.formats() {
-            for size in device.sizes(of: format.code) {
-                modes.append(CameraMode(
-                    pixelFormat: format.fourCC, width: size.width, height: size.height,
-                    frameRates: device.frameRates(of: format.code, width: size.width, height: size.height),
-                    isCompressed: format.isCompressed))
+        do {
+            for format in try device.formats() {
+                for size in try device.sizes(of: format.code) {
+                    modes.append(CameraMode(
+                        pixelFormat: format.fourCC, width: size.width, height: size.height,
+                        frameRates: try device.frameRates(of: format.code, width: size.width, height: size.height),
+                        isCompressed: format.isCompressed))
+                }
             }
+        } catch {
+            throw CraveyError(.unavailable, "Cannot ask the camera \(path) (\(capability.card)) what it captures: \(error).", underlying: error)
         }
         return CameraDevice(path: path, name: capability.card, bus: capability.bus, modes: modes)
     }

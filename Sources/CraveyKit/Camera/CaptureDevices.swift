@@ -20,8 +20,8 @@ extension Demuxer {
     }
 }
 
-/// libavdevice, loaded on first use: linked, it would load SDL, GL, X11 and JACK (about 70 shared
-/// libraries and 17 MB) into every `cravey-media` process, the audio recorder's included.
+/// libavdevice, loaded on first use: linked, it would load SDL, GL, X11 and JACK into every
+/// `cravey-media` process, the audio recorder's included.
 enum CaptureDevices {
     private static let registered = Result { () throws(FFmpegError) in
         // libavdevice's major version moves with libavformat's (59 in FFmpeg 5.1).

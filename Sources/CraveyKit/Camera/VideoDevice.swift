@@ -46,35 +46,36 @@ final class VideoDevice {
                           capabilities: capabilities)
     }
 
-    /// The pixel formats it captures in. The corresponding request is `VIDIOC_ENUM_FMT`.
-    func formats() -> [Format] {
-        enumerate { index -> Format? in
+    /// The pixel formats it captures in; throws when the device fails to answer (it was
+    /// unplugged). The corresponding request is `VIDIOC_ENUM_FMT`.
+    func formats() throws(Errno) -> [Format] {
+        try enumerate { (index) throws(Errno) -> Format? in
             var format = v4l2_fmtdesc()
             format.index = index
             format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-            guard (try? request(cravey_vidioc_enum_fmt(), &format)) != nil else { return nil }
+            guard try entry(cravey_vidioc_enum_fmt(), &format) else { return nil }
             return Format(code: format.pixelformat, fourCC: Self.fourCC(format.pixelformat),
                           isCompressed: format.flags & UInt32(V4L2_FMT_FLAG_COMPRESSED) != 0)
         }
     }
 
     /// The sizes it captures `format` at: the driver's list, or for a range (stepwise or
-    /// continuous) its largest size and the usual sizes inside it, largest first. The
-    /// corresponding request is `VIDIOC_ENUM_FRAMESIZES`.
-    func sizes(of format: UInt32) -> [(width: Int, height: Int)] {
+    /// continuous) its largest size and the usual sizes inside it, largest first; throws when
+    /// the device fails to answer. The corresponding request is `VIDIOC_ENUM_FRAMESIZES`.
+    func sizes(of format: UInt32) throws(Errno) -> [(width: Int, height: Int)] {
         var first = v4l2_frmsizeenum()
         first.pixel_format = format
-        guard (try? request(cravey_vidioc_enum_framesizes(), &first)) != nil else { return [] }
+        guard try entry(cravey_vidioc_enum_framesizes(), &first) else { return [] }
         guard first.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue else {
             let range = first.stepwise
             return Self.sizes(width: (Int(range.min_width), Int(range.max_width), Int(max(range.step_width, 1))),
                               height: (Int(range.min_height), Int(range.max_height), Int(max(range.step_height, 1))))
         }
-        return enumerate { index -> (width: Int, height: Int)? in
+        return try enumerate { (index) throws(Errno) -> (width: Int, height: Int)? in
             var size = v4l2_frmsizeenum()
             size.index = index
             size.pixel_format = format
-            guard (try? request(cravey_vidioc_enum_framesizes(), &size)) != nil,
+            guard try entry(cravey_vidioc_enum_framesizes(), &size),
                   size.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue else { return nil }
             return (Int(size.discrete.width), Int(size.discrete.height))
         }
@@ -82,21 +83,22 @@ final class VideoDevice {
 
     /// The frame rates it captures `format` at at one size, highest first: the driver's list,
     /// or for a range its ends and the usual rates between them. Empty when the driver does not
-    /// say. The corresponding request is `VIDIOC_ENUM_FRAMEINTERVALS`.
-    func frameRates(of format: UInt32, width: Int, height: Int) -> [Double] {
-        func interval(_ index: UInt32) -> v4l2_frmivalenum? {
+    /// say; throws when the device fails to answer. The corresponding request is
+    /// `VIDIOC_ENUM_FRAMEINTERVALS`.
+    func frameRates(of format: UInt32, width: Int, height: Int) throws(Errno) -> [Double] {
+        func interval(_ index: UInt32) throws(Errno) -> v4l2_frmivalenum? {
             var interval = v4l2_frmivalenum()
             interval.index = index
             interval.pixel_format = format
             interval.width = UInt32(width)
             interval.height = UInt32(height)
-            return (try? request(cravey_vidioc_enum_frameintervals(), &interval)) != nil ? interval : nil
+            return try entry(cravey_vidioc_enum_frameintervals(), &interval) ? interval : nil
         }
-        guard let first = interval(0) else { return [] }
+        guard let first = try interval(0) else { return [] }
         var rates: [Double]
         if first.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue {
-            rates = enumerate { index in
-                guard let next = interval(index), next.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue else { return nil }
+            rates = try enumerate { (index) throws(Errno) -> Double?? in
+                guard let next = try interval(index), next.type == V4L2_FRMIVAL_TYPE_DISCRETE.rawValue else { return nil }
                 return Self.rate(next.discrete)
             }.compactMap { $0 }
         } else {
@@ -155,13 +157,24 @@ final class VideoDevice {
 
     /// Runs `body` with 0, 1, 2... until it returns nil, as V4L2's enumerations end in EINVAL.
     /// At most 1,000 entries, against a driver that never ends its list.
-    private func enumerate<T>(_ body: (UInt32) -> T?) -> [T] {
+    private func enumerate<T>(_ body: (UInt32) throws(Errno) -> T?) throws(Errno) -> [T] {
         var items: [T] = []
         for index in 0..<UInt32(1000) {
-            guard let item = body(index) else { break }
+            guard let item = try body(index) else { break }
             items.append(item)
         }
         return items
+    }
+
+    /// One entry of an enumeration: false past its end (EINVAL, how V4L2 ends every list) or
+    /// when the driver keeps no such list (ENOTTY); any other failure throws.
+    private func entry<T>(_ request: UInt, _ argument: inout T) throws(Errno) -> Bool {
+        do {
+            try self.request(request, &argument)
+            return true
+        } catch where error.rawValue == EINVAL || error.rawValue == ENOTTY {
+            return false
+        }
     }
 
     /// One `ioctl` on the device, again when a signal interrupts it.

@@ -9,6 +9,10 @@ import Foundation
 /// Without a session bus nothing happens and nothing is loaded (``SessionBus/exists(in:)``). One
 /// thread owns the bus; ``update(_:)`` hands it the playback's events, from which it signals
 /// `PlaybackStatus` changes (PropertiesChanged) and jumps (`Seeked`); ``end()`` closes it.
+///
+/// Best effort, on purpose: the play never fails, and says nothing, because of the desktop. A
+/// bus that cannot be reached, a name already owned, a notification server that is missing or a
+/// signal the bus refuses gives that part up (the `try?`s here), and the play goes on.
 package final class MediaPlayerService: Sendable {
     package static let busName = "org.mpris.MediaPlayer2.cravey"
     static let path = "/org/mpris/MediaPlayer2"
@@ -61,7 +65,7 @@ package final class MediaPlayerService: Sendable {
     /// Closes the notification, gives the name up and waits for the bus thread to end.
     package func end() async {
         signalThread { $0.ending = true }
-        try? await finished.value()
+        try? await finished.value()  // only ever resolved with a success
     }
 
     private func signalThread(_ change: (inout (latest: (PlaybackEvent, ContinuousClock.Instant)?, ending: Bool)) -> Void) {
@@ -121,6 +125,7 @@ package final class MediaPlayerService: Sendable {
         // Subscribed first, so a press right after the notification shows is not missed.
         var shown: UInt32?
         try bus.subscribe("type='signal',interface='org.freedesktop.Notifications',member='ActionInvoked'") { [manager] message in
+            // Arguments that do not parse are another program's action, not our Stop.
             if let shown, (try? message.arguments()) == [.uint32(shown), .string("stop")] { manager.stop() }
         }
         let reply = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",

@@ -34,8 +34,7 @@ final class VideoWindow {
     private var rotation = 0
 
     /// Makes a window titled `title`, resizable, hidden until ``reveal(for:)`` gives it the
-    /// pictures' size: the renderer is made meanwhile (50 ms on Mesa's llvmpipe), as the
-    /// decoder opens the file. The corresponding C functions are `SDL_CreateWindow` and
+    /// pictures' size: the renderer is made meanwhile, while the decoder opens the file. The corresponding C functions are `SDL_CreateWindow` and
     /// `SDL_CreateRenderer`.
     init(on video: VideoSubsystem, title: String) throws(SDLError) {
         self.video = video
@@ -146,6 +145,7 @@ final class VideoWindow {
     /// Ends a wait in ``inputs(waiting:)``, from any thread, while a window is open. The
     /// corresponding C function is `SDL_PushEvent`.
     static func wake() {
+        // Without SDL there is no window, so nobody to wake.
         guard let sdl = try? LibSDL.shared.get() else { return }
         var event = SDL_Event()
         event.type = SDL_USEREVENT.rawValue

@@ -29,7 +29,7 @@ final class AACEncoderStage {
         self.resampler = resampler
         self.muxer = muxer
         fifo = try AudioFIFO(format: output, capacity: encoder.frameSize * 8)
-        streamIndex = try muxer.addStream(for: encoder)
+        streamIndex = try muxer.addStream(encoder.parameters())
         converted = try Frame()
         frame = try Frame()
         packet = try Packet()

@@ -8,23 +8,18 @@ final class Decoder {
 
     /// Opens the decoder for a stream; `slicedOnThreads` decodes the slices of a picture (VP9's
     /// tiles) on as many threads as FFmpeg sees fit for the machine, but never several pictures
-    /// at once: frame threading keeps a copy of the decoder's state per thread (10 MiB more for
-    /// 720p H.264). The corresponding C functions are `avcodec_find_decoder`,
+    /// at once: frame threading keeps a copy of the decoder's state per thread. The corresponding C functions are `avcodec_find_decoder`,
     /// `avcodec_parameters_to_context` and `avcodec_open2`.
     init(stream index: Int32, of input: Demuxer, slicedOnThreads: Bool = false) throws(FFmpegError) {
-        let codec = try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
-            avcodec_find_decoder(parameters.pointee.codec_id)
-        }
-        guard let codec else {
+        let parameters = try input.parameters(ofStream: index)
+        guard let codec = avcodec_find_decoder(parameters.codecID) else {
             throw FFmpegError(code: FFmpegError.decoderNotFound.code, operation: "avcodec_find_decoder")
         }
         guard let context = avcodec_alloc_context3(codec) else { throw FFmpegError.outOfMemory }
         self.context = context
         self.streamIndex = index
-        try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
-            try check(avcodec_parameters_to_context(context, parameters), "avcodec_parameters_to_context")
-        }
-        context.pointee.pkt_timebase = input.timeBase(ofStream: index)
+        try check(avcodec_parameters_to_context(context, parameters.pointer), "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = parameters.timeBase
         if slicedOnThreads {
             context.pointee.thread_count = 0
             context.pointee.thread_type = FF_THREAD_SLICE

@@ -78,12 +78,13 @@ final class Demuxer {
         format.pointee.streams[Int(index)]!
     }
 
-    /// Lends a stream's codec parameters to `body`, for a decoder or muxer stream to copy; the
-    /// pointer must not outlive the call (the parameters belong to this input).
-    @discardableResult
-    func withParameters<T>(ofStream index: Int32,
-                           _ body: (UnsafePointer<AVCodecParameters>) throws(FFmpegError) -> T) throws(FFmpegError) -> T {
-        try body(stream(index).pointee.codecpar)
+    /// A copy of a stream's codec parameters and time base, for a decoder or a muxer's stream.
+    /// The corresponding C function is `avcodec_parameters_copy`.
+    func parameters(ofStream index: Int32) throws(FFmpegError) -> CodecParameters {
+        let stream = stream(index)
+        return try CodecParameters(timeBase: stream.pointee.time_base) { (parameters) throws(FFmpegError) in
+            try check(avcodec_parameters_copy(parameters, stream.pointee.codecpar), "avcodec_parameters_copy")
+        }
     }
 
     func timeBase(ofStream index: Int32) -> AVRational { stream(index).pointee.time_base }

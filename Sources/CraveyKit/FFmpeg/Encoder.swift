@@ -1,8 +1,10 @@
 internal import CFFmpeg
 
 /// An owned encoder context (`AVCodecContext` opened for encoding).
+///
+/// The context stays inside: a muxer's stream gets a copy of its parameters (``parameters()``).
 final class Encoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
+    private let context: UnsafeMutablePointer<AVCodecContext>
 
     /// Opens the encoder named `name` (`aac`, `mjpeg`, `libx264`...) on a context that `configure`
     /// sets up, with codec options such as `preset` or `crf`. The corresponding C functions are
@@ -50,6 +52,14 @@ final class Encoder {
         let rate = context.pointee.framerate
         return context.pointee.codec_type == AVMEDIA_TYPE_VIDEO && rate.num > 0 && rate.den > 0
             ? max(av_rescale_q(1, av_inv_q(rate), timeBase), 1) : 0
+    }
+
+    /// A copy of what this encoder produces (codec, format, extradata) and its time base, for a
+    /// muxer's stream. The corresponding C function is `avcodec_parameters_from_context`.
+    func parameters() throws(FFmpegError) -> CodecParameters {
+        try CodecParameters(timeBase: timeBase) { (parameters) throws(FFmpegError) in
+            try check(avcodec_parameters_from_context(parameters, context), "avcodec_parameters_from_context")
+        }
     }
 
     /// Hands a frame to the encoder; `nil` starts draining. The corresponding C function is `avcodec_send_frame`.

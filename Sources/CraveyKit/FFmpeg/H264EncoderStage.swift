@@ -23,7 +23,7 @@ final class H264EncoderStage {
                               timeBase: input.timeBase(ofStream: index), frameRate: rate,
                               globalHeader: muxer.wantsGlobalHeader, options: ["preset": "veryfast", "crf": "23"])
         self.muxer = muxer
-        streamIndex = try muxer.addStream(for: encoder)
+        streamIndex = try muxer.addStream(encoder.parameters())
         try muxer.copySideData(ofStream: index, of: input, to: streamIndex)
         packet = try Packet()
     }
@@ -43,7 +43,7 @@ final class H264EncoderStage {
                               timeBase: AVRational(num: 1, den: frameRate), frameRate: AVRational(num: frameRate, den: 1),
                               globalHeader: muxer.wantsGlobalHeader, options: Self.recordingOptions(frameRate: frameRate))
         self.muxer = muxer
-        streamIndex = try muxer.addStream(for: encoder)
+        streamIndex = try muxer.addStream(encoder.parameters())
         packet = try Packet()
     }
 

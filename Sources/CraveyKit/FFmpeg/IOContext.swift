@@ -165,6 +165,7 @@ final class ReadingDescriptor: PositionalReading {
         self.descriptor = FileDescriptor(rawValue: duplicate)
     }
 
+    /// Closes the duplicate, which was only read: nothing is lost if the close fails.
     deinit { try? descriptor.close() }
 
     /// The corresponding C function is `pread`.

@@ -21,8 +21,8 @@ extension Muxer {
 
     /// Copies every audio and video stream of `source`, from where it stands, into `output`, a new
     /// file, packet for packet, without re-encoding; used to turn a fragmented recording into a
-    /// normal MP4 with its index up front (``FileStorageManager/rewriteAsNormalMP4(_:format:audioPriming:)``),
-    /// its source a library file read through its descriptor (``Demuxer/init(reading:name:)``).
+    /// normal MP4 with its index up front when a clip is finished, its source a library file read
+    /// through its descriptor (``Demuxer/init(reading:name:)``).
     ///
     /// `audioPriming` moves audio timestamps back by the encoder delay (in samples) that a
     /// fragmented file cannot record, so the output's edit list hides the priming samples again.

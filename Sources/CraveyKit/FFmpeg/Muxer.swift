@@ -91,27 +91,24 @@ final class Muxer {
         context.pointee.flags |= AVFMT_FLAG_FLUSH_PACKETS
     }
 
-    /// Adds a stream carrying what an encoder produces; returns its index.
-    /// The corresponding C functions are `avformat_new_stream` and `avcodec_parameters_from_context`.
-    func addStream(for encoder: Encoder) throws(FFmpegError) -> Int32 {
+    /// Adds a stream described by `parameters` (an encoder's, ``Encoder/parameters()``, or an
+    /// input stream's, ``Demuxer/parameters(ofStream:)``), timed in their time base; returns its
+    /// index. The corresponding C functions are `avformat_new_stream` and `avcodec_parameters_copy`.
+    func addStream(_ parameters: CodecParameters) throws(FFmpegError) -> Int32 {
         guard let stream = avformat_new_stream(context, nil) else { throw FFmpegError.outOfMemory }
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context),
-                  "avcodec_parameters_from_context")
-        stream.pointee.time_base = encoder.timeBase
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
+        stream.pointee.time_base = parameters.timeBase
         return stream.pointee.index
     }
 
-    /// Adds a stream that copies a stream of an input file packet for packet; returns its index.
-    /// The corresponding C function is `avcodec_parameters_copy`.
+    /// Adds a stream that copies a stream of an input file packet for packet, its side data
+    /// included; returns its index.
     func addStream(copying index: Int32, of input: Demuxer) throws(FFmpegError) -> Int32 {
-        guard let stream = avformat_new_stream(context, nil) else { throw FFmpegError.outOfMemory }
-        try input.withParameters(ofStream: index) { (parameters) throws(FFmpegError) in
-            try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
-        }
-        stream.pointee.codecpar.pointee.codec_tag = 0
-        stream.pointee.time_base = input.timeBase(ofStream: index)
-        try copySideData(ofStream: index, of: input, to: stream.pointee.index)
-        return stream.pointee.index
+        let target = try addStream(try input.parameters(ofStream: index))
+        // The input container's tag for the codec may mean nothing in this one: the muxer picks.
+        context.pointee.streams[Int(target)]!.pointee.codecpar.pointee.codec_tag = 0
+        try copySideData(ofStream: index, of: input, to: target)
+        return target
     }
 
     /// Copies a stream's side data (the display matrix that says how to rotate it, for example)

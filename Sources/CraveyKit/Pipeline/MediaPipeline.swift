@@ -16,7 +16,13 @@ import Foundation
 /// on one input stops on all.
 ///
 /// The pipeline owns its pause: a stage that must do more than wait while paused (a player corks
-/// its stream) registers ``Consumer/onPauseChange(_:)``, which ``pause()`` and ``resume()`` run.
+/// its stream) registers ``Consumer/onPauseChange(_:)``, which ``pause()`` and ``resume()`` run;
+/// a producer that reads on through a pause (a recorder's microphone) asks
+/// ``Producer/proceed(throughPause:)`` and ``Producer/isPaused`` instead of waiting.
+///
+/// The pipeline owns its stop too: a consumer that ends at once rather than draining the queue (a
+/// player) asks ``Consumer/isStopping``, and one that waits on something other than the pipeline
+/// (a stream's mainloop) registers ``Consumer/onWake(_:)``, which every change it must see runs.
 ///
 /// Modelled on swift-nio's `NIOThreadPool`: one state enum behind one condition lock, threads
 /// owned and joined, work refused once the pipeline is ending.
@@ -109,7 +115,9 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Producers whose closure has returned.
         var endedProducers = 0
         /// What a pause (true) and a resume (false) do beside holding the stages.
-        var onPauseChange: (@Sendable (Bool) -> Void)?
+        var onPauseChange: (@Sendable (Bool) throws -> Void)?
+        /// Wakes the consumer where it waits on something other than the pipeline.
+        var onWake: (@Sendable () -> Void)?
     }
 
     /// Makes a pipeline with room for `capacity` items between its two stages.
@@ -184,6 +192,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         do {
             try await withTaskCancellationHandler { try await readiness.value() } onCancel: { self.cancel() }
         } catch {
+            // Waits for every stage to end; their outcome is the error thrown here.
             _ = try? await result()
             throw error
         }
@@ -191,12 +200,20 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
 
     /// Makes the producer wait at its next ``Producer/proceed()`` until ``resume()``, and runs
     /// the consumer's pause hook; nothing happens unless the pipeline is running.
-    func pause() {
+    ///
+    /// Returns false when nothing changed: the pipeline was not running unpaused, or the pause
+    /// hook threw (the sound server refused to cork), which leaves the pipeline running.
+    @discardableResult
+    func pause() -> Bool {
         changePause(to: true)
     }
 
     /// Lets a paused producer go on, and runs the consumer's pause hook.
-    func resume() {
+    ///
+    /// Returns false when nothing changed: the pipeline was not paused, or the pause hook threw,
+    /// which leaves it paused.
+    @discardableResult
+    func resume() -> Bool {
         changePause(to: false)
     }
 
@@ -205,14 +222,16 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// Each producer stops at its next ``Producer/proceed()``; the consumer drains what is queued
     /// and returns.
     func stop() {
-        locked {
+        let wake: (@Sendable () -> Void)? = locked {
             switch life {
             case .idle: life = .idle(stopRequested: true)
             case .running(let stages, _): life = .stopping(stages)
             case .stopping, .ending, .finished, .failed: break
             }
             condition.broadcast()
+            return life.stages?.onWake
         }
+        wake?()
     }
 
     /// Abandons the work; does nothing once the pipeline has finished or failed.
@@ -220,24 +239,31 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// Both stages stop as soon as they next push, pop, wait or proceed, queued items are
     /// dropped, `onCancel` runs, and ``result()`` throws `CancellationError`.
     func cancel() {
-        let notStarted: Bool = locked {
+        let (notStarted, wake): (Bool, (@Sendable () -> Void)?) = locked {
+            let wake = life.stages?.onWake
             switch life {
-            case .finished, .failed: return false
+            case .finished, .failed: return (false, nil)
             case .idle:
                 fail(CancellationError())
-                return true
+                return (true, nil)
             case .running, .stopping, .ending:
                 fail(CancellationError())
-                return false
+                return (false, wake)
             }
         }
+        wake?()
         if notStarted { end(.failure(CancellationError())) }
     }
 
-    /// Wakes every stage waiting in ``Producer/wait(until:)`` to check its condition again: call
-    /// it after changing what that condition reads (a player's seek).
+    /// Wakes every stage waiting in ``Producer/wait(until:)`` to check its condition again, and
+    /// runs the consumer's ``Consumer/onWake(_:)``: call it after changing what that condition
+    /// reads (a player's seek).
     func wakeStages() {
-        locked { condition.broadcast() }
+        let wake = locked {
+            condition.broadcast()
+            return life.stages?.onWake
+        }
+        wake?()
     }
 
     /// Waits for the consumer's result, or the first error; every stage has ended by then.
@@ -258,10 +284,19 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Throws `CancellationError` when the pipeline failed or was cancelled meanwhile.
         func ready() throws { try pipeline.stageReady() }
 
-        /// Waits while paused; false once the pipeline is stopping (return then).
+        /// Waits while paused (unless `throughPause`); false once the pipeline is stopping (return
+        /// then).
         ///
-        /// Throws `CancellationError` once the pipeline failed or was cancelled.
-        func proceed() throws -> Bool { try pipeline.wait(until: { true }) }
+        /// A producer that must read on through a pause (a microphone, a camera: what they
+        /// capture meanwhile is let go, not left to pile up) passes `throughPause` and asks
+        /// ``isPaused`` what to do with what it reads. Throws `CancellationError` once the
+        /// pipeline failed or was cancelled.
+        func proceed(throughPause: Bool = false) throws -> Bool {
+            try pipeline.wait(until: { true }, throughPause: throughPause)
+        }
+
+        /// Whether the pipeline is paused now (``MediaPipeline/pause()``).
+        var isPaused: Bool { pipeline.state == .paused }
 
         /// Waits until `condition` holds while the pipeline runs unpaused; false once it is
         /// stopping (return then).
@@ -318,14 +353,33 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         /// Throws `CancellationError` once the pipeline failed or was cancelled.
         func waitWhilePaused() throws { _ = try pipeline.wait(until: { true }) }
 
+        /// True once the pipeline is stopping (asked to, or its producers have ended) or has
+        /// failed: a consumer that ends at once at a stop instead of draining the queue (a player)
+        /// asks it between items, and where it waits on something else (``onWake(_:)``).
+        var isStopping: Bool {
+            switch pipeline.state {
+            case .idle, .running, .paused: false
+            case .stopping, .finished, .failed: true
+            }
+        }
+
         /// Registers what a pause (`true`) and a resume (`false`) do beside holding the stages: a
         /// player corks its stream. It runs at once if the pipeline is paused already.
         ///
         /// It runs on the thread that calls ``MediaPipeline/pause()`` or ``MediaPipeline/resume()``,
-        /// one call at a time and in their order, without the pipeline's lock; never once the
-        /// pipeline is stopping (a stop ends a pause without a resume).
-        func onPauseChange(_ body: @escaping @Sendable (_ paused: Bool) -> Void) {
+        /// one call at a time and in their order, without the pipeline's lock, before the stages
+        /// see the change; never once the pipeline is stopping (a stop ends a pause without a
+        /// resume). When it throws, the change does not happen (the pipeline stays as it was).
+        func onPauseChange(_ body: @escaping @Sendable (_ paused: Bool) throws -> Void) {
             pipeline.setPauseHook(body)
+        }
+
+        /// Registers how to wake this stage where it waits on something other than the pipeline
+        /// (a stream's mainloop, to ask ``isStopping`` again): it runs after a stop, a
+        /// cancellation, a producer's failure and ``MediaPipeline/wakeStages()``, on the thread
+        /// that made the change, without the pipeline's lock.
+        func onWake(_ body: @escaping @Sendable () -> Void) {
+            pipeline.setWakeHook(body)
         }
 
         /// Sends an event to ``MediaPipeline/events``.
@@ -374,15 +428,14 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
     }
 
-    /// Waits while paused or until `ready` holds; false once the pipeline is stopping.
-    private func wait(until ready: () -> Bool) throws -> Bool {
+    /// Waits while paused (unless `throughPause`) or until `ready` holds; false once the
+    /// pipeline is stopping.
+    private func wait(until ready: () -> Bool, throughPause: Bool = false) throws -> Bool {
         try locked {
             while true {
                 switch life {
-                case .running(_, paused: false):
-                    if ready() { return true }
-                case .running(_, paused: true):
-                    break
+                case .running(_, let paused):
+                    if !paused || throughPause, ready() { return true }
                 case .failed:
                     throw CancellationError()
                 case .idle, .stopping, .ending, .finished:
@@ -393,19 +446,30 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         }
     }
 
-    private func changePause(to paused: Bool) {
+    /// Runs the pause hook, then, unless it threw, makes the change the stages see.
+    private func changePause(to paused: Bool) -> Bool {
         pauseChanges.lock()
         defer { pauseChanges.unlock() }
-        let hook: (@Sendable (Bool) -> Void)? = locked {
+        let hook: (@Sendable (Bool) throws -> Void)? = locked {
             guard case .running(let stages, let wasPaused) = life, wasPaused != paused else { return nil }
-            life = .running(stages, paused: paused)
-            condition.broadcast()
             return stages.onPauseChange ?? { _ in }
         }
-        hook?(paused)
+        guard let hook else { return false }
+        do {
+            try hook(paused)
+        } catch {
+            return false
+        }
+        return locked {
+            // A stop or a failure may have come meanwhile: it ends the pause question.
+            guard case .running(let stages, _) = life else { return false }
+            life = .running(stages, paused: paused)
+            condition.broadcast()
+            return true
+        }
     }
 
-    private func setPauseHook(_ body: @escaping @Sendable (Bool) -> Void) {
+    private func setPauseHook(_ body: @escaping @Sendable (Bool) throws -> Void) {
         pauseChanges.lock()
         defer { pauseChanges.unlock() }
         let paused: Bool = locked {
@@ -413,20 +477,45 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
             if case .running(_, paused: true) = life { return true }
             return false
         }
-        if paused { body(true) }
+        guard paused else { return }
+        do {
+            try body(true)
+        } catch {
+            // The pause it missed cannot take effect: the pipeline runs on.
+            locked {
+                guard case .running(let stages, paused: true) = life else { return }
+                life = .running(stages, paused: false)
+                condition.broadcast()
+            }
+        }
+    }
+
+    private func setWakeHook(_ body: @escaping @Sendable () -> Void) {
+        locked { life.updateStages { $0.onWake = body } }
     }
 
     // MARK: - Threads
 
     private func runProducer(_ body: @Sendable (Producer) throws -> Void) {
-        do { try body(Producer(pipeline: self)) } catch { locked { fail(error) } }
-        locked {
+        do {
+            try body(Producer(pipeline: self))
+        } catch {
+            let wake = locked {
+                defer { fail(error) }
+                return life.stages?.onWake
+            }
+            wake?()
+        }
+        let wake = locked {
             if var stages = life.stages {
                 stages.endedProducers += 1
                 life = .stopping(stages)
             }
             condition.broadcast()
+            return life.stages?.onWake
         }
+        // The consumer's isStopping has changed.
+        wake?()
     }
 
     /// The consumer's thread: runs the stage, joins the producers' threads, and delivers the

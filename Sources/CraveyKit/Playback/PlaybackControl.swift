@@ -1,4 +1,4 @@
-/// What the person asks of a playback (seek, stop) and what it has played, shared by the
+/// What the person asks of a playback (a seek) and what it has played, shared by the
 /// caller's threads, the decoder (producer), the PulseAudio writer (consumer) and the stream's
 /// mainloop; and the one door to the playback's events.
 ///
@@ -7,8 +7,9 @@
 /// position its first sample has, and the stream time (``PlaybackStream/playedTime``) at which
 /// it plays. The position is the segment's start plus what the sink has played of it.
 ///
-/// The pause belongs to the pipeline (``MediaPipeline/pause()``); the writer's pause hook calls
-/// ``pauseChanged(_:)``, which corks the stream and freezes the position here.
+/// The pause and the stop belong to the pipeline (``MediaPipeline/pause()``,
+/// ``MediaPipeline/stop()``): the writer's pause hook calls ``pauseChanged(_:)``, which corks the
+/// stream and freezes the position here, and the stages ask the pipeline whether to stop.
 ///
 /// Every event is emitted with this lock held, after a check that the playback has not ended:
 /// so the final event (``finish(completed:)``) is the last one, whichever thread emits the others.
@@ -39,7 +40,6 @@ final class PlaybackControl: Sendable {
         /// How far the current segment had played when the pause began: what it adds to the
         /// seconds listened if it ends while paused (a seek does not move it).
         var segmentPausedAt: Double?
-        var stopping = false
         var stream: (any SoundOutput)?
         /// Where events go while the writer runs (the pipeline's event stream).
         var emit: (@Sendable (PlaybackEvent) -> Void)?
@@ -59,29 +59,24 @@ final class PlaybackControl: Sendable {
     /// Asks for a seek and emits the event; returns the clamped position.
     ///
     /// The caller also wakes the pipeline's stages (``MediaPipeline/wakeStages()``): a decoder
-    /// waiting at the end decodes again.
+    /// waiting at the end decodes again, and the writer, waiting on its stream, drops what it
+    /// writes.
     @discardableResult
     func seek(to position: Double) -> Double {
-        let target = min(max(position, 0), duration)
-        let stream = state.withLock { state -> (any SoundOutput)? in
-            guard state.ended == nil, !state.stopping else { return nil }
+        let target = clamped(position)
+        state.withLock { state in
+            guard state.ended == nil else { return }
             state.generation += 1
             state.seekTarget = target
             if state.pausedAt != nil { state.pausedAt = target }
             emit(&state, playedTime: nil)
-            return state.stream
         }
-        stream?.wakeUp()
         return target
     }
 
-    /// Asks the writer to stop at once (the caller also stops the pipeline).
-    func stop() {
-        let stream = state.withLock { state in
-            state.stopping = true
-            return state.stream
-        }
-        stream?.wakeUp()
+    /// `position` within the clip.
+    func clamped(_ position: Double) -> Double {
+        min(max(position, 0), duration)
     }
 
     /// The event describing now. Not on the stream's mainloop thread (it reads the stream).
@@ -98,12 +93,10 @@ final class PlaybackControl: Sendable {
         state.withLock { ($0.generation, $0.seekTarget) }
     }
 
-    /// True while `generation` is the latest and no stop was asked.
+    /// True while `generation` is the latest.
     func isCurrent(_ generation: Int) -> Bool {
-        state.withLock { $0.generation == generation && !$0.stopping }
+        state.withLock { $0.generation == generation }
     }
-
-    var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// The writer's stream, and where the events go, until ``detach()``.
     func attach(_ stream: any SoundOutput, emit: @escaping @Sendable (PlaybackEvent) -> Void) {
@@ -113,22 +106,26 @@ final class PlaybackControl: Sendable {
         }
     }
 
-    /// What the pipeline's pause (`true`) and resume (`false`) do at the stream: a pause freezes
-    /// the position and corks the stream, so the sink goes quiet at once; a resume uncorks it and
-    /// lets the position go on. Emits the event either way. The corresponding C function is
-    /// `pa_stream_cork`.
-    func pauseChanged(_ paused: Bool) {
+    /// What the pipeline's pause (`true`) and resume (`false`) do at the stream: a pause corks
+    /// the stream, so the sink goes quiet at once, and freezes the position; a resume uncorks it
+    /// and lets the position go on. Emits the event either way.
+    ///
+    /// Throws when the stream refuses: nothing changed then (the sink plays on, or stays quiet),
+    /// and the pipeline's pause does not happen either, so the events go on saying what the
+    /// sink does. The corresponding C function is `pa_stream_cork`.
+    func pauseChanged(_ paused: Bool) throws {
         guard let stream = state.withLock({ $0.ended == nil ? $0.stream : nil }) else { return }
         if paused {
+            // Read before the cork: the cork's round trip takes time the sink does not play.
             let playedTime = stream.playedTime
+            try stream.cork(true)
             state.withLock { state in
                 state.pausedAt = position(&state, playedTime: playedTime)
                 state.segmentPausedAt = state.segment == nil ? nil : position(&state, playedTime: playedTime, ignoringSeeks: true)
                 emit(&state, playedTime: playedTime)
             }
-            try? stream.cork(true)
         } else {
-            try? stream.cork(false)
+            try stream.cork(false)
             let playedTime = stream.playedTime
             state.withLock { state in
                 state.pausedAt = nil

@@ -74,6 +74,7 @@ public final class PlaybackManager: Sendable {
         do {
             try await pipeline.start()
         } catch {
+            // Closing the window on the way out: the start's error is the one that counts.
             _ = try? await video?.finish()
             outcome.resolve(.failure(error))
             throw error
@@ -86,6 +87,7 @@ public final class PlaybackManager: Sendable {
                 do {
                     summary = try await pipeline.result()
                 } catch {
+                    // Closing the window on the way out: the sound's error is the one that counts.
                     _ = try? await video?.finish()
                     throw error
                 }
@@ -100,7 +102,8 @@ public final class PlaybackManager: Sendable {
         }
     }
 
-    /// Pauses: the stream is corked, so the sink goes quiet at once; decoding waits.
+    /// Pauses: the stream is corked, so the sink goes quiet at once; decoding waits. When the
+    /// sound server refuses the cork, the playback plays on and its events go on saying so.
     public func pause() {
         pipeline.pause()
         video?.wake()
@@ -117,9 +120,14 @@ public final class PlaybackManager: Sendable {
         if pipeline.state == .paused { resume() } else { pause() }
     }
 
-    /// Goes to `position` seconds (clamped to the clip); returns where it goes.
+    /// Goes to `position` seconds (clamped to the clip); returns where it goes. Once stopping,
+    /// the playback stays where it stopped.
     @discardableResult
     public func seek(to position: Double) -> Double {
+        switch pipeline.state {
+        case .stopping, .finished, .failed: return control.clamped(position)
+        case .idle, .running, .paused: break
+        }
         let target = control.seek(to: position)
         pipeline.wakeStages()
         video?.wake()
@@ -138,7 +146,6 @@ public final class PlaybackManager: Sendable {
     /// Stops at once (the app's dismiss); ``result()`` then returns. Safe from any thread,
     /// a signal handler's queue included.
     public func stop() {
-        control.stop()
         pipeline.stop()
         video?.stop()
     }
@@ -229,7 +236,7 @@ public final class PlaybackManager: Sendable {
                 // Asleep until a seek (which wakes the stages), a stop or a failure.
                 guard try stage.wait(until: { !control.isCurrent(generation) }) else { return }
             }
-            guard try stage.proceed(), !control.isStopping else { return }
+            guard try stage.proceed() else { return }
         }
     }
 
@@ -255,7 +262,9 @@ public final class PlaybackManager: Sendable {
         }
         control.attach(stream) { stage.emit($0) }
         defer { control.detach() }
-        stage.onPauseChange { paused in control.pauseChanged(paused) }
+        stage.onPauseChange { paused in try control.pauseChanged(paused) }
+        // A stop or a seek wakes the writer where it waits on the stream (a write, the drain).
+        stage.onWake { stream.wakeUp() }
         try stage.ready()
         stream.reportPlayedTime(every: eventInterval) { control.report(playedTime: $0) }
         var playing: Int?
@@ -270,7 +279,7 @@ public final class PlaybackManager: Sendable {
                 flushed = generation
             }
             while let item = try stage.pop() {
-                guard !control.isStopping else { break }
+                guard !stage.isStopping else { break }
                 guard case .chunk(let chunk) = item else { continue }
                 let current = control.seekRequest.generation
                 guard chunk.generation == current else {
@@ -286,10 +295,10 @@ public final class PlaybackManager: Sendable {
                 }
                 switch chunk.content {
                 case .samples(let samples, _):
-                    _ = try stream.write(samples) { control.isCurrent(current) }
+                    _ = try stream.write(samples) { control.isCurrent(current) && !stage.isStopping }
                     try stage.waitWhilePaused()
                 case .end:
-                    if try stream.drain(while: { control.isCurrent(current) }) {
+                    if try stream.drain(while: { control.isCurrent(current) && !stage.isStopping }) {
                         return control.finish(completed: true)
                     }
                 }

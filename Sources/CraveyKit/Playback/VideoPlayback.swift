@@ -47,7 +47,6 @@ final class VideoPlayback: Sendable {
         var windowOpen = false
         /// True once the window opened: then the pipeline's result is worth waiting for.
         var started = false
-        var stopping = false
         var fullScreenRequested = false
     }
 
@@ -83,6 +82,7 @@ final class VideoPlayback: Sendable {
             try await Task.sleep(for: .seconds(Self.openingTimeout))
             opened.resolve(.success(CraveyError(.unavailable, "The display \(Self.display) did not answer within \(Int(Self.openingTimeout)) s.")))
         }
+        // `opened` is only ever resolved with a success: the problem is its value.
         let problem = (try? await opened.value()) ?? nil
         timer.cancel()
         if problem == nil {
@@ -104,7 +104,6 @@ final class VideoPlayback: Sendable {
 
     /// Asks both threads to end (the window closes).
     func stop() {
-        shared.withLock { $0.stopping = true }
         pipeline.stop()
         wake()
     }
@@ -169,7 +168,7 @@ final class VideoPlayback: Sendable {
                 }
                 // Asleep until a seek (which wakes the stages), a stop or a failure.
                 if ended, try !stage.wait(until: { !control.isCurrent(generation) }) { return }
-                guard try stage.proceed(), !control.isStopping else { return }
+                guard try stage.proceed() else { return }
             }
         } catch where ready && !(error is CancellationError) {
             shared.withLock { $0.commands }(.stop)
@@ -220,11 +219,11 @@ final class VideoPlayback: Sendable {
                 case .redraw: window.redraw()
                 }
             }
-            let (stopping, fullScreen) = shared.withLock { shared in
+            let fullScreen = shared.withLock { shared in
                 defer { shared.fullScreenRequested = false }
-                return (shared.stopping, shared.fullScreenRequested)
+                return shared.fullScreenRequested
             }
-            if stopping || control.isStopping { return counts }
+            if stage.isStopping { return counts }
             if fullScreen { window.toggleFullScreen() }
             // The pictures due now; then how long until the next one is (nil: until an event).
             var wait: Double?

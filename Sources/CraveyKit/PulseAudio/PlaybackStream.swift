@@ -30,16 +30,14 @@ final class PlaybackStream: @unchecked Sendable {
     /// keeps `bufferDuration` seconds queued at the server, and starts to play once they are
     /// there. The corresponding C functions are `pa_context_connect` and `pa_stream_connect_playback`.
     ///
-    /// The stream is set up as `paplay`'s is, which did not drop out on a starved machine where
-    /// the earlier setting did:
+    /// The stream is set up as `paplay`'s is:
     /// - `tlength` 2 s (the server's default): the writer may be late by that much before the
-    ///   sink runs dry. (With `PA_STREAM_ADJUST_LATENCY`, the server gives half of `tlength` to
-    ///   the sink's latency: 0.5 s asked left 0.27 s queued, and a writer starved that long was heard.)
+    ///   sink runs dry. (With `PA_STREAM_ADJUST_LATENCY` the server would give half of `tlength`
+    ///   to the sink's latency, leaving less queued than asked.)
     /// - `prebuf` the server's default, the whole `tlength` less one request: the stream starts
-    ///   once its queue is full. Every write made while the stream is readable but not yet taken
-    ///   by the sink asks the sink for a rewind; starting at 50 ms, the first second's burst of
-    ///   writes made 48 of them, and a null sink's monitor lost 5 ms per rewind (0.23 s of the
-    ///   clip's start). Filling the queue first costs the time to decode 2 s.
+    ///   once its queue is full, so the writes of the first second do not each ask the sink for a
+    ///   rewind (which a sink's monitor loses the start of the clip to). Filling the queue first
+    ///   costs the time to decode 2 s.
     /// - No `PA_STREAM_ADJUST_LATENCY`: the sink keeps the latency its other streams ask for; a
     ///   pause is quiet at once all the same, since a cork rewinds the sink.
     init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 2,

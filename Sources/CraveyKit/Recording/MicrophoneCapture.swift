@@ -26,8 +26,8 @@ enum MicrophoneCapture {
 
     /// Captures until the pipeline stops or ``RecordingOptions/maxDuration`` of audio has been
     /// recorded; a sound server that goes away ends the capture with an interruption (an
-    /// `.interrupted` event), keeping what was read. While `control` says paused, blocks are read
-    /// and let go (``PauseSplice``), and the encoder is told where each pause began and ended on
+    /// `.interrupted` event), keeping what was read. While the pipeline is paused
+    /// (``MediaPipeline/Producer/isPaused``), blocks are read and let go (``PauseSplice``), and the encoder is told where each pause began and ended on
     /// the clock (`.audioPaused`, `.audioResumed`), so that a video leaves out the same stretch.
     ///
     /// `control`'s clock is the recording's: the first block's time and the `.started` latency
@@ -54,7 +54,7 @@ enum MicrophoneCapture {
         var firstTime = 0.0
         // Frames read, recorded or not: the blocks' clock.
         var read = 0
-        while summary.samples < limit, try stage.proceed() {
+        while summary.samples < limit, try stage.proceed(throughPause: true) {
             do throws(PulseAudioError) {
                 try stream.read(into: &block)
             } catch {
@@ -70,7 +70,7 @@ enum MicrophoneCapture {
             }
             let time = firstTime + Double(read) / rate
             read += blockFrames
-            let (kept, skipped, change) = splice.take(block, paused: control.isPaused)
+            let (kept, skipped, change) = splice.take(block, paused: stage.isPaused)
             let elapsed = Double(summary.samples) / rate
             // Before anything was recorded, a pause only delays the start: there is nothing to cut.
             switch change {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A recording under way, made by ``RecordingLibrary/record(_:)``: it captures and encodes into
 /// a file of the library as it goes, then is saved (``save(_:createdAt:)``) or discarded
@@ -73,17 +72,19 @@ public final class Recorder: Sendable {
     /// where their waves meet, so the joint makes no click; a video's paused pictures go with
     /// the sound, keeping both tracks in step. ``events`` says `.paused` and `.resumed` once
     /// they take effect; `.level` readings go on meanwhile, their `elapsed` standing still.
+    /// Nothing happens unless the recording is running unpaused.
     public func pause() {
-        control.isPaused = true
+        pipeline.pause()
     }
 
     /// Records again after ``pause()``.
     public func resume() {
-        control.isPaused = false
+        pipeline.resume()
     }
 
-    /// Whether the recording is paused (or asked to be).
-    public var isPaused: Bool { control.isPaused }
+    /// Whether the recording is paused: the pipeline's pause, which the capture stages read at
+    /// every block (the `.paused` event follows with the next block).
+    public var isPaused: Bool { pipeline.state == .paused }
 
     /// The waveform of what was recorded so far, from the samples as they were captured: to draw
     /// while recording, or to show before saving. Once the recording has ended it is the
@@ -117,6 +118,7 @@ public final class Recorder: Sendable {
     /// Stops recording and deletes what was written; nothing is saved.
     public func discard() async {
         pipeline.cancel()
+        // Waits for the stages to end: a cancelled pipeline's result is CancellationError.
         _ = try? await pipeline.result()
         // A recording that had already ended is no longer the pipeline's to clean up.
         store.remove(ClipFiles(id: id, type: type).media(.recording))
@@ -169,7 +171,8 @@ protocol RecordingCoordinator: Sendable {
     var options: RecordingOptions { get }
 
     /// The capture stages, each on a thread of that name, all stamping on `control`'s one clock
-    /// (the microphone's also pausing as it says, and measuring the waveform).
+    /// and reading on through the pipeline's pause (the microphone leaving out what it reads
+    /// meanwhile).
     func producers(control: RecordingControl) -> [(thread: String, body: @Sendable (Recorder.Stages.Producer) throws -> Void)]
 
     /// The encoder stage's loop: pops what the capture stages queued until they have all ended,
@@ -206,21 +209,14 @@ final class RecordingClock: Sendable {
     }
 }
 
-/// What a recording's owner and its capture stages share: the one clock, whether it is paused,
-/// and the waveform of what was recorded so far.
+/// What a recording's owner and its stages share: the one clock, and the waveform of what was
+/// recorded so far. (Whether it is paused is the pipeline's: ``Recorder/Stages``.)
 final class RecordingControl: Sendable {
     let clock = RecordingClock()
-    private let paused = Atomic(false)
     private let peaks: Locked<PeakMeter>
 
     init(sampleRate: Int, channels: Int) {
         peaks = Locked(PeakMeter(sampleRate: sampleRate, channels: channels))
-    }
-
-    /// Whether the recording is to be paused: the microphone's capture reads it at every block.
-    var isPaused: Bool {
-        get { paused.load(ordering: .relaxed) }
-        set { paused.store(newValue, ordering: .relaxed) }
     }
 
     /// Measures samples as they are written (the encoder's thread, not the capture's).

@@ -54,7 +54,8 @@ struct VideoRecordingCoordinator: RecordingCoordinator {
         try stage.ready()
         var summary = CameraSummary()
         var window = (start: ContinuousClock.now, pictures: 0)
-        while try stage.proceed() {
+        // Read on through a pause: the encoder leaves the paused stretch out (``Captured/audioPaused(time:)``).
+        while try stage.proceed(throughPause: true) {
             let picture: Frame?
             do {
                 picture = try input.next()

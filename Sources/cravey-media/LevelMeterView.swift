@@ -1,0 +1,62 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// Shows what is being recorded on stderr: a live meter on a terminal, a line otherwise, and
+/// what ended early and how many frames a video holds.
+struct LevelMeterView {
+    let seconds: Double?
+    /// A video's options, for its summary line.
+    let video: RecordingOptions?
+    /// Whether space pauses (stdin is the terminal), for the first line.
+    var spaceToPause = false
+
+    func show(_ events: AsyncStream<RecordingEvent>) async {
+        // The meter needs a terminal on stderr; NO_COLOR takes its colour, not the meter.
+        let live = isatty(2) == 1
+        var meter = MeterLine(colour: Terminal.isInteractive)
+        var lastDraw = -1.0
+        var latest: AudioLevel?
+        for await event in events {
+            switch event {
+            case .started(let source, _):
+                let limit = seconds.map { " for \(Format.duration($0))" } ?? ""
+                let keys = spaceToPause ? "Space pauses; Ctrl-C stops and saves." : "Press Ctrl-C to stop and save."
+                Terminal.diagnostic("Recording from \(source)\(limit). \(keys)")
+            case .silenceWarning(let source):
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic("cravey: warning: the input from '\(source)' has been silent for 2 seconds. The microphone may be muted or the wrong source; see `cravey devices` and --device.")
+            case .level(let level):
+                latest = level
+                guard live else { continue }
+                meter.add(level)
+                // At least 10 times a second: every block (40 ms) past 0.1 s since the last.
+                guard !meter.paused, level.elapsed - lastDraw >= 0.099 else { continue }
+                lastDraw = level.elapsed
+                Terminal.diagnostic(meter.line(level, width: Terminal.columns), terminator: "")
+            case .frameRate(let rate):
+                meter.frameRate = rate
+            case .interrupted(let reason):
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic("cravey: recording ended early: \(reason)")
+            case .paused(let elapsed), .resumed(let elapsed):
+                let paused = if case .paused = event { true } else { false }
+                meter.paused = paused
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                let resume = spaceToPause ? "space or " : ""
+                Terminal.diagnostic(paused ? "Paused at \(Format.duration(elapsed)); \(resume)SIGUSR1 (kill -USR1 \(getpid())) resumes."
+                                           : "Resumed at \(Format.duration(elapsed)).")
+                // The meter stays, saying paused, its clock stopped where the recording stands.
+                if live, paused, var level = latest {
+                    level.elapsed = elapsed
+                    Terminal.diagnostic(meter.line(level, width: Terminal.columns), terminator: "")
+                }
+            case .videoFrames(let written, let dropped, let repeated):
+                guard let video else { continue }
+                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic("Video: \(written) frames of \(video.width)x\(video.height) at \(video.frameRate) fps from \(video.camera.map { "\($0)" } ?? "") (\(dropped) dropped, \(repeated) repeated).")
+            }
+        }
+        if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+    }
+}
