@@ -27,6 +27,56 @@ package struct RecordingRepository {
         return recordings
     }
 
+    // MARK: - A page at a time
+
+    /// The recordings whose title, notes or purpose contain `text` (letters of the ASCII range
+    /// in either case, as SQLite's LIKE compares; every recording for ""), in `sort`'s order:
+    /// `limit` of them from the `offset`th. A screen reads what it shows this way, never the
+    /// whole library; a row that cannot be read (an id that is no UUID) is left out, as in
+    /// ``recordings(sortedBy:)``.
+    package func recordings(sortedBy sort: RecordingSort, containing text: String, offset: Int, limit: Int) throws -> [Recording] {
+        var recordings: [Recording] = []
+        let request = Self.containing(text).order(sort.ordering).limit(max(limit, 0), offset: max(offset, 0))
+        let rows = try Row.fetchCursor(db, request)
+        while let row = try rows.next() {
+            if let recording = try? Recording(row: row) { recordings.append(recording) }
+        }
+        return recordings
+    }
+
+    /// How many recordings contain `text` (see ``recordings(sortedBy:containing:offset:limit:)``).
+    package func count(containing text: String) throws -> Int {
+        try Self.containing(text).fetchCount(db)
+    }
+
+    /// Where the recording `id` stands among those containing `text` in `sort`'s order (0 the
+    /// first), or nil when it is not among them; read by walking their ids, one at a time.
+    package func position(of id: UUID, sortedBy sort: RecordingSort, containing text: String) throws -> Int? {
+        let wanted = id.uuidString.lowercased()
+        let ids = try String.fetchCursor(db, Self.containing(text).order(sort.ordering).select(Recording.Columns.id, as: String.self))
+        var position = 0
+        while let next = try ids.next() {
+            if next == wanted { return position }
+            position += 1
+        }
+        return nil
+    }
+
+    /// The recordings whose title, notes or purpose contain `text`, `%`, `_` and `\` taken as
+    /// themselves.
+    private static func containing(_ text: String) -> QueryInterfaceRequest<Recording> {
+        guard !text.isEmpty else { return Recording.all() }
+        var escaped = ""
+        for character in text {
+            if ["%", "_", "\\"].contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        let pattern = "%\(escaped)%"
+        typealias Columns = Recording.Columns
+        return Recording.filter(Columns.title.like(pattern, escape: "\\") || Columns.notes.like(pattern, escape: "\\")
+                                || Columns.purpose.like(pattern, escape: "\\"))
+    }
+
     /// The ids of rows that cannot be read as a recording (an id that is no UUID).
     package func unreadableRows() throws -> [String] {
         try String.fetchAll(db, sql: "SELECT id FROM recording").filter { Recording.uuid($0) == nil }
