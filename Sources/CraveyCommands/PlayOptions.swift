@@ -15,7 +15,9 @@ package struct PlayOptions: ParsableCommand {
             is not made yet) and the length. Keys, on the terminal and in a video's window: \
             space pause/resume, left/right arrows skip 15 s back/forward (within the clip), 0-9 \
             jump to 0-90%, Home/End to the start and the end, a click on the bar to that point \
-            (xterm's mouse reporting, on only while it plays), q, Escape or Ctrl-C stop. The \
+            (xterm's mouse reporting, on only while it plays), [ and ] 10% slower and faster \
+            (0.5x to 2x, the pitch kept, as mpv does; --speed starts at one), Backspace back to \
+            1x, q, Escape or Ctrl-C stop. The \
             terminal's mode is put back on every way out (the end, a key, SIGTERM, SIGHUP, a \
             failure). Not on a terminal it plays to the end; SIGINT, SIGTERM and SIGHUP stop it, \
             and the play is counted.
@@ -44,7 +46,8 @@ package struct PlayOptions: ParsableCommand {
             keyboard's play/pause and stop keys, GNOME's and KDE's media controls and \
             `playerctl -p cravey play-pause|stop|position 30|metadata` pause, resume, seek and \
             stop it as the keys do, and show its title, length and position (a video's \
-            thumbnail as its picture). Started without a terminal (a launcher, a keyboard \
+            thumbnail as its picture); its speed is MPRIS's Rate, which they may read and set \
+            (0.5 to 2). Started without a terminal (a launcher, a keyboard \
             shortcut), it shows a notification naming the clip, with a Stop button. Without a \
             session bus (a server, an SSH session) nothing of this is loaded or said. The bus \
             is a local socket; a tcp: bus address is not used.
@@ -80,11 +83,18 @@ package struct PlaybackFlags: ParsableArguments {
     @Flag(name: .customLong("no-video"), help: "Play a video's sound only, without its window.")
     package var noVideo = false
 
+    @Option(help: ArgumentHelp("Play this many times as fast, from 0.5 to 2, the pitch kept ([ and ] change it by 0.1 while it plays).",
+                               valueName: "factor"))
+    package var speed: Double = 1
+
     package init() {}
 
     package func validate() throws {
         if let from, !(from >= 0 && from.isFinite) {
             throw ValidationError("--from must be a number of seconds from 0, not \(from).")
+        }
+        if !(0.5...2).contains(speed) {
+            throw ValidationError("--speed must be from 0.5 to 2 (half to twice the clip's own speed), not \(speed).")
         }
     }
 }

@@ -110,6 +110,7 @@ final class KeyReader: Sendable {
     /// reports (`ESC [ < 0 ; 12 ; 5 M`); an Escape followed by anything else is the Escape key.
     static func key(startingAt bytes: [UInt8]) -> (PlayerKey?, Int)? {
         guard let first = bytes.first else { return nil }
+        if first == 0x7F || first == 0x08 { return (.backspace, 1) }
         guard first == 0x1B else { return (first < 0x80 ? .character(Character(UnicodeScalar(first))) : nil, 1) }
         guard bytes.count >= 2 else { return nil }
         guard [UInt8(ascii: "["), UInt8(ascii: "O")].contains(bytes[1]) else { return (.escape, 1) }

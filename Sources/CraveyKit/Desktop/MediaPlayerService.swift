@@ -100,11 +100,14 @@ package final class MediaPlayerService: Sendable {
             do { try bus.process(orWakeOn: wake) } catch { break }
             let (latest, ending) = state.withLock { ($0.latest, $0.ending) }
             if let (event, at) = latest, at > shown.at {
-                if Self.status(event.state) != Self.status(shown.event.state) {
+                var changed: [String: BusValue] = [:]
+                if Self.status(event.state) != Self.status(shown.event.state) { changed["PlaybackStatus"] = .string(Self.status(event.state)) }
+                if event.speed != shown.event.speed { changed["Rate"] = .double(event.speed) }
+                if !changed.isEmpty {
                     try? bus.signal(path: Self.path, interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                                    [.string(Self.player), .dictionary(["PlaybackStatus": .string(Self.status(event.state))]), .strings([])])
+                                    [.string(Self.player), .dictionary(changed), .strings([])])
                 }
-                let expected = shown.event.position + (shown.event.state == .playing ? (at - shown.at) / .seconds(1) : 0)
+                let expected = shown.event.position + (shown.event.state == .playing ? (at - shown.at) / .seconds(1) * shown.event.speed : 0)
                 if abs(event.position - expected) > 0.5 { seeked = event.position }
                 shown = (event, at)
             }
@@ -153,7 +156,17 @@ package final class MediaPlayerService: Sendable {
             guard case .string(let interface)? = arguments.first else { throw BusMethodError.invalidArguments("GetAll takes an interface") }
             return ([.dictionary(properties(of: interface) ?? [:])], nil)
         case ("org.freedesktop.DBus.Properties", "Set"):
-            throw BusMethodError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "cravey's properties are read-only.")
+            // The speed may be set (`playerctl -p cravey speed`... or a desktop's control); the
+            // rest is read-only. Outside 0.5-2 it is clamped.
+            guard arguments.count == 3, arguments[0] == .string(Self.player), arguments[1] == .string("Rate") else {
+                throw BusMethodError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "cravey's properties are read-only, but for Rate.")
+            }
+            guard case .variant(.double(let rate)) = arguments[2], rate.isFinite else {
+                throw BusMethodError.invalidArguments("Rate is a number (d)")
+            }
+            // A rate of 0 is a pause, as the specification says.
+            if rate <= 0 { manager.pause() } else { manager.setSpeed(rate) }
+            return ([], nil)
         case ("org.freedesktop.DBus.Introspectable", "Introspect"):
             return ([.string(Self.introspection)], nil)
         case (Self.root, "Raise"), (Self.player, "Next"), (Self.player, "Previous"):
@@ -190,8 +203,8 @@ package final class MediaPlayerService: Sendable {
         case Self.player:
             let event = manager.event
             return ["PlaybackStatus": .string(Self.status(event.state)), "Position": .int64(Self.microseconds(event.position)),
-                    "Metadata": .dictionary(metadata), "Rate": .double(1), "MinimumRate": .double(1),
-                    "MaximumRate": .double(1), "Volume": .double(1), "CanPlay": .bool(true), "CanPause": .bool(true),
+                    "Metadata": .dictionary(metadata), "Rate": .double(event.speed),
+                    "MinimumRate": .double(AudioTempo.speeds.lowerBound), "MaximumRate": .double(AudioTempo.speeds.upperBound), "Volume": .double(1), "CanPlay": .bool(true), "CanPause": .bool(true),
                     "CanSeek": .bool(true), "CanControl": .bool(true), "CanGoNext": .bool(false),
                     "CanGoPrevious": .bool(false)]
         default:
@@ -237,7 +250,7 @@ package final class MediaPlayerService: Sendable {
           <method name="SetPosition"><arg type="o" direction="in"/><arg type="x" direction="in"/></method>
           <method name="OpenUri"><arg type="s" direction="in"/></method>
           <signal name="Seeked"><arg type="x"/></signal>
-          <property name="PlaybackStatus" type="s" access="read"/><property name="Rate" type="d" access="read"/>
+          <property name="PlaybackStatus" type="s" access="read"/><property name="Rate" type="d" access="readwrite"/>
           <property name="Metadata" type="a{sv}" access="read"/><property name="Volume" type="d" access="read"/>
           <property name="Position" type="x" access="read"/><property name="MinimumRate" type="d" access="read"/>
           <property name="MaximumRate" type="d" access="read"/><property name="CanGoNext" type="b" access="read"/>

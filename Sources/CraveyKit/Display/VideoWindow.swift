@@ -179,6 +179,7 @@ final class VideoWindow {
         case SDLK_HOME.rawValue: return .home
         case SDLK_END.rawValue: return .end
         case SDLK_ESCAPE.rawValue: return .escape
+        case SDLK_BACKSPACE.rawValue: return .backspace
         case SDLK_KP_0.rawValue: return .character("0")
         case SDLK_KP_1.rawValue...SDLK_KP_9.rawValue: return .character(Character(String(key - SDLK_KP_1.rawValue + 1)))
         case 32..<127: return .character(Character(UnicodeScalar(UInt8(key))))

@@ -23,6 +23,8 @@ final class PlaybackControl: Sendable {
         var generation: Int
         var start: Double
         var streamTime: Double
+        /// Clip seconds a second of the stream plays (``AudioTempo``).
+        var speed: Double
         /// The latest stream time read: the server's timing can be briefly unknown (after a write
         /// or a flush), and the position must not go back meanwhile.
         var lastPlayed: Double
@@ -31,6 +33,8 @@ final class PlaybackControl: Sendable {
     private struct State {
         var generation = 0
         var seekTarget: Double
+        /// The speed the current generation is decoded at.
+        var speed: Double
         var segment: Segment?
         var listened = 0.0
         /// The position while paused, frozen at the pause (or moved by a seek): PulseAudio 16's
@@ -49,9 +53,9 @@ final class PlaybackControl: Sendable {
     let duration: Double
     private let state: Locked<State>
 
-    init(start: Double, duration: Double) {
+    init(start: Double, duration: Double, speed: Double = 1) {
         self.duration = duration
-        state = Locked(State(seekTarget: start))
+        state = Locked(State(seekTarget: start, speed: Self.clamped(speed: speed)))
     }
 
     // MARK: - The caller's side
@@ -79,6 +83,35 @@ final class PlaybackControl: Sendable {
         min(max(position, 0), duration)
     }
 
+    /// `speed` within ``AudioTempo/speeds``, to the nearest hundredth (1 for one that is no number).
+    static func clamped(speed: Double) -> Double {
+        guard speed.isFinite else { return 1 }
+        return (min(max(speed, AudioTempo.speeds.lowerBound), AudioTempo.speeds.upperBound) * 100).rounded() / 100
+    }
+
+    /// Plays on at `speed` (clamped) from where the sink is: a new generation, as a seek, so
+    /// the decoder starts again there through a tempo stage of that speed (the caller wakes the
+    /// pipeline's stages, as for a seek). Emits the event; returns the speed.
+    @discardableResult
+    func changeSpeed(to speed: Double) -> Double {
+        let speed = Self.clamped(speed: speed)
+        let stream = state.withLock { $0.stream }
+        let playedTime = stream?.playedTime
+        state.withLock { state in
+            guard state.ended == nil, speed != state.speed else { return }
+            let here = event(&state, playedTime: playedTime).position
+            state.generation += 1
+            state.seekTarget = here
+            state.speed = speed
+            if state.pausedAt != nil { state.pausedAt = here }
+            emit(&state, playedTime: nil)
+        }
+        return speed
+    }
+
+    /// The speed the playback plays at.
+    var speed: Double { state.withLock { $0.speed } }
+
     /// The event describing now. Not on the stream's mainloop thread (it reads the stream).
     var event: PlaybackEvent {
         let stream = state.withLock { $0.stream }
@@ -88,9 +121,9 @@ final class PlaybackControl: Sendable {
 
     // MARK: - The stages' side
 
-    /// The generation to decode and where it starts.
-    var seekRequest: (generation: Int, position: Double) {
-        state.withLock { ($0.generation, $0.seekTarget) }
+    /// The generation to decode, where it starts and at which speed.
+    var seekRequest: (generation: Int, position: Double, speed: Double) {
+        state.withLock { ($0.generation, $0.seekTarget, $0.speed) }
     }
 
     /// True while `generation` is the latest.
@@ -155,9 +188,10 @@ final class PlaybackControl: Sendable {
         }
     }
 
-    /// Starts a segment: `generation`'s first sample is clip position `start`, played at `streamTime`.
-    func openSegment(generation: Int, start: Double, streamTime: Double) {
-        state.withLock { $0.segment = Segment(generation: generation, start: start, streamTime: streamTime, lastPlayed: streamTime) }
+    /// Starts a segment: `generation`'s first sample is clip position `start`, played at
+    /// `streamTime`, and each second of the stream plays `speed` seconds of the clip.
+    func openSegment(generation: Int, start: Double, streamTime: Double, speed: Double) {
+        state.withLock { $0.segment = Segment(generation: generation, start: start, streamTime: streamTime, speed: speed, lastPlayed: streamTime) }
     }
 
     /// Ends the playback: closes the segment, emits the final event (completed, or stopped where
@@ -168,7 +202,7 @@ final class PlaybackControl: Sendable {
         // behind a sink's clock reported it: its last segment reaches the end.
         closeSegment(reaching: completed ? duration : nil)
         return state.withLock { state in
-            let final = PlaybackEvent(state: completed ? .completed : .stopped, position: position, duration: duration)
+            let final = PlaybackEvent(state: completed ? .completed : .stopped, position: position, duration: duration, speed: state.speed)
             state.emit?(final)
             state.ended = final
             state.stream = nil
@@ -190,9 +224,9 @@ final class PlaybackControl: Sendable {
     private func event(_ state: inout State, playedTime: Double?) -> PlaybackEvent {
         if let ended = state.ended { return ended }
         if let pausedAt = state.pausedAt {
-            return PlaybackEvent(state: .paused, position: pausedAt, duration: duration)
+            return PlaybackEvent(state: .paused, position: pausedAt, duration: duration, speed: state.speed)
         }
-        return PlaybackEvent(state: .playing, position: position(&state, playedTime: playedTime), duration: duration)
+        return PlaybackEvent(state: .playing, position: position(&state, playedTime: playedTime), duration: duration, speed: state.speed)
     }
 
     /// Emits the event describing now, unless the playback has ended.
@@ -207,6 +241,6 @@ final class PlaybackControl: Sendable {
         }
         segment.lastPlayed = max(segment.lastPlayed, playedTime ?? segment.lastPlayed)
         state.segment = segment
-        return min(segment.start + segment.lastPlayed - segment.streamTime, duration)
+        return min(segment.start + (segment.lastPlayed - segment.streamTime) * segment.speed, duration)
     }
 }

@@ -16,6 +16,8 @@ public struct PlaybackEvent: Sendable, Equatable, Codable {
     public var position: Double
     /// The clip's length in seconds.
     public var duration: Double
+    /// How fast it plays: 1 is the clip's own speed, 0.5 half, 2 twice (the pitch kept).
+    public var speed: Double
 }
 
 /// How to play a clip (``RecordingLibrary/play(_:options:)``).
@@ -32,25 +34,30 @@ public struct PlaybackOptions: Sendable {
     /// A gain in dB applied to the decoded samples when not normalizing (0 leaves them as they
     /// are); whatever the gain, no sample leaves beyond full scale.
     public var gainDB: Double
+    /// How fast to play, from 0.5 (half the clip's own speed) to 2 (twice), the pitch kept
+    /// (FFmpeg's `atempo`); clamped to that range.
+    public var speed: Double
     /// Show a video's pictures in a window of its own (SDL2, on the display that `DISPLAY` or
     /// `WAYLAND_DISPLAY` names), in step with its sound; its keys are the command line player's.
     /// Without a display the sound plays alone (``PlaybackManager/videoProblem`` says why).
     public var showsVideo: Bool
 
     public init(sink: String? = nil, start: Double = 0, normalize: Bool = true, countsPlay: Bool = true, gainDB: Double = 0,
-                showsVideo: Bool = false) {
+                showsVideo: Bool = false, speed: Double = 1) {
         self.sink = sink
         self.start = start
         self.normalize = normalize
         self.countsPlay = countsPlay
         self.gainDB = gainDB
         self.showsVideo = showsVideo
+        self.speed = speed
     }
 }
 
 /// How a playback ended.
 public struct PlaybackSummary: Sendable, Equatable {
-    /// Seconds of the clip that reached the sink and were played (a span played twice counts twice).
+    /// Seconds of the clip that reached the sink and were played (a span played twice counts
+    /// twice; at another speed, the clip's seconds, not the clock's).
     public var secondsListened: Double
     /// True when it played to the end.
     public var completed: Bool

@@ -49,7 +49,7 @@ public final class PlaybackManager: Sendable {
     package init(fileAt media: MediaLocation, duration: Double, title: String = "cravey", options: PlaybackOptions = PlaybackOptions(),
          finishing: (@Sendable (PlaybackSummary) throws -> PlaybackSummary)? = nil) {
         let duration = max(duration, 0)
-        let control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration)
+        let control = PlaybackControl(start: min(max(options.start, 0), duration), duration: duration, speed: options.speed)
         self.control = control
         self.finishing = finishing
         pipeline = Stages(
@@ -134,6 +134,23 @@ public final class PlaybackManager: Sendable {
         return target
     }
 
+    /// How fast it plays: 1 is the clip's own speed (see ``PlaybackOptions/speed``).
+    public var speed: Double { control.speed }
+
+    /// Plays on at `speed` (0.5 to 2, clamped; the pitch kept) from where it is, as mpv's `[`
+    /// and `]` do; returns the speed. Once stopping, nothing changes.
+    @discardableResult
+    public func setSpeed(_ speed: Double) -> Double {
+        switch pipeline.state {
+        case .stopping, .finished, .failed: return control.speed
+        case .idle, .running, .paused: break
+        }
+        let speed = control.changeSpeed(to: speed)
+        pipeline.wakeStages()
+        video?.wake()
+        return speed
+    }
+
     /// Skips forward (positive) or back (negative) by `seconds`, clamped to the clip.
     @discardableResult
     public func skip(by seconds: Double) -> Double {
@@ -157,6 +174,8 @@ public final class PlaybackManager: Sendable {
         case .skip(let seconds): skip(by: seconds)
         case .seek(let fraction): seek(to: fraction * duration)
         case .toggleFullScreen: video?.toggleFullScreen()
+        case .changeSpeed(let step): setSpeed(control.speed + step)
+        case .resetSpeed: setSpeed(1)
         case .stop: stop()
         }
     }
@@ -185,8 +204,9 @@ public final class PlaybackManager: Sendable {
     /// Decoded samples of one generation (see ``PlaybackControl``), or its end.
     private struct Chunk: Sendable {
         enum Content: Sendable {
-            /// Interleaved samples whose first plays at `start` seconds into the clip.
-            case samples([Float], start: Double)
+            /// Interleaved samples whose first plays at `start` seconds into the clip, each second
+            /// of them `speed` seconds of it.
+            case samples([Float], start: Double, speed: Double)
             case end
         }
         var generation: Int
@@ -217,26 +237,57 @@ public final class PlaybackManager: Sendable {
         try stage.ready()
         var failure: (any Error)?
         while true {
-            let (generation, target) = control.seekRequest
-            let ended = try source.samples(from: target) { samples, start in
-                guard control.isCurrent(generation) else { return false }
+            let (generation, target, speed) = control.seekRequest
+            // At another speed, the samples go through a tempo stage of their own for this
+            // generation; where they start is where the first of them went in.
+            let tempo = speed == 1 ? nil : try Self.tempo(sampleRate: format.sampleRate, channels: format.channels, speed: speed)
+            var firstStart: Double?
+            /// Hands the writer samples ready to play (through the tempo stage already).
+            func push(_ samples: [Float], start: Double) throws -> Bool {
+                let start = firstStart ?? start
+                firstStart = start
+                guard !samples.isEmpty else { return true }
                 var samples = samples
                 Self.apply(gain, to: &samples)
+                return try stage.push(.chunk(Chunk(generation: generation, content: .samples(samples, start: start, speed: speed))))
+                    && stage.proceed()
+            }
+            var ended = try source.samples(from: target) { samples, start in
+                guard control.isCurrent(generation) else { return false }
                 do {
-                    return try stage.push(.chunk(Chunk(generation: generation, content: .samples(samples, start: start))))
-                        && stage.proceed()
+                    guard let tempo else { return try push(samples, start: start) }
+                    return try push(try checked { () throws(FFmpegError) in try tempo.process(samples) }, start: start)
                 } catch {
                     failure = error
                     return false
                 }
             }
             if let failure { throw failure }
+            if ended, let tempo {
+                // What the tempo stage still holds is the clip's last samples.
+                let rest = try Self.checked { () throws(FFmpegError) in try tempo.finish() }
+                if !rest.isEmpty, control.isCurrent(generation) { ended = try push(rest, start: target) }
+            }
             if ended {
                 guard try stage.push(.chunk(Chunk(generation: generation, content: .end))) else { return }
                 // Asleep until a seek (which wakes the stages), a stop or a failure.
                 guard try stage.wait(until: { !control.isCurrent(generation) }) else { return }
             }
             guard try stage.proceed() else { return }
+        }
+    }
+
+    /// A tempo stage (``AudioTempo``); libavfilter missing or refusing is `.unavailable`.
+    private static func tempo(sampleRate: Int, channels: Int, speed: Double) throws -> AudioTempo {
+        try checked { () throws(FFmpegError) in try AudioTempo(sampleRate: sampleRate, channels: channels, speed: speed) }
+    }
+
+    /// Runs a tempo stage's step; its failure says what could not play at another speed.
+    private static func checked<T>(_ body: () throws(FFmpegError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw CraveyError(.unavailable, "Cannot play at another speed: FFmpeg's atempo filter failed (\(error.message)). libavfilter is needed for it (`scripts/setup` installs it).")
         }
     }
 
@@ -288,13 +339,13 @@ public final class PlaybackManager: Sendable {
                 }
                 if playing != current {
                     if playing != nil { try flush(for: current) }
-                    if case .samples(_, let start) = chunk.content {
-                        control.openSegment(generation: current, start: start, streamTime: streamTime)
+                    if case .samples(_, let start, let speed) = chunk.content {
+                        control.openSegment(generation: current, start: start, streamTime: streamTime, speed: speed)
                     }
                     playing = current
                 }
                 switch chunk.content {
-                case .samples(let samples, _):
+                case .samples(let samples, _, _):
                     _ = try stream.write(samples) { control.isCurrent(current) && !stage.isStopping }
                     try stage.waitWhilePaused()
                 case .end:

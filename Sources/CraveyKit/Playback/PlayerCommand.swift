@@ -2,7 +2,7 @@
 package enum PlayerKey: Sendable, Equatable {
     /// A printable character as typed (`q`, `f`, `5`, a space).
     case character(Character)
-    case left, right, home, end, escape
+    case left, right, home, end, escape, backspace
     /// A click of the left mouse button at this column and row of the terminal (1-based), as
     /// xterm's SGR mouse reporting gives it.
     case click(column: Int, row: Int)
@@ -20,10 +20,15 @@ package enum PlayerCommand: Sendable, Equatable {
     case toggleFullScreen
     /// Stops (the play counts).
     case stop
+    /// Plays this much faster (positive) or slower, within 0.5x to 2x, the pitch kept.
+    case changeSpeed(by: Double)
+    /// Plays at the clip's own speed again.
+    case resetSpeed
 
     /// The command `key` gives, if any: space pauses and resumes, the arrows skip 15 s back and
     /// forward, a digit N goes to N × 10 % of the clip, Home to its start and End to its end, `f`
-    /// turns full screen on and off, `q` and Escape stop.
+    /// turns full screen on and off, `q` and Escape stop; `[` and `]` slow down and speed up by
+    /// 10% and Backspace goes back to 1x, as in mpv.
     package init?(_ key: PlayerKey) {
         switch key {
         case .left: self = .skip(-15)
@@ -31,6 +36,9 @@ package enum PlayerCommand: Sendable, Equatable {
         case .home: self = .seek(fraction: 0)
         case .end: self = .seek(fraction: 1)
         case .escape: self = .stop
+        case .backspace: self = .resetSpeed
+        case .character("["): self = .changeSpeed(by: -0.1)
+        case .character("]"): self = .changeSpeed(by: 0.1)
         case .click: return nil  // where a click seeks depends on what was drawn there
         case .character(" "): self = .togglePause
         case .character("q"), .character("Q"): self = .stop

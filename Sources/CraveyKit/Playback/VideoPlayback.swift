@@ -143,7 +143,7 @@ final class VideoPlayback: Sendable {
         var ready = false
         do {
             while true {
-                let (generation, target) = control.seekRequest
+                let (generation, target, _) = control.seekRequest
                 var failure: (any Error)?
                 let ended = try video.pictures(from: target) { frame, time, duration in
                     guard control.isCurrent(generation) else { return false }
