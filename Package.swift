@@ -51,6 +51,14 @@ let package = Package(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev"])]
         ),
+        // ncurses (wide characters) and its terminfo, for the home screen: the terminal's own
+        // capabilities and keys, and only what changed written at each redraw.
+        // (No pkg-config: ncursesw's adds -D_XOPEN_SOURCE=600, which SwiftPM refuses; its headers
+        // are in /usr/include/ncursesw and the module map links it.)
+        .systemLibrary(
+            name: "CNcurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
         // The library without media: recordings in SQLite, the Recordings/ folder, and the use
         // cases that only read and change those. It links neither FFmpeg nor PulseAudio, whose
         // ~200 shared libraries cost a process about 80 ms to load.
@@ -97,6 +105,7 @@ let package = Package(
             dependencies: [
                 "CraveyCommands",
                 "CraveyKit",
+                "CNcurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -34,7 +34,7 @@ package struct CommandRoute: Equatable, Sendable {
     /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
     static let verbs: [String: Destination] = [
         "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
-        "thumbnail": .media, "quickplay": .mediaWithOperand,
+        "thumbnail": .media, "quickplay": .mediaWithOperand, HomeOptions.configuration.commandName!: .media,
     ]
 
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through
@@ -60,7 +60,9 @@ package struct CommandRoute: Equatable, Sendable {
     /// `--library` option reads it.
     package let arguments: [String]
 
-    package init(_ arguments: some Collection<String>) {
+    /// The route of a command line; `cravey` alone (or with only `--library`) opens the home
+    /// screen when `opensHome` says so (a terminal that can show it), else prints the help.
+    package init(_ arguments: some Collection<String>, opensHome: Bool = false) {
         var leading: [String] = []
         var rest = ArraySlice(arguments)
         while let first = rest.first {
@@ -75,7 +77,11 @@ package struct CommandRoute: Equatable, Sendable {
             }
         }
         guard let verb = rest.first else {
-            (self.executable, self.arguments) = (.cravey, Array(arguments))
+            if opensHome {
+                (executable, self.arguments) = (.craveyMedia, [HomeOptions.configuration.commandName!] + leading)
+            } else {
+                (executable, self.arguments) = (.cravey, Array(arguments))
+            }
             return
         }
         let operands = rest.dropFirst()

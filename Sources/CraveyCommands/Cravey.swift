@@ -43,7 +43,7 @@ package struct Cravey: ParsableCommand {
             closed pipe (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
-        subcommands: [RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
+        subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
                       ImportOptions.self, Export.self, Backup.self, Restore.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
                       WaveformCommand.self]
     )

@@ -10,7 +10,7 @@ struct CraveyMedia: AsyncParsableCommand {
         commandName: "cravey",
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio; run them as `cravey <command>`.",
         version: Cravey.version,
-        subcommands: [Record.self, Play.self, QuickPlayMedia.self, Import.self, Doctor.self, Devices.self, Thumbnail.self,
+        subcommands: [Home.self, Record.self, Play.self, QuickPlayMedia.self, Import.self, Doctor.self, Devices.self, Thumbnail.self,
                       WaveformMedia.self])
 
     /// Refuses a `cravey` command handed over here that this executable cannot run yet (`quickplay 2`
@@ -43,7 +43,7 @@ struct CraveyMediaManual: ParsableCommand {
         commandName: "cravey-media",
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio.",
         discussion: """
-            cravey hands the commands record, play, quickplay N, import, doctor, devices and \
+            cravey hands the commands home (and cravey alone on a terminal), record, play, quickplay N, import, doctor, devices and \
             thumbnail to cravey-media, installed beside it, before parsing anything, and waveform \
             when the clip's waveform is not stored yet; a person runs them as `cravey <command>`, \
             and cravey-media accepts the same command lines. Every command and option is \

@@ -28,6 +28,13 @@ struct MeterLine {
     /// The line for a terminal `width` columns wide: the waveform takes what the rest leaves,
     /// from 8 to 60 bars; none when the terminal is narrower than the rest.
     func line(_ level: AudioLevel, width: Int) -> String {
+        let (mark, text) = parts(level, width: width)
+        return "\r\u{1B}[2K\(!paused && colour ? "\u{1B}[31m\(mark)\u{1B}[0m" : mark) \(text)"
+    }
+
+    /// The line's mark ("●", or "❚❚" while paused), which a terminal may colour, and the rest of
+    /// it for `width` columns, without escape codes: for a screen that draws them itself.
+    func parts(_ level: AudioLevel, width: Int) -> (mark: String, text: String) {
         let tenths = Int(level.elapsed * 10)
         let clock = String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
         let db = level.rms <= AudioLevel.floor ? " -inf" : String(format: "%5.1f", level.rms)
@@ -36,8 +43,7 @@ struct MeterLine {
         let fixed = 2 + clock.count + 1 + 1 + db.count + 5 + rate.count + state.count
         let bars = min(60, width - 1 - fixed)
         let wave = bars >= 8 ? " " + Self.bars(history.suffix(bars), width: bars) : ""
-        let mark = paused ? "❚❚" : (colour ? "\u{1B}[31m●\u{1B}[0m" : "●")
-        return "\r\u{1B}[2K\(mark) \(clock)\(wave) \(db) dBFS\(rate)\(state)"
+        return (paused ? "❚❚" : "●", "\(clock)\(wave) \(db) dBFS\(rate)\(state)")
     }
 
     /// `peaks` as `width` bars, right-aligned (the newest at the right), blank where no block

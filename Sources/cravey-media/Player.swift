@@ -18,7 +18,7 @@ struct Player {
         }
         let manager = try await library.play(recording, options: PlaybackOptions(
             sink: flags.device, start: flags.from ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
-            showsVideo: window))
+            showsVideo: window, speed: flags.speed))
         if let problem = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
         }
@@ -48,7 +48,7 @@ struct Player {
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
         if live {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · q stop\(windowShown ? " · f full screen" : "")")
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · q stop\(windowShown ? " · f full screen" : "")")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
@@ -190,21 +190,37 @@ struct ProgressLine: Sendable {
     }
 
     func draw(_ event: PlaybackEvent) -> String {
-        let fraction = event.duration > 0 ? min(max(event.position / event.duration, 0), 1) : 1
-        let played = Int((fraction * Double(Self.width)).rounded())
+        let (bars, played) = self.bars(event)
         let bar: String
-        if let bars {
+        if self.bars != nil {
             if colour {
                 bar = "\u{1B}[36m\(String(bars[..<played]))\u{1B}[0m\u{1B}[2m\(String(bars[played...]))\u{1B}[0m"
             } else {
                 bar = played < Self.width ? String(bars[..<played]) + "│" + String(bars[(played + 1)...]) : String(bars)
             }
         } else {
-            bar = String(repeating: "█", count: played) + String(repeating: "░", count: Self.width - played)
+            bar = String(bars)
         }
-        let mark = event.state == .paused ? "❚❚" : "▶ "
+        let speed = event.speed == 1 ? "" : String(format: " %.1fx", event.speed)
+        return "\r\u{1B}[2K\(mark(event)) \(position(event)) [\(bar)] \(total)\(speed)"
+    }
+
+    /// The mark: "▶ " while playing, "❚❚" while paused.
+    func mark(_ event: PlaybackEvent) -> String {
+        event.state == .paused ? "❚❚" : "▶ "
+    }
+
+    /// The position, padded to the length's width so the bar stays put.
+    func position(_ event: PlaybackEvent) -> String {
         let position = Format.duration(event.position)
-        let padded = String(repeating: " ", count: max(total.count - position.count, 0)) + position
-        return "\r\u{1B}[2K\(mark) \(padded) [\(bar)] \(total)"
+        return String(repeating: " ", count: max(total.count - position.count, 0)) + position
+    }
+
+    /// The bar's ``width`` characters (the waveform, or "█" played and "░" to come for a clip
+    /// without one) and how many of them are played.
+    func bars(_ event: PlaybackEvent) -> (bars: [Character], played: Int) {
+        let fraction = event.duration > 0 ? min(max(event.position / event.duration, 0), 1) : 1
+        let played = Int((fraction * Double(Self.width)).rounded())
+        return (bars ?? Array(String(repeating: "█", count: played) + String(repeating: "░", count: Self.width - played)), played)
     }
 }

@@ -4,7 +4,7 @@ import CraveyCommands
 import Foundation
 
 signal(SIGPIPE, SIG_IGN)
-let route = CommandRoute(CommandLine.arguments.dropFirst())
+let route = CommandRoute(CommandLine.arguments.dropFirst(), opensHome: HomeOptions.canShow)
 if route.executable == .craveyMedia {
     handOff(route.arguments)
 }

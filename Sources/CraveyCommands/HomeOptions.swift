@@ -1,0 +1,69 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+/// `cravey home`'s command line and its manual: the full-screen app `cravey` alone opens on a
+/// terminal (``CommandRoute``); `cravey-media`'s `Home` runs it.
+package struct HomeOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "home",
+        abstract: "Open the home screen: Quick Play, the library, playing and recording in one screen.",
+        discussion: """
+            `cravey` with no command opens it when stdin and stdout are a terminal (otherwise it \
+            prints this help, as before); `cravey home` opens it always, and says so when there \
+            is no terminal for it (exit 64). It fills the terminal (its alternate screen, as \
+            less and vim do; any size from 40x10 up) with:
+
+            Quick Play, the 3 most played clips: 1, 2 or 3 plays one at once, as `cravey \
+            quickplay N`. The library, newest first: type, title, date, length, plays and \
+            purpose of each clip. The selected clip: its waveform, notes, loudness, when it was \
+            made and last played. A player line while a clip plays or records, and a status \
+            line with the keys that work now.
+
+            Keys (? shows them all): j/k or the arrows move, PgUp/PgDn a page, g/G the first and \
+            last clip; the mouse wheel scrolls and a click selects. s cycles the order (recent, \
+            most played, title). / filters as you type over titles, notes and purposes (ASCII \
+            letters in either case); Enter keeps the filter, Escape clears it.
+
+            Enter plays the selected clip on the player line, counted as `cravey play` counts \
+            it; a video opens its window as `play` does, and the desktop's media keys (MPRIS) \
+            act on it. While it plays: space pause, left/right 15 s, 0-9 jump to 0-90%, a click \
+            on the bar goes there, [ and ] slow down and speed up by 10% (0.5x to 2x, the pitch \
+            kept), Backspace back to 1x, Escape stops.
+
+            r records from the default microphone (R with a camera records video too): the \
+            live meter and timer on the player line, space pauses, Enter or s stops and saves. \
+            The look back then offers what `cravey record` offers (p play, t title, n notes, u \
+            purpose, d discard, Enter keep), and the new clip is selected in the list.
+
+            e edits the selected clip's title, notes and purpose, one line each (Enter keeps a \
+            line, Escape gives up), with `cravey edit`'s limits; a refusal is shown on the status \
+            line and nothing changes. d deletes the selected clip after asking (y deletes; \
+            anything else keeps it). Deleting every clip stays a command of its own, `cravey \
+            delete-all`.
+
+            Clips another cravey adds, edits, plays or deletes (an import in another terminal, \
+            Quick Play from a desktop shortcut) show within a second: the screen watches the \
+            library's database file (inotify) and reads again only what it shows.
+
+            q or Ctrl-C quits; a play under way is counted and a recording under way is saved \
+            first, as the commands do, and so do SIGTERM and SIGHUP (a closed terminal). Ctrl-Z \
+            suspends and `fg` comes back (a play or recording is paused meanwhile). Every way out \
+            puts the terminal back: its mode, the cursor, and mouse reporting off. The screen is \
+            drawn through ncurses from the terminal's terminfo entry, redrawing only what \
+            changed; NO_COLOR drops its colours; TERM=dumb (or no TERM) cannot show it: \
+            `cravey` alone then prints this help, and `cravey home` exits 64.
+            """)
+
+    @OptionGroup package var options: LibraryOptions
+
+    package init() {}
+
+    /// Whether this process can show the home screen: stdin and stdout a terminal, and a TERM
+    /// that is not `dumb`. (Whether its terminfo entry can move the cursor is known once ncurses
+    /// reads it, in `cravey-media`.)
+    package static var canShow: Bool {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        return isatty(0) == 1 && isatty(1) == 1 && !term.isEmpty && term != "dumb"
+    }
+}

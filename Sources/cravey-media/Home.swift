@@ -1,0 +1,16 @@
+import ArgumentParser
+import CraveyCommands
+import CraveyKit
+
+/// Runs `cravey home`, which `cravey` alone opens on a terminal (its command line and manual are
+/// ``HomeOptions``).
+struct Home: AsyncParsableCommand {
+    static let configuration = HomeOptions.configuration
+
+    /// The command line, named so because the body reads it as `command.<option>`.
+    @OptionGroup var command: HomeOptions
+
+    func run() async throws {
+        try await HomeScreen.run(try command.options.open())
+    }
+}

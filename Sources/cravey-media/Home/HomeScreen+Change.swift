@@ -1,0 +1,127 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// `e` and `d` (and the look back's words and discard): lines typed on the status line, and the
+/// change made through the library's door on a thread of its own (the writers' lock may wait
+/// for another process), its result or refusal shown on the status line.
+extension HomeScreen {
+    /// The questions of `e`, in order: the title, the notes, the purpose.
+    static let editQuestions = [
+        "Title (at most \(RecordingMetadata.maxTitleLength) characters; empty: \"Recording <date>\"):",
+        "Notes (at most \(RecordingMetadata.maxNotesLength) characters; empty: none):",
+        "Purpose (motivational, craving, reflection or milestone; empty: none):",
+    ]
+
+    /// Asks for `recording`'s title, notes and purpose, each filled in with what it is now.
+    func edit(_ recording: Recording) {
+        mode = .prompt(Prompt(question: Self.editQuestions[0], text: recording.title, purpose: .edit(recording, answers: [])))
+    }
+
+    /// A key typed into a prompt: Enter answers, Escape gives up, Backspace, Ctrl-U and Ctrl-W
+    /// take back a character, the line, a word.
+    func type(_ key: TerminalScreen.Key, into prompt: Prompt) {
+        var prompt = prompt
+        switch key {
+        case .character(let character):
+            prompt.text.append(character)
+        case .backspace:
+            prompt.text = String(prompt.text.dropLast())
+        case .control("u"):
+            prompt.text = ""
+        case .control("w"):
+            prompt.text = String(prompt.text.reversed().drop(while: { $0 == " " }).drop(while: { $0 != " " }).reversed())
+        case .escape:
+            mode = .browsing
+            message = ("Nothing was changed.", false)
+            return
+        case .enter:
+            return answer(prompt)
+        default:
+            break
+        }
+        mode = .prompt(prompt)
+    }
+
+    private func answer(_ prompt: Prompt) {
+        mode = .browsing
+        switch prompt.purpose {
+        case .edit(let recording, var answers):
+            answers.append(prompt.text)
+            guard answers.count == Self.editQuestions.count else {
+                let current = [recording.title, recording.notes ?? "", recording.purpose?.rawValue ?? ""][answers.count]
+                mode = .prompt(Prompt(question: Self.editQuestions[answers.count], text: current, purpose: .edit(recording, answers: answers)))
+                return
+            }
+            change(recording, Array(answers.enumerated()))
+        case .lookBack(let recording, let field):
+            change(recording, [(field, prompt.text)])
+        }
+    }
+
+    /// Changes `recording`'s words (0 the title, 1 the notes, 2 the purpose) as `cravey edit`
+    /// does, in one change: a refusal changes nothing.
+    private func change(_ recording: Recording, _ fields: [(offset: Int, element: String)]) {
+        let library = library, inbox = inbox, id = recording.id
+        let answers = fields.map { ($0.offset, $0.element) }
+        Task {
+            do {
+                let updated = try await onDedicatedThread(named: "cravey.edit") {
+                    try library.edit(id) { metadata in
+                        for (field, text) in answers {
+                            switch field {
+                            case 0: metadata.title = text.isEmpty ? nil : text
+                            case 1: metadata.notes = text.isEmpty ? nil : text
+                            default: metadata.purpose = try RecordingMetadata.purpose(named: text)
+                            }
+                        }
+                    }
+                }
+                let trimmed = answers.filter { field, text in
+                    field < 2 && !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                        && text.trimmingCharacters(in: .whitespacesAndNewlines) != text
+                }.map { $0.0 == 0 ? "title" : "notes" }
+                inbox.post { $0.changed(updated, trimmed: trimmed) }
+            } catch {
+                inbox.post { home in
+                    home.say(error, " Nothing was changed.")
+                    home.refresh()
+                }
+            }
+        }
+    }
+
+    private func changed(_ recording: Recording, trimmed: [String]) {
+        let note = trimmed.isEmpty ? "" : " (the spaces at the ends of the \(trimmed.joined(separator: " and ")) were removed)"
+        message = ("Updated \"\(Format.visible(recording.title))\"\(note).", false)
+        if lookBack?.id == recording.id { lookBack = recording }
+        refresh()
+    }
+
+    /// Deletes `recording` (asked first, by `d`) through the door: its file, thumbnail and row.
+    func delete(_ recording: Recording) {
+        remove(recording, said: "Deleted", kept: "It was kept")
+    }
+
+    /// Deletes the clip just recorded (the look back's `d`).
+    func discard(_ recording: Recording) {
+        remove(recording, said: "Discarded", kept: "The clip was kept")
+    }
+
+    private func remove(_ recording: Recording, said: String, kept: String) {
+        if playing?.recording.id == recording.id { playing?.manager.stop() }
+        let library = library, inbox = inbox, id = recording.id
+        Task {
+            do {
+                let deleted = try await onDedicatedThread(named: "cravey.delete") { try library.delete(id) }
+                inbox.post { home in
+                    if home.lookBack?.id == id { home.lookBack = nil }
+                    home.message = ("\(said) \"\(Format.visible(deleted.title))\".", false)
+                    home.refresh()
+                }
+            } catch {
+                inbox.post { $0.say(error, " \(kept).") }
+            }
+        }
+    }
+}

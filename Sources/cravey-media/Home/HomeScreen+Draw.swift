@@ -1,0 +1,267 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// What the home screen draws where (``HomeLayout``): each frame is drawn whole into ncurses'
+/// picture of the screen, and ncurses writes to the terminal only what differs from the last.
+extension HomeScreen {
+    /// The keys of each state, for the status line; `?` shows them all (``help``).
+    static let browsingKeys = "Enter play · 1-3 Quick Play · r record · e edit · d delete · / filter · s sort · ? help · q quit"
+    static let playingKeys = "space pause · ←/→ 15 s · 0-9 jump · [ ] speed · ⌫ 1x · Esc stop · ? help"
+    static let recordingKeys = "space pause · Enter or s stop and save · q save and quit"
+
+    /// Every key, for `?`.
+    static let help = [
+        "Keys of the home screen (any key closes this)",
+        "",
+        "j k ↑ ↓     move           PgUp PgDn   a page        g G   first, last",
+        "s           order: recent, most played, title",
+        "/           filter as you type (Enter keeps it, Esc clears it)",
+        "Enter       play the selected clip        1 2 3   play a Quick Play clip",
+        "mouse       the wheel scrolls, a click selects (Quick Play: plays, the bar: goes there)",
+        "",
+        "While a clip plays: space pause · ←/→ 15 s · 0-9 jump to 0-90% · [ ] speed -/+10%",
+        "            (0.5x-2x, pitch kept) · Backspace 1x · Esc stop",
+        "",
+        "r           record from the microphone (R: video, with a camera)",
+        "            space pause · Enter or s stop; then p play · t title · n notes",
+        "            · u purpose · d discard · Enter keep",
+        "e           edit the title, notes and purpose     d   delete (asks first)",
+        "q Ctrl-C    quit (a play is counted, a recording saved)   Ctrl-Z   suspend",
+    ]
+
+    func draw() {
+        layout = HomeLayout(rows: screen.rows, columns: screen.columns)
+        screen.erase()
+        guard layout.fits else {
+            screen.put("cravey needs at least \(HomeLayout.smallest.columns)x\(HomeLayout.smallest.rows)", row: 0, column: 0)
+            screen.put("(now \(layout.columns)x\(layout.rows))", row: 1, column: 0)
+            return screen.show()
+        }
+        drawHeader()
+        if case .help = mode {
+            drawHelp()
+        } else {
+            drawQuickPlay()
+            drawLibrary()
+            drawDetails()
+        }
+        drawPlayer()
+        screen.show(cursor: drawStatus())
+    }
+
+    private func drawHeader() {
+        screen.put(" cravey", row: layout.header, column: 0, style: .bold)
+        let clips = "\(page.total) clip\(page.total == 1 ? "" : "s") · ? help "
+        let right = request.filter.isEmpty ? clips : "\(page.matching) of \(clips)"
+        screen.put(right, row: layout.header, column: max(layout.columns - TerminalScreen.width(of: right), 8))
+    }
+
+    private func drawQuickPlay() {
+        let clips = page.quickPlay
+        guard let heading = layout.quickPlayHeading else {
+            // One row: "Quick Play  1 Breathe · 2 Walk · 3 Ten minutes".
+            let used = screen.put(" Quick Play ", row: layout.quickPlayRows[0], column: 0, style: .bold)
+            let text = clips.isEmpty ? "empty: r records your first clip"
+                : clips.enumerated().map { "\($0.offset + 1) \(Format.visible($0.element.title))" }.joined(separator: " · ")
+            screen.put(text, row: layout.quickPlayRows[0], column: used, style: clips.isEmpty ? .dim : .plain)
+            return
+        }
+        screen.put(" Quick Play", row: heading, column: 0, style: .bold)
+        guard !clips.isEmpty else {
+            screen.put("   Nothing here yet: press r to record your first clip, then play it in a hard moment.",
+                       row: layout.quickPlayRows[0], column: 0, style: .dim)
+            screen.put("   The clips you play most show here; 1, 2 and 3 play them at once.", row: layout.quickPlayRows[1],
+                       column: 0, style: .dim)
+            return
+        }
+        let width = layout.columns - 24
+        for (index, recording) in clips.enumerated() {
+            let row = layout.quickPlayRows[index]
+            screen.put("  \(index + 1)", row: row, column: 0, style: .accent)
+            screen.put("\(Self.icon(recording)) \(Format.visible(recording.title))", row: row, column: 4, width: width - 1)
+            let plays = "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
+            screen.put(Self.right(Format.duration(recording.duration), 8) + Self.right(plays, 11), row: row, column: layout.columns - 20)
+        }
+    }
+
+    private func drawLibrary() {
+        let order = switch request.sort {
+        case .recent: "recent"
+        case .mostPlayed: "most played"
+        case .title: "title"
+        }
+        var heading = " Library · \(order)"
+        if !request.filter.isEmpty { heading += " · filter: \(Format.visible(request.filter))" }
+        screen.put(heading, row: layout.libraryHeading, column: 0, style: .bold)
+        let columns = layout.listColumns
+        guard !page.rows.isEmpty else {
+            let empty = page.total == 0
+                ? "   The library is empty. Press r to record a clip, or run `cravey import FILE`."
+                : "   No clip holds \"\(Format.visible(request.filter))\" in its title, notes or purpose. Escape clears the filter."
+            if let row = layout.list.first { screen.put(empty, row: row, column: 0, style: .dim) }
+            return
+        }
+        for (offset, row) in layout.list.enumerated() {
+            let position = request.first + offset
+            let index = position - page.first
+            guard page.rows.indices.contains(index) else { break }
+            let recording = page.rows[index]
+            let style: TerminalScreen.Style = position == selected ? .selected : .plain
+            if position == selected { screen.fill(row: row, style: style) }
+            var column = 1
+            screen.put("\(Self.icon(recording)) \(Format.visible(recording.title))", row: row, column: column, width: columns.title + 1, style: style)
+            column += columns.title + 2
+            if let width = columns.date {
+                let date = columns.shortDate ? Self.shortDate(recording.createdAt) : Format.date(recording.createdAt)
+                screen.put(date, row: row, column: column, width: width, style: style)
+                column += width
+            }
+            screen.put(Self.right(Format.duration(recording.duration), columns.length - 1), row: row, column: column, style: style)
+            column += columns.length
+            screen.put(Self.right(String(recording.playCount), columns.plays - 1), row: row, column: column, style: style)
+            column += columns.plays
+            if let width = columns.purpose {
+                screen.put(" " + (recording.purpose?.rawValue ?? ""), row: row, column: column, width: width, style: style)
+            }
+        }
+    }
+
+    private func drawDetails() {
+        let rows = layout.details
+        guard let recording = lookBack ?? selectedRecording, let last = rows.last else { return }
+        let plays = "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
+        let loudness = switch recording.loudness {
+        case nil: "loudness not measured"
+        case let measured? where measured.isSilent: "silent"
+        case let measured?: String(format: "%.1f LUFS", measured.integrated)
+        }
+        let played = recording.lastPlayedAt.map { "last played \(Format.date($0))" } ?? "never played"
+        let facts = " \(recording.type.rawValue) · \(Format.duration(recording.duration)) · \(plays) · \(loudness) · made \(Format.date(recording.createdAt)) · \(played)"
+        guard rows.count >= 4 else {
+            screen.put(facts, row: last, column: 0, style: .dim)
+            return
+        }
+        let title = "── \(Format.visible(recording.title)) "
+        let used = screen.put(title, row: rows.lowerBound, column: 0, style: .bold)
+        screen.put(String(repeating: "─", count: max(layout.columns - used, 0)), row: rows.lowerBound, column: used, style: .dim)
+        if let waveform = waveform(of: recording) {
+            screen.put(" " + waveform.sparkline(width: max(layout.columns - 2, 1)), row: rows.lowerBound + 1, column: 0, style: .accent)
+        } else {
+            screen.put(" (no waveform stored yet: it is made at the first play)", row: rows.lowerBound + 1, column: 0, style: .dim)
+        }
+        let notes = recording.notes.map { Format.visible($0) } ?? ""
+        screen.put(notes.isEmpty ? " No notes." : " " + notes, row: rows.lowerBound + 2, column: 0, style: notes.isEmpty ? .dim : .plain)
+        screen.put(facts, row: last, column: 0, style: .dim)
+    }
+
+    /// The stored waveform of `recording`, read once for the clip selected.
+    private func waveform(of recording: Recording) -> Waveform? {
+        if let shownWaveform, shownWaveform.id == recording.id { return shownWaveform.waveform }
+        let waveform = library.storedWaveform(of: recording)
+        shownWaveform = (recording.id, waveform)
+        return waveform
+    }
+
+    private func drawPlayer() {
+        let row = layout.player
+        playerBar = nil
+        if let capture {
+            guard let level = capture.level else {
+                screen.put(" ● starting to record…", row: row, column: 0, style: .warning)
+                return
+            }
+            let (mark, text) = capture.meter.parts(level, width: layout.columns - 1)
+            let used = screen.put(" " + mark, row: row, column: 0, style: capture.recorder.isPaused ? .bold : .warning)
+            screen.put(" " + text, row: row, column: used)
+        } else if let playing {
+            let line = playing.line, event = playing.event
+            var column = screen.put(" \(line.mark(event)) \(line.position(event)) [", row: row, column: 0, style: .bold)
+            let (bars, played) = line.bars(event)
+            let start = column
+            if screen.colour {
+                column += screen.put(String(bars[..<played]), row: row, column: column, style: .accent)
+                column += screen.put(String(bars[played...]), row: row, column: column, style: .dim)
+            } else {
+                // Without colour, the played part is bold and the rest dim.
+                column += screen.put(String(bars[..<played]), row: row, column: column, style: .bold)
+                column += screen.put(String(bars[played...]), row: row, column: column, style: .dim)
+            }
+            playerBar = start..<column
+            column += screen.put("] \(line.total) ", row: row, column: column, style: .bold)
+            column += screen.put(String(format: "%.1fx ", playing.speed), row: row, column: column, style: playing.speed == 1 ? .dim : .accent)
+            screen.put(" " + Format.visible(playing.recording.title) + (playing.counted ? "" : " (not counted)"), row: row, column: column)
+        } else if let startingPlay {
+            screen.put(" ▶ starting \"\(Format.visible(startingPlay.title))\"…", row: row, column: 0, style: .dim)
+        } else if recorderBusy {
+            screen.put(" ● saving…", row: row, column: 0, style: .dim)
+        } else if let lookBack {
+            screen.put(" Recorded \"\(Format.visible(lookBack.title))\" · \(Format.duration(lookBack.duration)): it is saved; keep it, or change it first.",
+                       row: row, column: 0, style: .bold)
+        }
+    }
+
+    /// Draws the status line; returns where the cursor stands when a line is being typed.
+    private func drawStatus() -> (row: Int, column: Int)? {
+        let row = layout.status
+        switch mode {
+        case .filtering:
+            let used = screen.put("/" + request.filter, row: row, column: 0)
+            let hint = "  Enter keeps · Esc clears"
+            if used + TerminalScreen.width(of: hint) < layout.columns { screen.put(hint, row: row, column: used, style: .dim) }
+            return (row, used)
+        case .prompt(let prompt):
+            let question = screen.put(prompt.question + " ", row: row, column: 0, style: .bold)
+            // The end of what is typed stays in sight.
+            let room = layout.columns - question - 1
+            var shown = prompt.text
+            while TerminalScreen.width(of: shown) > room, !shown.isEmpty { shown.removeFirst() }
+            let used = screen.put(shown, row: row, column: question)
+            return (row, question + used)
+        case .confirm(let question, _, _):
+            let used = screen.put(question + " ", row: row, column: 0, style: .warning)
+            return (row, used)
+        case .help, .browsing:
+            if let message {
+                screen.put(message.text, row: row, column: 0, style: message.warning ? .warning : .bold)
+            } else {
+                let keys = capture != nil ? Self.recordingKeys
+                    : lookBack != nil && playing == nil ? Preview.keys
+                    : playing != nil ? Self.playingKeys : Self.browsingKeys
+                screen.put(keys, row: row, column: 0, style: .dim)
+            }
+            return nil
+        }
+    }
+
+    private func drawHelp() {
+        let rows = (layout.quickPlayHeading ?? layout.quickPlayRows[0])..<layout.player
+        for (row, line) in zip(rows, Self.help) {
+            screen.put(" " + line, row: row, column: 0, style: row == rows.lowerBound ? .bold : .plain)
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// A clip's type as one character: a note for sound, a frame for video.
+    static func icon(_ recording: Recording) -> String {
+        recording.type == .audio ? "♪" : "▣"
+    }
+
+    /// `text` right-aligned in `width` columns.
+    static func right(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(width - TerminalScreen.width(of: text), 0)) + text
+    }
+
+    /// "Nov 22, 2026" in local time.
+    static func shortDate(_ date: Date) -> String {
+        shortDates.string(from: date)
+    }
+
+    private static let shortDates: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "MMM d, yyyy"
+        return formatter
+    }()
+}

@@ -1,0 +1,367 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// The home screen (`cravey` alone on a terminal): Quick Play, the library a page at a time,
+/// the selected clip, a player line and a status line, in one full-screen app that plays,
+/// records, edits and deletes.
+///
+/// One thread owns it all: the terminal (``TerminalScreen``), what is shown, and the plays and
+/// recordings under way. It sleeps in `poll` on the terminal, on ``HomeInbox``'s pipe (work
+/// posted by the media's tasks and by the signal thread) and on the library folder's inotify
+/// descriptor (``LibraryWatch``), and wakes only when one of them has something: no timer runs
+/// while nothing plays or records. Reads go through the store's snapshots a page at a time
+/// (``LibraryPage``); every change goes through the library's door, off this thread.
+///
+/// The parts: this file (the loop, the list, the keys that browse), `+Draw` (what is drawn
+/// where), `+Play` (the player line), `+Record` (recording and the look back), `+Change`
+/// (edit, delete, the prompts).
+final class HomeScreen {
+    /// What the keys do now, besides the player's and the recorder's keys.
+    enum Mode {
+        case browsing
+        /// Typing the filter (the words before it started, for Escape).
+        case filtering
+        case help
+        /// A line being typed on the status line.
+        case prompt(Prompt)
+        /// A yes-or-no question on the status line: delete (or discard) this clip.
+        case confirm(question: String, recording: Recording, discarding: Bool)
+    }
+
+    /// A line a person types: its question, what is typed so far and what it is for.
+    struct Prompt {
+        enum Purpose {
+            /// `e`: the title, the notes, then the purpose of a clip (`answers` so far).
+            case edit(Recording, answers: [String])
+            /// The look back's `t`, `n` or `u`: one word of the clip just recorded.
+            case lookBack(Recording, field: Int)
+        }
+        var question: String
+        var text: String
+        var purpose: Purpose
+    }
+
+    var library: RecordingLibrary
+    let inbox = HomeInbox()
+    var screen: TerminalScreen
+    var watch: LibraryWatch?
+    var request = LibraryPage.Request()
+    var page = LibraryPage()
+    /// The selected clip's position among those matching the filter.
+    var selected = 0
+    var mode = Mode.browsing
+    /// What the status line says until the next key: a result, or a refusal (`warning`).
+    var message: (text: String, warning: Bool)?
+    /// The clip whose waveform is kept, and the waveform (nil: none stored).
+    var shownWaveform: (id: UUID, waveform: Waveform?)?
+    /// Where things were drawn, for the mouse.
+    var layout: HomeLayout
+    /// The columns of the player line's bar, while it shows one.
+    var playerBar: Range<Int>?
+
+    var playing: Playing?
+    /// A play asked for and not started yet.
+    var startingPlay: Recording?
+    var capture: Capture?
+    /// A recording asked for and not started yet, or one stopped and not saved yet.
+    var recorderBusy = false
+    /// The clip just recorded, while its look back is open.
+    var lookBack: Recording?
+    /// The speed the next play starts at: the last one chosen, as mpv keeps it.
+    var speed = 1.0
+
+    /// Set by `q`, Ctrl-C, SIGTERM or SIGHUP: the loop ends once the play is counted and the
+    /// recording saved.
+    var quitting = false
+    /// What to say on stderr once the terminal is given back (a recording saved on the way out).
+    var farewell: [String] = []
+
+    /// The signals the home screen takes over while it runs.
+    private static let signals = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
+
+    private init(library: RecordingLibrary, screen: TerminalScreen) {
+        self.library = library
+        self.screen = screen
+        layout = HomeLayout(rows: screen.rows, columns: screen.columns)
+    }
+
+    /// Runs the home screen on the terminal until it is left; the terminal is given back on
+    /// every way out. Throws `.invalidInput` when stdin and stdout are not a terminal that can
+    /// show it.
+    static func run(_ library: RecordingLibrary) async throws {
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            throw CraveyError(.invalidInput, "The home screen needs a terminal on stdin and stdout. Run `cravey` in a terminal, or use the commands one by one (`cravey --help` lists them).")
+        }
+        let farewell = try await onDedicatedThread(named: "cravey.home") { () throws -> [String] in
+            // Caught before ncurses starts, so it installs no handlers of its own; the actions
+            // are set once the screen exists.
+            let signals = OnSignals(Self.signals) {}
+            defer { signals.cancel() }
+            let colour = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+            let home = HomeScreen(library: library, screen: try TerminalScreen(colour: colour))
+            signals.handle { [inbox = home.inbox] in inbox.post { $0.quit() } }
+            SignalPipe.shared.install([SIGWINCH]) { [inbox = home.inbox] in inbox.post { $0.resized() } }
+            SignalPipe.shared.install([SIGTSTP]) { [inbox = home.inbox] in inbox.post { $0.suspend() } }
+            SignalPipe.shared.install([SIGCONT]) { [inbox = home.inbox] in inbox.post { $0.continued() } }
+            defer { home.screen.end() }
+            try home.loop()
+            return home.farewell
+        }
+        for line in farewell { Terminal.diagnostic(line) }
+    }
+
+    // MARK: - The loop
+
+    /// Reads, draws and waits until it is time to go. The corresponding C function is `poll`.
+    private func loop() throws {
+        try read()
+        watch = LibraryWatch(folder: library.url)
+        while !(quitting && playing == nil && startingPlay == nil && capture == nil && !recorderBusy) {
+            draw()
+            var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: inbox.readable, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 3, -1)
+            if ready < 0, errno == EINTR { continue }
+            guard ready >= 0 else { throw CraveyError(.other, "Cannot wait for the terminal: \(String(cString: strerror(errno))).") }
+            if descriptors[0].revents & Int16(POLLIN) != 0 {
+                for key in screen.keys() { handle(key) }
+            } else if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // The terminal is gone (closed without SIGHUP reaching us): leave as SIGHUP does.
+                quit()
+            }
+            for work in inbox.take() { work(self) }
+            if let watch, descriptors[2].revents != 0, watch.changed() { refresh() }
+        }
+    }
+
+    // MARK: - Reading the library
+
+    /// Reads the page the screen shows; with `keeping`, the page holding that clip, selected.
+    func read(keeping id: UUID? = nil) throws {
+        request.count = max(layout.list.count, 1)
+        let (page, position) = try LibraryPage.read(library, request, keeping: id)
+        self.page = page
+        request.first = page.first
+        if let position { selected = position }
+        selected = max(min(selected, page.matching - 1), 0)
+    }
+
+    /// Reads again what is shown, after a change of the library (this process's or another's):
+    /// the same rows, the selection kept on its clip while it is there.
+    func refresh() {
+        let id = selectedRecording?.id
+        do {
+            try read()
+            if let id, let index = page.rows.firstIndex(where: { $0.id == id }) { selected = page.first + index }
+        } catch {
+            say(error)
+        }
+        if watch == nil { watch = LibraryWatch(folder: library.url) }
+    }
+
+    /// Reads again keeping the selected clip where it now stands (a new order or filter).
+    func reread(keeping id: UUID?) {
+        do {
+            try read(keeping: id)
+        } catch {
+            say(error)
+        }
+    }
+
+    /// The selected clip, when it is on the page read.
+    var selectedRecording: Recording? {
+        let index = selected - page.first
+        return page.rows.indices.contains(index) ? page.rows[index] : nil
+    }
+
+    /// Moves the selection to `position` (clamped), reading the page it is on when it is not
+    /// the one shown.
+    func select(_ position: Int) {
+        selected = max(min(position, page.matching - 1), 0)
+        let rows = max(layout.list.count, 1)
+        var first = request.first
+        if selected < first { first = selected }
+        if selected >= first + rows { first = selected - rows + 1 }
+        guard first != request.first || page.rows.count < min(rows, page.matching - first) else { return }
+        request.first = first
+        reread(keeping: nil)
+    }
+
+    /// Scrolls the list by `rows` (the wheel), the selection kept within it.
+    func scroll(by rows: Int) {
+        let shown = max(layout.list.count, 1)
+        request.first = max(min(request.first + rows, page.matching - shown), 0)
+        reread(keeping: nil)
+        selected = max(min(selected, request.first + shown - 1), request.first)
+    }
+
+    // MARK: - Keys
+
+    private func handle(_ key: TerminalScreen.Key) {
+        if quitting { return }
+        message = nil
+        switch mode {
+        case .help:
+            mode = .browsing
+        case .filtering:
+            filter(key)
+        case .prompt(let prompt):
+            type(key, into: prompt)
+        case .confirm(_, let recording, let discarding):
+            mode = .browsing
+            if key == .character("y") || key == .character("Y") {
+                discarding ? discard(recording) : delete(recording)
+            } else {
+                message = (discarding ? "Not discarded." : "Kept \"\(Format.visible(recording.title))\".", false)
+            }
+        case .browsing:
+            if recordingKey(key) || playerKey(key) || lookBackKey(key) { return }
+            browse(key)
+        }
+    }
+
+    /// The keys of the list, Quick Play and the actions on the selected clip.
+    private func browse(_ key: TerminalScreen.Key) {
+        let rows = max(layout.list.count, 1)
+        switch key {
+        case .character("j"), .down: select(selected + 1)
+        case .character("k"), .up: select(selected - 1)
+        case .pageDown: select(selected + rows)
+        case .pageUp: select(selected - rows)
+        case .character("g"), .home: select(0)
+        case .character("G"), .end: select(page.matching - 1)
+        case .wheelDown: scroll(by: 3)
+        case .wheelUp: scroll(by: -3)
+        case .click(let row, let column): click(row: row, column: column)
+        case .character("s"):
+            let sorts = RecordingSort.allCases
+            request.sort = sorts[(sorts.firstIndex(of: request.sort)! + 1) % sorts.count]
+            reread(keeping: selectedRecording?.id)
+        case .character("/"):
+            mode = .filtering
+        case .escape where !request.filter.isEmpty:
+            setFilter("")
+        case .enter:
+            if let recording = selectedRecording { play(recording) }
+        case .character(let digit) where ("1"..."3").contains(digit):
+            let index = digit.wholeNumberValue! - 1
+            if page.quickPlay.indices.contains(index) {
+                play(page.quickPlay[index])
+            } else {
+                message = (page.quickPlay.isEmpty ? "Quick Play is empty: press r to record your first clip." : "Quick Play has \(page.quickPlay.count) clip\(page.quickPlay.count == 1 ? "" : "s").", false)
+            }
+        case .character("r"): record(video: false)
+        case .character("R"): record(video: true)
+        case .character("e"):
+            if let recording = selectedRecording { edit(recording) }
+        case .character("d"):
+            if let recording = selectedRecording {
+                mode = .confirm(question: "Delete \"\(Format.visible(recording.title))\"? This cannot be undone. [y/N]", recording: recording, discarding: false)
+            }
+        case .character("D"):
+            message = ("Deleting every clip is a command of its own: `cravey delete-all`.", false)
+        case .character("?"):
+            mode = .help
+        case .character("q"):
+            quit()
+        default:
+            break
+        }
+    }
+
+    /// Typing the filter: the list follows every keystroke.
+    private func filter(_ key: TerminalScreen.Key) {
+        switch key {
+        case .enter, .tab:
+            mode = .browsing
+        case .escape:
+            mode = .browsing
+            setFilter("")
+        case .backspace:
+            setFilter(String(request.filter.dropLast()))
+        case .control("u"):
+            setFilter("")
+        case .control("w"):
+            let trimmed = request.filter.reversed().drop(while: { $0 == " " }).drop(while: { $0 != " " })
+            setFilter(String(trimmed.reversed()))
+        case .character(let character):
+            setFilter(request.filter + String(character))
+        case .down, .up, .pageDown, .pageUp, .wheelUp, .wheelDown, .click:
+            browse(key)
+        default:
+            break
+        }
+    }
+
+    /// Filters the list with `text`; emptied, the selection goes back to the clip it was on.
+    private func setFilter(_ text: String) {
+        let keep = text.isEmpty ? selectedRecording?.id : nil
+        request.filter = text
+        request.first = 0
+        selected = 0
+        reread(keeping: keep)
+    }
+
+    /// A click: a row of the list selects it, a row of Quick Play plays it, the bar of the
+    /// player line goes to that point.
+    private func click(row: Int, column: Int) {
+        if layout.list.contains(row) {
+            let position = request.first + row - layout.list.lowerBound
+            if position < page.matching { select(position) }
+        } else if let index = layout.quickPlayRows.firstIndex(of: row), page.quickPlay.indices.contains(index) {
+            play(page.quickPlay[index])
+        }
+    }
+
+    // MARK: - Leaving
+
+    /// Ends the home screen (q, Ctrl-C, SIGTERM, SIGHUP): a play is stopped and counted, a
+    /// recording stopped and saved, and the loop ends once they are.
+    func quit() {
+        quitting = true
+        playing?.manager.stop()
+        capture?.recorder.stop()
+    }
+
+    /// The terminal changed size (SIGWINCH): everything is laid out again.
+    func resized() {
+        screen.resize()
+        layout = HomeLayout(rows: screen.rows, columns: screen.columns)
+        refresh()
+    }
+
+    /// Ctrl-Z (SIGTSTP): pauses what plays or records, gives the terminal back and stops the
+    /// process; after `fg` takes the terminal again and redraws. The corresponding C function is
+    /// `kill`.
+    func suspend() {
+        if let playing, playing.event.state == .playing { playing.manager.pause() }
+        if let capture, !capture.recorder.isPaused { capture.recorder.pause() }
+        screen.suspend()
+        // Stopped by the signal's default action; `kill` returns once SIGCONT has come.
+        SignalPipe.shared.remove([SIGTSTP])
+        kill(getpid(), SIGTSTP)
+        SignalPipe.shared.install([SIGTSTP]) { [inbox] in inbox.post { $0.suspend() } }
+        screen.resume()
+        layout = HomeLayout(rows: screen.rows, columns: screen.columns)
+        if playing != nil || capture != nil { message = ("Paused while suspended: space goes on.", false) }
+        refresh()
+    }
+
+    /// SIGCONT without a Ctrl-Z of ours (a `kill -STOP` then `-CONT`): the terminal may have
+    /// been changed meanwhile, so it is taken again and drawn whole.
+    func continued() {
+        screen.resume()
+        layout = HomeLayout(rows: screen.rows, columns: screen.columns)
+        refresh()
+    }
+
+    // MARK: - Messages
+
+    /// Shows what a person reads of `error` on the status line.
+    func say(_ error: any Error, _ suffix: String = "") {
+        let text = (error as? CraveyError).map { Messages.text(for: $0) } ?? "\(error)"
+        message = (text + suffix, true)
+    }
+}

@@ -1,0 +1,286 @@
+import CNcurses
+import CraveyCore
+import Foundation
+
+/// The terminal as ncurses draws it: one `SCREEN` on stdin and stdout, in the terminal's own
+/// terms (its terminfo entry: the alternate screen, cursor moves, its keys' sequences, mouse
+/// reporting), each frame written as only what changed since the last (`doupdate`).
+///
+/// Not thread-safe, as ncurses is not: one thread makes it, draws, reads keys and ends it.
+/// Signals are not ncurses' business here (the home screen catches them before this starts, so
+/// ncurses installs no handler of its own): the owner calls ``resize()``, ``suspend()`` and
+/// ``resume()`` from its thread.
+final class TerminalScreen {
+    /// How a piece of text is drawn.
+    enum Style {
+        case plain, bold, dim
+        /// The selected row.
+        case selected
+        /// What is live or played: a waveform's played part, the Quick Play numbers.
+        case accent
+        /// A refusal or failure on the status line.
+        case warning
+    }
+
+    /// A key or mouse event as the home screen reads it.
+    enum Key: Equatable {
+        /// A printable character as typed (a space included).
+        case character(Character)
+        /// A control character other than those named here: Ctrl-U is `control("u")`.
+        case control(Character)
+        case enter, escape, backspace, tab
+        case up, down, left, right, pageUp, pageDown, home, end
+        /// The left button pressed at this row and column (0-based).
+        case click(row: Int, column: Int)
+        case wheelUp, wheelDown
+    }
+
+    private let screen: OpaquePointer
+    /// Whether colours are used: the terminal has them and NO_COLOR is not set.
+    let colour: Bool
+    private(set) var rows = 0
+    private(set) var columns = 0
+    private var ended = false
+
+    /// Mouse reporting asked of the terminal: the left button and the wheel, reported at once.
+    private static var mouseEvents: mmask_t {
+        cravey_curses_button1_pressed() | cravey_curses_wheel_up() | cravey_curses_wheel_down()
+    }
+
+    /// Takes the terminal on stdin and stdout: its alternate screen, keys read as typed without
+    /// echo (Ctrl-C and Ctrl-Z still send their signals), the cursor hidden, mouse reporting on.
+    ///
+    /// Throws `.invalidInput` when the terminal cannot show a screen: TERM unset, unknown to
+    /// terminfo, or unable to move the cursor (`dumb`). The corresponding C functions are
+    /// `setupterm`, `tigetstr` and `newterm`.
+    init(colour wanted: Bool) throws(CraveyError) {
+        // Characters as UTF-8 whatever the locale says: cravey's titles are, and so is every
+        // line it writes to a terminal.
+        setlocale(LC_ALL, "")
+        if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let refusal = CraveyError(.invalidInput, "The home screen needs a terminal that can move its cursor, and TERM=\(term.isEmpty ? "(unset)" : term) cannot. Run it in a terminal such as xterm, or use the commands one by one (`cravey --help` lists them).")
+        var status: Int32 = 0
+        guard !term.isEmpty, setupterm(term, 1, &status) == OK else { throw refusal }
+        let move = tigetstr("cup")
+        guard let move, move != UnsafeMutablePointer(bitPattern: -1) else { throw refusal }
+        guard let screen = newterm(term, cravey_curses_stdout(), cravey_curses_stdin()) else { throw refusal }
+        self.screen = screen
+        set_term(screen)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(cravey_curses_stdscr(), true)
+        nodelay(cravey_curses_stdscr(), true)
+        // A lone Escape is told from the start of a key's sequence by the 25 ms after it.
+        set_escdelay(25)
+        curs_set(0)
+        colour = wanted && has_colors()
+        if colour {
+            start_color()
+            use_default_colors()
+            init_pair(1, Int16(COLOR_CYAN), -1)
+            init_pair(2, Int16(COLOR_RED), -1)
+        }
+        mouseinterval(0)
+        mousemask(Self.mouseEvents, nil)
+        measure()
+    }
+
+    deinit {
+        end()
+        delscreen(screen)
+    }
+
+    // MARK: - Drawing
+
+    /// Clears the frame being drawn (nothing is written until ``show()``).
+    func erase() { werase(cravey_curses_stdscr()) }
+
+    /// Draws `text` at `row` and `column`, within `width` columns (the rest of the row when nil),
+    /// cut with "…" when it is wider; wide characters take two columns and combining marks none,
+    /// as the terminal shows them. Returns the columns used. The corresponding C function is
+    /// `mvwaddnwstr`.
+    @discardableResult
+    func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: Style = .plain) -> Int {
+        let room = min(width ?? (columns - column), columns - column)
+        guard row >= 0, row < rows, column >= 0, room > 0 else { return 0 }
+        let (characters, used) = Self.fitted(text, width: room)
+        wattr_set(cravey_curses_stdscr(), attributes(style), 0, nil)
+        characters.withUnsafeBufferPointer { buffer in
+            _ = mvwaddnwstr(cravey_curses_stdscr(), Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count))
+        }
+        wattr_set(cravey_curses_stdscr(), 0, 0, nil)
+        return used
+    }
+
+    /// Paints `width` columns of `row` from `column` blank in `style` (a selected row's bar).
+    func fill(row: Int, column: Int = 0, width: Int? = nil, style: Style) {
+        let room = min(width ?? (columns - column), columns - column)
+        guard room > 0 else { return }
+        put(String(repeating: " ", count: room), row: row, column: column, width: room, style: style)
+    }
+
+    /// Writes the frame: only what changed since the last one reaches the terminal. With the
+    /// cursor at `cursor`, it shows there (a prompt); else it stays hidden. The corresponding C
+    /// functions are `wnoutrefresh` and `doupdate`.
+    func show(cursor: (row: Int, column: Int)? = nil) {
+        if let cursor {
+            wmove(cravey_curses_stdscr(), Int32(cursor.row), Int32(min(cursor.column, columns - 1)))
+            curs_set(1)
+        } else {
+            curs_set(0)
+        }
+        wnoutrefresh(cravey_curses_stdscr())
+        doupdate()
+    }
+
+    /// Draws the whole screen again at the next ``show()``, whatever the terminal is thought to
+    /// show (after another program wrote over it). The corresponding C function is `clearok`.
+    func redrawAll() {
+        clearok(cravey_curses_stdscr(), true)
+    }
+
+    // MARK: - Keys
+
+    /// The keys typed since the last call, without waiting. The corresponding C functions are
+    /// `wget_wch` and `getmouse`.
+    func keys() -> [Key] {
+        var keys: [Key] = []
+        while true {
+            var code: wint_t = 0
+            let result = wget_wch(cravey_curses_stdscr(), &code)
+            if result == ERR { return keys }
+            if result == KEY_CODE_YES {
+                if let key = functionKey(Int32(code)) { keys.append(key) }
+            } else if let scalar = Unicode.Scalar(UInt32(code)) {
+                keys.append(Self.key(for: scalar))
+            }
+        }
+    }
+
+    private static func key(for scalar: Unicode.Scalar) -> Key {
+        switch scalar.value {
+        case 0x0D, 0x0A: .enter
+        case 0x1B: .escape
+        case 0x7F, 0x08: .backspace
+        case 0x09: .tab
+        case 0..<0x20: .control(Character(Unicode.Scalar(scalar.value + 0x60)!))
+        default: .character(Character(scalar))
+        }
+    }
+
+    private func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            if event.bstate & cravey_curses_wheel_up() != 0 { return .wheelUp }
+            if event.bstate & cravey_curses_wheel_down() != 0 { return .wheelDown }
+            if event.bstate & cravey_curses_button1_pressed() != 0 { return .click(row: Int(event.y), column: Int(event.x)) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - The terminal's life
+
+    /// Takes the terminal's new size (after SIGWINCH). The corresponding C functions are `ioctl`
+    /// with `TIOCGWINSZ` and `resizeterm`.
+    func resize() {
+        var size = winsize()
+        if ioctl(1, cravey_tiocgwinsz(), &size) == 0, size.ws_row > 0, size.ws_col > 0 {
+            resizeterm(Int32(size.ws_row), Int32(size.ws_col))
+        }
+        measure()
+    }
+
+    /// Gives the terminal back as it was, for a while (Ctrl-Z): mouse reporting off, the
+    /// cursor shown, the normal screen and mode. The corresponding C function is `endwin`.
+    func suspend() {
+        mousemask(0, nil)
+        curs_set(1)
+        endwin()
+    }
+
+    /// Takes the terminal again after ``suspend()`` (`fg`), and draws it whole at the next
+    /// ``show()``. The corresponding C functions are `reset_prog_mode` and `mousemask`.
+    func resume() {
+        reset_prog_mode()
+        mousemask(Self.mouseEvents, nil)
+        resize()
+        redrawAll()
+    }
+
+    /// Gives the terminal back for good: mouse reporting off, the cursor shown, the normal
+    /// screen, the mode it had. A second call does nothing.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        suspend()
+    }
+
+    private func measure() {
+        rows = Int(getmaxy(cravey_curses_stdscr()))
+        columns = Int(getmaxx(cravey_curses_stdscr()))
+    }
+
+    private func attributes(_ style: Style) -> attr_t {
+        switch style {
+        case .plain: 0
+        case .bold: cravey_curses_bold()
+        case .dim: cravey_curses_dim()
+        case .selected: cravey_curses_reverse()
+        case .accent: colour ? cravey_curses_color_pair(1) : cravey_curses_bold()
+        case .warning: colour ? cravey_curses_color_pair(2) | cravey_curses_bold() : cravey_curses_bold()
+        }
+    }
+
+    // MARK: - Widths
+
+    /// The columns a terminal gives `scalar`: 2 for a wide character, 0 for a combining mark, 1
+    /// for the rest (one it does not know is shown as U+FFFD). The corresponding C function is
+    /// `wcwidth`.
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        let width = cravey_wcwidth(wchar_t(bitPattern: scalar.value))
+        return width < 0 ? 1 : Int(width)
+    }
+
+    /// The columns `text` takes.
+    static func width(of text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// `text` as wide characters within `width` columns, cut with "…" when wider; and the
+    /// columns it takes. Control characters (which ``Format/visible(_:)`` leaves none of) and
+    /// characters the C library cannot measure become U+FFFD.
+    static func fitted(_ text: String, width: Int) -> ([wchar_t], Int) {
+        var characters: [wchar_t] = []
+        var used = 0
+        let total = self.width(of: text)
+        let room = total > width ? width - 1 : width
+        for scalar in text.unicodeScalars {
+            let shown: Unicode.Scalar = cravey_wcwidth(wchar_t(bitPattern: scalar.value)) < 0 ? "\u{FFFD}" : scalar
+            let columns = self.width(of: shown)
+            guard used + columns <= room else { break }
+            characters.append(wchar_t(bitPattern: shown.value))
+            used += columns
+        }
+        if total > width, width > 0 {
+            characters.append(wchar_t(bitPattern: ("…" as Unicode.Scalar).value))
+            used += 1
+        }
+        return (characters, used)
+    }
+}
