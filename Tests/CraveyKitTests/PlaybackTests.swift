@@ -363,7 +363,7 @@ extension PlaybackTests {
         let output = RefusingOutput()
         let events = Locked<[PlaybackEvent]>([])
         control.attach(output) { event in events.withLock { $0.append(event) } }
-        control.openSegment(generation: 0, start: 0, streamTime: 0)
+        control.openSegment(generation: 0, start: 0, streamTime: 0, speed: 1)
 
         // When the pipeline's pause hook asks for the pause
         #expect(throws: RefusingOutput.Refused.self) { try control.pauseChanged(true) }

@@ -6,28 +6,26 @@ import Foundation
 /// picture of the screen, and ncurses writes to the terminal only what differs from the last.
 extension HomeScreen {
     /// The keys of each state, for the status line; `?` shows them all (``help``).
-    static let browsingKeys = "Enter play · 1-3 Quick Play · r record · e edit · d delete · / filter · s sort · ? help · q quit"
-    static let playingKeys = "space pause · ←/→ 15 s · 0-9 jump · [ ] speed · ⌫ 1x · Esc stop · ? help"
-    static let recordingKeys = "space pause · Enter or s stop and save · q save and quit"
+    static let browsingKeys = ["Enter play", "1-3 Quick Play", "r record", "e edit", "d delete", "/ filter", "s sort", "q quit"]
+    static let playingKeys = ["space pause", "←/→ 15 s", "0-9 jump", "[ ] speed", "⌫ 1x", "Esc stop", "q quit"]
+    static let recordingKeys = ["space pause", "Enter or s stop and save", "q save and quit"]
 
     /// Every key, for `?`.
     static let help = [
         "Keys of the home screen (any key closes this)",
         "",
-        "j k ↑ ↓     move           PgUp PgDn   a page        g G   first, last",
-        "s           order: recent, most played, title",
-        "/           filter as you type (Enter keeps it, Esc clears it)",
-        "Enter       play the selected clip        1 2 3   play a Quick Play clip",
-        "mouse       the wheel scrolls, a click selects (Quick Play: plays, the bar: goes there)",
-        "",
-        "While a clip plays: space pause · ←/→ 15 s · 0-9 jump to 0-90% · [ ] speed -/+10%",
-        "            (0.5x-2x, pitch kept) · Backspace 1x · Esc stop",
-        "",
-        "r           record from the microphone (R: video, with a camera)",
-        "            space pause · Enter or s stop; then p play · t title · n notes",
-        "            · u purpose · d discard · Enter keep",
-        "e           edit the title, notes and purpose     d   delete (asks first)",
-        "q Ctrl-C    quit (a play is counted, a recording saved)   Ctrl-Z   suspend",
+        "j k ↑ ↓   move      PgUp PgDn   a page      g G   the first, the last",
+        "s         order: recent, most played, title",
+        "/         filter as you type; Enter keeps it, Esc clears it",
+        "Enter     play the selected clip      1 2 3   play a Quick Play clip",
+        "mouse     the wheel scrolls, a click selects (plays in Quick Play)",
+        "Playing:  space pause · ←/→ 15 s · 0-9 jump · a click on the bar",
+        "          [ ] 10% slower, faster (pitch kept) · ⌫ 1x · Esc stop",
+        "r R       record sound (R: and video, with a camera); space pause,",
+        "          Enter or s stop; then p play · t title · n notes",
+        "          · u purpose · d discard · Enter keep",
+        "e         edit title, notes, purpose      d   delete (asks first)",
+        "q Ctrl-C  quit (a play counted, a recording saved)  Ctrl-Z  suspend",
     ]
 
     func draw() {
@@ -93,8 +91,17 @@ extension HomeScreen {
         }
         var heading = " Library · \(order)"
         if !request.filter.isEmpty { heading += " · filter: \(Format.visible(request.filter))" }
-        screen.put(heading, row: layout.libraryHeading, column: 0, style: .bold)
         let columns = layout.listColumns
+        let labelled = screen.put(heading, row: layout.libraryHeading, column: 0, width: columns.title + 2, style: .bold)
+        var column = max(columns.title + 3, labelled + 1)
+        if let width = columns.date {
+            screen.put("made", row: layout.libraryHeading, column: column, style: .dim)
+            column += width
+        }
+        screen.put(Self.right("length", columns.length - 1) + Self.right("plays", columns.plays), row: layout.libraryHeading,
+                   column: column, style: .dim)
+        column += columns.length + columns.plays
+        if columns.purpose != nil { screen.put(" purpose", row: layout.libraryHeading, column: column, style: .dim) }
         guard !page.rows.isEmpty else {
             let empty = page.total == 0
                 ? "   The library is empty. Press r to record a clip, or run `cravey import FILE`."
@@ -137,14 +144,16 @@ extension HomeScreen {
         case let measured?: String(format: "%.1f LUFS", measured.integrated)
         }
         let played = recording.lastPlayedAt.map { "last played \(Format.date($0))" } ?? "never played"
-        let facts = " \(recording.type.rawValue) · \(Format.duration(recording.duration)) · \(plays) · \(loudness) · made \(Format.date(recording.createdAt)) · \(played)"
+        let kind = "\(recording.type.rawValue) · \(Format.duration(recording.duration)) · \(plays)"
+        let facts = "\(loudness) · made \(Format.date(recording.createdAt)) · \(played)"
         guard rows.count >= 4 else {
-            screen.put(facts, row: last, column: 0, style: .dim)
+            screen.put(" \(kind) · \(facts)", row: last, column: 0, style: .dim)
             return
         }
         let title = "── \(Format.visible(recording.title)) "
-        let used = screen.put(title, row: rows.lowerBound, column: 0, style: .bold)
-        screen.put(String(repeating: "─", count: max(layout.columns - used, 0)), row: rows.lowerBound, column: used, style: .dim)
+        let used = screen.put(title, row: rows.lowerBound, column: 0, width: layout.columns - TerminalScreen.width(of: kind) - 6, style: .bold)
+        let rule = max(layout.columns - used - TerminalScreen.width(of: kind) - 4, 0)
+        screen.put(String(repeating: "─", count: rule) + " " + kind + " ──", row: rows.lowerBound, column: used, style: .dim)
         if let waveform = waveform(of: recording) {
             screen.put(" " + waveform.sparkline(width: max(layout.columns - 2, 1)), row: rows.lowerBound + 1, column: 0, style: .accent)
         } else {
@@ -152,7 +161,7 @@ extension HomeScreen {
         }
         let notes = recording.notes.map { Format.visible($0) } ?? ""
         screen.put(notes.isEmpty ? " No notes." : " " + notes, row: rows.lowerBound + 2, column: 0, style: notes.isEmpty ? .dim : .plain)
-        screen.put(facts, row: last, column: 0, style: .dim)
+        screen.put(" " + facts, row: last, column: 0, style: .dim)
     }
 
     /// The stored waveform of `recording`, read once for the clip selected.
@@ -196,7 +205,7 @@ extension HomeScreen {
         } else if recorderBusy {
             screen.put(" ● saving…", row: row, column: 0, style: .dim)
         } else if let lookBack {
-            screen.put(" Recorded \"\(Format.visible(lookBack.title))\" · \(Format.duration(lookBack.duration)): it is saved; keep it, or change it first.",
+            screen.put(" Saved \"\(Format.visible(lookBack.title))\" · \(Format.duration(lookBack.duration)) · \(ByteCount.text(lookBack.fileSize)): keep it, or change it first.",
                        row: row, column: 0, style: .bold)
         }
     }
@@ -223,12 +232,21 @@ extension HomeScreen {
             return (row, used)
         case .help, .browsing:
             if let message {
-                screen.put(message.text, row: row, column: 0, style: message.warning ? .warning : .bold)
+                let style: TerminalScreen.Style = message.warning ? .warning : .bold
+                let playerFree = capture == nil && playing == nil && startingPlay == nil && !recorderBusy && lookBack == nil
+                if playerFree, TerminalScreen.width(of: message.text) > layout.columns, layout.player < row {
+                    // A long message takes the player line too, cut where a word ends.
+                    let (first, rest) = Self.split(message.text, width: layout.columns)
+                    screen.put(first, row: layout.player, column: 0, style: style)
+                    screen.put(rest, row: row, column: 0, style: style)
+                } else {
+                    screen.put(message.text, row: row, column: 0, style: style)
+                }
             } else {
                 let keys = capture != nil ? Self.recordingKeys
-                    : lookBack != nil && playing == nil ? Preview.keys
+                    : lookBack != nil && playing == nil ? Preview.keys.components(separatedBy: " · ")
                     : playing != nil ? Self.playingKeys : Self.browsingKeys
-                screen.put(keys, row: row, column: 0, style: .dim)
+                screen.put(Self.fitting(keys, width: layout.columns), row: row, column: 0, style: .dim)
             }
             return nil
         }
@@ -242,6 +260,29 @@ extension HomeScreen {
     }
 
     // MARK: - Pieces
+
+    /// `text` cut in two where a word ends, the first part within `width` columns.
+    static func split(_ text: String, width: Int) -> (String, String) {
+        var first = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = first.isEmpty ? String(word) : first + " " + word
+            guard TerminalScreen.width(of: candidate) <= width else { break }
+            first = candidate
+        }
+        if first.isEmpty { first = String(text.prefix(width)) }
+        return (first, String(text.dropFirst(first.count)).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// As many of `keys` as fit in `width` columns, then "? help", joined by " · ".
+    static func fitting(_ keys: [String], width: Int) -> String {
+        var shown: [String] = []
+        for key in keys {
+            let candidate = (shown + [key, "? help"]).joined(separator: " · ")
+            guard TerminalScreen.width(of: candidate) <= width else { break }
+            shown.append(key)
+        }
+        return (shown + ["? help"]).joined(separator: " · ")
+    }
 
     /// A clip's type as one character: a note for sound, a frame for video.
     static func icon(_ recording: Recording) -> String {

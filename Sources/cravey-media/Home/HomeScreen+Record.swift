@@ -101,7 +101,7 @@ extension HomeScreen {
                 farewell.append(said)
                 return
             }
-            message = (said, false)
+            // The player line says it is saved, and the status line gives the look back's keys.
             lookBack = clip
             // The new clip, selected in the list: without the filter if it hides it.
             reread(keeping: clip.id)

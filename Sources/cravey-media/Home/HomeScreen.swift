@@ -113,18 +113,31 @@ final class HomeScreen {
 
     // MARK: - The loop
 
+    /// How long the library must be still after a write before it is read again: a commit
+    /// writes the write-ahead log (which inotify sees) just before it updates the log's index in
+    /// shared memory (which it does not), so a read at once could miss it.
+    static let settling: Int32 = 30
+
     /// Reads, draws and waits until it is time to go. The corresponding C function is `poll`.
     private func loop() throws {
         try read()
         watch = LibraryWatch(folder: library.url)
+        // A write seen and not read yet: the wait is cut short by `settling` ms, the only time
+        // the loop wakes without an event.
+        var unsettled = false
         while !(quitting && playing == nil && startingPlay == nil && capture == nil && !recorderBusy) {
             draw()
             var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: inbox.readable, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 3, -1)
+            let ready = poll(&descriptors, 3, unsettled ? Self.settling : -1)
             if ready < 0, errno == EINTR { continue }
             guard ready >= 0 else { throw CraveyError(.other, "Cannot wait for the terminal: \(String(cString: strerror(errno))).") }
+            if ready == 0 {
+                unsettled = false
+                refresh()
+                continue
+            }
             if descriptors[0].revents & Int16(POLLIN) != 0 {
                 for key in screen.keys() { handle(key) }
             } else if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
@@ -132,7 +145,7 @@ final class HomeScreen {
                 quit()
             }
             for work in inbox.take() { work(self) }
-            if let watch, descriptors[2].revents != 0, watch.changed() { refresh() }
+            if let watch, descriptors[2].revents != 0, watch.changed() { unsettled = true }
         }
     }
 

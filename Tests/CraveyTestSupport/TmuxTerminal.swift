@@ -1,0 +1,162 @@
+import Foundation
+
+/// A program running in a terminal window of tmux, as a person's terminal runs a full-screen
+/// program: tmux is a real terminal emulator, so the test reads the screen as it is shown
+/// (`capture-pane`), the terminal's modes as the program left them (mouse reporting, the
+/// alternate screen, the cursor), types keys and mouse reports (`send-keys`), and resizes the
+/// window. Each one runs its own tmux server, on a socket of its own, ended with it.
+///
+/// The command runs under `sh`, which writes `stty -a` before and after it (with its exit
+/// status) into files of the test's temporary folder, so a test can compare the terminal's mode
+/// after with the mode before; the window stays once it has ended (`remain-on-exit`).
+// @unchecked Sendable: every property is set in `init` and only read afterwards.
+public final class TmuxTerminal: @unchecked Sendable {
+    /// The tmux server's socket (`tmux -S`).
+    private let socket: String
+    private let folder: URL
+    /// The tmux server, in the foreground (`tmux -D`), so that this test owns it.
+    private let server = Process()
+
+    /// Starts `executable` with `arguments` in a window of `columns` by `rows`, TERM as tmux
+    /// gives it (`screen`), with `environment` (the test sound server's, no display).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String],
+                columns: Int = 80, rows: Int = 24) throws {
+        folder = temporaryFolder()
+        socket = folder.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
+        let quoted = ([executable] + arguments).map(Self.quote).joined(separator: " ")
+        // Ctrl-C goes to the whole foreground process group: the shell waits it out, as a
+        // person's interactive shell does, to write what followed.
+        let script = """
+            trap : INT
+            stty -a > \(Self.quote(folder.appendingPathComponent("stty.before").path))
+            \(quoted)
+            echo $? > \(Self.quote(folder.appendingPathComponent("status").path))
+            stty -a > \(Self.quote(folder.appendingPathComponent("stty.after").path))
+            """
+        let config = folder.appendingPathComponent("tmux.conf")
+        try "set -g remain-on-exit on\nset -g default-terminal screen\nset -g status off\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        var environment = environment
+        environment.removeValue(forKey: "TMUX")
+        try start(config: config, environment: environment,
+                  ["new-session", "-d", "-x", String(columns), "-y", String(rows), "sh", "-c", script])
+    }
+
+    /// Starts an interactive bash (job control on, as in a person's terminal) in a window of
+    /// `columns` by `rows`; the test types its command lines (``type(_:)``).
+    public init(shellWith environment: [String: String], columns: Int = 80, rows: Int = 24) throws {
+        folder = temporaryFolder()
+        socket = folder.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
+        let config = folder.appendingPathComponent("tmux.conf")
+        try "set -g remain-on-exit on\nset -g default-terminal screen\nset -g status off\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        var environment = environment
+        environment.removeValue(forKey: "TMUX")
+        environment["PS1"] = "$ "
+        try start(config: config, environment: environment,
+                  ["new-session", "-d", "-x", String(columns), "-y", String(rows), "bash", "--norc", "--noprofile", "-i"])
+    }
+
+    deinit {
+        _ = try? run("tmux", ["-S", socket, "kill-server"])
+        if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+        server.waitUntilExit()
+    }
+
+    /// Types keys as tmux names them (`Enter`, `Escape`, `C-c`, `C-z`, `Up`, `NPage`), or words.
+    public func type(_ keys: String...) throws {
+        try tmux(["send-keys"] + keys)
+    }
+
+    /// Types `text` byte for byte, as a terminal sends it (an escape sequence, a mouse report).
+    public func typeLiteral(_ text: String) throws {
+        try tmux(["send-keys", "-l", text])
+    }
+
+    /// A left-button press at `column` and `row` (0-based), as an xterm reports it to a program
+    /// that asked (X10 encoding, which TERM=screen's terminfo names).
+    public func click(column: Int, row: Int) throws {
+        try typeLiteral("\u{1B}[M \(Character(UnicodeScalar(UInt8(33 + column))))\(Character(UnicodeScalar(UInt8(33 + row))))")
+    }
+
+    /// The mouse wheel turned once, down (toward the end) or up, at the window's top left.
+    public func wheel(down: Bool) throws {
+        try typeLiteral("\u{1B}[M\(down ? "a" : "`")!!")
+    }
+
+    /// What the window shows now, a line per row, without colours or attributes.
+    public var screen: String {
+        (try? tmux(["capture-pane", "-p"])) ?? ""
+    }
+
+    /// What the window shows now with its attributes, as SGR escape codes (`ESC [ 7 m` for
+    /// reverse video).
+    public var styledScreen: String {
+        (try? tmux(["capture-pane", "-p", "-e"])) ?? ""
+    }
+
+    /// Blocks until the screen satisfies `condition`; false if it did not within `seconds`.
+    /// Call it off the cooperative pool (``offPool(_:)``).
+    public func waitUntilShown(within seconds: Double, _ condition: (String) -> Bool) -> Bool {
+        waitUntil(within: seconds, every: 0.05) { condition(screen) }
+    }
+
+    /// The terminal's state as tmux keeps it for the window: `mouse_any_flag` (any mouse
+    /// reporting on), `alternate_on`, `cursor_flag` (the cursor shown), `pane_dead`,
+    /// `pane_dead_status` (the exit status once it ended), `pane_pid`.
+    public func state(_ name: String) -> String {
+        ((try? tmux(["display-message", "-p", "#{\(name)}"])) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The process the window runs (the `sh` around the program).
+    public var shellID: pid_t { pid_t(state("pane_pid")) ?? 0 }
+
+    /// Changes the window's size, as a person resizing it does (the program gets SIGWINCH).
+    public func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-x", String(columns), "-y", String(rows)])
+    }
+
+    /// Waits until the program has ended; its exit status, or nil if it did not within `seconds`.
+    public func waitForExit(within seconds: Double) -> Int32? {
+        let status = folder.appendingPathComponent("status")
+        guard waitUntil(within: seconds, every: 0.05, { state("pane_dead") == "1" }),
+              let text = try? String(contentsOf: status, encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// `stty -a` before the program started and after it ended, the window's size left out
+    /// (a resize changes it); equal when the program put the terminal's mode back.
+    public func terminalModes() throws -> (before: String, after: String) {
+        func modes(_ name: String) throws -> String {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            return text.replacingOccurrences(of: #"rows \d+; columns \d+;"#, with: "", options: .regularExpression)
+        }
+        return (try modes("stty.before"), try modes("stty.after"))
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let result = try run("tmux", ["-S", socket] + arguments)
+        guard result.status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")): \(result.error)") }
+        return result.output
+    }
+
+    /// Starts the tmux server in the foreground (a daemon would outlive the test and hold
+    /// whatever descriptors it was given), then the session, with `environment`.
+    private func start(config: URL, environment: [String: String], _ session: [String]) throws {
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["tmux", "-D", "-S", socket, "-f", config.path]
+        server.environment = environment
+        (server.standardInput, server.standardOutput, server.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
+        try server.run()
+        guard waitUntil(within: 10, every: 0.01, { FileManager.default.fileExists(atPath: socket) }) else {
+            throw TestFailure("the tmux server made no socket within 10 s")
+        }
+        let started = try run("tmux", ["-S", socket] + session, environment: environment)
+        guard started.status == 0 else { throw TestFailure("tmux did not start the session: \(started.error)") }
+    }
+
+    private static func quote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
