@@ -143,4 +143,92 @@ struct TrustNothingTests {
         #expect(again.output.contains("Left"), "\(again.output)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: copy(rows[1]).path) == outside.path)
     }
+
+    /// Runs cravey with `arguments`, killing it if it has not ended within `seconds`; nil then.
+    func runWithin(_ seconds: Double, _ arguments: [String]) async throws -> (status: Int32, output: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Cravey.executable)
+        process.arguments = arguments
+        process.environment = Cravey.environment()
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let output = temporaryFolder().appendingPathComponent("output-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        let ended = try await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning, Date() < deadline { usleep(10_000) }  // polls the process's end, with a deadline
+            return !process.isRunning
+        }
+        if !ended {
+            process.terminate()
+            process.waitUntilExit()
+            return nil
+        }
+        return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
+    }
+
+    @Test("a named pipe where a clip's copy or waveform belongs is reported, never waited on: info, waveform, doctor and doctor --repair end, and an edit is not kept waiting")
+    func pipesAreNotRead() async throws {
+        // Given a clip whose copy and waveform are named pipes nobody writes to
+        let library = try Fixture.library(titles: ["Piped"])
+        let clip = ClipFiles(try #require(try library.recordings().first))
+        for part in [ClipFiles.Part.copy, .waveform] {
+            let file = library.fileURL(try #require(clip.file(part)))
+            try? FileManager.default.removeItem(at: file)
+            try #require(mkfifo(file.path, 0o600) == 0)
+        }
+        let path = library.url.path, id = clip.id.uuidString
+
+        // When it is shown, its waveform asked for, the library examined and repaired, and edited
+        let info = try await runWithin(20, ["info", id, "--library", path])
+        let waveform = try await runWithin(20, ["waveform", id, "--json", "--library", path])
+        let doctor = try await runWithin(20, ["doctor", "--library", path])
+        let repair = try await runWithin(20, ["doctor", "--repair", "--library", path])
+        let edit = try await runWithin(20, ["edit", id, "--title", "Edited", "--library", path])
+
+        // Then each ended, the doctor names both pipes, and they are still pipes
+        #expect(info?.status == 0 && waveform != nil && edit != nil, "\(String(describing: info)) \(String(describing: waveform))")
+        let seen = try #require(doctor)
+        #expect(seen.status == 1 && seen.output.contains("\(clip.file(.copy)!.path) (a named pipe)")
+                && seen.output.contains("\(clip.file(.waveform)!.path) (a named pipe)"), "\(seen.output)")
+        #expect(repair?.status == 1, "\(String(describing: repair))")
+        var info2 = stat()
+        #expect(lstat(library.fileURL(clip.file(.copy)!).path, &info2) == 0 && info2.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test("a backup killed while it writes leaves nothing in the folder it was writing to, not even a hidden file")
+    func killedBackupLeavesNothing() async throws {
+        // Given a library holding 64 MB of media
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let clip = ClipFiles(id: UUID(), type: .audio)
+        let media = try library.store.create(clip.media(.importing))
+        let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        for _ in 0..<64 { try media.write(block) }
+        try media.close()
+        try library.store.write { tx in
+            _ = try tx.save(clip.media(.importing), as: Recording(id: clip.id, type: .audio, title: "Big", duration: 1, filePath: "", fileSize: 0))
+        }
+        let output = temporaryFolder().appendingPathComponent("backups-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+
+        // When its backup is killed once it has written some of it
+        let process = try Cravey.start(["backup", "--output", output.appendingPathComponent("clips.tar").path, "--library", library.url.path])
+        let wrote = try await offPool {
+            for _ in 0..<2_000 where process.isRunning {
+                let io = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/io", encoding: .utf8)) ?? ""
+                let written = io.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+                if written > 8 << 20 { return true }
+                usleep(2_000)  // polls what the process wrote so far: no event says it
+            }
+            return false
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        // Then nothing is there
+        #expect(wrote, "the backup ended before it had written 8 MB")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+    }
 }

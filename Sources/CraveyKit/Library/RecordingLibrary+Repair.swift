@@ -106,8 +106,13 @@ extension RecordingLibrary {
         // their copies and waveforms go with them.
         let withMedia = Set(named.compactMap(StoredName.init).filter { $0.part == .media && $0.marker == nil && $0.state != .importing }.map(\.clip))
         for (folder, entry) in entries {
-            // Files only: a folder or link a person put here is not looked into. A name that is
-            // not UTF-8 cravey never gives.
+            // A link, a folder, a pipe or a device is never cravey's, whatever its name: said, not
+            // looked into. A name that is not UTF-8 cravey never gives.
+            if case .other(let kind) = entry.status {
+                if folder == .recordings, entry.name == Array("Thumbnails".utf8) { continue }
+                report.foreignFiles.append(folder.path + "/" + StoredFile.visible(entry.name) + " (\(kind))")
+                continue
+            }
             guard entry.status.size != nil else { continue }
             guard let file = entry.file(in: folder) else {
                 report.foreignFiles.append(folder.path + "/" + StoredFile.visible(entry.name))
