@@ -148,7 +148,7 @@ struct Preview {
 
     /// One key from the terminal, read without Enter or echo; nil at the end of input (or a
     /// terminal gone). The corresponding C functions are `tcsetattr` and `read`.
-    private static func readKey() -> PlayerKey? {
+    static func readKey() -> PlayerKey? {
         var saved = KeyReader.keysMode()
         defer { tcsetattr(0, TCSANOW, &saved) }
         // A byte at a time, so that what is typed after the key (a line for a prompt) stays
