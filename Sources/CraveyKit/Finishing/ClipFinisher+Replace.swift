@@ -95,9 +95,10 @@ extension ClipFinisher {
     /// 2. The old media, copy, waveform and thumbnail are renamed to `.deleting-` names and their
     ///    folders flushed. A crash: the repair renames them back (the row names them) and
     ///    deletes the new `.importing` file no process holds: the old clip.
-    /// 3. The new media takes the clip's name (rename), the new copy (the row as it will be, its
-    ///    plays) is written, and the new waveform and thumbnail where the old clip had one (put
-    ///    back over them by a repair); the folders are flushed. A crash: as in 2, the old clip.
+    /// 3. The new copy (the row as it will be, its plays) is written, and the new waveform and
+    ///    thumbnail where the old clip had one (a repair puts the old ones back over them); then,
+    ///    last, the new media takes the clip's name (a rename) and the folder is flushed. A
+    ///    crash: as in 2, the old clip (but see "One window" below).
     /// 4. COMMIT: the row (and its plays) is deleted, durably (`synchronous = FULL`). A crash
     ///    from here: the repair deletes the `.deleting-` files (no row names them) and registers
     ///    the media with its words, date, plays and loudness from its copy, making its waveform
@@ -111,6 +112,13 @@ extension ClipFinisher {
     /// failure after it leaves the new clip for a repair to register, and says so. Processes
     /// that only read and take no lock (`list`) may see the clip's media change a moment before
     /// its row, and no row between 4 and 6 (a few milliseconds).
+    ///
+    /// One window today's repair does not close: between the media's rename in 3 and the commit
+    /// in 4 (a rename, a folder flush and one SQLite commit: about a millisecond) the repair
+    /// measures the sizes of rows' media before it puts `.deleting-` files back, so it puts the
+    /// old media back but records the new one's size in the row (a second repair fixes the size).
+    /// Its fix belongs to the repair (a size measured on a file it then replaced is not applied);
+    /// a transaction that owns its file steps closes it for good.
     func replace(_ replacement: Replacement, with measured: Measured) throws -> Recording {
         let id = replacement.recording.id, type = replacement.recording.type
         defer { storage.release(replacement.file) }
@@ -161,10 +169,8 @@ extension ClipFinisher {
                     if let url = try storage.markForDeletion(path) { marked.append((path, url)) }
                 }
                 try flushing([.recordings, .thumbnails])
-                // 3. The new files in place.
-                try storage.replace(media, with: replacement.file)
-                placed.append(current.filePath)
-                defer { storage.release(media) }
+                // 3. The new files in place: the copy and what the old clip had, then the media
+                // last, just before the commit (see "One window" above).
                 try storage.keep(row, plays: plays)
                 placed.append(copyPath)
                 if let waveform = measured.waveform, marked.contains(where: { $0.path == waveformPath }) {
@@ -175,7 +181,11 @@ extension ClipFinisher {
                     _ = try storage.storeThumbnail(jpeg, for: id)
                     placed.append(thumbnailPath)
                 }
-                try flushing([.recordings, .thumbnails])
+                try flushing([.thumbnails])
+                try storage.replace(media, with: replacement.file)
+                placed.append(current.filePath)
+                defer { storage.release(media) }
+                try flushing([.recordings])
                 // 4. The commit point.
                 _ = try storage.repository.delete(id: id)
             } catch {
