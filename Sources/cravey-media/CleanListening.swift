@@ -19,7 +19,9 @@ struct CleanListening {
         var text = "Noise learnt from \(ClipTime.text(sample.lowerBound))-\(ClipTime.text(sample.upperBound)), the clip's quietest stretch.\n"
         text += "Noise floor: \(level(cleanup.noiseFloorBefore)) before, \(level(cleanup.noiseFloorAfter)) after"
         if cleanup.noiseFloorBefore.isFinite {
-            let drop = cleanup.noiseFloorAfter.isFinite ? String(format: "%.1f dB lower", cleanup.noiseFloorBefore - cleanup.noiseFloorAfter) : "all of it gone"
+            let change = cleanup.noiseFloorBefore - cleanup.noiseFloorAfter
+            let drop = !cleanup.noiseFloorAfter.isFinite ? "all of it gone"
+                : String(format: change >= 0 ? "%.1f dB lower" : "%.1f dB higher: there was no noise to take out", abs(change))
             text += " (\(drop))"
         }
         text += cleanup.speechLevelChange.map { String(format: "; speech level %+.1f dB.", $0) } ?? "; no speech level to compare."

@@ -102,7 +102,7 @@ extension Waveform {
 
     /// The quietest stretch of the clip, about `seconds` long, as a range of seconds: where its
     /// noise is learnt from (`clean`). Stretches of digital silence (every peak 0, a
-    /// paused recording's splice) are not noise and are passed over; nil when the clip has no
+    /// paused recording's splice) are not noise: a stretch holding any is passed over; nil when the clip has no
     /// other stretch.
     package func quietestStretch(seconds: Double) -> Range<Double>? {
         let perPeak = Double(samplesPerPeak) / Double(sampleRate)
@@ -117,7 +117,7 @@ extension Waveform {
                 sum -= peaks[index - width].magnitude
                 if peaks[index - width].magnitude == 0 { zeros -= 1 }
             }
-            guard index >= width - 1, zeros < width else { continue }
+            guard index >= width - 1, zeros == 0 else { continue }
             if best == nil || sum < best!.sum { best = (sum, index - width + 1) }
         }
         return best.map { Double($0.index) * perPeak ..< Double($0.index + width) * perPeak }

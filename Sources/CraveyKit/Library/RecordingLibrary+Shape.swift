@@ -110,7 +110,8 @@ extension RecordingLibrary {
     /// minute of sound.
     ///
     /// Throws ``CraveyError``: `.invalidInput` for a clip without sound or without a stretch to
-    /// learn its noise from (all of it digital silence); `.notFound`, `.undecodableMedia`,
+    /// learn its noise from (its quiet parts digital silence, or its quietest stretch within 10 dB
+    /// of its loudness: speech, not noise); `.notFound`, `.undecodableMedia`,
     /// `.cannotWrite` as ``trim(_:from:to:)``.
     public func cleanNoise(of recording: Recording) async throws -> NoiseCleanup {
         guard let waveform = try await waveform(of: recording) else {
@@ -131,6 +132,12 @@ extension RecordingLibrary {
             let (replacement, measured) = try make(recording) { input, file in
                 // The noise's level over the stretch, from a reader of its own (the other reads from the start).
                 let floor = try NoiseCleaner.level(of: try openWithIdentity(recording).0, over: stretch)
+                // Its quietest stretch as loud as its voice: that is the voice, not a noise under it.
+                if let speech, floor > speech - NoiseCleaner.leastSeparation {
+                    throw CraveyError(.invalidInput, String(format: "\"%@\" has no stretch of noise alone to learn from: its quietest half second (%@-%@) is at %.1f dBFS, within %.0f dB of its speech. Nothing was changed.",
+                                                            recording.title, Self.seconds(stretch.lowerBound), Self.seconds(stretch.upperBound),
+                                                            floor, NoiseCleaner.leastSeparation))
+                }
                 result = try NoiseCleaner.clean(input, duration: recording.duration, stretch: stretch, noiseFloor: floor, speechLevel: speech,
                                                 into: file, format: Container(for: recording.type).formatName)
             }

@@ -21,6 +21,11 @@ internal import CFFmpeg
 /// is fed after the clip's end and that much of the output's start dropped, so the cleaned sound
 /// lines up with the original sample for sample and keeps its length.
 enum NoiseCleaner {
+    /// How far under the clip's loudness its quietest stretch must be to be taken for noise (dB):
+    /// closer, it is the voice itself (a clip whose pauses are digital silence), and the clip is
+    /// left as it is.
+    static let leastSeparation = 10.0
+
     /// What a clean-up measured: the noise's level before and after, as RMS over the stretch it
     /// was learnt from (dBFS), and the chain it ran.
     struct Result {
