@@ -40,7 +40,7 @@ enum ClipRenderer {
         func bitRate(channels: Int) -> Int {
             switch self {
             case .m4a, .mp4: channels == 1 ? 96_000 : 128_000
-            case .opus: channels == 1 ? 48_000 : 96_000
+            case .opus: channels == 1 ? 64_000 : 96_000
             case .mp3: channels == 1 ? 96_000 : 160_000
             case .ogg: channels == 1 ? 80_000 : 128_000
             case .wav: 0
