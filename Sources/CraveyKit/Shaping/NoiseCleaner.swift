@@ -46,28 +46,30 @@ enum NoiseCleaner {
     }
 
     /// The RMS level (dBFS) of the first audio stream of `input` over `stretch` seconds, all its
-    /// channels together; -inf for digital silence. Decodes up to the stretch's end.
+    /// channels together; -inf for digital silence. Decodes from a little before the stretch (the
+    /// demuxer seeks there) to its end, placing samples by their frames' timestamps.
     static func level(of input: Demuxer, over stretch: Range<Double>) throws(FFmpegError) -> Double {
         guard let stream = input.info.audioStream else { throw FFmpegError.streamNotFound }
         let decoder = try Decoder(stream: Int32(stream.index), of: input)
-        let rate = Int(decoder.audioFormat.sampleRate)
+        let rate = Double(decoder.audioFormat.sampleRate)
         let channels = Int(max(decoder.channelCount, 1))
-        let resampler = try Resampler(decoding: decoder, to: .floatInterleaved(sampleRate: rate, channels: channels))
-        let first = Int((stretch.lowerBound * Double(rate)).rounded()), last = Int((stretch.upperBound * Double(rate)).rounded())
-        var position = 0
+        let resampler = try Resampler(decoding: decoder, to: .floatInterleaved(sampleRate: Int(rate), channels: channels))
+        // A frame decodes whole only after the one before it: start a second early.
+        if stretch.lowerBound > 1 { _ = try? input.seek(to: stretch.lowerBound - 1) }
+        var next: Double?
         var sum = 0.0, count = 0
-        try input.walk(decoding: [decoder], frames: { (_, frame) throws(FFmpegError) in
+        try input.walk(decoding: [decoder], frames: { (decoder, frame) throws(FFmpegError) in
+            let start = decoder.seconds(of: frame) ?? next ?? 0
             let samples = try resampler.interleavedFloats(from: frame)
             let frames = samples.count / channels
-            for index in max(first - position, 0)..<max(min(last - position, frames), max(first - position, 0)) {
-                for channel in 0..<channels {
-                    let value = Double(samples[index * channels + channel])
-                    sum += value * value
-                }
-                count += channels
+            next = start + Double(frames) / rate
+            let first = max(Int(((stretch.lowerBound - start) * rate).rounded()), 0)
+            let last = min(Int(((stretch.upperBound - start) * rate).rounded()), frames)
+            if first < last {
+                for index in first * channels..<last * channels { sum += Double(samples[index]) * Double(samples[index]) }
+                count += (last - first) * channels
             }
-            position += frames
-            return position >= last ? .stop : .next
+            return start + Double(frames) / rate >= stretch.upperBound ? .stop : .next
         })
         return count == 0 || sum == 0 ? -.infinity : 10 * log10(sum / Double(count))
     }
