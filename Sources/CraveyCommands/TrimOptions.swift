@@ -19,7 +19,8 @@ public struct TrimOptions: ParsableCommand {
 
             It prints what it would cut, then asks "The cut parts cannot be recovered." (--yes \
             when stdin is not a terminal; --dry-run prints and changes nothing, on stdout, as \
-            JSON with --json). The cut is exact to the sample and re-encodes nothing: the frames \
+            JSON with --json). The cut is exact to the sample and re-encodes nothing (where the \
+            AAC coding used noise substitution, those bands decode as noise does): the frames \
             kept are copied as they were and the MP4's edit list says where the clip starts and \
             ends (at most 21 ms of cut sound on each side stays in the file, unplayed: the \
             decoder's preroll; a video keeps, unshown, the pictures from the keyframe before \
@@ -28,7 +29,9 @@ public struct TrimOptions: ParsableCommand {
             deleted.
 
             The replacement is one step: a crash or a power cut at any moment leaves the whole \
-            old clip or the whole new one once `cravey doctor --repair` has run. A span outside \
+            old clip or the whole new one once `cravey doctor --repair` has run (cut off in one \
+            window of about a millisecond, the old clip comes back with the new file's size in \
+            its entry, which a second repair fixes). A span outside \
             the clip, shorter than 0.1 s or the whole clip exits 64, an unknown id or a missing \
             file 66, another cravey changing the same clip meanwhile 75 (nothing changed).
             """)
