@@ -34,7 +34,7 @@ package struct CommandRoute: Equatable, Sendable {
     /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
     static let verbs: [String: Destination] = [
         "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
-        "thumbnail": .media, "quickplay": .mediaWithOperand,
+        "thumbnail": .media, "quickplay": .mediaWithOperand, "trim": .media, "clean": .media, "share": .media,
     ]
 
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through

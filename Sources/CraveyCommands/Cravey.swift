@@ -38,14 +38,14 @@ package struct Cravey: ParsableCommand {
 
             Exit codes: 0 ok, 64 invalid input, 65 undecodable media or a damaged backup, 66 \
             unknown id or missing file, 69 no sound server, device or camera, 73 cannot write, \
-            78 a library a newer cravey wrote, 130 an import stopped by Ctrl-C, 1 anything \
+            75 another cravey changed the same clip meanwhile (try again), 78 a library a newer cravey wrote, 130 an import stopped by Ctrl-C, 1 anything \
             else. Output to a \
             closed pipe (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
         subcommands: [RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
                       ImportOptions.self, Export.self, Backup.self, Restore.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
-                      WaveformCommand.self]
+                      WaveformCommand.self, TrimOptions.self, CleanOptions.self, ShareOptions.self]
     )
 
     /// What `--version` prints, in both executables.

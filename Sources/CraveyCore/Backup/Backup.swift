@@ -78,6 +78,7 @@ enum Backup {
             case .thumbnail: self = .thumbnail(id: id)
             case .waveform: self = .waveform(type: type, id: id)
             case .copy: self = .record(type: type, id: id)
+            case .journal: return nil
             }
         }
     }

@@ -146,6 +146,21 @@ package struct RecordingRepository {
         return try existing(id)
     }
 
+    /// Stores what a recording's new media is (a trim, a clean-up): its length, size, loudness and
+    /// thumbnail. Returns the row as it now is; `.notFound` when it is gone.
+    @discardableResult
+    package func updateMedia(of id: UUID, duration: Double, fileSize: Int64, loudness: LoudnessMeasurement?,
+                             thumbnailPath: String?) throws -> Recording {
+        try update(id, [
+            Recording.Columns.duration.set(to: duration),
+            Recording.Columns.fileSize.set(to: fileSize),
+            Recording.Columns.loudnessIntegrated.set(to: loudness?.integrated),
+            Recording.Columns.loudnessTruePeak.set(to: loudness?.truePeak),
+            Recording.Columns.thumbnailPath.set(to: thumbnailPath),
+        ])
+        return try existing(id)
+    }
+
     /// Stores the size of a recording's file.
     package func updateFileSize(of id: UUID, to size: Int64) throws {
         try update(id, [Recording.Columns.fileSize.set(to: size)])

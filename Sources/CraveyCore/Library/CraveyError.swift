@@ -25,6 +25,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         /// A backup that is damaged, cut short, altered or not a cravey backup: nothing in it was
         /// restored (or, found part way, nothing more).
         case damagedArchive
+        /// Another process is changing the same clip (trimming or cleaning it), or changed it
+        /// while this change was being made: nothing changed; trying again works.
+        case busy
         /// Anything else.
         case other
     }

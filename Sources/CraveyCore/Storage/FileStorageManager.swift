@@ -209,6 +209,13 @@ package final class FileStorageManager: Sendable {
         }
     }
 
+    /// What `fstatat` says of `file` (never following a link); nil when there is nothing there.
+    package func information(about file: StoredFile) -> stat? {
+        guard let folder = try? descriptor(of: file.folder) else { return nil }
+        var info = stat()
+        return fstatat(folder.rawValue, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
+    }
+
     /// One entry of a folder: its raw name (not always UTF-8) and what it is.
     package struct Entry: Sendable {
         package var name: [UInt8]

@@ -65,7 +65,8 @@ extension FilterGraph: Sendable {}
 /// The libavfilter functions cravey uses, looked up in `libavfilter.so.8` (FFmpeg 5.1's) once
 /// per process; the function types are those of `<libavfilter/avfilter.h>`, `buffersrc.h` and
 /// `buffersink.h` (the last two not included: their functions only take types declared in the first).
-private struct LibAVFilter: @unchecked Sendable {  // Immutable after loading: addresses of C functions.
+/// Shared with ``AudioFilterGraph``.
+struct LibAVFilter: @unchecked Sendable {  // Immutable after loading: addresses of C functions.
     typealias Graph = UnsafeMutablePointer<AVFilterGraph>
     typealias FrameCall = @convention(c) (UnsafeMutablePointer<AVFilterContext>?, UnsafeMutablePointer<AVFrame>?) -> Int32
 
