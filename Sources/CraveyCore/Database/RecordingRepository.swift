@@ -19,6 +19,8 @@ package struct RecordingRepository {
     /// Every recording that can be read, in `sort`'s order; a row whose id is no UUID (a
     /// database edited by hand) is left out, and ``unreadableRows()`` names it.
     package func recordings(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
+        // Every row reads, almost always: GRDB's fetch, row by row only when one does not.
+        if let recordings = try? Recording.all().order(sort.ordering).fetchAll(db) { return recordings }
         var recordings: [Recording] = []
         let rows = try Row.fetchCursor(db, Recording.all().order(sort.ordering))
         while let row = try rows.next() {
