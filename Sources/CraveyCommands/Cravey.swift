@@ -45,7 +45,7 @@ public struct Cravey: ParsableCommand {
         version: version,
         subcommands: [RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
                       ImportOptions.self, Export.self, Backup.self, Restore.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
-                      WaveformCommand.self]
+                      WaveformCommand.self, SettingsCommand.self]
     )
 
     /// What `--version` prints, in both executables.
