@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SystemPackage
 
@@ -92,10 +93,11 @@ enum Backup {
     // MARK: - Writing
 
     /// Writes every clip of `storage`'s library to a new archive at `url` (mode 0600, in one
-    /// step: a failure leaves nothing there). Reads one snapshot of the rows and takes no lock:
-    /// recording, playing and deleting go on meanwhile. A clip whose media cannot be opened
-    /// (deleted since the snapshot, or missing) is left out and returned.
-    static func write(_ storage: FileStorageManager, to url: URL, replacing: Bool, now: Date,
+    /// step: a failure leaves nothing there), encrypted for `passphrase` when one is given
+    /// (``ArchiveOutput``). Reads one snapshot of the rows and takes no lock: recording, playing
+    /// and deleting go on meanwhile. A clip whose media cannot be opened (deleted since the
+    /// snapshot, or missing) is left out and returned.
+    static func write(_ storage: FileStorageManager, to url: URL, replacing: Bool, encryptingWith passphrase: [UInt8]?, now: Date,
                       progress: ((Double) -> Void)?) throws -> (clips: Int, bytes: Int64, leftOut: [Recording]) {
         let (libraryID, clips) = try storage.repository.everything()
         let total = max(clips.reduce(0) { $0 + $1.0.fileSize }, 1)
@@ -103,10 +105,10 @@ enum Backup {
         var files: [Manifest.File] = []
         var leftOut: [Recording] = []
         var written: Int64 = 0
-        try storage.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { archive in
+        try storage.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { file in
+            let archive = try ArchiveOutput(file, encryptingWith: passphrase)
             for name in folders {
                 try write(Tar.header(Tar.Entry(name: name, size: 0, isFolder: true), modified: now), to: archive)
-                written += Int64(Tar.blockSize)
             }
             func add(_ path: String, size: Int64, modified: Date, _ fill: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
                 try write(Tar.header(Tar.Entry(name: "\(folder)/\(path)", size: size), modified: modified), to: archive)
@@ -121,7 +123,6 @@ enum Backup {
                     throw CraveyError(.other, "\(path) changed size while it was backed up. Back up again.")
                 }
                 try write([UInt8](repeating: 0, count: Tar.padding(after: size))[...], to: archive)
-                written += Int64(Tar.blockSize) + size + Int64(Tar.padding(after: size))
                 files.append(Manifest.File(path: path, size: size, sha256: hash.hexDigest()))
             }
             func add(_ path: String, _ data: Data, modified: Date) throws {
@@ -172,17 +173,17 @@ enum Backup {
             let manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
             try add(manifestName, try Manifest.encoder.encode(manifest), modified: now)
             try write([UInt8](repeating: 0, count: 2 * Tar.blockSize)[...], to: archive)
-            written += Int64(2 * Tar.blockSize)
+            written = try archive.finish()
         }
         return (clips.count - leftOut.count, written, leftOut)
     }
 
-    private static func write(_ bytes: ArraySlice<UInt8>, to file: MediaFile) throws {
-        try bytes.withUnsafeBytes { try file.writeAll($0) }
+    private static func write(_ bytes: ArraySlice<UInt8>, to archive: ArchiveOutput) throws {
+        try archive.write(bytes)
     }
 
-    private static func write(_ bytes: [UInt8], to file: MediaFile) throws {
-        try write(bytes[...], to: file)
+    private static func write(_ bytes: [UInt8], to archive: ArchiveOutput) throws {
+        try archive.write(bytes[...])
     }
 
     private static func size(of descriptor: FileDescriptor) throws -> Int64 {
@@ -201,20 +202,46 @@ enum Backup {
         var waveform: Manifest.File?
     }
 
-    /// Adds to `storage`'s library every clip of the archive at `url` it does not have, after
-    /// checking the whole archive. Returns the clips restored, those already there, and those
-    /// whose place a file without a row holds (a repair registers that file first).
-    static func restore(into storage: FileStorageManager, from url: URL,
+    /// Opens the archive at `url` (a regular file outside `library`) and checks all of it,
+    /// changing nothing anywhere: every entry is a file of a backup, once, and every byte is what
+    /// the manifest says (the first half of `progress`). An encrypted archive asks `passphrase`
+    /// for its passphrase (once; never for a plain one), and every chunk is verified as it is read.
+    static func check(_ url: URL, outside library: URL, passphrase: (() throws -> [UInt8])?,
+                      progress: ((Double) -> Void)?) throws -> CheckedBackup {
+        let archive = try open(url, outside: library)
+        do {
+            let before = try Stamp(archive)
+            let total = Double(max(before.size, 1)) * 2
+            var done: Int64 = 0
+            let (clips, fileKey) = try damage(url, "Nothing was restored.") {
+                let input = try ArchiveInput(archive, passphrase: passphrase)
+                let clips = try check(Tar.Reader(input)) { count in
+                    done += Int64(count)
+                    progress?(min(Double(done) / total, 1))
+                }
+                return (clips, input.fileKey)
+            }
+            return CheckedBackup(url: url, archive: archive, stamp: before, clips: clips, fileKey: fileKey)
+        } catch {
+            try? archive.close()
+            throw error
+        }
+    }
+
+    /// Adds to `storage`'s library every clip of the checked archive it does not have, reading it
+    /// a second time (the second half of `progress`). Returns the clips restored, those already
+    /// there, and those whose place a file without a row holds (a repair registers that file
+    /// first). The archive's bytes are not hashed again: an encrypted one's chunks are verified
+    /// again as they are read, and a plain one must not have changed since it was checked.
+    static func restore(_ checked: CheckedBackup, into storage: FileStorageManager,
                         progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording]) {
-        let archive = try open(url, outside: storage.libraryURL)
-        defer { try? archive.close() }
-        let total = Double(max(try size(of: archive), 1)) * 2
-        var done: Int64 = 0
+        let (url, archive, clips) = (checked.url, checked.archive, checked.clips)
+        let total = Double(max(checked.stamp.size, 1)) * 2
+        var done = checked.stamp.size
         let report: (Int) -> Void = { count in
             done += Int64(count)
             progress?(min(Double(done) / total, 1))
         }
-        let clips = try damage(url, "Nothing was restored.") { try check(archive, report: report) }
 
         // Nothing changes unless there is room for every clip to add.
         let have = Set(try storage.repository.fetchAll().map(\.id))
@@ -225,8 +252,11 @@ enum Backup {
                               advice: .freeSpace)
         }
 
-        try archive.seek(offset: 0, from: .start)
-        let reader = Tar.Reader(archive)
+        let input = try damage(url, "Nothing was restored.") { try ArchiveInput(archive, passphrase: nil, fileKey: checked.fileKey) }
+        let unchanged = { () throws -> Void in
+            guard input.isEncrypted || (try? Stamp(archive)) == checked.stamp else { throw Tar.Damage("it changed while it was restored") }
+        }
+        let reader = Tar.Reader(input)
         var restored: [Recording] = []
         var alreadyThere = 0
         var blocked: [Recording] = []
@@ -244,13 +274,10 @@ enum Backup {
                     let place = storage.importingURL(for: id, type: type)
                     let media = try written(place) { try storage.create(place) }
                     extracted[id] = media
-                    var hash = SHA256()
                     try reader.read(entry) { bytes in
-                        hash.update(bytes)
-                        try written(place) { try write(bytes, to: media) }
+                        try written(place) { try bytes.withUnsafeBytes { try media.writeAll($0) } }
                         report(bytes.count)
                     }
-                    guard hash.hexDigest() == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
                 case .thumbnail(let id)? where extracted[id] != nil:
                     var jpeg = Data()
                     try reader.read(entry) { bytes in
@@ -278,6 +305,7 @@ enum Backup {
                 // A clip is saved as soon as its media (and thumbnail and waveform) are in.
                 for (id, media) in extracted where (clips[id]!.thumbnail == nil || thumbnails.contains(id))
                     && (clips[id]!.waveform == nil || waveforms.contains(id)) {
+                    try unchanged()
                     extracted[id] = nil
                     switch try save(clips[id]!, from: media, into: storage) {
                     case .saved(let recording): restored.append(recording)
@@ -316,13 +344,6 @@ enum Backup {
         }
     }
 
-    /// Checks the whole archive at `url` as a restore does first, changing nothing anywhere:
-    /// for a library that is not there yet, which a restore would make.
-    static func check(_ url: URL, for library: URL) throws {
-        let archive = try open(url, outside: library)
-        defer { try? archive.close() }
-        _ = try damage(url, "Nothing was restored.") { try check(archive, report: { _ in }) }
-    }
 
     /// Runs a write into the library, whose `Errno` is a failure to restore to `url` (a full
     /// disk), not to read the archive.
@@ -362,6 +383,8 @@ enum Backup {
         } catch let damage as Tar.Damage {
             throw CraveyError(.damagedArchive, "\(url.path) is not a whole cravey backup: \(damage.reason). \(outcome)",
                               underlying: damage)
+        } catch let refusal as Age.Refusal {
+            throw CraveyError(refusal, opening: url, outcome)
         } catch let error as Errno {
             throw CraveyError(.other, "Cannot read the backup \(url.path): \(error.description).", underlying: error)
         }
@@ -391,8 +414,7 @@ enum Backup {
     /// The first reading: every entry is a file of a backup, once, and every byte is what the
     /// manifest says; every record names its media and is the clip its name says. Returns the
     /// clips by id. Throws ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
-    private static func check(_ archive: FileDescriptor, report: (Int) -> Void) throws -> [UUID: Clip] {
-        let reader = Tar.Reader(archive)
+    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> [UUID: Clip] {
         var found: [String: Manifest.File] = [:]
         var records: [String: Data] = [:]
         var manifestData: Data?
@@ -463,14 +485,5 @@ enum Backup {
             }
         }
         return clips
-    }
-}
-
-extension SHA256 {
-    /// The digest of `data`, as 64 hex digits.
-    static func of(_ data: Data) -> String {
-        var hash = SHA256()
-        hash.update(data)
-        return hash.hexDigest()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SystemPackage
 
 /// The POSIX tar format (ustar), which cravey's backups are written in so that `tar` (or any
 /// archive manager) opens them: 512-byte blocks, a header block before each file's bytes, the
@@ -92,12 +91,13 @@ enum Tar {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// Reads an archive from a descriptor, one entry after the other.
+    /// Reads an archive, one entry after the other: a plain file's bytes, or an encrypted one's
+    /// plaintext (``ArchiveInput``).
     final class Reader {
-        private let descriptor: FileDescriptor
+        private let input: ArchiveInput
 
-        init(_ descriptor: FileDescriptor) {
-            self.descriptor = descriptor
+        init(_ input: ArchiveInput) {
+            self.input = input
         }
 
         /// The next entry; nil at the archive's end. Its bytes must be read (``read(_:_:)``)
@@ -126,7 +126,7 @@ enum Tar {
         private func fill(_ bytes: inout ArraySlice<UInt8>) throws -> Bool {
             var filled = bytes.startIndex
             while filled < bytes.endIndex {
-                let count = try bytes[filled...].withUnsafeMutableBytes { try descriptor.read(into: $0) }
+                let count = try bytes[filled...].withUnsafeMutableBytes { try input.read(into: $0) }
                 guard count > 0 else { return false }
                 filled += count
             }
