@@ -87,11 +87,18 @@ struct SettingsCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("The setting, such as desktop.show-titles.", valueName: "key"),
                   completion: .list(Settings.Key.allCases.map(\.rawValue)))
         var key: String
-        @Argument(help: ArgumentHelp("Its value: true or false, a word (craving, most-played) or a number (-18).", valueName: "value"))
-        var value: String
+        // Every word after the key, so that a number such as -18 is a value, not an option.
+        @Argument(parsing: .allUnrecognized,
+                  help: ArgumentHelp("Its value: true or false, a word (craving, most-played) or a number (-18).", valueName: "value"))
+        var values: [String] = []
+
+        func validate() throws {
+            guard values.count == 1 else { throw ValidationError("Give one value after the key (such as `cravey settings set play.loudness -18`).") }
+        }
 
         func run() throws {
             let key = try SettingsCommand.key(named: key)
+            let value = values[0]
             guard let typed = key.parse(typed: value) else {
                 throw CraveyError(.invalidInput, "\(key.rawValue) takes \(key.valid), not '\(value)'. Nothing was changed.")
             }
