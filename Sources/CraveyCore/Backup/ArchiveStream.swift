@@ -8,10 +8,16 @@ final class ArchiveOutput {
     private let encryption: AgeWriter?
     private var plainBytes: Int64 = 0
 
-    /// Starts writing into `file`; with a passphrase, the age header first (scrypt: about a second).
+    /// Starts writing into `file`; with a passphrase, after the room the age header takes, which
+    /// ``finish()`` fills once scrypt (run meanwhile on a thread of its own) has derived the key.
     init(_ file: MediaFile, encryptingWith passphrase: [UInt8]?) throws {
         self.file = file
-        encryption = try passphrase.map { passphrase in try AgeWriter(passphrase: passphrase) { try file.writeAll($0) } }
+        if let passphrase {
+            _ = try file.seek(to: Int64(AgeWriter.headerSize()), from: .start)
+            encryption = try AgeWriter(passphrase: passphrase) { try file.writeAll($0) }
+        } else {
+            encryption = nil
+        }
     }
 
     func write(_ bytes: ArraySlice<UInt8>) throws {
@@ -21,11 +27,15 @@ final class ArchiveOutput {
         plainBytes += Int64(bytes.count)
     }
 
-    /// Writes what is still held (an encrypted file's last chunk); returns the file's size.
+    /// Writes what is still held (an encrypted file's last chunk, then its header at its start);
+    /// returns the file's size.
     func finish() throws -> Int64 {
         guard let encryption else { return plainBytes }
-        try encryption.finish()
-        return encryption.bytesWritten
+        try encryption.finish { header in
+            _ = try file.seek(to: 0, from: .start)
+            try file.writeAll(header)
+        }
+        return Int64(AgeWriter.headerSize()) + encryption.bytesWritten
     }
 }
 
