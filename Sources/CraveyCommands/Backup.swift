@@ -21,9 +21,10 @@ struct Backup: ParsableCommand {
             `cravey restore FILE` asks for the passphrase. It is asked for twice at the terminal, \
             without being shown; a script gives it on a file descriptor (--passphrase-fd 3 \
             3<secret) or in a file named by CRAVEY_PASSPHRASE_FILE (its first line), never as \
-            an option's value, which every user sees in `ps`. Deriving the key costs about a \
-            second and 256 MiB (scrypt at 2^18, as `age -p`); the rest runs as fast as the disk. \
-            A lost passphrase cannot be recovered.
+            an option's value, which every user sees in `ps`. Deriving the key costs about half \
+            a second and 256 MiB of memory (scrypt at 2^18, the work factor `age -p` uses; age \
+            itself takes about a second), done while the clips are written; the rest runs as \
+            fast as the disk. A lost passphrase cannot be recovered.
             """)
 
     @OptionGroup var options: LibraryOptions

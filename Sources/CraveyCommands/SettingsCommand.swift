@@ -14,8 +14,9 @@ struct SettingsCommand: ParsableCommand {
             one `key = value` a line with # comments: the part of TOML they need (words in \
             double quotes, true or false, numbers), so a person edits it by hand as easily as \
             with `cravey settings set`, which changes only its key's line and keeps every comment \
-            and the order. A flag given on a command wins over its setting, and a setting over \
-            the default.
+            and the order (cravey reads and writes it line by line for that: a TOML library \
+            writing the file back would drop the comments). A flag given on a command wins over \
+            its setting, and a setting over the default.
 
             desktop.show-titles (default false): while a clip plays, the desktop's media \
             controls (MPRIS), the lock screen, the notification and a video's window say \

@@ -18,7 +18,7 @@ enum Age {
     static let chunkSize = 64 << 10
     static let tagSize = 16
     /// log2 of scrypt's work factor for a new file: `age -p`'s own (2^18: 256 MiB of memory, about
-    /// a second on a laptop).
+    /// half a second with BoringSSL on the 2-core build machine; age's own Go takes about a second).
     static let workFactor = 18
     /// The largest work factor a file is opened with (age's own limit): 2^22 needs 4 GiB.
     static let largestWorkFactor = 22
