@@ -278,6 +278,8 @@ enum Backup {
                         try written(place) { try bytes.withUnsafeBytes { try media.writeAll($0) } }
                         report(bytes.count)
                     }
+                    // On its way to the disk while the next clip is read: its save waits less.
+                    media.startSyncing()
                 case .thumbnail(let id)? where extracted[id] != nil:
                     var jpeg = Data()
                     try reader.read(entry) { bytes in
