@@ -101,8 +101,9 @@ final class PassphrasePrompt {
             controls[Int(VMIN)] = 1
             controls[Int(VTIME)] = 0
         }
-        show(prompt)
+        // Quiet before the prompt shows: nothing typed after it is ever echoed.
         tcsetattr(input, TCSAFLUSH, &quiet)
+        show(prompt)
         defer {
             tcsetattr(input, TCSAFLUSH, &saved)
             show("\n")
