@@ -11,7 +11,7 @@ struct CraveyMedia: AsyncParsableCommand {
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio; run them as `cravey <command>`.",
         version: Cravey.version,
         subcommands: [Record.self, Play.self, QuickPlayMedia.self, Import.self, Doctor.self, Devices.self, Thumbnail.self,
-                      WaveformMedia.self, Trim.self, Clean.self, Share.self])
+                      WaveformMedia.self, Trim.self, Clean.self, Share.self, Restore.self])
 
     /// Refuses a `cravey` command handed over here that this executable cannot run yet (`quickplay 2`
     /// would play a clip), saying so instead of ArgumentParser's "unexpected arguments" (exit 64).

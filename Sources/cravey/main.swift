@@ -5,6 +5,8 @@ import Foundation
 
 signal(SIGPIPE, SIG_IGN)
 let route = CommandRoute(CommandLine.arguments.dropFirst())
+// A clip's words (--title, --notes, --purpose) are not left where every user's `ps` reads them.
+HiddenArguments.hideFromProcessList()
 if route.executable == .craveyMedia {
     handOff(route.arguments)
 }

@@ -100,5 +100,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case keepWhatIsThere
         /// A library written by a newer cravey: install that version (or a newer one).
         case upgrade
+        /// An encrypted backup and no passphrase to read: the ways to give one.
+        case givePassphrase
+        /// An age file cravey does not open (encrypted to a key, a newer format): decrypt the one at this path with age first.
+        case decryptWithAge(String)
     }
 }
