@@ -484,7 +484,7 @@ enum Backup {
             let problems = record.recording.problems(plays: record.plays)
             guard problems.isEmpty else {
                 throw Tar.Damage("the clip \"\(record.recording.title)\" (\(id.uuidString.lowercased())) holds values no clip has: "
-                                 + problems.joined(separator: "; "))
+                                 + problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))
             }
             clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] },
                              waveform: found[ClipFiles(id: id, type: type).file(.waveform)!.path])
