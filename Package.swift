@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // SHA-256 of a backup's files; ChaCha20-Poly1305, HKDF, HMAC and scrypt for an encrypted
+        // one (the age format). BoringSSL's code, compiled in: no primitive of cravey's own.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -68,6 +71,8 @@ let package = Package(
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // Recording, probing, thumbnails, import and playback over FFmpeg and PulseAudio.
@@ -121,6 +126,7 @@ let package = Package(
             name: "CraveyCoreTests",
             dependencies: [
                 "CraveyCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

@@ -7,6 +7,8 @@
 //                                     the meter alone over as long a stereo noise at 48 kHz
 //   cravey-bench analysis FILE        CPU seconds of one decoding of FILE's audio through the
 //                                     loudness meter, the peak meter, both, and neither
+//   cravey-bench propose LIBRARY ID [N]  `trim --auto`'s proposal for clip ID: its stored waveform
+//                                     read and the cut proposed, N times (default 20); the fastest
 //   cravey-bench play FILE SINK       FILE (outside a library, any format FFmpeg reads) played to
 //                                     SINK with its pictures in a window, as `cravey play` does;
 //                                     the pictures shown and dropped
@@ -90,6 +92,18 @@ case (3, "thumbnail"), (4, "thumbnail"):
         }))
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")
+case (4, "propose"), (5, "propose"):
+    let library = try RecordingLibrary(at: URL(fileURLWithPath: arguments[2]), creating: false)
+    let recording = try library.recording(matching: arguments[3])
+    let count = arguments.count == 5 ? Int(arguments[4]) ?? 20 : 20
+    var times: [Double] = []
+    var proposal: TrimProposal?
+    for _ in 0..<count {
+        times.append(seconds(ContinuousClock().measure {
+            proposal = library.storedWaveform(of: recording)?.proposedTrim(duration: recording.duration)
+        }))
+    }
+    print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"start\": \(proposal?.start ?? -1), \"end\": \(proposal?.end ?? -1)}")
 case (4, "play"):
     let file = MediaLocation.outside(URL(fileURLWithPath: arguments[2]))
     let manager = PlaybackManager(fileAt: file, duration: try MediaProbe.duration(of: file), title: "cravey-bench",
@@ -99,6 +113,6 @@ case (4, "play"):
     let played = try await manager.result()
     print("{\"picturesShown\": \(played.picturesShown), \"picturesDropped\": \(played.picturesDropped), \"completed\": \(played.completed)}")
 default:
-    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | loudness FILE | analysis FILE | thumbnail VIDEO [N] | play FILE SINK\n".utf8))
+    FileHandle.standardError.write(Data("usage: cravey-bench durations DIR | latency SOURCE [N] | loudness FILE | analysis FILE | thumbnail VIDEO [N] | propose LIBRARY ID [N] | play FILE SINK\n".utf8))
     exit(64)
 }

@@ -34,7 +34,8 @@ package struct CommandRoute: Equatable, Sendable {
     /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
     static let verbs: [String: Destination] = [
         "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
-        "thumbnail": .media, "quickplay": .mediaWithOperand, HomeOptions.configuration.commandName!: .media,
+        "thumbnail": .media, "quickplay": .mediaWithOperand, "trim": .media, "clean": .media, "share": .media,
+        "restore": .media, HomeOptions.configuration.commandName!: .media,
     ]
 
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through

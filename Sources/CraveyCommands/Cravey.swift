@@ -36,16 +36,24 @@ package struct Cravey: ParsableCommand {
             (seconds), filePath and thumbnailPath (relative to the library), fileSize (bytes), \
             playCount and lastPlayedAt; lists are arrays of these.
 
-            Exit codes: 0 ok, 64 invalid input, 65 undecodable media or a damaged backup, 66 \
-            unknown id or missing file, 69 no sound server, device or camera, 73 cannot write, \
-            78 a library a newer cravey wrote, 130 an import stopped by Ctrl-C, 1 anything \
-            else. Output to a \
-            closed pipe (`cravey list | head`) ends quietly with 0.
+            Settings (`cravey settings`, in $XDG_CONFIG_HOME/cravey/settings.toml) hold the \
+            choices you would otherwise type on every command; a flag wins over its setting. By \
+            default the desktop (media controls, lock screen, notifications, a video's window) \
+            is shown "cravey" and "Playing your clip", never a clip's words: see `cravey help \
+            settings`. A --title, --notes or --purpose given on the command line is hidden from \
+            `ps` once read.
+
+            Exit codes: 0 ok, 64 invalid input, 65 undecodable media or a damaged backup (or a \
+            wrong passphrase), 66 unknown id or missing file, 69 no sound server, device or \
+            camera, 73 cannot write, 75 another cravey changed the same clip meanwhile (try \
+            again), 78 a library a newer cravey wrote, 130 an import stopped \
+            by Ctrl-C (or a passphrase prompt left), 1 anything else. Output to a closed pipe \
+            (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
         subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Edit.self, Delete.self, DeleteAll.self,
-                      ImportOptions.self, Export.self, Backup.self, Restore.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
-                      WaveformCommand.self]
+                      ImportOptions.self, Export.self, Backup.self, RestoreOptions.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
+                      WaveformCommand.self, TrimOptions.self, CleanOptions.self, ShareOptions.self, SettingsCommand.self]
     )
 
     /// What `--version` prints, in both executables.

@@ -26,7 +26,7 @@ extension ParsableCommand {
 }
 
 extension CraveyError.Kind {
-    /// The documented exit code: 64, 65, 66, 69, 73, 78, or 1 for anything else.
+    /// The documented exit code: 64, 65, 66, 69, 73, 75, 78, or 1 for anything else.
     package var exitCode: Int32 {
         switch self {
         case .invalidInput: 64
@@ -36,6 +36,7 @@ extension CraveyError.Kind {
         case .cannotWrite: 73
         case .newerLibrary: 78
         case .damagedArchive: 65
+        case .busy: 75
         case .other: 1
         }
     }

@@ -8,14 +8,14 @@ struct List: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
-    @Option(help: "Order: recent, most-played or title.")
-    var sort: RecordingSort = .recent
+    @Option(help: "Order: recent, most-played or title (default: the list.sort setting, else recent).")
+    var sort: RecordingSort?
 
     @Flag(help: "Print a JSON array of recordings.")
     var json = false
 
     func run() throws {
-        let recordings = try options.open().recordings(sortedBy: sort)
+        let recordings = try options.open().recordings(sortedBy: sort ?? Settings.current.listSort)
         try Terminal.printRecordings(recordings, json: json, columns: [
             "ID": Format.shortID, "TYPE": \.type.rawValue, "TITLE": { Format.visible($0.title) },
             "DATE": { Format.date($0.createdAt) }, "DURATION": { Format.duration($0.duration) },

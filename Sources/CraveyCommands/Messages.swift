@@ -53,6 +53,10 @@ package enum Messages {
             "Name an audio or video file; to record from a microphone, use `cravey record`."
         case .upgrade:
             "Install the newer cravey to change it; this one only reads it."
+        case .givePassphrase:
+            "Run it at a terminal to type it, or give it on a file descriptor (--passphrase-fd N) or in a file named by CRAVEY_PASSPHRASE_FILE."
+        case .decryptWithAge(let path):
+            "Decrypt it with age first (age -d -o backup.tar '\(path)'), then restore backup.tar."
         case .keepWhatIsThere:
             "Import the complete file, or keep the part that is there with `ffmpeg -i <file> -c copy <new file>` and import that."
         }

@@ -11,7 +11,8 @@ package struct MetadataOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Notes, at most 200 characters; spaces and line breaks at their ends are removed.")
     package var notes: String?
 
-    @Option(help: "Purpose: motivational, craving, reflection or milestone.", completion: Completion.purposes)
+    @Option(help: "Purpose: motivational, craving, reflection or milestone (default: the clip.purpose setting, else none).",
+            completion: Completion.purposes)
     package var purpose: String?
 
     package init() {}
@@ -19,7 +20,8 @@ package struct MetadataOptions: ParsableArguments {
     /// The validated metadata; throws `.invalidInput` for a title or notes too long or holding a
     /// control character, or an unknown purpose.
     package func metadata() throws -> RecordingMetadata {
-        let metadata = try RecordingMetadata(title: title, notes: notes, purpose: try purpose.flatMap(RecordingMetadata.purpose(named:)))
+        let chosen = try purpose.map { try RecordingMetadata.purpose(named: $0) } ?? Settings.current.purpose
+        let metadata = try RecordingMetadata(title: title, notes: notes, purpose: chosen)
         Self.noteTrimmed(title: title, notes: notes)
         return metadata
     }

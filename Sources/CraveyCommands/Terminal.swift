@@ -109,15 +109,17 @@ package enum Terminal {
     }
 
     /// Asks on a terminal; refuses (exit 64) when stdin is not one and `--yes` was not given.
-    static func confirm(_ question: String, yes: Bool) throws -> Bool {
+    /// `action` names what is asked ("delete", "cut"), in the refusal and the answer to a no.
+    package static func confirm(_ question: String, yes: Bool, action: String = "delete",
+                                declined: String = "Nothing was deleted.") throws -> Bool {
         if yes { return true }
         guard isatty(0) == 1 else {
-            throw CraveyError(.invalidInput, "Refusing to delete without confirmation: stdin is not a terminal. Add --yes to delete anyway.")
+            throw CraveyError(.invalidInput, "Refusing to \(action) without confirmation: stdin is not a terminal. Add --yes to \(action) anyway.")
         }
         diagnostic("\(question) [y/N] ", terminator: "")
         let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         guard answer == "y" || answer == "yes" else {
-            diagnostic("Nothing was deleted.")
+            diagnostic(declined)
             return false
         }
         return true

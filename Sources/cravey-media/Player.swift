@@ -18,7 +18,7 @@ struct Player {
         }
         let manager = try await library.play(recording, options: PlaybackOptions(
             sink: flags.device, start: flags.from ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
-            showsVideo: window, speed: flags.speed))
+            showsVideo: window, showsTitle: showsTitles, loudnessTarget: Settings.current.loudness, speed: flags.speed))
         if let problem = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
         }
@@ -26,12 +26,16 @@ struct Player {
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
-        // notification says what plays and how to stop it. Best effort, as the desktop's
-        // controls are: a thumbnail that cannot be named is no artwork.
+        // notification says what plays and how to stop it. Whoever sees the screen (the lock
+        // screen, a shared desk) reads "Playing your clip" and sees no picture, unless the
+        // desktop.show-titles setting says to show the title.
+        let shown = showsTitles
         let desktop = await MediaPlayerService.start(
-            for: manager, playing: recording, artwork: library.thumbnailURL(of: recording),
+            for: manager, playing: recording, title: shown ? recording.title : Self.discreetLine,
+            artwork: shown ? library.thumbnailURL(of: recording) : nil,
             notification: Terminal.isAttached ? nil : (
-                "Playing \"\(title)\"", "\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
+                shown ? "Playing \"\(title)\"" : "cravey",
+                "\(shown ? "" : Self.discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
         // Keys need the terminal on stdin; the line goes to stderr, which must be one too. NO_COLOR
         // takes its colour, not the line. A click on the bar goes to that point of the clip.
         let live = !json && isatty(0) == 1 && isatty(2) == 1
@@ -69,6 +73,13 @@ struct Player {
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
                    recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures)
     }
+
+    /// What the desktop shows of a playing clip when it is not shown the title.
+    static let discreetLine = "Playing your clip"
+
+    /// Whether the desktop (media controls, notification, the video's window) is shown the clip's
+    /// title: the desktop.show-titles setting; the terminal's own line shows it either way.
+    var showsTitles: Bool { Settings.current.showsTitles }
 
     /// True when the environment names a display for a window (X11 or Wayland).
     static var hasDisplay: Bool {

@@ -5,7 +5,9 @@ import Foundation
 
 /// The look back after a recording stops, on a terminal: its duration and waveform, and keys to
 /// play it back (never counted), set its title, notes and purpose (as `cravey edit` does, with
-/// its refusals), discard it, or keep it.
+/// its refusals), trim it (the start and end set at the play position, or proposed from its
+/// waveform, the first and last 3 s of what is kept heard first), clean its noise (before and
+/// after compared), discard it, or keep it.
 ///
 /// The clip is saved durably before this starts, so every way out that is not a confirmed
 /// discard keeps it: Enter, end of input, a closed terminal (SIGHUP), Ctrl-C, SIGTERM.
@@ -18,6 +20,12 @@ struct Preview {
     let signals: OnSignals
 
     static let keys = "p play · t title · n notes · u purpose · d discard · Enter keep"
+    static let shapeKeys = "i/o start/end at the play position · a auto start/end · [ ] hear the first/last 3 s · x cut · c clean noise"
+
+    /// The part to keep, as set so far (nil: the clip's start, its end); `x` cuts to it.
+    var cut: (start: Double?, end: Double?) = (nil, nil)
+    /// Where the last play back stopped: what `i` and `o` take outside a play back.
+    var position = 0.0
 
     /// Runs the look back; returns the clip as kept, or nil when it was discarded.
     mutating func run() async -> Recording? {
@@ -38,7 +46,7 @@ struct Preview {
             }
             Foundation.exit(0)
         }
-        let waveform: Waveform?
+        var waveform: Waveform?
         do {
             waveform = try await library.waveform(of: recording)
         } catch {
@@ -73,11 +81,30 @@ struct Preview {
                 }
             case .character("d"):
                 if await discard() { return nil }
+            case .character("i"), .character("o"):
+                mark(key == .character("i") ? .start : .end, at: position, duration: recording.duration)
+                showCut(waveform)
+            case .character("a"):
+                await proposeCut()
+                showCut(waveform)
+            case .character("["), .character("]"):
+                await hear(first: key == .character("["))
+            case .character("x"):
+                if await cutNow() {
+                    waveform = try? await library.waveform(of: recording)
+                    show(waveform)
+                }
+            case .character("c"):
+                if await cleanNoise() {
+                    waveform = try? await library.waveform(of: recording)
+                    show(waveform)
+                }
             default:
                 continue
             }
             kept.withLock { $0 = recording }
             Terminal.diagnostic(Self.keys)
+            Terminal.diagnostic(Self.shapeKeys)
         }
     }
 
@@ -85,13 +112,18 @@ struct Preview {
     private func show(_ waveform: Waveform?) {
         let title = Format.visible(recording.title)
         Terminal.diagnostic("\"\(title)\" · \(Format.duration(recording.duration))")
-        if let waveform { Terminal.diagnostic(waveform.sparkline(width: max(8, min(Terminal.columns - 1, 100)))) }
+        if let waveform { Terminal.diagnostic(waveform.sparkline(width: Self.width)) }
         Terminal.diagnostic(Self.keys)
+        Terminal.diagnostic(Self.shapeKeys)
     }
 
+    /// The waveform's width on the terminal.
+    private static var width: Int { max(8, min(Terminal.columns - 1, 100)) }
+
     /// Plays the clip to the default sink, not counted, its waveform as the progress line; space
-    /// pauses, any other key stops.
-    private func playBack(_ waveform: Waveform?) async {
+    /// pauses, `i` and `o` set the start and the end of the part to keep where it is, any other
+    /// key stops.
+    private mutating func playBack(_ waveform: Waveform?) async {
         let manager: PlaybackManager
         do {
             manager = try await library.play(recording, options: PlaybackOptions(sink: sink, countsPlay: false))
@@ -100,17 +132,24 @@ struct Preview {
         } catch {
             return Terminal.diagnostic("cravey: \(error)")
         }
-        Terminal.diagnostic("Playing (not counted): space pauses, any other key stops.")
+        Terminal.diagnostic("Playing (not counted): space pauses, i and o set the start and the end here, any other key stops.")
+        let marked = Locked<[(Edge, Double)]>([])
         let keys = KeyReader { key in
-            if key == .character(" ") { manager.perform(.togglePause) } else { manager.stop() }
+            switch key {
+            case .character(" "): manager.perform(.togglePause)
+            case .character("i"): marked.withLock { $0.append((.start, manager.event.position)) }
+            case .character("o"): marked.withLock { $0.append((.end, manager.event.position)) }
+            default: manager.stop()
+            }
         }
         let line = ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive)
         let view = Task {
             for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
         }
+        var summary: PlaybackSummary?
         let failure: (any Error)?
         do {
-            _ = try await manager.result()
+            summary = try await manager.result()
             failure = nil
         } catch {
             failure = error
@@ -119,6 +158,127 @@ struct Preview {
         keys.restore()
         Terminal.diagnostic("", terminator: "\r\u{1B}[2K")
         if let failure { Terminal.diagnostic("cravey: the play back stopped: \(Self.describe(failure))") }
+        position = summary.map { $0.completed ? 0 : $0.position } ?? position
+        let marks = marked.withLock { $0 }
+        for (edge, at) in marks { mark(edge, at: at, duration: recording.duration) }
+        if !marks.isEmpty { showCut(waveform) }
+    }
+
+    // MARK: - Trim and clean
+
+    enum Edge { case start, end }
+
+    /// Sets the start or the end of the part to keep at `seconds`.
+    private mutating func mark(_ edge: Edge, at seconds: Double, duration: Double) {
+        let at = min(max(seconds, 0), duration)
+        switch edge {
+        case .start: cut.start = at
+        case .end: cut.end = at
+        }
+    }
+
+    /// The part kept as now set: from the start mark (or 0) to the end mark (or the end).
+    private var keptSpan: (start: Double, end: Double) {
+        (cut.start ?? 0, cut.end ?? recording.duration)
+    }
+
+    /// The waveform with what would be cut drawn as dots, and the part kept in words.
+    private func showCut(_ waveform: Waveform?) {
+        let (start, end) = keptSpan
+        guard end > start else {
+            return Terminal.diagnostic("The end (\(ClipTime.text(end))) is before the start (\(ClipTime.text(start))): set them again.")
+        }
+        if let waveform, recording.duration > 0 {
+            let line = Array(waveform.sparkline(width: Self.width))
+            let first = Int(start / recording.duration * Double(line.count)), last = Int((end / recording.duration * Double(line.count)).rounded(.up))
+            Terminal.diagnostic(String(line.enumerated().map { $0.offset >= first && $0.offset < last ? $0.element : "·" }))
+        }
+        Terminal.diagnostic("Keep \(ClipTime.text(start))-\(ClipTime.text(end)) of \(ClipTime.text(recording.duration)) (x cuts, [ ] hear its ends).")
+    }
+
+    /// Sets the start and the end from the clip's waveform (`trim --auto`'s proposal).
+    private mutating func proposeCut() async {
+        do {
+            guard let proposal = try await library.proposedTrim(of: recording) else {
+                return Terminal.diagnostic("No sound above the clip's own noise: nothing to propose.")
+            }
+            cut = (proposal.start, proposal.end)
+            Terminal.diagnostic(String(format: "Proposed from the waveform: sound above %.0f dBFS (12 dB over its noise floor, at least -70), 150 ms kept on each side.",
+                                       proposal.threshold))
+        } catch let error as CraveyError {
+            Terminal.diagnostic("cravey: \(Messages.text(for: error))")
+        } catch {
+            Terminal.diagnostic("cravey: \(error)")
+        }
+    }
+
+    /// Plays the first (or last) 3 s of the part kept, not counted; any key stops.
+    private func hear(first: Bool) async {
+        let (start, end) = keptSpan
+        guard end > start else { return Terminal.diagnostic("Set the start before the end first.") }
+        let (from, to) = first ? (start, min(start + 3, end)) : (max(end - 3, start), end)
+        let manager: PlaybackManager
+        do {
+            manager = try await library.play(recording, options: PlaybackOptions(sink: sink, start: from, countsPlay: false))
+        } catch let error as CraveyError {
+            return Terminal.diagnostic("cravey: \(Messages.text(for: error))")
+        } catch {
+            return Terminal.diagnostic("cravey: \(error)")
+        }
+        Terminal.diagnostic("Hearing \(ClipTime.text(from))-\(ClipTime.text(to)) (\(first ? "the first" : "the last") 3 s kept): any key stops.")
+        let keys = KeyReader { _ in manager.stop() }
+        for await event in manager.events where event.position >= to - 0.02 {
+            manager.stop()
+            break
+        }
+        _ = try? await manager.result()
+        keys.restore()
+    }
+
+    /// Asks, then cuts the clip to the part kept; true when it was cut.
+    private mutating func cutNow() async -> Bool {
+        guard cut.start != nil || cut.end != nil else {
+            Terminal.diagnostic("Nothing set to cut: set the start and the end with i and o while it plays, or a.")
+            return false
+        }
+        let (start, end) = keptSpan
+        guard let answer = await Self.readLine("Cut \"\(Format.visible(recording.title))\" to \(ClipTime.text(start))-\(ClipTime.text(end))? The cut parts cannot be recovered. [y/N] "),
+              ["y", "yes"].contains(answer.lowercased()) else {
+            Terminal.diagnostic("Nothing was cut.")
+            return false
+        }
+        do {
+            let before = recording.duration
+            recording = try await library.trim(recording, from: start, to: end)
+            cut = (nil, nil)
+            position = 0
+            Terminal.diagnostic("Trimmed \"\(Format.visible(recording.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(recording.duration)).")
+            return true
+        } catch let error as CraveyError {
+            Terminal.diagnostic("cravey: \(Messages.text(for: error)) Nothing was cut.")
+        } catch {
+            Terminal.diagnostic("cravey: \(error) Nothing was cut.")
+        }
+        return false
+    }
+
+    /// Cleans the clip's noise, says by how much, lets the person compare and keep it or not;
+    /// true when the cleaned clip was kept.
+    private mutating func cleanNoise() async -> Bool {
+        Terminal.diagnostic("Cleaning the noise...")
+        do {
+            let cleanup = try await library.cleanNoise(of: recording)
+            Terminal.diagnostic(CleanListening.figures(cleanup))
+            guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink).decide() else { return false }
+            recording = kept
+            cut = (nil, nil)
+            return true
+        } catch let error as CraveyError {
+            Terminal.diagnostic("cravey: \(Messages.text(for: error)) Nothing was changed.")
+        } catch {
+            Terminal.diagnostic("cravey: \(error) Nothing was changed.")
+        }
+        return false
     }
 
     /// Asks for a line and changes the clip with it, as `cravey edit` would; a refusal is said
@@ -167,7 +327,7 @@ struct Preview {
 
     /// One key from the terminal, read without Enter or echo; nil at the end of input (or a
     /// terminal gone). The corresponding C functions are `tcsetattr` and `read`.
-    private static func readKey() -> PlayerKey? {
+    static func readKey() -> PlayerKey? {
         var saved = KeyReader.keysMode()
         defer { tcsetattr(0, TCSANOW, &saved) }
         // A byte at a time, so that what is typed after the key (a line for a prompt) stays

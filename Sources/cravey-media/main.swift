@@ -22,7 +22,11 @@ func main(_ arguments: [String]) async -> Never {
 }
 
 signal(SIGPIPE, SIG_IGN)
-let arguments = Array(CommandLine.arguments.dropFirst())
+// `cravey` hands a clip's words over out of sight of `ps`; given here directly, they are hidden
+// from it at once.
+let given = Array(CommandLine.arguments.dropFirst())
+let arguments = HiddenArguments.received(shown: given) ?? given
+HiddenArguments.hideFromProcessList()
 // The manual page of this program (ArgumentParser's generate-manual asks each program for its
 // help this way) is its own, cravey-media(1), not a second cravey(1).
 if arguments.first == "--experimental-dump-help" { CraveyMediaManual.main(arguments) }

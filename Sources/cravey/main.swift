@@ -4,7 +4,10 @@ import CraveyCommands
 import Foundation
 
 signal(SIGPIPE, SIG_IGN)
-let route = CommandRoute(CommandLine.arguments.dropFirst(), opensHome: HomeOptions.canShow)
+// `cravey` alone opens the home screen on a terminal that can show it, unless the settings say not to.
+let route = CommandRoute(CommandLine.arguments.dropFirst(), opensHome: HomeOptions.canShow && Settings.current.opensHomeScreen)
+// A clip's words (--title, --notes, --purpose) are not left where every user's `ps` reads them.
+HiddenArguments.hideFromProcessList()
 if route.executable == .craveyMedia {
     handOff(route.arguments)
 }

@@ -86,8 +86,9 @@ struct DesktopPlaybackTests {
         try await wait(play)
         let samples = try await offPool { try capture.stop() }
 
-        // Then playerctl saw the clip, the pause held the position, and the play stopped near 5 s
-        #expect(metadata.contains("xesam:title               Breathe"), "\(metadata)")
+        // Then playerctl saw the clip (not its title: the desktop is discreet by default), the
+        // pause held the position, and the play stopped near 5 s
+        #expect(metadata.contains("xesam:title               Playing your clip") && !metadata.contains("Breathe"), "\(metadata)")
         #expect(metadata.contains("mpris:length              6000000"), "\(metadata)")
         #expect(metadata.contains("mpris:trackid             '/org/cravey/recording/\(id.replacingOccurrences(of: "-", with: "_"))'"), "\(metadata)")
         #expect(paused.contains("Paused"), "\(paused)")
@@ -138,7 +139,7 @@ struct DesktopPlaybackTests {
         #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
     }
 
-    @Test("a video's Metadata carries mpris:artUrl, the file:// URL of its thumbnail in the library")
+    @Test("with desktop.show-titles, a video's Metadata carries mpris:artUrl, the file:// URL of its thumbnail in the library")
     func videoArtwork() async throws {
         // Given a video in the library, playing on a private bus
         let bus = try DesktopSession()
@@ -148,7 +149,7 @@ struct DesktopPlaybackTests {
         let row = try #require(try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any])
         let thumbnail = try #require(row["thumbnailPath"] as? String)
         let (play, _) = try start(["play", try #require(row["id"] as? String), "--library", folder.path, "--device", sink.sinkName, "--no-count"],
-                                  environment: bus.environment)
+                                  environment: bus.environment.merging(try Cravey.settings("desktop.show-titles = true\n")) { $1 })
         #expect(try await bus.waitForPlayer())
 
         // When the desktop asks for its picture
@@ -162,7 +163,7 @@ struct DesktopPlaybackTests {
         #expect(FileManager.default.fileExists(atPath: url.path))
     }
 
-    @Test("a play without a terminal shows a notification naming the clip and how to stop it; its Stop button stops the play, and the notification is closed")
+    @Test("a play without a terminal shows a notification saying a clip plays (not which) and how to stop it; its Stop button stops the play, and the notification is closed")
     func notificationWithoutATerminal() async throws {
         // Given a notification server and a 10 s clip
         let bus = try DesktopSession()
@@ -182,12 +183,13 @@ struct DesktopPlaybackTests {
                                                 "/org/freedesktop/Notifications", "org.cravey.Test.PressStop"]).status == 0)
         try await wait(play)
 
-        // Then the notification named the clip and the way to stop it, the play stopped at once
-        // (and was counted), and the notification was closed
+        // Then the notification said a clip plays (not its title) and the way to stop it, the
+        // play stopped at once (and was counted), and the notification was closed
         let calls = try DesktopSession.calls(in: log)
         let notify = try #require(calls.first)
-        #expect(notify["summary"] as? String == "Playing \"Stay strong\"")
-        #expect((notify["body"] as? String ?? "").contains("Stop"), "\(notify)")
+        #expect(notify["summary"] as? String == "cravey")
+        #expect((notify["body"] as? String ?? "").contains("Playing your clip") && (notify["body"] as? String ?? "").contains("Stop"), "\(notify)")
+        #expect(!"\(notify)".contains("Stay strong"), "\(notify)")
         #expect(notify["actions"] as? [String] == ["stop", "Stop"] && notify["desktopEntry"] as? String == "cravey")
         #expect(Date().timeIntervalSince(started) < 3)
         #expect(play.terminationStatus == 0)

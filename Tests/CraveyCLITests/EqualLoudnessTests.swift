@@ -47,6 +47,33 @@ extension PlayCommandTests {
         for heard in [loud, quiet, loudAsIs, quietAsIs] { #expect(heard.peak < 0.99, "peak \(heard.peak)") }
     }
 
+    @Test("the play.loudness setting moves the level clips play at (-26 LUFS: 10 LU below the default); --no-normalize still plays a clip as recorded")
+    func loudnessFromSettings() async throws {
+        // Given a loud clip, and settings that ask for -26 LUFS
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try tone(peak: -6)])
+        let quieter = try Cravey.settings("play.loudness = -26\n")
+        func heard(_ environment: [String: String], _ extra: [String] = []) async throws -> Double {
+            let capture = try await SinkCapture.start(sink: sink.sinkName, rate: 48_000)
+            let result = try await Cravey.run(["play", ids[0], "--library", library.url.path, "--device", sink.sinkName,
+                                               "--no-count"] + extra, environment: environment)
+            let samples = try await offPool { try capture.stop() }
+            #expect(result.status == 0, "\(result.error)")
+            var meter = LoudnessMeter(sampleRate: 48_000, channels: 1)
+            meter.append(samples)
+            return meter.measurement.integrated
+        }
+
+        // When it plays with the default, with the setting, and with the setting and --no-normalize
+        let standard = try await heard([:])
+        let lowered = try await heard(quieter)
+        let asRecorded = try await heard(quieter, ["--no-normalize"])
+
+        // Then the setting turned it 10 LU further down, and the flag won over it
+        #expect(abs(standard - lowered - 10) <= 1, "\(standard) and \(lowered) LUFS")
+        #expect(asRecorded > standard + 3, "as recorded: \(asRecorded) LUFS")
+    }
+
     @Test("a clip saved before loudness was measured is measured at its first play, and plays at the target")
     func measuredAtFirstPlay() async throws {
         // Given a quiet clip whose row lost its measurement, as a row from before the migration has none

@@ -310,6 +310,16 @@ struct HomeScreenTests {
         let dumb = try TmuxTerminal("/usr/bin/env", ["TERM=dumb", "CRAVEY_LIBRARY=\(library)", Cravey.executable], environment: Self.environment())
         #expect(dumb.waitForExit(within: 30) == 0)
         #expect(dumb.screen.contains("See 'cravey help <subcommand>' for detailed help."), "\(dumb.screen)")
+        // home.open = false: cravey alone prints its help on a terminal too; cravey home opens all the same
+        let settings = try Cravey.settings("home.open = false\n")
+        let declined = try TmuxTerminal(Cravey.executable, [], environment: Self.environment(settings.merging(["CRAVEY_LIBRARY": library]) { $1 }))
+        #expect(declined.waitForExit(within: 30) == 0)
+        #expect(declined.screen.contains("See 'cravey help <subcommand>' for detailed help."), "\(declined.screen)")
+        let opened = try TmuxTerminal(Cravey.executable, ["home", "--library", library], environment: Self.environment(settings))
+        try await Self.shows(opened, "? help")
+        try opened.type("q")
+        #expect(opened.waitForExit(within: 30) == 0)
+
         let refused = try TmuxTerminal("/usr/bin/env", ["TERM=dumb", Cravey.executable, "home", "--library", library], environment: Self.environment())
         #expect(refused.waitForExit(within: 30) == 64)
         #expect(refused.screen.contains("needs a terminal that can move its cursor"))

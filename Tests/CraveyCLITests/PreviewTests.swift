@@ -8,16 +8,17 @@ import Testing
 @Suite("The look back before keeping", .temporaryFiles)
 struct PreviewTests {
     let library = temporaryLibrary()
-    /// The look back's line of keys.
+    /// The look back's lines of keys.
     static let keys = "p play · t title · n notes · u purpose · d discard · Enter keep"
+    static let shapeKeys = "i/o start/end at the play position · a auto start/end · [ ] hear the first/last 3 s · x cut · c clean noise"
 
     /// Starts a 1 s recording on a terminal and waits for the look back's keys; it plays back
     /// to `sink` (the default sink, chosen with libpulse's PULSE_SINK).
-    private func recorded(microphone: VirtualMicrophone, sink: VirtualMicrophone? = nil) async throws -> PseudoTerminal {
-        let terminal = try Cravey.startOnTerminal(["record", "--seconds", "1", "--title", "Before", "--library", library.path,
+    private func recorded(microphone: VirtualMicrophone, sink: VirtualMicrophone? = nil, seconds: Int = 1) async throws -> PseudoTerminal {
+        let terminal = try Cravey.startOnTerminal(["record", "--seconds", "\(seconds)", "--title", "Before", "--library", library.path,
                                                    "--device", microphone.monitor],
                                                   environment: sink.map { ["PULSE_SINK": $0.sinkName] } ?? [:])
-        let shown = try await offPool { terminal.waitUntilShown(within: 90) { $0.contains(Self.keys) } }
+        let shown = try await offPool { terminal.waitUntilShown(within: 90) { $0.contains(Self.keys) && $0.contains(Self.shapeKeys) } }
         #expect(shown, "no look back: \(terminal.output.debugDescription)")
         return terminal
     }
@@ -118,5 +119,92 @@ struct PreviewTests {
         let piped = try await Cravey.run(["record", "--seconds", "1", "--library", library.path, "--device", microphone.monitor])
         #expect(piped.status == 0 && !piped.error.contains(Self.keys), "\(piped.error)")
         #expect(try await listed(library).count == 2)
+    }
+
+    @Test("trim keys: a proposes the cut from the waveform; i and o while it plays set the start and end, shown on the waveform; [ and ] play the first and last 3 s kept; x asks, then cuts (title and id kept); Enter keeps it")
+    func trimKeys() async throws {
+        let microphone = try VirtualMicrophone()
+        let tone = try await microphone.play(frequency: 440)
+        defer { tone.terminate() }
+        let speaker = try VirtualMicrophone()
+        let terminal = try await recorded(microphone: microphone, sink: speaker, seconds: 3)
+        tone.terminate()
+        let saved = try #require(try await listed(library).first)
+
+        try await step(terminal, "a", until: { $0.contains("Keep 0:0") && $0.contains("(x cuts") })
+        try await step(terminal, "p", until: { $0.contains("Playing (not counted)") && $0.contains("i and o set the start") })
+        try await Task.sleep(for: .milliseconds(700))
+        terminal.type("i")
+        try await Task.sleep(for: .milliseconds(900))
+        terminal.type("o")
+        try await step(terminal, "", until: { $0.contains("Keep ") && $0.contains("·") })
+        let marked = try #require(terminal.output.matches(of: #/Keep (\d+):(\d\d\.\d+)-(\d+):(\d\d\.\d+) of/#).last)
+        let (start, end) = (Double(marked.2)!, Double(marked.4)!)
+        #expect(start > 0.2 && end > start + 0.3 && end < Double(saved.duration), "marked \(start)-\(end)")
+
+        let capture = try await SinkCapture.start(sink: speaker.sinkName)
+        try await step(terminal, "[", until: { $0.contains("(the first 3 s kept)") })
+        try await step(terminal, "", until: { $0.contains(Self.shapeKeys) })
+        try await step(terminal, "]", until: { $0.contains("(the last 3 s kept)") })
+        try await step(terminal, "", until: { $0.contains(Self.shapeKeys) })
+        let heard = try capture.stop()
+        #expect(Witness.dominantFrequency(heard) > 400 && Witness.dominantFrequency(heard) < 480, "the kept part heard at the sink")
+
+        try await step(terminal, "x", until: { $0.contains("The cut parts cannot be recovered. [y/N]") })
+        try await step(terminal, "y\n", until: { $0.contains("Trimmed \"Before\"") })
+        terminal.type("\n")
+        let shown = try await offPool { terminal.waitForExit() }
+        #expect(terminal.process.terminationStatus == 0 && shown.contains(saved.id.uuidString.lowercased()), "\(shown)")
+        let kept = try #require(try await listed(library).first)
+        #expect(kept.id == saved.id && kept.title == "Before" && abs(kept.duration - (end - start)) < 0.01, "\(kept.duration) for \(start)-\(end)")
+        #expect(kept.playCount == 0, "auditions are never counted")
+    }
+
+    @Test("c cleans the noise and says by how much; p listens, a switches between after (B) and before (A); n keeps the clip as it was, y keeps the cleaned one; discard still asks")
+    func cleanKeys() async throws {
+        // Noise all the time, a tone every other second: any stretch of the recording holds both
+        let microphone = try VirtualMicrophone()
+        let sound = temporaryFolder().appendingPathComponent("noisy.s16")
+        let made = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
+                                      "aevalsrc=0.02*(2*random(0)-1)+0.4*sin(2*PI*440*t)*gte(mod(t\\,2)\\,1):s=48000:d=120",
+                                      "-f", "s16le", "-ac", "1", sound.path])
+        try #require(made.status == 0, "\(made.error)")
+        let player = Process()
+        player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        player.arguments = ["pacat", "--playback", "--raw", "--device=\(microphone.sinkName)", "--format=s16le", "--rate=48000",
+                            "--channels=1", "--latency-msec=20", sound.path]
+        player.environment = Cravey.environment()
+        try player.run()
+        defer { kill(player.processIdentifier, SIGKILL) }
+        try await Task.sleep(for: .milliseconds(500))
+        let speaker = try VirtualMicrophone()
+        let terminal = try await recorded(microphone: microphone, sink: speaker, seconds: 4)
+        kill(player.processIdentifier, SIGKILL)
+        let saved = try #require(try await listed(library).first)
+        let media = library.appendingPathComponent(saved.filePath)
+        let bytes = try Data(contentsOf: media)
+
+        try await step(terminal, "c", until: { $0.contains("Noise floor:") && $0.contains("p listen (a switches before/after)") })
+        try await step(terminal, "p", until: { $0.contains("B: after (cleaned)") })
+        try await Task.sleep(for: .milliseconds(600))
+        try await step(terminal, "a", until: { $0.contains("A: before") })
+        try await Task.sleep(for: .milliseconds(400))
+        try await step(terminal, "a", until: { $0.matches(of: #/B: after/#).count >= 1 })
+        try await step(terminal, "q", until: { $0.contains("p listen (a switches before/after)") })
+        try await step(terminal, "n", until: { $0.contains("as it was") })
+        #expect(try Data(contentsOf: media) == bytes, "n keeps the clip as it was")
+
+        try await step(terminal, "c", until: { $0.contains("p listen (a switches before/after)") })
+        try await step(terminal, "y", until: { $0.contains("Kept the cleaned \"Before\"") && $0.contains(Self.shapeKeys) })
+        #expect(try Data(contentsOf: media) != bytes, "y keeps the cleaned clip")
+        try await step(terminal, "d", until: { $0.contains("Discard recording? This cannot be undone.") })
+        try await step(terminal, "n\n", until: { $0.contains("Not discarded.") })
+        terminal.type("\n")
+        let shown = try await offPool { terminal.waitForExit() }
+        #expect(terminal.process.terminationStatus == 0, "\(shown)")
+        let kept = try #require(try await listed(library).first)
+        #expect(kept.id == saved.id && kept.title == "Before" && kept.playCount == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path)
+        #expect(names.allSatisfy { !$0.hasSuffix(".importing") && !$0.hasPrefix(".") }, "\(names)")
     }
 }

@@ -143,4 +143,189 @@ struct TrustNothingTests {
         #expect(again.output.contains("Left"), "\(again.output)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: copy(rows[1]).path) == outside.path)
     }
+
+    /// Runs cravey with `arguments`, killing it if it has not ended within `seconds`; nil then.
+    func runWithin(_ seconds: Double, _ arguments: [String]) async throws -> (status: Int32, output: String)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Cravey.executable)
+        process.arguments = arguments
+        process.environment = Cravey.environment()
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let output = temporaryFolder().appendingPathComponent("output-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        let ended = try await offPool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning, Date() < deadline { usleep(10_000) }  // polls the process's end, with a deadline
+            return !process.isRunning
+        }
+        if !ended {
+            process.terminate()
+            process.waitUntilExit()
+            return nil
+        }
+        return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
+    }
+
+    @Test("a named pipe where a clip's copy or waveform belongs is reported, never waited on: info, waveform, doctor and doctor --repair end, and an edit is not kept waiting")
+    func pipesAreNotRead() async throws {
+        // Given a clip whose copy and waveform are named pipes nobody writes to
+        let library = try Fixture.library(titles: ["Piped"])
+        let clip = ClipFiles(try #require(try library.recordings().first))
+        for part in [ClipFiles.Part.copy, .waveform] {
+            let file = library.fileURL(try #require(clip.file(part)))
+            try? FileManager.default.removeItem(at: file)
+            try #require(mkfifo(file.path, 0o600) == 0)
+        }
+        let path = library.url.path, id = clip.id.uuidString
+
+        // When it is shown, its waveform asked for, the library examined and repaired, and edited
+        let info = try await runWithin(20, ["info", id, "--library", path])
+        let waveform = try await runWithin(20, ["waveform", id, "--json", "--library", path])
+        let doctor = try await runWithin(20, ["doctor", "--library", path])
+        let repair = try await runWithin(20, ["doctor", "--repair", "--library", path])
+        let edit = try await runWithin(20, ["edit", id, "--title", "Edited", "--library", path])
+
+        // Then each ended, the doctor names both pipes, and they are still pipes
+        #expect(info?.status == 0 && waveform != nil && edit != nil, "\(String(describing: info)) \(String(describing: waveform))")
+        let seen = try #require(doctor)
+        #expect(seen.status == 1 && seen.output.contains("\(clip.file(.copy)!.path) (a named pipe)")
+                && seen.output.contains("\(clip.file(.waveform)!.path) (a named pipe)"), "\(seen.output)")
+        #expect(repair?.status == 1, "\(String(describing: repair))")
+        var info2 = stat()
+        #expect(lstat(library.fileURL(clip.file(.copy)!).path, &info2) == 0 && info2.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test("a backup killed while it writes leaves nothing in the folder it was writing to, not even a hidden file")
+    func killedBackupLeavesNothing() async throws {
+        // Given a library holding 64 MB of media
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let clip = ClipFiles(id: UUID(), type: .audio)
+        let media = try library.store.create(clip.media(.importing))
+        let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        for _ in 0..<64 { try media.write(block) }
+        try media.close()
+        try library.store.write { tx in
+            _ = try tx.save(clip.media(.importing), as: Recording(id: clip.id, type: .audio, title: "Big", duration: 1, filePath: "", fileSize: 0))
+        }
+        let output = temporaryFolder().appendingPathComponent("backups-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+
+        // When its backup is stopped once it has written some of it, and killed
+        let process = try Cravey.start(["backup", "--output", output.appendingPathComponent("clips.tar").path, "--library", library.url.path])
+        let written = { @Sendable () -> Int in
+            let io = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/io", encoding: .utf8)) ?? ""
+            return io.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        let midway = try await offPool {
+            while process.isRunning {
+                if written() > 1 << 20 {
+                    kill(process.processIdentifier, SIGSTOP)
+                    return written() < 48 << 20
+                }
+                usleep(200)  // polls what the process wrote so far: no event says it
+            }
+            return false
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        // Then nothing is there
+        #expect(midway, "the backup was not stopped part way")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
+    }
+
+    /// A backup of `library`, taken apart, changed by `change` (given its cravey-backup/ folder)
+    /// and put together again with a manifest that agrees with what is in it: an archive whose
+    /// checksums say nothing against it.
+    func rebuiltBackup(of library: RecordingLibrary, _ change: (URL) throws -> Void) async throws -> URL {
+        let archive = temporaryFolder().appendingPathComponent("original-\(UUID().uuidString.prefix(8)).tar")
+        let made = try await Cravey.run(["backup", "--output", archive.path, "--library", library.url.path])
+        try #require(made.status == 0, "\(made.error)")
+        let folder = temporaryFolder().appendingPathComponent("unpacked-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try #require(try run("tar", ["-xf", archive.path, "-C", folder.path]).status == 0)
+        try change(folder.appendingPathComponent("cravey-backup"))
+        let rebuilt = temporaryFolder().appendingPathComponent("rebuilt-\(UUID().uuidString.prefix(8)).tar")
+        let script = """
+            import hashlib, json, os, sys, tarfile
+            root, out = sys.argv[1], sys.argv[2]
+            path = os.path.join(root, "cravey-backup", "manifest.json")
+            manifest = json.load(open(path))
+            for entry in manifest["files"]:
+                data = open(os.path.join(root, "cravey-backup", entry["path"]), "rb").read()
+                entry["size"], entry["sha256"] = len(data), hashlib.sha256(data).hexdigest()
+            json.dump(manifest, open(path, "w"), indent=2, sort_keys=True)
+            with tarfile.open(out, "w", format=tarfile.USTAR_FORMAT) as tar:
+                for folder in ["cravey-backup", "cravey-backup/Recordings", "cravey-backup/Recordings/Thumbnails"]:
+                    tar.add(os.path.join(root, folder), arcname=folder, recursive=False)
+                for name in sorted(os.listdir(os.path.join(root, "cravey-backup/Recordings"))):
+                    if name != "Thumbnails":
+                        tar.add(os.path.join(root, "cravey-backup/Recordings", name), arcname="cravey-backup/Recordings/" + name)
+                tar.add(path, arcname="cravey-backup/manifest.json")
+            """
+        let packed = try run("python3", ["-c", script, folder.path, rebuilt.path])
+        try #require(packed.status == 0, "\(packed.error)")
+        return rebuilt
+    }
+
+    @Test("a backup whose record holds a value no clip has, or whose media does not decode, with a manifest that agrees, restores nothing (65, naming the clip and what), and the library is unchanged")
+    func badBackupsRefusedWhole() async throws {
+        // Given a library of two clips, and backups of it with one value or one file changed
+        let library = try Fixture.library(titles: ["Kept", "Changed"])
+        let changed = try #require(try library.recordings().first { $0.title == "Changed" })
+        let record = { (folder: URL) in folder.appendingPathComponent(ClipFiles(changed).file(.copy)!.path) }
+        func editRecord(_ from: String, _ to: String) -> (URL) throws -> Void {
+            { folder in
+                let text = try String(contentsOf: record(folder), encoding: .utf8)
+                try #require(text.contains(from), "\(text)")
+                try text.replacingOccurrences(of: from, with: to).write(to: record(folder), atomically: true, encoding: .utf8)
+            }
+        }
+        let cases: [(String, (URL) throws -> Void, String)] = [
+            ("a date past year 9999", editRecord("\"createdAt\" : \"2026", "\"createdAt\" : \"9026"), "createdAt"),
+            ("an infinite length", editRecord("\"duration\" : 0.5", "\"duration\" : \"inf\""), "duration"),
+            ("a length its media does not have", editRecord("\"duration\" : 0.5", "\"duration\" : 90"), "duration"),
+            ("a negative play count", editRecord("\"playCount\" : 0", "\"playCount\" : -3"), "playCount"),
+            ("a title with an escape", editRecord("\"title\" : \"Changed\"", "\"title\" : \"Chan\\u001bged\""), "title"),
+            ("media that does not decode", { folder in
+                try Data(repeating: 0x5A, count: 4096).write(to: folder.appendingPathComponent(changed.filePath))
+            }, "does not decode"),
+        ]
+        for (what, change, field) in cases {
+            let archive = try await rebuiltBackup(of: library, change)
+
+            // When it is restored into a new library
+            let into = temporaryLibrary()
+            try FileManager.default.createDirectory(at: into, withIntermediateDirectories: true)
+            let restore = try await Cravey.run(["restore", archive.path, "--library", into.path])
+
+            // Then nothing is restored, and the message names the clip and what is wrong
+            #expect(restore.status == 65 && restore.error.contains("Chan") && restore.error.contains(field), "\(what): \(restore.status) \(restore.error)")
+            let left = (try? RecordingLibrary(at: into, creating: false))
+            #expect(try left?.count() ?? 0 == 0, "\(what)")
+            #expect(left?.store.storedFiles().isEmpty ?? true, "\(what): \(left?.store.storedFiles() ?? [])")
+        }
+    }
+
+    @Test("restore of a named pipe is refused at once (64), and two restores of one backup at the same time both end with each clip once")
+    func restoreOddInputs() async throws {
+        let library = try Fixture.library(titles: ["One", "Two", "Three"])
+        let archive = try await rebuiltBackup(of: library) { _ in }
+        let pipe = temporaryFolder().appendingPathComponent("backup.pipe")
+        try #require(mkfifo(pipe.path, 0o600) == 0)
+        let target = temporaryLibrary()
+        let fromPipe = try await runWithin(20, ["restore", pipe.path, "--library", target.path])
+        #expect(fromPipe?.status == 64, "\(String(describing: fromPipe))")
+
+        async let first = Cravey.run(["restore", archive.path, "--library", target.path])
+        async let second = Cravey.run(["restore", archive.path, "--library", target.path])
+        let (a, b) = try await (first, second)
+        #expect(a.status == 0 && b.status == 0, "\(a.error) | \(b.error)")
+        #expect(Set(try RecordingLibrary(at: target).recordings().map(\.title)) == ["One", "Two", "Three"])
+        let doctor = try await Cravey.run(["doctor", "--library", target.path])
+        #expect(doctor.status == 0, "\(doctor.output)")
+    }
 }

@@ -126,7 +126,7 @@ extension PlayCommandTests {
         #expect(best == index || (nearBoundary && abs(best - index) == 1), "frame \(best) shown at \(position) s, not \(index): PSNR \(likeness)")
     }
 
-    @Test("a video opens a window titled with its title, sized to its pictures turned upright; paused, it shows the frame FFmpeg decodes there, after a jump made while paused too; keys in the window pause, skip, jump and end the play")
+    @Test("a video opens a window titled cravey (not the clip's title), sized to its pictures turned upright; paused, it shows the frame FFmpeg decodes there, after a jump made while paused too; keys in the window pause, skip, jump and end the play")
     func videoWindow() async throws {
         // Given a 40 s phone video (320x240 pixels, turned 90°: keyframes every 10 s), imported
         let display = try VirtualDisplay()
@@ -145,8 +145,8 @@ extension PlayCommandTests {
         // When it plays
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName], environment: display.environment)
 
-        // Then a window titled with its title shows it upright, 240 wide and 320 high
-        let window = try #require(try await display.window(titled: "Upright"))
+        // Then a window titled "cravey" shows it upright, 240 wide and 320 high
+        let window = try #require(try await display.window(titled: "cravey"))
         #expect((window.width, window.height) == (240, 320))
 
         // When paused at 1 s; then, paused, moved to 30% (12 s: decoded from the keyframe at 10 s);
@@ -185,7 +185,7 @@ extension PlayCommandTests {
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName], environment: display.environment)
-        let window = try #require(try await display.window(titled: "Stop me"))
+        let window = try #require(try await display.window(titled: "cravey"))
         _ = try await play.event { $0.state == "playing" && ($0.position ?? 0) >= 1 }
 
         // When the key is pressed in it, or it is closed
@@ -195,7 +195,7 @@ extension PlayCommandTests {
         let (status, counted, error) = try await play.finish()
         #expect(status == 0, "\(error)")
         #expect(counted?.counted == true && counted?.completed == false && (counted?.position ?? 10) < 5, "\(String(describing: counted))")
-        #expect(try display.currentWindow(titled: "Stop me") == nil)
+        #expect(try display.currentWindow(titled: "cravey") == nil)
     }
 
     @Test("every Media/ video, the rotated phone video among them, plays to its end in a window of its shape: every picture shown, none dropped",
@@ -218,7 +218,7 @@ extension PlayCommandTests {
 
         // When it plays
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName, "--no-count"], environment: display.environment)
-        let window = try await display.window(titled: "Fixture")
+        let window = try await display.window(titled: "cravey")
         let (status, played, error) = try await play.finish()
 
         // Then its window had the pictures' shape (turned upright), and showed every one of them to the end
@@ -246,7 +246,7 @@ extension PlayCommandTests {
         // When it plays
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName] + (why == "--no-video" ? ["--no-video"] : []),
                                 environment: environment)
-        let window = try await display.window(titled: "Sound only", within: 1.5)
+        let window = try await display.window(titled: "cravey", within: 1.5)
         let (status, played, error) = try await play.finish()
         let samples = try await offPool { try capture.stop() }
 
@@ -288,12 +288,12 @@ extension PlayCommandTests {
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName, "--no-count"], environment: display.environment)
-        let window = try #require(try await display.window(titled: "Full"))
+        let window = try #require(try await display.window(titled: "cravey"))
         #expect((window.width, window.height) == (160, 120))
         func sized(_ size: (Int, Int)) async throws -> VirtualDisplay.Window? {
             let found = Locked<VirtualDisplay.Window?>(nil)
             _ = try await poll(within: 5, every: 0.05) {
-                let now = try display.currentWindow(titled: "Full")
+                let now = try display.currentWindow(titled: "cravey")
                 found.withLock { $0 = now }
                 return now.map { ($0.width, $0.height) == size } ?? false
             }

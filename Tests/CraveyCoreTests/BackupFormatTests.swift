@@ -1,4 +1,5 @@
 @testable import CraveyCore
+import Crypto
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ struct BackupFormatTests {
         return String(text.prefix(64))
     }
 
-    @Test("SHA-256 agrees with sha256sum at every length around a block's edge, fed in any pieces",
+    @Test("SHA-256 (swift-crypto's) agrees with sha256sum at every length around a block's edge, fed in any pieces",
           arguments: [0, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, 1 << 20])
     func digest(length: Int) throws {
         var generator = SystemRandomNumberGenerator()

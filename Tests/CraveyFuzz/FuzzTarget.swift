@@ -14,6 +14,12 @@ enum FuzzTarget: String, CaseIterable {
     case `import`
     /// Text a person types: an id prefix, a title and notes, and the CSV cells they become.
     case text
+    /// `cravey restore`: an archive restored into an empty library, refused whole (nothing
+    /// changed) or restored with every clip's values ones a clip can have.
+    case restore
+    /// A clip's own copy of its words, read by a repair after its database is lost: the clip
+    /// registered as it says, with values a clip can have, or left (and said), never a crash.
+    case copy
 
     /// The target the driver runs; set once before the first input.
     nonisolated(unsafe) static var selected: FuzzTarget?
@@ -24,6 +30,8 @@ enum FuzzTarget: String, CaseIterable {
         case .thumbnail: _ = try? Thumbnailer.jpeg(forVideoAt: .outside(Self.file(holding: bytes)))
         case .import: Self.importFile(Self.file(holding: bytes))
         case .text: Self.text(String(decoding: bytes, as: UTF8.self))
+        case .restore: Self.restore(Self.file(holding: bytes))
+        case .copy: Self.copy(Data(bytes))
         }
     }
 
@@ -85,6 +93,69 @@ enum FuzzTarget: String, CaseIterable {
             precondition(left.isEmpty, "a refused import left \(left): \(error.message)")
         } catch {
             preconditionFailure("import threw \(type(of: error)): \(error)")
+        }
+    }
+
+    // MARK: Restore and copies
+
+    /// Restores the archive at `url` into a new, empty library, which it then removes.
+    static func restore(_ url: URL) {
+        let folder = scratch.appendingPathComponent("restored")
+        try? FileManager.default.removeItem(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let library = try? RecordingLibrary(at: folder) else { preconditionFailure("cannot make a library in \(folder.path)") }
+        do {
+            let summary = try library.restore(from: url)
+            for recording in try library.recordings() {
+                let plays = try library.plays(of: recording.id)
+                precondition(recording.problems(plays: plays).isEmpty, "restored \(recording.id): \(recording.problems(plays: plays))")
+            }
+            let rows = try library.count()
+            precondition(rows == summary.restored.count, "restored \(summary.restored.count), \(rows) rows")
+        } catch let error as CraveyError {
+            // Refused: then nothing at all was stored.
+            precondition((try? library.count()) == 0, "a refused restore left a row: \(error.message)")
+            let left = library.store.storedFiles()
+            precondition(left.isEmpty, "a refused restore left \(left): \(error.message)")
+        } catch {
+            preconditionFailure("restore threw \(type(of: error)): \(error)")
+        }
+    }
+
+    /// A short AAC clip of the repository's fixtures, the orphan's media.
+    static let tone = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Media/tone.m4a")
+
+    /// The clip whose copy the `copy` target writes: its media, an orphan (its database lost).
+    static let orphan = ClipFiles(id: UUID(uuidString: "c0b1e5e5-0000-4000-8000-00000000c0b1")!, type: .audio)
+
+    /// Reads `bytes` as a clip's copy, and has a repair register its clip from it, in a library
+    /// whose database is lost.
+    static func copy(_ bytes: Data) {
+        // A record that reads writes back as bytes that read as the same record.
+        if let record = ClipRecord(decoding: bytes) {
+            let again = record.encoded()
+            precondition(ClipRecord(decoding: again)?.encoded() == again, "a record does not read back as itself")
+        }
+        let folder = scratch.appendingPathComponent("orphaned")
+        try? FileManager.default.removeItem(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let library = try RecordingLibrary(at: folder)
+            try FileManager.default.copyItem(at: tone, to: library.url.appendingPathComponent(orphan.media().path))
+            try bytes.write(to: library.url.appendingPathComponent(orphan.file(.copy)!.path))
+            let report = try library.examine(repair: true, deleteUnplayable: false)
+            for recording in try library.recordings() {
+                let plays = try library.plays(of: recording.id)
+                let problems = recording.problems(plays: plays)
+                precondition(problems.isEmpty, "registered \(recording.id) with \(problems)")
+            }
+            let rows = try library.count()
+            precondition(rows == 1 || report.left.count == 1, "neither registered nor left: \(report)")
+        } catch let error as CraveyError {
+            preconditionFailure("a repair threw on a copy: \(error.message)")
+        } catch {
+            preconditionFailure("a repair threw \(type(of: error)): \(error)")
         }
     }
 

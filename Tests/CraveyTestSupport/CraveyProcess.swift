@@ -11,14 +11,28 @@ public enum Cravey {
         return TestSoundServer.packageRoot.appendingPathComponent(".build/debug/cravey").path
     }()
 
-    /// The environment for a run: this process's, with the test sound server, no colour, and no
-    /// display for windows unless `extra` names one (``VirtualDisplay/environment``).
+    /// The environment for a run: this process's, with the test sound server, no colour, no
+    /// display for windows unless `extra` names one (``VirtualDisplay/environment``), and no
+    /// settings (a settings folder that does not exist) unless `extra` names an XDG_CONFIG_HOME.
     public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["PULSE_SERVER"] = TestSoundServer.address
-        for name in ["CRAVEY_LIBRARY", "DISPLAY", "WAYLAND_DISPLAY"] { environment.removeValue(forKey: name) }
+        environment["XDG_CONFIG_HOME"] = noSettings
+        for name in ["CRAVEY_LIBRARY", "DISPLAY", "WAYLAND_DISPLAY", "CRAVEY_PASSPHRASE_FILE"] { environment.removeValue(forKey: name) }
         environment.merge(extra) { $1 }
         return environment
+    }
+
+    /// A settings folder no test makes: the person's own settings never reach a test.
+    private static let noSettings = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-no-settings-\(UUID().uuidString)").path
+
+    /// An XDG_CONFIG_HOME holding a settings file of `lines` (`key = value`), in the running
+    /// test's temporary folder.
+    public static func settings(_ lines: String) throws -> [String: String] {
+        let folder = temporaryFolder().appendingPathComponent("config-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("cravey"), withIntermediateDirectories: true)
+        try Data(lines.utf8).write(to: folder.appendingPathComponent("cravey/settings.toml"))
+        return ["XDG_CONFIG_HOME": folder.path]
     }
 
     /// Runs `cravey` with `arguments` to the end (off the cooperative pool).

@@ -14,17 +14,24 @@ public final class PseudoTerminal: @unchecked Sendable {
     private var hangingUp = false
     private var readerDone = false
     private var closed = false
+    /// Held while a terminal's name is looked up and opened.
+    private static let naming = NSLock()
 
     /// Starts `executable` on a new pseudo-terminal. The corresponding C functions are
     /// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname`.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         controller = Libc.posixOpenpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard controller >= 0 else { throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))") }
+        // ptsname returns a buffer every caller shares: two terminals opened at once (tests run
+        // in parallel) could both open the second one's name.
+        Self.naming.lock()
         guard Libc.grantpt(controller) == 0, Libc.unlockpt(controller) == 0, let name = Libc.ptsname(controller) else {
+            Self.naming.unlock()
             close(controller)
             throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))")
         }
         let terminalEnd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        Self.naming.unlock()
         guard terminalEnd >= 0 else {
             close(controller)
             throw TestFailure("cannot open \(String(cString: name)): \(String(cString: strerror(errno)))")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SystemPackage
 
@@ -14,6 +15,10 @@ import SystemPackage
 /// A restore reads the archive twice: once to check every byte against the manifest, changing
 /// nothing; then to add, one clip at a time (each saved as an import is), the clips the library
 /// does not have. A damaged, cut-short or altered archive restores nothing.
+/// Checks a clip's media once a restore has written it, before anything is saved: CraveyKit's
+/// restore decodes it and compares its length with the record's.
+package typealias RestoredMediaCheck = (StoredFile, Recording) throws -> Void
+
 enum Backup {
     /// The folder every entry is in.
     static let folder = "cravey-backup"
@@ -78,6 +83,7 @@ enum Backup {
             case .thumbnail: self = .thumbnail(id: id)
             case .waveform: self = .waveform(type: type, id: id)
             case .copy: self = .record(type: type, id: id)
+            case .journal: return nil
             }
         }
     }
@@ -85,11 +91,12 @@ enum Backup {
     // MARK: - Writing
 
     /// Writes every clip of `library` to a new archive at `url` (mode 0600, in one step: a
-    /// failure leaves nothing there). Reads one snapshot of the rows and takes no lock:
-    /// recording, playing and deleting go on meanwhile. A clip whose media cannot be opened
-    /// (deleted since the snapshot, or missing) is left out and returned. Each clip's files are
-    /// read under its own names (``ClipFiles``), never where its row's paths say.
-    static func write(_ library: RecordingLibrary, to url: URL, replacing: Bool, now: Date,
+    /// failure leaves nothing there), encrypted for `passphrase` when one is given
+    /// (``ArchiveOutput``). Reads one snapshot of the rows and takes no lock: recording, playing
+    /// and deleting go on meanwhile. A clip whose media cannot be opened (deleted since the
+    /// snapshot, or missing) is left out and returned. Each clip's files are read under its own
+    /// names (``ClipFiles``), never where its row's paths say.
+    static func write(_ library: RecordingLibrary, to url: URL, replacing: Bool, encryptingWith passphrase: [UInt8]?, now: Date,
                       progress: ((Double) -> Void)?) throws -> (clips: Int, bytes: Int64, leftOut: [Recording]) {
         let store = library.store
         let (libraryID, clips) = try store.read { db in
@@ -101,10 +108,10 @@ enum Backup {
         var files: [Manifest.File] = []
         var leftOut: [Recording] = []
         var written: Int64 = 0
-        try library.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { archive in
+        try library.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { file in
+            let archive = try ArchiveOutput(file, encryptingWith: passphrase)
             for name in folders {
                 try write(Tar.header(Tar.Entry(name: name, size: 0, isFolder: true), modified: now), to: archive)
-                written += Int64(Tar.blockSize)
             }
             func add(_ path: String, size: Int64, modified: Date, _ fill: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
                 try write(Tar.header(Tar.Entry(name: "\(folder)/\(path)", size: size), modified: modified), to: archive)
@@ -119,7 +126,6 @@ enum Backup {
                     throw CraveyError(.other, "\(path) changed size while it was backed up. Back up again.")
                 }
                 try write([UInt8](repeating: 0, count: Tar.padding(after: size))[...], to: archive)
-                written += Int64(Tar.blockSize) + size + Int64(Tar.padding(after: size))
                 files.append(Manifest.File(path: path, size: size, sha256: hash.hexDigest()))
             }
             func add(_ path: String, _ data: Data, modified: Date) throws {
@@ -171,17 +177,17 @@ enum Backup {
             let manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
             try add(manifestName, try Manifest.encoder.encode(manifest), modified: now)
             try write([UInt8](repeating: 0, count: 2 * Tar.blockSize)[...], to: archive)
-            written += Int64(2 * Tar.blockSize)
+            written = try archive.finish()
         }
         return (clips.count - leftOut.count, written, leftOut)
     }
 
-    private static func write(_ bytes: ArraySlice<UInt8>, to file: MediaFile) throws {
-        try bytes.withUnsafeBytes { try file.writeAll($0) }
+    private static func write(_ bytes: ArraySlice<UInt8>, to archive: ArchiveOutput) throws {
+        try archive.write(bytes)
     }
 
-    private static func write(_ bytes: [UInt8], to file: MediaFile) throws {
-        try write(bytes[...], to: file)
+    private static func write(_ bytes: [UInt8], to archive: ArchiveOutput) throws {
+        try archive.write(bytes[...])
     }
 
     private static func size(of descriptor: FileDescriptor) throws -> Int64 {
@@ -200,20 +206,51 @@ enum Backup {
         var waveform: Manifest.File?
     }
 
-    /// Adds to `store`'s library every clip of the archive at `url` it does not have, after
-    /// checking the whole archive. Returns the clips restored, those already there, and those
-    /// whose place a file without a row holds (a repair registers that file first).
-    static func restore(into store: LibraryStore, from url: URL,
+    /// Opens the archive at `url` (a regular file outside `library`) and checks all of it,
+    /// changing nothing anywhere: every entry is a file of a backup, once, and every byte is what
+    /// the manifest says (the first half of `progress`). An encrypted archive asks `passphrase`
+    /// for its passphrase (once; never for a plain one), and every chunk is verified as it is read.
+    static func check(_ url: URL, outside library: URL, passphrase: (() throws -> [UInt8])?,
+                      progress: ((Double) -> Void)?) throws -> CheckedBackup {
+        let archive = try open(url, outside: library)
+        do {
+            let before = try Stamp(archive)
+            let total = Double(max(before.size, 1)) * 2
+            var done: Int64 = 0
+            let (clips, fileKey) = try damage(url, "Nothing was restored.") {
+                let input = try ArchiveInput(archive, passphrase: passphrase)
+                let clips = try check(Tar.Reader(input)) { count in
+                    done += Int64(count)
+                    progress?(min(Double(done) / total, 1))
+                }
+                return (clips, input.fileKey)
+            }
+            return CheckedBackup(url: url, archive: archive, stamp: before, clips: clips, fileKey: fileKey)
+        } catch {
+            try? archive.close()
+            throw error
+        }
+    }
+
+    /// Adds to `store`'s library every clip of the checked archive it does not have, reading it
+    /// a second time (the second half of `progress`). Returns the clips restored, those already
+    /// there, and those whose place a file without a row holds (a repair registers that file
+    /// first). The archive's bytes are not hashed again: an encrypted one's chunks are verified
+    /// again as they are read, and a plain one must not have changed since it was checked.
+    ///
+    /// All or nothing: every clip to add is written first (its media under its `.importing`
+    /// name, its thumbnail and waveform), and `checking` looks at each; one refused, or anything
+    /// failing, removes all of them and changes nothing. Then the clips are saved in one
+    /// transaction. A clip another restore is writing at the same time is left to it.
+    static func restore(_ checked: CheckedBackup, into store: LibraryStore, checking: RestoredMediaCheck?,
                         progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording]) {
-        let archive = try open(url, outside: store.libraryURL)
-        defer { try? archive.close() }
-        let total = Double(max(try size(of: archive), 1)) * 2
-        var done: Int64 = 0
+        let (url, archive, clips) = (checked.url, checked.archive, checked.clips)
+        let total = Double(max(checked.stamp.size, 1)) * 2
+        var done = checked.stamp.size
         let report: (Int) -> Void = { count in
             done += Int64(count)
             progress?(min(Double(done) / total, 1))
         }
-        let clips = try damage(url, "Nothing was restored.") { try check(archive, report: report) }
 
         // Nothing changes unless there is room for every clip to add.
         let have = Set(try store.read { db in try RecordingRepository(db).recordings() }.map(\.id))
@@ -224,110 +261,93 @@ enum Backup {
                               advice: .freeSpace)
         }
 
-        try archive.seek(offset: 0, from: .start)
-        let reader = Tar.Reader(archive)
-        var restored: [Recording] = []
+        let input = try damage(url, "Nothing was restored.") { try ArchiveInput(archive, passphrase: nil, fileKey: checked.fileKey) }
+        let reader = Tar.Reader(input)
         var alreadyThere = 0
         var blocked: [Recording] = []
-        var extracted: [UUID: MediaFile] = [:]
-        var thumbnails: [UUID: Data] = [:]
-        var waveforms: [UUID: Data?] = [:]
-        defer { for file in extracted.values { store.discard(file) } }
-        try damage(url, "The clips restored before it are whole; nothing more was restored.") {
+        var extracted: [UUID: (media: StoredFile, artefacts: [StoredFile])] = [:]
+        var made: [StoredFile] = []  // everything written here, removed unless saved
+        defer { made.forEach(store.remove) }
+        try damage(url, "Nothing was restored.") {
             while let entry = try reader.next() {
                 if entry.isFolder { continue }
                 let path = String(entry.name.dropFirst(folder.count + 1))
                 let file = try expected(path, of: clips)
                 switch Part(path) {
-                case .media(let type, let id)? where !have.contains(id) && store.status(of: ClipFiles(id: id, type: type).media()) == .missing:
-                    let place = ClipFiles(id: id, type: type).media(.importing)
-                    let media = try written(place, in: store) { try store.create(place) }
-                    extracted[id] = media
-                    var hash = SHA256()
+                case .media(let type, let id)? where !have.contains(id):
+                    let clip = ClipFiles(id: id, type: type)
+                    guard store.status(of: clip.media()) == .missing else {
+                        blocked.append(clips[id]!.record.recording)
+                        try reader.read(entry) { report($0.count) }
+                        continue
+                    }
+                    let place = clip.media(.importing)
+                    guard let media = try claim(place, in: store) else {
+                        alreadyThere += 1  // another restore is adding it
+                        try reader.read(entry) { report($0.count) }
+                        continue
+                    }
+                    made.append(place)
+                    extracted[id] = (place, [])
                     try reader.read(entry) { bytes in
-                        hash.update(bytes)
-                        try written(place, in: store) { try write(bytes, to: media) }
+                        try written(place, in: store) { try bytes.withUnsafeBytes { try media.writeAll($0) } }
                         report(bytes.count)
                     }
-                    guard hash.hexDigest() == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
-                case .thumbnail(let id)? where extracted[id] != nil:
-                    var jpeg = Data()
-                    try reader.read(entry) { bytes in
-                        jpeg.append(contentsOf: bytes)
-                        report(bytes.count)
-                    }
-                    guard SHA256.of(jpeg) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
-                    thumbnails[id] = jpeg
-                case .waveform(_, let id)? where extracted[id] != nil:
+                    // On its way to the disk while the next clip is read: its save waits less.
+                    media.startSyncing()
+                    try written(place, in: store) { try media.close() }
+                case .thumbnail(let id)? where extracted[id] != nil, .waveform(_, let id)? where extracted[id] != nil:
                     var data = Data()
                     try reader.read(entry) { bytes in
                         data.append(contentsOf: bytes)
                         report(bytes.count)
                     }
                     guard SHA256.of(data) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
-                    // One that is not a waveform is left out: the clip's first use makes it again.
-                    waveforms[id] = Waveform(audiowaveformData: data) == nil ? .some(nil) : data
+                    // A waveform that is not one is left out: the clip's first use makes it again.
+                    if case .waveform? = Part(path), Waveform(audiowaveformData: data) == nil { continue }
+                    guard let target = StoredFile(path: path) else { continue }
+                    try store.files?.writeAtomically(target, doing: "restore a clip to") { try $0.write(data) }
+                    made.append(target)
+                    extracted[id]!.artefacts.append(target)
                 default:
-                    if case .media(_, let id)? = Part(path), !have.contains(id), let clip = clips[id] { blocked.append(clip.record.recording) }
                     if case .media(_, let id)? = Part(path), have.contains(id) { alreadyThere += 1 }
                     try reader.read(entry) { report($0.count) }
                 }
-                // A clip is saved as soon as its media (and thumbnail and waveform) are in.
-                for (id, media) in extracted where (clips[id]!.thumbnail == nil || thumbnails[id] != nil)
-                    && (clips[id]!.waveform == nil || waveforms[id] != nil) {
-                    extracted[id] = nil
-                    let artefacts = [(ClipFiles.Part.thumbnail, thumbnails.removeValue(forKey: id)),
-                                     (.waveform, waveforms.removeValue(forKey: id) ?? nil)]
-                    switch try save(clips[id]!, from: media, with: artefacts, into: store) {
-                    case .saved(let recording): restored.append(recording)
-                    case .alreadyThere: alreadyThere += 1
-                    case .blocked: blocked.append(clips[id]!.record.recording)
-                    }
-                }
             }
+            guard input.isEncrypted || (try? Stamp(archive)) == checked.stamp else { throw Tar.Damage("it changed while it was restored") }
         }
+        // Every clip's media as its record says, before any is saved.
+        if let checking {
+            for (id, clip) in extracted { try checking(clip.media, clips[id]!.record.recording) }
+        }
+        let restored: [Recording] = try store.write { tx in
+            var restored: [Recording] = []
+            for (id, clip) in extracted.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                let record = clips[id]!.record
+                if try tx.repository.recording(id) != nil {
+                    alreadyThere += 1
+                    continue
+                }
+                var row = record.recording
+                row.thumbnailPath = clip.artefacts.first { $0.folder == .thumbnails }?.path
+                restored.append(try tx.save(clip.media, as: row, plays: record.plays))
+            }
+            return restored
+        }
+        made = []  // saved: the library's now
         return (restored, alreadyThere, blocked)
     }
 
-    private enum Saved {
-        case saved(Recording), alreadyThere, blocked
-    }
-
-    /// Saves an extracted clip with its record's row and plays, and its thumbnail and waveform,
-    /// in one transaction: unless another process added it meanwhile, or a file without a row
-    /// holds its place.
-    private static func save(_ clip: Clip, from media: MediaFile, with artefacts: [(ClipFiles.Part, Data?)],
-                             into store: LibraryStore) throws -> Saved {
+    /// Creates `file` (a clip's `.importing` name) for this restore; nil when another process is
+    /// writing it (another restore of the same backup); one a crash left is removed first.
+    private static func claim(_ file: StoredFile, in store: LibraryStore) throws -> MediaFile? {
         do {
-            let row = clip.record.recording
-            let files = ClipFiles(row)
-            try media.close()
-            let saved: Saved = try store.write { tx in
-                if try tx.repository.recording(row.id) != nil { return .alreadyThere }
-                if store.status(of: files.media()) != .missing { return .blocked }
-                var stored = row
-                stored.thumbnailPath = nil
-                for case (let part, let data?) in artefacts {
-                    let file = try tx.store(data, as: part, of: files)
-                    if part == .thumbnail { stored.thumbnailPath = file.path }
-                }
-                return .saved(try tx.save(media.file!, as: stored, plays: clip.record.plays))
-            }
-            if case .saved = saved { return saved }
-            store.discard(media)
-            return saved
-        } catch {
-            store.discard(media)
-            throw error
+            return try store.create(file)
+        } catch Errno.fileExists {
+            guard store.claim(file) else { return nil }
+            store.remove(file)
+            return try store.create(file)
         }
-    }
-
-    /// Checks the whole archive at `url` as a restore does first, changing nothing anywhere:
-    /// for a library that is not there yet, which a restore would make.
-    static func check(_ url: URL, for library: URL) throws {
-        let archive = try open(url, outside: library)
-        defer { try? archive.close() }
-        _ = try damage(url, "Nothing was restored.") { try check(archive, report: { _ in }) }
     }
 
     /// Runs a write into the library, whose `Errno` is a failure to restore to `url` (a full
@@ -347,7 +367,8 @@ enum Backup {
            file.hasPrefix(root + "/") {
             throw CraveyError(.invalidInput, "Refusing to restore from \(url.path): it is inside the library folder \(library.path). Move the backup out of it first.")
         }
-        let descriptor = Foundation.open(url.path, O_RDONLY | O_CLOEXEC)
+        // Never waiting on a named pipe: it is refused below, as anything but a regular file is.
+        let descriptor = Foundation.open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { throw CraveyError(.notFound, "There is no backup at \(url.path).") }
@@ -359,6 +380,7 @@ enum Backup {
             try? file.close()
             throw CraveyError(.invalidInput, "Refusing to restore from \(url.path): it is not a regular file (a backup is one file that cravey backup wrote).")
         }
+        _ = fcntl(descriptor, F_SETFL, O_RDONLY)  // reads of the regular file block as usual
         return file
     }
 
@@ -369,6 +391,8 @@ enum Backup {
         } catch let damage as Tar.Damage {
             throw CraveyError(.damagedArchive, "\(url.path) is not a whole cravey backup: \(damage.reason). \(outcome)",
                               underlying: damage)
+        } catch let refusal as Age.Refusal {
+            throw CraveyError(refusal, opening: url, outcome)
         } catch let error as Errno {
             throw CraveyError(.other, "Cannot read the backup \(url.path): \(error.description).", underlying: error)
         }
@@ -398,8 +422,7 @@ enum Backup {
     /// The first reading: every entry is a file of a backup, once, and every byte is what the
     /// manifest says; every record names its media and is the clip its name says. Returns the
     /// clips by id. Throws ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
-    private static func check(_ archive: FileDescriptor, report: (Int) -> Void) throws -> [UUID: Clip] {
-        let reader = Tar.Reader(archive)
+    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> [UUID: Clip] {
         var found: [String: Manifest.File] = [:]
         var records: [String: Data] = [:]
         var manifestData: Data?
@@ -456,6 +479,13 @@ enum Backup {
                   record.recording.thumbnailPath.map({ Part($0) == .thumbnail(id: id) && found[$0] != nil }) ?? true else {
                 throw Tar.Damage("\(path) is not the record of the clip its name says")
             }
+            // Every value as a fresh recording's could be: one that is not refuses the backup
+            // whole, naming the clip and the field.
+            let problems = record.recording.problems(plays: record.plays)
+            guard problems.isEmpty else {
+                throw Tar.Damage("the clip \"\(record.recording.title)\" (\(id.uuidString.lowercased())) holds values no clip has: "
+                                 + problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))
+            }
             clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] },
                              waveform: found[ClipFiles(id: id, type: type).file(.waveform)!.path])
         }
@@ -469,14 +499,5 @@ enum Backup {
             }
         }
         return clips
-    }
-}
-
-extension SHA256 {
-    /// The digest of `data`, as 64 hex digits.
-    static func of(_ data: Data) -> String {
-        var hash = SHA256()
-        hash.update(data)
-        return hash.hexDigest()
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import SystemPackage
 
 /// The POSIX tar format (ustar), which cravey's backups are written in so that `tar` (or any
 /// archive manager) opens them: 512-byte blocks, a header block before each file's bytes, the
@@ -92,41 +91,47 @@ enum Tar {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// Reads an archive from a descriptor, one entry after the other.
+    /// Reads an archive, one entry after the other: a plain file's bytes, or an encrypted one's
+    /// plaintext (``ArchiveInput``).
     final class Reader {
-        private let descriptor: FileDescriptor
+        private let input: ArchiveInput
 
-        init(_ descriptor: FileDescriptor) {
-            self.descriptor = descriptor
+        init(_ input: ArchiveInput) {
+            self.input = input
         }
 
         /// The next entry; nil at the archive's end. Its bytes must be read (``read(_:_:)``)
         /// before the next. Throws ``Damage`` or `Errno`.
         func next() throws -> Entry? {
             var block = [UInt8](repeating: 0, count: blockSize)
-            guard try fill(&block[...]) else { throw Damage("it ends before its end blocks") }
+            guard try block.withUnsafeMutableBytes({ try fill($0) }) else { throw Damage("it ends before its end blocks") }
             return try Tar.entry(in: block)
         }
+
+        /// The buffer a file's bytes are read into, 64 KiB at a time.
+        private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
         /// Hands `entry`'s bytes to `body`, a piece at a time, and skips its padding.
         func read(_ entry: Entry, _ body: (ArraySlice<UInt8>) throws -> Void) throws {
             var left = entry.size
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while left > 0 {
                 let count = Int(min(Int64(buffer.count), left))
-                guard try fill(&buffer[..<count]) else { throw Damage("it is cut short in \(entry.name)") }
+                // Filled through a pointer: an inout slice of the array would copy it whole each time.
+                guard try buffer.withUnsafeMutableBytes({ try fill(UnsafeMutableRawBufferPointer(rebasing: $0[..<count])) }) else {
+                    throw Damage("it is cut short in \(entry.name)")
+                }
                 try body(buffer[..<count])
                 left -= Int64(count)
             }
             var padding = [UInt8](repeating: 0, count: Tar.padding(after: entry.size))
-            guard try fill(&padding[...]) else { throw Damage("it is cut short after \(entry.name)") }
+            guard try padding.withUnsafeMutableBytes({ try fill($0) }) else { throw Damage("it is cut short after \(entry.name)") }
         }
 
-        /// Fills `bytes` from the descriptor; false at the end of the file first.
-        private func fill(_ bytes: inout ArraySlice<UInt8>) throws -> Bool {
-            var filled = bytes.startIndex
-            while filled < bytes.endIndex {
-                let count = try bytes[filled...].withUnsafeMutableBytes { try descriptor.read(into: $0) }
+        /// Fills `bytes` from the archive; false at its end first.
+        private func fill(_ bytes: UnsafeMutableRawBufferPointer) throws -> Bool {
+            var filled = 0
+            while filled < bytes.count {
+                let count = try input.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled...]))
                 guard count > 0 else { return false }
                 filled += count
             }

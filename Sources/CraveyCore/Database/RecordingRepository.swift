@@ -19,6 +19,8 @@ package struct RecordingRepository {
     /// Every recording that can be read, in `sort`'s order; a row whose id is no UUID (a
     /// database edited by hand) is left out, and ``unreadableRows()`` names it.
     package func recordings(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
+        // Every row reads, almost always: GRDB's fetch, row by row only when one does not.
+        if let recordings = try? Recording.all().order(sort.ordering).fetchAll(db) { return recordings }
         var recordings: [Recording] = []
         let rows = try Row.fetchCursor(db, Recording.all().order(sort.ordering))
         while let row = try rows.next() {
@@ -192,6 +194,21 @@ package struct RecordingRepository {
         try update(id, [
             Recording.Columns.loudnessIntegrated.set(to: loudness.integrated),
             Recording.Columns.loudnessTruePeak.set(to: loudness.truePeak),
+        ])
+        return try existing(id)
+    }
+
+    /// Stores what a recording's new media is (a trim, a clean-up): its length, size, loudness and
+    /// thumbnail. Returns the row as it now is; `.notFound` when it is gone.
+    @discardableResult
+    package func updateMedia(of id: UUID, duration: Double, fileSize: Int64, loudness: LoudnessMeasurement?,
+                             thumbnailPath: String?) throws -> Recording {
+        try update(id, [
+            Recording.Columns.duration.set(to: duration),
+            Recording.Columns.fileSize.set(to: fileSize),
+            Recording.Columns.loudnessIntegrated.set(to: loudness?.integrated),
+            Recording.Columns.loudnessTruePeak.set(to: loudness?.truePeak),
+            Recording.Columns.thumbnailPath.set(to: thumbnailPath),
         ])
         return try existing(id)
     }

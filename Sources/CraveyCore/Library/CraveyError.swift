@@ -25,6 +25,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         /// A backup that is damaged, cut short, altered or not a cravey backup: nothing in it was
         /// restored (or, found part way, nothing more).
         case damagedArchive
+        /// Another process is changing the same clip (trimming or cleaning it), or changed it
+        /// while this change was being made: nothing changed; trying again works.
+        case busy
         /// Anything else.
         case other
     }
@@ -97,5 +100,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case keepWhatIsThere
         /// A library written by a newer cravey: install that version (or a newer one).
         case upgrade
+        /// An encrypted backup and no passphrase to read: the ways to give one.
+        case givePassphrase
+        /// An age file cravey does not open (encrypted to a key, a newer format): decrypt the one at this path with age first.
+        case decryptWithAge(String)
     }
 }

@@ -29,31 +29,32 @@ extension RecordingLibrary {
     /// meanwhile: the backup is the library as it was when it began, less any clip deleted
     /// before its media was read (``BackupSummary/leftOut``).
     ///
+    /// With a `passphrase`, the file is that tar encrypted in the age format (scrypt), which
+    /// `age -d` opens: scrypt's half a second (and 256 MiB) to derive its key runs while the
+    /// clips are written.
+    ///
     /// `progress` gets the fraction done, from 0 to 1. Refused (`.invalidInput`) as an export's
     /// place is: inside the library folder, or something already there unless `replacing` (and
     /// even then, anything but a regular file).
-    public func backup(to url: URL, replacing: Bool = false, progress: ((Double) -> Void)? = nil) throws -> BackupSummary {
-        let written = try Backup.write(self, to: url, replacing: replacing, now: Date(), progress: progress)
+    public func backup(to url: URL, replacing: Bool = false, encryptingWith passphrase: String? = nil,
+                       progress: ((Double) -> Void)? = nil) throws -> BackupSummary {
+        let written = try Backup.write(self, to: url, replacing: replacing, encryptingWith: passphrase.map { Array($0.utf8) },
+                                       now: Date(), progress: progress)
         return BackupSummary(clips: written.clips, bytes: written.bytes, leftOut: written.leftOut)
     }
 
-    /// Adds to the library every clip of the backup at `url` that it does not have (by id),
-    /// with its words, date, plays, loudness and thumbnail; clips it has are left as they are.
-    /// A clip deleted since the backup was made comes back: that is what a restore is for.
-    ///
-    /// The whole file is checked first (every byte against its manifest); a backup that is
-    /// damaged, cut short, altered or not cravey's restores nothing (`.damagedArchive`). Then
-    /// each clip is saved as an import is: durably, with its row, under the writers' lock.
-    /// `.cannotWrite` when the disk has no room for them (nothing is restored), `.newerLibrary`
-    /// for a backup a newer cravey wrote.
-    public func restore(from url: URL, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
-        let result = try Backup.restore(into: store, from: url, progress: progress)
-        return RestoreSummary(restored: result.restored, alreadyThere: result.alreadyThere, blocked: result.blocked)
+    /// Checks a backup as CraveyKit's `restore(from:passphrase:progress:)` does first, changing nothing:
+    /// for a library folder that is not there yet, so that a backup that cannot be restored makes
+    /// none. `progress` gets its first half.
+    package static func checkBackup(at url: URL, for library: URL, passphrase: (() throws -> String)?,
+                                    progress: ((Double) -> Void)? = nil) throws -> CheckedBackup {
+        try Backup.check(url, outside: library, passphrase: passphrase.map { ask in { Array(try ask().utf8) } }, progress: progress)
     }
 
-    /// Checks a backup as ``restore(from:progress:)`` does first, changing nothing: for a
-    /// library folder that is not there yet, so that a backup that cannot be restored makes none.
-    package static func checkBackup(at url: URL, for library: URL) throws {
-        try Backup.check(url, for: library)
+    /// Restores a backup ``checkBackup(at:for:passphrase:progress:)`` checked, each clip's media
+    /// looked at by `checking` before any is saved; `progress` gets the second half.
+    package func restore(_ checked: CheckedBackup, checking: RestoredMediaCheck?, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
+        let result = try Backup.restore(checked, into: store, checking: checking, progress: progress)
+        return RestoreSummary(restored: result.restored, alreadyThere: result.alreadyThere, blocked: result.blocked)
     }
 }

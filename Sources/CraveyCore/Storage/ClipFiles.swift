@@ -14,6 +14,7 @@ import Foundation
 /// | thumbnail | `Recordings/Thumbnails/video_<uuid>.jpg` (a video's) |
 /// | waveform | `Recordings/<type>_<uuid>.peaks.dat` (audiowaveform's binary format) |
 /// | copy | `Recordings/<type>_<uuid>.json` (its row, loudness and plays) |
+/// | journal | `Recordings/<type>_<uuid>.replacing` (only while its media is replaced: trim, clean) |
 ///
 /// Two markers go before a name: `.deleting-<name>` while a deletion is under way, and
 /// `.<name>.<UUID>.tmp` for an atomic write's temporary file.
@@ -34,6 +35,10 @@ package struct ClipFiles: Hashable, Sendable {
     /// What a file of a clip is.
     package enum Part: Hashable, Sendable, CaseIterable {
         case media, thumbnail, waveform, copy
+        /// Present while the clip's media is being replaced (``StoreTransaction/replaceMedia(of:with:)``):
+        /// a crash leaves it for a repair, which makes what the clip owns again from the media
+        /// then in place.
+        case journal
     }
 
     /// The state of a clip's media file: finished, or being recorded or imported.
@@ -64,6 +69,7 @@ package struct ClipFiles: Hashable, Sendable {
         case .thumbnail: type == .video ? StoredFile(.thumbnails, "\(stem).jpg") : nil
         case .waveform: StoredFile(.recordings, "\(stem).peaks.dat")
         case .copy: StoredFile(.recordings, "\(stem).json")
+        case .journal: StoredFile(.recordings, "\(stem).replacing")
         }
     }
 
@@ -139,6 +145,8 @@ package struct StoredName: Hashable, Sendable {
             part = .waveform
         case .recordings where file == clip.file(.copy):
             part = .copy
+        case .recordings where file == clip.file(.journal):
+            part = .journal
         case .recordings:
             guard let (state, finishing) = ClipFiles.MediaState.allCases.lazy.flatMap({ state in
                 [false, true].map { (state, $0) }

@@ -209,6 +209,13 @@ package final class FileStorageManager: Sendable {
         }
     }
 
+    /// What `fstatat` says of `file` (never following a link); nil when there is nothing there.
+    package func information(about file: StoredFile) -> stat? {
+        guard let folder = try? descriptor(of: file.folder) else { return nil }
+        var info = stat()
+        return fstatat(folder.rawValue, file.name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
+    }
+
     /// One entry of a folder: its raw name (not always UTF-8) and what it is.
     package struct Entry: Sendable {
         package var name: [UInt8]
@@ -314,34 +321,54 @@ package final class FileStorageManager: Sendable {
     private static func writeAtomically(named name: String, in folder: FileDescriptor, shownAs url: URL, doing action: String,
                                         replacing: Bool, syncing: Bool = true, faults: StorageFaults,
                                         fill: (MediaFile) throws -> Void) throws {
+        // An unnamed file (O_TMPFILE) where the file system has them: a process killed while it
+        // writes leaves nothing behind, not even a hidden temporary file. Elsewhere, a hidden name.
+        let unnamed = openat(folder.rawValue, ".", unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
         let temporary = ClipFiles.temporary(for: StoredFile(.library, name)).name
-        let file = MediaFile(url: url, descriptor: try create(temporary, in: folder), writeFault: faults.write)
+        let descriptor = unnamed >= 0 ? FileDescriptor(rawValue: unnamed) : try create(temporary, in: folder)
+        let file = MediaFile(url: url, descriptor: descriptor, writeFault: faults.write)
+        var named = unnamed < 0
         do {
             try fill(file)
             if syncing { try file.sync() }
-            try file.close()
-            if replacing {
-                if case .other(let kind) = status(name, in: folder) {
-                    throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is \(kind), not a regular file, and cravey only replaces files.")
+            if replacing, case .other(let kind) = status(name, in: folder) {
+                throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): it is \(kind), not a regular file, and cravey only replaces files.")
+            }
+            if !named {
+                // Its name, from its descriptor (linkat of /proc/self/fd/N follows it to the file).
+                let target = replacing ? temporary : name
+                guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor.rawValue)", folder.rawValue, target, AT_SYMLINK_FOLLOW) == 0 else {
+                    throw errno == EEXIST && !replacing ? existing(url, action) : Errno(rawValue: errno)
                 }
-                guard renameat(folder.rawValue, temporary, folder.rawValue, name) == 0 else { throw Errno(rawValue: errno) }
-            } else {
+                named = replacing
+            } else if !replacing {
                 guard linkat(folder.rawValue, temporary, folder.rawValue, name, 0) == 0 else {
-                    if errno == EEXIST {
-                        throw CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already.", advice: .forceToReplace)
-                    }
-                    throw Errno(rawValue: errno)
+                    throw errno == EEXIST ? existing(url, action) : Errno(rawValue: errno)
                 }
                 unlinkat(folder.rawValue, temporary, 0)
+                named = false
             }
+            if replacing {
+                guard renameat(folder.rawValue, temporary, folder.rawValue, name) == 0 else { throw Errno(rawValue: errno) }
+                named = false
+            }
+            try file.close()
         } catch {
-            try? file.close()
-            unlinkat(folder.rawValue, temporary, 0)
+            try? file.close()  // clean-up on a failing path
+            if named { unlinkat(folder.rawValue, temporary, 0) }
             throw error
         }
         // The new name on the disk too: written means durable.
         if syncing, fsync(folder.rawValue) != 0 { throw Errno(rawValue: errno) }
     }
+
+    private static func existing(_ url: URL, _ action: String) -> CraveyError {
+        CraveyError(.invalidInput, "Refusing to \(action) \(url.path): something is there already.", advice: .forceToReplace)
+    }
+
+    /// `O_TMPFILE`, which Glibc's Swift overlay does not bring: `__O_TMPFILE | O_DIRECTORY`, with
+    /// `__O_TMPFILE` = 020000000 on the architectures cravey builds for (x86-64, arm64).
+    private static let unnamedFile: Int32 = 0o20000000 | O_DIRECTORY
 
     /// The path with every link resolved, nil when it does not exist. The corresponding C
     /// function is `realpath`.

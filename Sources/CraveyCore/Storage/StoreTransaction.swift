@@ -17,6 +17,8 @@ package final class StoreTransaction {
     private var marked: [(original: StoredFile, marked: StoredFile)] = []
     /// Rows deleted here, to put back if their files cannot go.
     private var deleted: [(Recording, [PlayEvent])] = []
+    /// Journals of media replaced here, removed once the transaction ends.
+    private(set) var journals: [StoredFile] = []
     /// Clips whose copy is written at the commit even if nothing of them changed.
     private var copies: Set<UUID> = []
     /// Files this process held while writing them, released once the transaction ends.
@@ -104,6 +106,39 @@ package final class StoreTransaction {
         }
         try files.writeAtomically(file, doing: part == .waveform ? "write the waveform" : "write the thumbnail") { try $0.write(data) }
         return file
+    }
+
+    // MARK: - Replacing a clip's media
+
+    /// Puts `file`, a finished new version of `clip`'s media this process wrote (a trim, a
+    /// clean-up), in the place of its media, in one rename, and returns its size. The old media
+    /// goes with the rename: what was cut is gone.
+    ///
+    /// The clip's journal (``ClipFiles/Part/journal``) is written and flushed first and goes
+    /// after the commit: a crash anywhere in between leaves it, and a repair then makes what the
+    /// clip owns (its length, size, loudness, waveform, thumbnail, copy) again from whichever
+    /// media is in place, the old or the new, so the clip is whole either way. The caller writes
+    /// the rest in the same transaction: the row's new facts, the waveform and thumbnail.
+    package func replaceMedia(of clip: ClipFiles, with file: StoredFile) throws -> Int64 {
+        let journal = clip.file(.journal)!
+        try files.writeAtomically(journal, doing: "start replacing the media of") { try $0.write(Data(file.name.utf8)) }
+        journals.append(journal)
+        let size: Int64
+        do {
+            let descriptor = try files.open(file)
+            defer { try? descriptor.close() }
+            var info = stat()
+            guard fsync(descriptor.rawValue) == 0, fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+            size = Int64(info.st_size)
+            try files.rename(file, to: clip.media())
+            try files.sync(.recordings)
+        } catch {
+            let code = (error as? Errno ?? (error as? CraveyError)?.underlying as? Errno)?.rawValue ?? EIO
+            throw FileStorageManager.writeError(code, files.url(of: clip.media()), doing: "replace")
+        }
+        store.live.move(file, to: clip.media())
+        releasing.append(clip.media())
+        return size
     }
 
     // MARK: - Deleting
@@ -239,9 +274,11 @@ package final class StoreTransaction {
         }
     }
 
-    /// After the commit: the deleted files go for good. A file that cannot go puts its clip back
-    /// (rows, plays and files), and the error says so.
+    /// After the commit: the journals of media replaced go, and the deleted files go for good. A
+    /// file that cannot go puts its clip back (rows, plays and files), and the error says so.
     func finishCommit() throws {
+        for journal in journals { try? files.remove(journal) }  // one left is a repair's to finish, no fault
+        if !journals.isEmpty { try? files.sync(.recordings) }
         guard !marked.isEmpty else { return }
         do {
             for (_, aside) in marked {

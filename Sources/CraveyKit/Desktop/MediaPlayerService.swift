@@ -6,6 +6,10 @@ import Foundation
 /// ``PlaybackManager`` the terminal's keys drive; and, when asked, a desktop notification
 /// (org.freedesktop.Notifications) with a Stop button, closed when the play ends.
 ///
+/// What it shows anyone who sees the screen (the shell's media panel, the lock screen) is what
+/// its caller gives: the command line gives "Playing your clip" and no picture unless the
+/// person's settings ask for the clip's title.
+///
 /// Without a session bus nothing happens and nothing is loaded (``SessionBus/exists(in:)``). One
 /// thread owns the bus; ``update(_:)`` hands it the playback's events, from which it signals
 /// `PlaybackStatus` changes (PropertiesChanged) and jumps (`Seeked`); ``end()`` closes it.
@@ -31,27 +35,27 @@ package final class MediaPlayerService: Sendable {
     private let ready = Completion<String?>()
     private let finished = Completion<Void>()
 
-    /// Serves `manager`, playing `recording`, on the session bus, and shows `notification` (a
-    /// summary and a body) if one is given and a notification server answers; returns once the
-    /// name is owned, or nil at once when there is no session bus, or when it cannot be used.
-    /// `artwork` is the picture the desktop shows (a video's thumbnail).
-    package static func start(for manager: PlaybackManager, playing recording: Recording, artwork: URL?,
+    /// Serves `manager`, playing `recording`, on the session bus as `title` (`xesam:title`), and
+    /// shows `notification` (a summary and a body) if one is given and a notification server
+    /// answers; returns once the name is owned, or nil at once when there is no session bus, or
+    /// when it cannot be used. `artwork` is the picture the desktop shows (a video's thumbnail).
+    package static func start(for manager: PlaybackManager, playing recording: Recording, title: String, artwork: URL?,
                               notification: (summary: String, body: String)?) async -> MediaPlayerService? {
         guard SessionBus.exists() else { return nil }
         guard let wake = try? BusWakeup() else { return nil }
-        let service = MediaPlayerService(manager, recording, artwork, notification, wake)
+        let service = MediaPlayerService(manager, recording, title, artwork, notification, wake)
         DedicatedThread.start(named: "cravey.mpris") { service.run() }.detach()
         guard (try? await service.ready.value()) != nil else { return nil }
         return service
     }
 
-    private init(_ manager: PlaybackManager, _ recording: Recording, _ artwork: URL?,
+    private init(_ manager: PlaybackManager, _ recording: Recording, _ title: String, _ artwork: URL?,
                  _ notification: (summary: String, body: String)?, _ wake: BusWakeup) {
         self.manager = manager
         self.notification = notification
         self.wake = wake
         trackID = "/org/cravey/recording/" + recording.id.uuidString.lowercased().replacingOccurrences(of: "-", with: "_")
-        var metadata: [String: BusValue] = ["mpris:trackid": .objectPath(trackID), "xesam:title": .string(recording.title),
+        var metadata: [String: BusValue] = ["mpris:trackid": .objectPath(trackID), "xesam:title": .string(title),
                                             "mpris:length": .int64(Self.microseconds(recording.duration))]
         if let artwork { metadata["mpris:artUrl"] = .string(artwork.absoluteString) }
         self.metadata = metadata

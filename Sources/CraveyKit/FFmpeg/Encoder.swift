@@ -42,6 +42,8 @@ final class Encoder {
 
     /// Samples per channel each frame must carry (1024 for AAC); the last frame may be shorter.
     var frameSize: Int { Int(context.pointee.frame_size) }
+    /// The sample format it encodes, by FFmpeg's name ("fltp"); nil for a video encoder.
+    var sampleFormatName: String? { av_get_sample_fmt_name(context.pointee.sample_fmt).map { String(cString: $0) } }
     var timeBase: AVRational { context.pointee.time_base }
     var width: Int32 { context.pointee.width }
     var height: Int32 { context.pointee.height }

@@ -121,6 +121,14 @@ final class Muxer {
         }
     }
 
+    /// Writes nothing about where the file comes from, for a copy given to someone else: no
+    /// `encoder` tag naming libavformat and no creation time (FFmpeg's bit-exact mode), and
+    /// `tags` (a `title`) as its only metadata. Before ``writeHeader(options:)``.
+    func writeOnly(tags: [String: String]) {
+        context.pointee.flags |= AVFMT_FLAG_BITEXACT
+        for (key, value) in tags.sorted(by: { $0.key < $1.key }) { av_dict_set(&context.pointee.metadata, key, value, 0) }
+    }
+
     /// Writes the container header with muxer options such as `movflags`.
     /// The corresponding C function is `avformat_write_header`.
     func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {

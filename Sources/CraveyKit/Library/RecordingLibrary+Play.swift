@@ -17,13 +17,14 @@ extension RecordingLibrary {
         let media = store.media(try mediaFile(of: recording))
         var options = options
         if options.normalize {
-            options.gainDB = try await loudness(of: recording, in: media)?.playbackGain() ?? 0
+            options.gainDB = try await loudness(of: recording, in: media)?.playbackGain(target: options.loudnessTarget) ?? 0
         }
         // Only a video opens a window (and loads SDL2).
         options.showsVideo = options.showsVideo && recording.type == .video
         let counts = options.countsPlay
         // A title stored before control characters were refused must not reach the window's title bar.
-        let title = String(String.UnicodeScalarView(recording.title.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        let title = options.showsTitle
+            ? String(String.UnicodeScalarView(recording.title.unicodeScalars.filter { $0.properties.generalCategory != .control })) : "cravey"
         let manager = PlaybackManager(fileAt: media, duration: recording.duration, title: title,
                                       options: options) { [self] summary in
             var summary = summary

@@ -89,6 +89,7 @@ extension RecordingLibrary {
         try classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
         if repair {
             try repairFiles(&report, deleteUnplayable: deleteUnplayable)
+            try finishReplacements(&report)
             try repairValues(&report)
             measure(&report)
             register(&report)
@@ -106,8 +107,13 @@ extension RecordingLibrary {
         // their copies and waveforms go with them.
         let withMedia = Set(named.compactMap(StoredName.init).filter { $0.part == .media && $0.marker == nil && $0.state != .importing }.map(\.clip))
         for (folder, entry) in entries {
-            // Files only: a folder or link a person put here is not looked into. A name that is
-            // not UTF-8 cravey never gives.
+            // A link, a folder, a pipe or a device is never cravey's, whatever its name: said, not
+            // looked into. A name that is not UTF-8 cravey never gives.
+            if case .other(let kind) = entry.status {
+                if folder == .recordings, entry.name == Array("Thumbnails".utf8) { continue }
+                report.foreignFiles.append(folder.path + "/" + StoredFile.visible(entry.name) + " (\(kind))")
+                continue
+            }
             guard entry.status.size != nil else { continue }
             guard let file = entry.file(in: folder) else {
                 report.foreignFiles.append(folder.path + "/" + StoredFile.visible(entry.name))
@@ -127,6 +133,7 @@ extension RecordingLibrary {
             case (nil, .copy) where !withMedia.contains(name.clip): report.orphanCopies.append(file.path)
             case (nil, .waveform) where !withMedia.contains(name.clip): report.orphanWaveforms.append(file.path)
             case (nil, .copy), (nil, .waveform): continue  // an orphan's own, used when it is registered
+            case (nil, .journal): report.interruptedReplacements.append(file.path)
             case (nil, .media) where name.finishing: continue  // a rewrite a crash cut off; its original is kept
             case (nil, .media) where name.state == .importing: report.interruptedImports.append(file.path)
             case (nil, .media):
@@ -221,6 +228,28 @@ extension RecordingLibrary {
                     report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
                 }
             }
+        }
+    }
+
+    /// Finishes the replacements of clips' media a crash cut off (a trim, a clean-up): whichever
+    /// media is in place, the old or the new, the clip's length, size, loudness, waveform,
+    /// thumbnail and copy are made again from it, so the clip is whole; then its journal goes.
+    private func finishReplacements(_ report: inout RepairReport) throws {
+        for path in report.interruptedReplacements {
+            guard let journal = StoredFile(path: path), let clip = StoredName(journal)?.clip else { continue }
+            let media = clip.media()
+            let measured = try? ClipFinisher(store: store).measure(media, type: clip.type)  // media that no longer reads keeps its row's facts
+            let size = store.status(of: media).size
+            try store.write { tx in
+                if let current = try tx.repository.recording(clip.id), let measured, let size {
+                    let thumbnail = try measured.thumbnail.map { try tx.store($0, as: .thumbnail, of: clip).path } ?? current.thumbnailPath
+                    if let waveform = measured.waveform { try tx.store(waveform.audiowaveformData(), as: .waveform, of: clip) }
+                    try tx.repository.updateMedia(of: clip.id, duration: measured.duration, fileSize: size,
+                                                  loudness: measured.loudness, thumbnailPath: thumbnail)
+                }
+                try tx.remove(journal)
+            }
+            report.repairs.append("Finished the change of \(media.path) a crash cut off: what the clip owns was made again from its media.")
         }
     }
 

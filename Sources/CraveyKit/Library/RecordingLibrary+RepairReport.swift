@@ -68,6 +68,8 @@ extension RecordingLibrary {
         /// Files a repair left where they are, and why (an orphan whose copy is not its record,
         /// one that could not be registered): everything else was repaired.
         package var left: [String] = []
+        /// Journals of a clip's media being replaced (a trim, a clean-up) a crash cut off.
+        package var interruptedReplacements: [String] = []
         /// Temporary files of a write a crash cut off (a thumbnail's, say).
         package var interruptedWrites: [String] = []
         /// What SQLite finds wrong with `library.sqlite`; nothing else is examined then.
@@ -127,6 +129,7 @@ extension RecordingLibrary {
             }
             for path in interruptedDeletions { lines.append("interrupted deletion: \(path)") }
             for path in interruptedImports { lines.append("interrupted import: \(path)") }
+            for path in interruptedReplacements { lines.append("interrupted change of a clip: \(path)") }
             lines += left
             return lines
         }
@@ -146,7 +149,7 @@ extension RecordingLibrary {
         /// a waveform not made yet: the first use makes it.
         public var isHealthy: Bool {
             databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && badValues.isEmpty && unreadableRows.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
-                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty
+                && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty && interruptedReplacements.isEmpty
                 && orphanCopies.isEmpty && orphanWaveforms.isEmpty
         }
     }

@@ -41,15 +41,22 @@ public struct PlaybackOptions: Sendable {
     /// `WAYLAND_DISPLAY` names), in step with its sound; its keys are the command line player's.
     /// Without a display the sound plays alone (``PlaybackManager/videoProblem`` says why).
     public var showsVideo: Bool
+    /// Title a video's window with the clip's title, which anyone who sees the screen (or a
+    /// window list, a screen share) reads; otherwise it is titled "cravey".
+    public var showsTitle: Bool
+    /// The loudness, in LUFS, that ``normalize`` turns clips toward.
+    public var loudnessTarget: Double
 
     public init(sink: String? = nil, start: Double = 0, normalize: Bool = true, countsPlay: Bool = true, gainDB: Double = 0,
-                showsVideo: Bool = false, speed: Double = 1) {
+                showsVideo: Bool = false, showsTitle: Bool = false, loudnessTarget: Double = -16, speed: Double = 1) {
         self.sink = sink
         self.start = start
         self.normalize = normalize
         self.countsPlay = countsPlay
         self.gainDB = gainDB
         self.showsVideo = showsVideo
+        self.showsTitle = showsTitle
+        self.loudnessTarget = loudnessTarget
         self.speed = speed
     }
 }

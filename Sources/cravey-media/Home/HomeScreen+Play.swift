@@ -30,7 +30,11 @@ extension HomeScreen {
         startingPlay = recording
         let library = library, inbox = inbox
         let window = recording.type == .video && Player.hasDisplay
-        let options = PlaybackOptions(countsPlay: counted, showsVideo: window, speed: speed)
+        // As `cravey play` does: the settings' loudness, and the desktop shown the clip's title
+        // only when desktop.show-titles says so.
+        let settings = Settings.current
+        let options = PlaybackOptions(countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
+                                      loudnessTarget: settings.loudness, speed: speed)
         Task {
             let manager: PlaybackManager
             do {
@@ -45,8 +49,10 @@ extension HomeScreen {
             inbox.post { $0.started(manager, recording, counted: counted) }
             // The desktop's media keys and controls drive the same manager (MPRIS), for a
             // counted play; best effort, as for `cravey play`.
+            let shown = settings.showsTitles
             let desktop = counted
-                ? await MediaPlayerService.start(for: manager, playing: recording, artwork: library.thumbnailURL(of: recording), notification: nil)
+                ? await MediaPlayerService.start(for: manager, playing: recording, title: shown ? recording.title : Player.discreetLine,
+                                                 artwork: shown ? library.thumbnailURL(of: recording) : nil, notification: nil)
                 : nil
             for await event in manager.events {
                 desktop?.update(event)

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+
+/// A time into a clip as a person types it: seconds (`12.5`), or minutes and seconds (`1:02.5`),
+/// or hours too (`1:02:03`); and as the shaping commands print it, to the millisecond (`0:04.150`).
+package struct ClipTime: ExpressibleByArgument, Sendable, Equatable {
+    package let seconds: Double
+
+    package init(seconds: Double) {
+        self.seconds = seconds
+    }
+
+    package init?(argument: String) {
+        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), let last = Double(parts.last!), last >= 0, last.isFinite,
+              parts.count == 1 || last < 60 else { return nil }
+        var total = last
+        for (index, part) in parts.dropLast().reversed().enumerated() {
+            guard let value = Int(part), value >= 0, index == parts.count - 2 || value < 60 else { return nil }
+            total += Double(value) * (index == 0 ? 60 : 3600)
+        }
+        seconds = total
+    }
+
+    package static var defaultCompletionKind: CompletionKind { .default }
+
+    /// `0:04.150`, `12:30.000`, `1:02:03.250`.
+    package static func text(_ seconds: Double) -> String {
+        let milliseconds = Int((max(seconds, 0) * 1000).rounded())
+        let (hours, minutes, rest) = (milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds % 60_000)
+        let tail = String(format: "%02d.%03d", rest / 1000, rest % 1000)
+        return hours > 0 ? String(format: "%d:%02d:", hours, minutes) + tail : "\(minutes):" + tail
+    }
+}

@@ -1,0 +1,119 @@
+import Crypto
+import Foundation
+
+/// Encrypts a stream into an age file (``Age``) for a passphrase, as `age -p` does: each 64 KiB
+/// of what it is given is sealed as one chunk and handed to `sink` as soon as the next bytes show
+/// it is not the last. Memory: one chunk, whatever the stream's length (and scrypt's 256 MiB).
+///
+/// The payload is sealed with a random file key, which only the header wraps with the
+/// passphrase; so scrypt (about half a second) runs on a thread of its own while the payload is
+/// written, and the header, whose size is known from the start (``headerSize(workFactor:)``), is
+/// written last, into the room left for it at the start of the file (``finish(header:)``).
+final class AgeWriter {
+    private let sink: (UnsafeRawBufferPointer) throws -> Void
+    private let key: SymmetricKey
+    private let fileKey: [UInt8]
+    private let salt: [UInt8]
+    private let workFactor: Int
+    private let wrapKey: WrapKeyDerivation
+    /// The payload's nonce, written first after the header.
+    private let nonce: [UInt8]
+    /// The plaintext of the chunk being filled.
+    private var chunk: [UInt8] = []
+    private var counter: UInt64 = 0
+    private var finished = false
+    /// The bytes handed to `sink` so far (the file's size less the header's).
+    private(set) var bytesWritten: Int64 = 0
+
+    /// The size of the header for `workFactor`: every part of it has a fixed length.
+    static func headerSize(workFactor: Int = Age.workFactor) -> Int {
+        header(salt: [UInt8](repeating: 0, count: 16), workFactor: workFactor, wrapped: [UInt8](repeating: 0, count: 32),
+               mac: [UInt8](repeating: 0, count: 32)).count
+    }
+
+    /// Starts deriving the passphrase's key (scrypt with 2^`workFactor`) on a thread of its own,
+    /// and writes the payload's nonce to `sink`, which gets the payload from then on.
+    init(passphrase: [UInt8], workFactor: Int = Age.workFactor, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        self.sink = sink
+        self.workFactor = workFactor
+        fileKey = Age.random(16)
+        salt = Age.random(16)
+        nonce = Age.random(16)
+        wrapKey = WrapKeyDerivation(passphrase: passphrase, salt: salt, workFactor: workFactor)
+        key = Age.payloadKey(fileKey: fileKey, nonce: nonce)
+        chunk.reserveCapacity(Age.chunkSize)
+        try emit(nonce)
+    }
+
+    /// Encrypts `bytes`, handing each chunk filled before them to the sink.
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        precondition(!finished, "AgeWriter.write after finish")
+        var rest = bytes
+        while !rest.isEmpty {
+            if chunk.count == Age.chunkSize { try seal(last: false) }
+            let count = min(Age.chunkSize - chunk.count, rest.count)
+            chunk.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<count]))
+            rest = UnsafeRawBufferPointer(rebasing: rest[count...])
+        }
+    }
+
+    /// Seals what is left as the last chunk (empty only when nothing was written at all), waits
+    /// for the passphrase's key, and hands the header (``headerSize(workFactor:)`` bytes) to
+    /// `header`, to be written at the start of the file.
+    func finish(header write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        precondition(!finished, "AgeWriter.finish twice")
+        try seal(last: true)
+        finished = true
+        let wrapped = try ChaChaPoly.seal(fileKey, using: try wrapKey.wait(), nonce: Age.zeroNonce)
+        var header = Self.header(salt: salt, workFactor: workFactor, wrapped: Array(wrapped.ciphertext + wrapped.tag), mac: nil)
+        let mac = HMAC<SHA256>.authenticationCode(for: header, using: Age.headerKey(fileKey: fileKey))
+        header += Array(" \(Age.base64(mac))\n".utf8)
+        try header.withUnsafeBytes(write)
+    }
+
+    /// The header: the version line, the scrypt stanza and the MAC line (up to `---` without a MAC).
+    private static func header(salt: [UInt8], workFactor: Int, wrapped: [UInt8], mac: [UInt8]?) -> [UInt8] {
+        let text = "\(Age.versionLine)\n-> scrypt \(Age.base64(salt)) \(workFactor)\n\(Age.base64(wrapped))\n---"
+        return Array((text + (mac.map { " \(Age.base64($0))\n" } ?? "")).utf8)
+    }
+
+    private func seal(last: Bool) throws {
+        let sealed = try ChaChaPoly.seal(chunk, using: key, nonce: Age.chunkNonce(counter, last: last))
+        try emit(sealed.ciphertext)
+        try emit(sealed.tag)
+        counter += 1
+        chunk.removeAll(keepingCapacity: true)
+    }
+
+    private func emit(_ bytes: some ContiguousBytes) throws {
+        try bytes.withUnsafeBytes { buffer in
+            try sink(buffer)
+            bytesWritten += Int64(buffer.count)
+        }
+    }
+}
+
+/// The passphrase's wrap key (``Age/wrapKey(passphrase:salt:workFactor:)``), derived on a thread
+/// of its own.
+// @unchecked Sendable: `result` is written once, by the deriving thread, before it signals
+// `done`; it is read only after waiting on `done`.
+private final class WrapKeyDerivation: @unchecked Sendable {
+    private var result: Result<SymmetricKey, any Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(passphrase: [UInt8], salt: [UInt8], workFactor: Int) {
+        let thread = Thread { [self] in
+            result = Result { try Age.wrapKey(passphrase: passphrase, salt: salt, workFactor: workFactor) }
+            done.signal()
+        }
+        thread.name = "cravey.scrypt"
+        thread.start()
+    }
+
+    /// Waits for the key (at once if it is there).
+    func wait() throws -> SymmetricKey {
+        done.wait()
+        done.signal()
+        return try result!.get()
+    }
+}

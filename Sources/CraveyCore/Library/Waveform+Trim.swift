@@ -1,0 +1,130 @@
+import Foundation
+
+/// The part of a clip worth keeping as its stored waveform shows it: from a little before its
+/// first sound to a little after its last, the fumble for the key and the reach for it cut away.
+/// What `trim --auto` proposes, read from the peaks alone, without decoding the clip.
+public struct TrimProposal: Sendable, Equatable, Codable {
+    /// Where the kept part starts and ends, in seconds into the clip.
+    public var start: Double
+    public var end: Double
+    /// The clip's own noise floor: the level (dBFS, of its 10 ms peaks) that a tenth of the clip
+    /// stays under.
+    public var noiseFloor: Double
+    /// The level (dBFS) a peak must reach to be sound: ``Waveform/thresholdAboveFloor`` above the
+    /// floor, kept between ``Waveform/lowestThreshold`` and ``Waveform/thresholdBelowLoudest`` under
+    /// the loudest peak.
+    public var threshold: Double
+
+    public init(start: Double, end: Double, noiseFloor: Double, threshold: Double) {
+        self.start = start
+        self.end = end
+        self.noiseFloor = noiseFloor
+        self.threshold = threshold
+    }
+
+    /// Whether the proposal keeps the whole clip of `duration` seconds (nothing to cut).
+    public func keepsAll(of duration: Double) -> Bool {
+        start <= 0.005 && end >= duration - 0.005
+    }
+}
+
+extension Waveform {
+    /// The margin kept before the first sound and after the last: 150 ms, a breath's onset.
+    package static let trimMargin = 0.15
+    /// How far above the clip's noise floor a peak is sound: 12 dB (a fan or traffic peaks a few dB
+    /// around its floor; a voice stands well above it).
+    package static let thresholdAboveFloor = 12.0
+    /// The threshold never goes below -70 dBFS: what is quieter is silence whatever the floor (a
+    /// digitally silent lead-in has no floor to speak of).
+    package static let lowestThreshold = -70.0
+    /// ...nor closer than 20 dB under the loudest peak, so a clip whose noise is nearly as loud as
+    /// its voice still finds the voice.
+    package static let thresholdBelowLoudest = 20.0
+    /// A sound is 50 ms of peaks above the threshold within 100 ms: a lone click (a key, a tap
+    /// on the microphone, under 50 ms) is not taken for the first or last sound.
+    package static let soundWindow = 10
+    package static let soundPeaks = 5
+
+    /// What ``TrimProposal`` to make of this waveform for a clip of `duration` seconds: from
+    /// ``trimMargin`` before its first sound to ``trimMargin`` after its last, within the clip.
+    /// Nil when no sound reaches the threshold (a silent clip: nothing to keep).
+    ///
+    /// Linear in the peaks (one pass for a histogram of their magnitudes, one from each end),
+    /// so an hour of peaks (360,000) takes milliseconds.
+    package func proposedTrim(duration: Double) -> TrimProposal? {
+        guard !peaks.isEmpty else { return nil }
+        // The floor: the magnitude a tenth of the peaks stay under, from a histogram (no sort).
+        var histogram = [Int](repeating: 0, count: 32769)
+        var loudest = 0
+        for peak in peaks {
+            let magnitude = peak.magnitude
+            histogram[magnitude] += 1
+            loudest = max(loudest, magnitude)
+        }
+        var counted = 0, floorMagnitude = 0
+        let tenth = max(peaks.count / 10, 1)
+        for (magnitude, count) in histogram.enumerated() {
+            counted += count
+            if counted >= tenth {
+                floorMagnitude = magnitude
+                break
+            }
+        }
+        let floor = Self.decibels(floorMagnitude)
+        let threshold = min(max(floor + Self.thresholdAboveFloor, Self.lowestThreshold), Self.decibels(loudest) - Self.thresholdBelowLoudest)
+        let level = Int((pow(10, threshold / 20) * 32768).rounded(.up))
+        guard loudest >= level else { return nil }
+        let loud = peaks.map { $0.magnitude >= level }
+        guard let first = soundStart(loud, reversed: false), let last = soundStart(loud, reversed: true) else { return nil }
+        let seconds = Double(samplesPerPeak) / Double(sampleRate)
+        let start = max(Double(first) * seconds - Self.trimMargin, 0)
+        let end = min(Double(last + 1) * seconds + Self.trimMargin, duration)
+        guard end > start else { return nil }
+        return TrimProposal(start: start, end: end, noiseFloor: floor, threshold: threshold)
+    }
+
+    /// The index of the first loud peak of the first sound (``soundWindow``, ``soundPeaks``) from
+    /// the start, or with `reversed` of the last loud peak of the last sound; nil when none.
+    private func soundStart(_ loud: [Bool], reversed: Bool) -> Int? {
+        let indices = reversed ? Array(loud.indices.reversed()) : Array(loud.indices)
+        var window = 0
+        for (position, index) in indices.enumerated() {
+            if loud[index] { window += 1 }
+            if position >= Self.soundWindow, loud[indices[position - Self.soundWindow]] { window -= 1 }
+            guard window >= min(Self.soundPeaks, loud.count) else { continue }
+            // The sound's first loud peak within the window that completed it.
+            let from = max(position - Self.soundWindow + 1, 0)
+            return indices[from...position].first { loud[$0] }
+        }
+        // A clip shorter than a sound: its loudest stretch is the sound.
+        return indices.first { loud[$0] }
+    }
+
+    /// The quietest stretch of the clip, about `seconds` long, as a range of seconds: where its
+    /// noise is learnt from (`clean`). Stretches of digital silence (every peak 0, a
+    /// paused recording's splice) are not noise: a stretch holding any is passed over; nil when the clip has no
+    /// other stretch.
+    package func quietestStretch(seconds: Double) -> Range<Double>? {
+        let perPeak = Double(samplesPerPeak) / Double(sampleRate)
+        let width = max(min(Int(seconds / perPeak), peaks.count), 1)
+        guard peaks.count >= width else { return nil }
+        var sum = 0, zeros = 0
+        var best: (sum: Int, index: Int)?
+        for index in peaks.indices {
+            sum += peaks[index].magnitude
+            if peaks[index].magnitude == 0 { zeros += 1 }
+            if index >= width {
+                sum -= peaks[index - width].magnitude
+                if peaks[index - width].magnitude == 0 { zeros -= 1 }
+            }
+            guard index >= width - 1, zeros == 0 else { continue }
+            if best == nil || sum < best!.sum { best = (sum, index - width + 1) }
+        }
+        return best.map { Double($0.index) * perPeak ..< Double($0.index + width) * perPeak }
+    }
+
+    /// A peak's magnitude (0...32768) in dBFS; -96 for 0 (below a 16-bit sample's resolution).
+    package static func decibels(_ magnitude: Int) -> Double {
+        magnitude <= 0 ? -96 : 20 * log10(Double(magnitude) / 32768)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+extension RecordingLibrary {
+    /// Adds to the library every clip of the backup at `url` that it does not have (by id),
+    /// with its words, date, plays, loudness and thumbnail; clips it has are left as they are.
+    /// A clip deleted since the backup was made comes back: that is what a restore is for.
+    ///
+    /// All or nothing. The whole file is checked first (every byte against its manifest, every
+    /// value of every clip against what a clip can have); a backup that is damaged, cut short,
+    /// altered, not cravey's, or holds a value no clip has, restores nothing
+    /// (`.damagedArchive`). Then each clip to add is written and its media decoded and measured
+    /// against its record; media that does not decode, or not as long as its record says,
+    /// restores nothing either. Then they are all saved in one transaction, durably as a
+    /// recording is. `.cannotWrite` when the disk has no room for them (nothing is restored),
+    /// `.newerLibrary` for a backup a newer cravey wrote.
+    ///
+    /// An encrypted backup (the age format, from `backup(to:encryptingWith:)` or `age -p`) gets
+    /// its passphrase from `passphrase`, called once and only then; a wrong one, or a single
+    /// byte altered anywhere, restores nothing (`.damagedArchive`).
+    public func restore(from url: URL, passphrase: (() throws -> String)? = nil,
+                        progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
+        try restore(try Self.checkBackup(at: url, for: self.url, passphrase: passphrase, progress: progress), progress: progress)
+    }
+
+    /// Restores a backup ``checkBackup(at:for:passphrase:progress:)`` checked, decoding each
+    /// clip's media before any is saved.
+    package func restore(_ checked: CheckedBackup, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
+        try restore(checked, checking: { [store] file, recording in
+            let media = store.media(file)
+            let probed: Double
+            do {
+                guard try MediaProbe.undecodableReason(try media.open()) == nil else { throw CraveyError(.undecodableMedia, "") }
+                probed = try MediaProbe.duration(of: media)
+            } catch {
+                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.uuidString.lowercased())) holds media that does not decode. Nothing was restored.")
+            }
+            guard abs(probed - recording.duration) <= max(1, probed * 0.01) else {
+                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.uuidString.lowercased())): duration: its record says \(recording.duration) s, its media is \(probed) s long. Nothing was restored.")
+            }
+        }, progress: progress)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// Runs `cravey clean` (its command line is ``CleanOptions``, which `cravey` shows in its help).
+struct Clean: AsyncParsableCommand {
+    static let configuration = CleanOptions.configuration
+
+    /// The command line, named so because the body reads it as `command.<option>`.
+    @OptionGroup var command: CleanOptions
+
+    /// What `--json` prints: the figures (a floor of digital silence is null), whether the
+    /// cleaned clip was kept, and the recording as it now is.
+    struct Report: Encodable {
+        var id: String
+        var noiseSample: [Double]
+        var noiseFloorBefore: Double?
+        var noiseFloorAfter: Double?
+        var speechLevelChange: Double?
+        var filters: String
+        var kept: Bool
+    }
+
+    func run() async throws {
+        let library = try command.options.open()
+        let recording = try library.recording(matching: command.id)
+        if !command.dryRun, !command.yes, isatty(0) != 1 {
+            throw CraveyError(.invalidInput, "Refusing to clean without confirmation: stdin is not a terminal. Add --yes to keep the cleaned clip, or --dry-run to see the figures only.")
+        }
+        Terminal.diagnostic("Cleaning \"\(Format.visible(recording.title))\"...")
+        let cleanup = try await library.cleanNoise(of: recording)
+        Terminal.diagnostic(CleanListening.figures(cleanup))
+        var kept: Recording?
+        if command.dryRun {
+            library.discard(cleanup)
+            Terminal.diagnostic("Nothing was changed (--dry-run).")
+        } else if command.yes {
+            kept = try await library.keep(cleanup)
+            Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept!.title))\".")
+        } else {
+            kept = try await CleanListening(library: library, cleanup: cleanup, sink: command.device).decide()
+        }
+        if command.json {
+            let finite = { (value: Double) in value.isFinite ? value : nil }
+            return try Terminal.printJSON(Report(id: recording.id.uuidString.lowercased(),
+                                                 noiseSample: [cleanup.noiseSample.lowerBound, cleanup.noiseSample.upperBound],
+                                                 noiseFloorBefore: finite(cleanup.noiseFloorBefore), noiseFloorAfter: finite(cleanup.noiseFloorAfter),
+                                                 speechLevelChange: cleanup.speechLevelChange, filters: cleanup.filters, kept: kept != nil))
+        }
+        if let kept { try Terminal.output(kept.id.uuidString.lowercased()) }
+    }
+}

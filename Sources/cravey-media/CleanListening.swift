@@ -1,0 +1,103 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// A clean-up compared with its clip on the terminal and kept or not: `cravey clean` and the
+/// look back's `c` both ask through it.
+struct CleanListening {
+    let library: RecordingLibrary
+    let cleanup: NoiseCleanup
+    /// The sink to listen on (nil: the default one).
+    let sink: String?
+
+    static let keys = "p listen (a switches before/after) · y keep the cleaned clip · n keep it as it was"
+
+    /// What the clean-up measured, for a person: where the noise was learnt, its floor before
+    /// and after, and the change of the speech level.
+    static func figures(_ cleanup: NoiseCleanup) -> String {
+        let sample = cleanup.noiseSample
+        var text = "Noise learnt from \(ClipTime.text(sample.lowerBound))-\(ClipTime.text(sample.upperBound)), the clip's quietest stretch.\n"
+        text += "Noise floor: \(level(cleanup.noiseFloorBefore)) before, \(level(cleanup.noiseFloorAfter)) after"
+        if cleanup.noiseFloorBefore.isFinite {
+            let change = cleanup.noiseFloorBefore - cleanup.noiseFloorAfter
+            let drop = !cleanup.noiseFloorAfter.isFinite ? "all of it gone"
+                : String(format: change >= 0 ? "%.1f dB lower" : "%.1f dB higher: there was no noise to take out", abs(change))
+            text += " (\(drop))"
+        }
+        text += cleanup.speechLevelChange.map { String(format: "; speech level %+.1f dB.", $0) } ?? "; no speech level to compare."
+        return text
+    }
+
+    /// `-48.3 dBFS`, or digital silence.
+    static func level(_ value: Double) -> String {
+        value.isFinite ? String(format: "%.1f dBFS", value) : "digital silence"
+    }
+
+    /// Asks until the person keeps the cleaned clip (`y`: returns the row as it now is) or not
+    /// (`n`, Enter, the end of input: it is discarded, nil); `p` listens first.
+    func decide() async throws -> Recording? {
+        while true {
+            Terminal.diagnostic(Self.keys)
+            let key = try? await onDedicatedThread(named: "cravey.keys", { Preview.readKey() }) ?? nil
+            switch key {
+            case .character("p"):
+                await listen()
+            case .character("y"):
+                let kept = try await library.keep(cleanup)
+                Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept.title))\".")
+                return kept
+            case .character("n"), .character("\n"), .character("\r"), nil:
+                library.discard(cleanup)
+                Terminal.diagnostic("Kept \"\(Format.visible(cleanup.recording.title))\" as it was.")
+                return nil
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Plays the cleaned clip (B) from its start; `a` switches to the clip as it was (A), or
+    /// back, at the same moment; space pauses; any other key stops. Both play at the level
+    /// cravey plays them at, never counted.
+    func listen() async {
+        var cleaned = true
+        var position = 0.0
+        while true {
+            let switching = Locked(false)
+            let options = PlaybackOptions(sink: sink, start: position, countsPlay: false)
+            let manager: PlaybackManager
+            do {
+                manager = cleaned ? try await library.play(cleanup, options: options)
+                                  : try await library.play(cleanup.recording, options: options)
+            } catch let error as CraveyError {
+                return Terminal.diagnostic("cravey: \(Messages.text(for: error))")
+            } catch {
+                return Terminal.diagnostic("cravey: \(error)")
+            }
+            Terminal.diagnostic(cleaned ? "B: after (cleaned); a switches to before, space pauses, any other key stops."
+                                        : "A: before; a switches to after (cleaned), space pauses, any other key stops.")
+            let keys = KeyReader { key in
+                switch key {
+                case .character("a"):
+                    switching.withLock { $0 = true }
+                    manager.stop()
+                case .character(" "):
+                    manager.perform(.togglePause)
+                default:
+                    manager.stop()
+                }
+            }
+            let line = ProgressLine(duration: manager.duration, waveform: nil, colour: Terminal.isInteractive)
+            let view = Task {
+                for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
+            }
+            let summary = try? await manager.result()
+            await view.value
+            keys.restore()
+            Terminal.diagnostic("", terminator: "\r\u{1B}[2K")
+            guard switching.withLock({ $0 }) else { return }
+            position = summary?.position ?? position
+            cleaned.toggle()
+        }
+    }
+}
