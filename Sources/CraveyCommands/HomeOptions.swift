@@ -48,7 +48,8 @@ package struct HomeOptions: ParsableCommand {
 
             q or Ctrl-C quits; a play under way is counted and a recording under way is saved \
             first, as the commands do, and so do SIGTERM and SIGHUP (a closed terminal). Ctrl-Z \
-            suspends and `fg` comes back (a play or recording is paused meanwhile). Every way out \
+            suspends and `fg` comes back (a play or recording is paused meanwhile); Ctrl-L draws \
+            the whole screen again. Every way out \
             puts the terminal back: its mode, the cursor, and mouse reporting off. The screen is \
             drawn through ncurses from the terminal's terminfo entry, redrawing only what \
             changed; NO_COLOR drops its colours; TERM=dumb (or no TERM) cannot show it: \

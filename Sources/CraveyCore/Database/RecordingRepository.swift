@@ -33,12 +33,14 @@ package struct RecordingRepository {
 
     /// The recordings whose title, notes or purpose contain `text` (letters of the ASCII range
     /// in either case, as SQLite's LIKE compares; every recording for ""), in `sort`'s order:
-    /// `limit` of them from the `offset`th. A screen reads what it shows this way, never the
-    /// whole library; a row that cannot be read (an id that is no UUID) is left out, as in
-    /// ``recordings(sortedBy:)``.
-    package func recordings(sortedBy sort: RecordingSort, containing text: String, offset: Int, limit: Int) throws -> [Recording] {
+    /// `limit` of them from the `offset`th; with `rowIDs`, only among the rows with those SQLite
+    /// rowids (those a narrower filter matched, see ``rowIDs(containing:among:atMost:)``). A
+    /// screen reads what it shows this way, never the whole library; a row that cannot be read (an
+    /// id that is no UUID) is left out, as in ``recordings(sortedBy:)``.
+    package func recordings(sortedBy sort: RecordingSort, containing text: String, among rowIDs: [Int64]? = nil,
+                            offset: Int, limit: Int) throws -> [Recording] {
         var recordings: [Recording] = []
-        let request = Self.containing(text).order(sort.ordering).limit(max(limit, 0), offset: max(offset, 0))
+        let request = Self.containing(text, among: rowIDs).order(sort.ordering).limit(max(limit, 0), offset: max(offset, 0))
         let rows = try Row.fetchCursor(db, request)
         while let row = try rows.next() {
             if let recording = try? Recording(row: row) { recordings.append(recording) }
@@ -46,9 +48,17 @@ package struct RecordingRepository {
         return recordings
     }
 
-    /// How many recordings contain `text` (see ``recordings(sortedBy:containing:offset:limit:)``).
-    package func count(containing text: String) throws -> Int {
-        try Self.containing(text).fetchCount(db)
+    /// How many recordings contain `text` (see ``recordings(sortedBy:containing:among:offset:limit:)``).
+    package func count(containing text: String, among rowIDs: [Int64]? = nil) throws -> Int {
+        try Self.containing(text, among: rowIDs).fetchCount(db)
+    }
+
+    /// The rowids of the recordings containing `text` (among `rowIDs`, when given), when there
+    /// are at most `limit` of them; nil when there are more. A filter typed further can only
+    /// match fewer, so the next keystroke looks among these alone.
+    package func rowIDs(containing text: String, among rowIDs: [Int64]? = nil, atMost limit: Int) throws -> [Int64]? {
+        let found = try Int64.fetchAll(db, Self.containing(text, among: rowIDs).select(Column.rowID, as: Int64.self).limit(limit + 1))
+        return found.count > limit ? nil : found
     }
 
     /// Where the recording `id` stands among those containing `text` in `sort`'s order (0 the
@@ -66,8 +76,9 @@ package struct RecordingRepository {
 
     /// The recordings whose title, notes or purpose contain `text`, `%`, `_` and `\` taken as
     /// themselves.
-    private static func containing(_ text: String) -> QueryInterfaceRequest<Recording> {
-        guard !text.isEmpty else { return Recording.all() }
+    private static func containing(_ text: String, among rowIDs: [Int64]? = nil) -> QueryInterfaceRequest<Recording> {
+        let all = rowIDs.map { Recording.filter($0.contains(Column.rowID)) } ?? Recording.all()
+        guard !text.isEmpty else { return all }
         var escaped = ""
         for character in text {
             if ["%", "_", "\\"].contains(character) { escaped.append("\\") }
@@ -75,8 +86,8 @@ package struct RecordingRepository {
         }
         let pattern = "%\(escaped)%"
         typealias Columns = Recording.Columns
-        return Recording.filter(Columns.title.like(pattern, escape: "\\") || Columns.notes.like(pattern, escape: "\\")
-                                || Columns.purpose.like(pattern, escape: "\\"))
+        return all.filter(Columns.title.like(pattern, escape: "\\") || Columns.notes.like(pattern, escape: "\\")
+                          || Columns.purpose.like(pattern, escape: "\\"))
     }
 
     /// The ids of rows that cannot be read as a recording (an id that is no UUID).

@@ -26,6 +26,7 @@ extension HomeScreen {
         "          · u purpose · d discard · Enter keep",
         "e         edit title, notes, purpose      d   delete (asks first)",
         "q Ctrl-C  quit (a play counted, a recording saved)  Ctrl-Z  suspend",
+        "Ctrl-L    draw the whole screen again",
     ]
 
     func draw() {
@@ -51,7 +52,8 @@ extension HomeScreen {
     private func drawHeader() {
         screen.put(" cravey", row: layout.header, column: 0, style: .bold)
         let clips = "\(page.total) clip\(page.total == 1 ? "" : "s") · ? help "
-        let right = request.filter.isEmpty ? clips : "\(page.matching) of \(clips)"
+        // "… of": the filter's matches are being counted.
+        let right = request.filter.isEmpty ? clips : "\(page.counted ? String(page.matching) : "…") of \(clips)"
         screen.put(right, row: layout.header, column: max(layout.columns - TerminalScreen.width(of: right), 8))
     }
 

@@ -50,6 +50,9 @@ final class HomeScreen {
     var page = LibraryPage()
     /// The selected clip's position among those matching the filter.
     var selected = 0
+    /// The rowids the current filter matches, when they are few (``LibraryPage/narrowing``):
+    /// the next keystroke that types it further looks among these only.
+    var filtered: (filter: String, rowIDs: [Int64])?
     var mode = Mode.browsing
     /// What the status line says until the next key: a result, or a refusal (`warning`).
     var message: (text: String, warning: Bool)?
@@ -127,6 +130,12 @@ final class HomeScreen {
         var unsettled = false
         while !(quitting && playing == nil && startingPlay == nil && capture == nil && !recorderBusy) {
             draw()
+            // The filter's count, once the rows it shows are drawn and no key is waiting: while
+            // a person types, each keystroke reads only the rows it shows.
+            if !page.counted, !inputWaiting() {
+                count()
+                continue
+            }
             var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: inbox.readable, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
@@ -149,22 +158,48 @@ final class HomeScreen {
         }
     }
 
+    /// Whether a key (or posted work) is waiting. The corresponding C function is `poll`.
+    private func inputWaiting() -> Bool {
+        var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: inbox.readable, events: Int16(POLLIN), revents: 0)]
+        return poll(&descriptors, 2, 0) > 0
+    }
+
     // MARK: - Reading the library
 
     /// Reads the page the screen shows; with `keeping`, the page holding that clip, selected.
-    func read(keeping id: UUID? = nil) throws {
+    /// With `counting`, the counts and Quick Play too (a change of the library); without, they
+    /// stay as read (a move, a scroll), and a filter typed further awaits its count (``count()``).
+    func read(keeping id: UUID? = nil, counting: Bool = true) throws {
         request.count = max(layout.list.count, 1)
-        let (page, position) = try LibraryPage.read(library, request, keeping: id)
+        let (page, position) = try LibraryPage.read(library, request, keeping: id, counting: counting, previous: page)
         self.page = page
         request.first = page.first
         if let position { selected = position }
         selected = max(min(selected, page.matching - 1), 0)
     }
 
+    /// Counts what the filter matches (after the rows it shows are drawn), keeping the rowids of
+    /// a few matches for the next keystroke.
+    private func count() {
+        do {
+            let (matching, rowIDs) = try LibraryPage.count(library, request)
+            page.matching = matching
+            page.counted = true
+            filtered = rowIDs.map { (request.filter, $0) }
+        } catch {
+            page.counted = true
+            say(error)
+        }
+    }
+
     /// Reads again what is shown, after a change of the library (this process's or another's):
-    /// the same rows, the selection kept on its clip while it is there.
+    /// the same rows, the selection kept on its clip while it is there. A filter's matches are
+    /// counted again among every clip (a new one may match).
     func refresh() {
         let id = selectedRecording?.id
+        request.among = nil
+        filtered = nil
         do {
             try read()
             if let id, let index = page.rows.firstIndex(where: { $0.id == id }) { selected = page.first + index }
@@ -174,10 +209,11 @@ final class HomeScreen {
         if watch == nil { watch = LibraryWatch(folder: library.url) }
     }
 
-    /// Reads again keeping the selected clip where it now stands (a new order or filter).
-    func reread(keeping id: UUID?) {
+    /// Reads again keeping the selected clip where it now stands (a new order or filter); with
+    /// `counting` false, the counts stay as they are (a move, a scroll, a filter typed further).
+    func reread(keeping id: UUID?, counting: Bool = true) {
         do {
-            try read(keeping: id)
+            try read(keeping: id, counting: counting)
         } catch {
             say(error)
         }
@@ -199,14 +235,14 @@ final class HomeScreen {
         if selected >= first + rows { first = selected - rows + 1 }
         guard first != request.first || page.rows.count < min(rows, page.matching - first) else { return }
         request.first = first
-        reread(keeping: nil)
+        reread(keeping: nil, counting: false)
     }
 
     /// Scrolls the list by `rows` (the wheel), the selection kept within it.
     func scroll(by rows: Int) {
         let shown = max(layout.list.count, 1)
         request.first = max(min(request.first + rows, page.matching - shown), 0)
-        reread(keeping: nil)
+        reread(keeping: nil, counting: false)
         selected = max(min(selected, request.first + shown - 1), request.first)
     }
 
@@ -277,6 +313,9 @@ final class HomeScreen {
             message = ("Deleting every clip is a command of its own: `cravey delete-all`.", false)
         case .character("?"):
             mode = .help
+        case .control("l"):
+            // Another program wrote over the screen: drawn whole again, as in vim and cmus.
+            screen.redrawAll()
         case .character("q"):
             quit()
         default:
@@ -308,13 +347,19 @@ final class HomeScreen {
         }
     }
 
-    /// Filters the list with `text`; emptied, the selection goes back to the clip it was on.
+    /// Filters the list with `text`, reading the rows it shows at once and counting its matches
+    /// once they are drawn (among the few the filter it extends matched, when it does); emptied,
+    /// the selection goes back to the clip it was on.
     private func setFilter(_ text: String) {
         let keep = text.isEmpty ? selectedRecording?.id : nil
+        let extended = filtered.flatMap { !$0.filter.isEmpty && text.hasPrefix($0.filter) ? $0.rowIDs : nil }
         request.filter = text
+        request.among = text.isEmpty ? nil : extended
         request.first = 0
         selected = 0
-        reread(keeping: keep)
+        if text.isEmpty { filtered = nil }
+        if !text.isEmpty { page.counted = false }
+        reread(keeping: keep, counting: text.isEmpty)
     }
 
     /// A click: a row of the list selects it, a row of Quick Play plays it, the bar of the
