@@ -242,4 +242,38 @@ struct DesktopPlaybackTests {
             #expect(calls.contains("AF_UNIX") && !calls.contains("AF_INET"), "\(environment): \(calls)")
         }
     }
+
+    @Test("MPRIS's Rate is the play's speed: play --speed 1.2 reads 1.2 (MinimumRate 0.5, MaximumRate 2); setting it to 1.5 plays at 1.5x, 3 is held at 2")
+    func rateIsTheSpeed() async throws {
+        // Given a 10 s tone playing at 1.2x on a private session bus
+        let bus = try DesktopSession()
+        let sink = try VirtualMicrophone()
+        let (folder, id) = try await library([(440, 10)])
+        let (play, output) = try start(["play", id, "--library", folder.path, "--device", sink.sinkName, "--no-count", "--json",
+                                        "--speed", "1.2"], environment: bus.environment)
+        #expect(try await bus.waitForPlayer())
+        let properties = ["--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.cravey", "/org/mpris/MediaPlayer2"]
+        func get(_ name: String) async throws -> String {
+            try await bus.run("dbus-send", properties + ["org.freedesktop.DBus.Properties.Get", "string:org.mpris.MediaPlayer2.Player", "string:\(name)"]).output
+        }
+
+        // Then Rate, MinimumRate and MaximumRate say so
+        let (rate, minimum, maximum) = (try await get("Rate"), try await get("MinimumRate"), try await get("MaximumRate"))
+        #expect(rate.contains("double 1.2") && minimum.contains("double 0.5") && maximum.contains("double 2"), "\(rate) \(minimum) \(maximum)")
+
+        // When Rate is set to 1.5, then to 3
+        let set = try await bus.run("dbus-send", properties + ["org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player",
+                                                       "string:Rate", "variant:double:1.5"])
+        #expect(set.status == 0, "\(set.error)")
+        #expect(try await poll(within: 10, every: 0.01) { Self.events(in: output).last?.speed == 1.5 })
+        #expect(try await get("Rate").contains("double 1.5"))
+        _ = try await bus.run("dbus-send", properties + ["org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player",
+                                                 "string:Rate", "variant:double:3"])
+        #expect(try await poll(within: 10, every: 0.01) { Self.events(in: output).last?.speed == 2 })
+
+        // Then the play goes on at that speed, and stops as asked
+        #expect(try await bus.playerctl(["-p", "cravey", "stop"]).status == 0)
+        try await wait(play)
+        #expect(play.terminationStatus == 0)
+    }
 }
