@@ -23,8 +23,7 @@ import Foundation
 /// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Library/RecordingLibrary+Repair.swift` |
 ///
 /// The parts that work on media (record, import, play, thumbnails, waveforms, trim, repair,
-/// restore) are in
-/// CraveyKit, which links FFmpeg and PulseAudio; the rest is here.
+/// restore) are in CraveyKit, which links FFmpeg and PulseAudio; the rest is here.
 ///
 /// Blocking: a method that decodes media, records, plays or waits for a device is `async` and
 /// runs its work on threads of its own. The others are synchronous: they wait only for the disk
