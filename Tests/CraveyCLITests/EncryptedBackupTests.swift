@@ -181,5 +181,13 @@ struct EncryptedBackupTests {
         #expect(new.status == 65 && !FileManager.default.fileExists(atPath: fresh.path), "\(new.error)")
         let wrong = try await Cravey.run(["restore", archive.path, "--library", target.path], environment: try passphraseFile("wrong"))
         #expect(wrong.error.contains("passphrase does not open"), "\(wrong.error)")
+
+        // And an age file in ASCII armor (`age -a`) is named as such, with the way to open it
+        let armored = temporaryFolder().appendingPathComponent("armored.age")
+        try Data(("-----BEGIN AGE ENCRYPTED FILE-----\n" + bytes.prefix(96).base64EncodedString() + "\n-----END AGE ENCRYPTED FILE-----\n").utf8)
+            .write(to: armored)
+        let refused = try await Cravey.run(["restore", armored.path, "--library", target.path], environment: try passphraseFile())
+        #expect(refused.status == 65 && refused.error.contains("ASCII armor") && refused.error.contains("age -d"), "\(refused.error)")
+        #expect(try snapshot(target) == before)
     }
 }

@@ -31,6 +31,8 @@ enum Age {
         case notPassphrase
         /// A newer version of the format than v1.
         case newerVersion(String)
+        /// In age's ASCII armor (`age -a`), which cravey does not read.
+        case armored
         /// Made with a work factor above ``largestWorkFactor``.
         case workFactorTooLarge(Int)
         /// Not a sound age file: the header, the MAC or a chunk is damaged, altered or cut short.

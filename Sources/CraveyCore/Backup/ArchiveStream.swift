@@ -55,7 +55,8 @@ final class ArchiveInput {
     init(_ descriptor: FileDescriptor, passphrase: (() throws -> [UInt8])?, fileKey: [UInt8]? = nil) throws {
         self.descriptor = descriptor
         try descriptor.seek(offset: 0, from: .start)
-        guard try Self.isEncrypted(descriptor) else {
+        guard try Self.starts(descriptor, with: Age.magic) else {
+            if try Self.starts(descriptor, with: Array("-----BEGIN AGE ENCRYPTED FILE-----".utf8)) { throw Age.Refusal.armored }
             decryption = nil
             return
         }
@@ -75,11 +76,11 @@ final class ArchiveInput {
         return try descriptor.read(into: buffer)
     }
 
-    /// Whether the file on `descriptor` starts as an age file does; leaves it at its start.
-    private static func isEncrypted(_ descriptor: FileDescriptor) throws -> Bool {
-        var start = [UInt8](repeating: 0, count: Age.magic.count)
+    /// Whether the file on `descriptor` starts with `bytes`; leaves it at its start.
+    private static func starts(_ descriptor: FileDescriptor, with bytes: [UInt8]) throws -> Bool {
+        var start = [UInt8](repeating: 0, count: bytes.count)
         let count = try start.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: 0, into: $0) }
-        return count == start.count && start == Age.magic
+        return count == start.count && start == bytes
     }
 }
 
@@ -91,6 +92,9 @@ extension CraveyError {
             self.init(.damagedArchive, "The passphrase does not open \(url.path) (or its header was altered). \(outcome)", underlying: refusal)
         case .notPassphrase:
             self.init(.damagedArchive, "\(url.path) is encrypted with age to a key, not to a passphrase. \(outcome)",
+                      advice: .decryptWithAge(url.path), underlying: refusal)
+        case .armored:
+            self.init(.damagedArchive, "\(url.path) is an age file in ASCII armor (age -a), which cravey does not read. \(outcome)",
                       advice: .decryptWithAge(url.path), underlying: refusal)
         case .newerVersion(let version):
             self.init(.damagedArchive, "\(url.path) is in a newer age format (\(version)) than this cravey reads. \(outcome)",

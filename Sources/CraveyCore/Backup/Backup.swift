@@ -321,7 +321,7 @@ enum Backup {
             for (id, clip) in extracted { try checking(clip.media, clips[id]!.record.recording) }
         }
         let restored: [Recording] = try store.write { tx in
-            var restored: [Recording] = []
+            var saving: [(file: StoredFile, recording: Recording, plays: [PlayEvent])] = []
             for (id, clip) in extracted.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 let record = clips[id]!.record
                 if try tx.repository.recording(id) != nil {
@@ -330,9 +330,9 @@ enum Backup {
                 }
                 var row = record.recording
                 row.thumbnailPath = clip.artefacts.first { $0.folder == .thumbnails }?.path
-                restored.append(try tx.save(clip.media, as: row, plays: record.plays))
+                saving.append((clip.media, row, record.plays))
             }
-            return restored
+            return try tx.save(saving)
         }
         made = []  // saved: the library's now
         return (restored, alreadyThere, blocked)

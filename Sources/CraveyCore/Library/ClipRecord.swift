@@ -88,7 +88,7 @@ package struct ClipRecord: Sendable, Equatable {
             let container = try decoder.singleValueContainer()
             if let seconds = try? container.decode(Double.self) { return Date(timeIntervalSince1970: seconds) }
             let text = try container.decode(String.self)
-            guard let date = try? Date(text, strategy: .iso8601) else {
+            guard let date = Self.date(iso8601: text) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
             }
             return date
@@ -96,4 +96,17 @@ package struct ClipRecord: Sendable, Equatable {
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }()
+
+    /// Parses "2026-11-22T15:42:00Z" or "2026-11-22T15:42:00.123Z" (UTC) on the proleptic
+    /// Gregorian calendar, as ``JSONBuffer`` writes dates (Foundation's parser turns to the Julian
+    /// calendar before 1582, so a date read back would not write as it was).
+    static func date(iso8601 text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T"), bytes.last == UInt8(ascii: "Z"),
+              bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: ":"),
+              bytes[16] == UInt8(ascii: ":"), bytes.count == 20 || bytes[19] == UInt8(ascii: ".") else { return nil }
+        var stored = bytes.dropLast()
+        stored[10] = UInt8(ascii: " ")
+        return Recording.storedDate(String(decoding: stored, as: UTF8.self))
+    }
 }

@@ -13,15 +13,17 @@ import Foundation
 /// |---|---|---|
 /// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
 /// | change words and plays, delete | ``edit(_:_:)``, ``countPlay(of:secondsListened:completed:)``, ``delete(_:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
-/// | export, back up, restore | ``export(_:raw:exportDate:)``, ``backup(to:replacing:progress:)``, ``restore(from:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
+/// | export, back up | ``export(_:raw:exportDate:)``, ``backup(to:replacing:encryptingWith:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
+/// | restore | `restore(from:passphrase:progress:)` | `CraveyKit/Library/RecordingLibrary+Restore.swift` |
 /// | record | `record(_:)` | `CraveyKit/Library/RecordingLibrary+Record.swift` |
 /// | import | `importFile(at:metadata:createdAt:)` | `CraveyKit/Library/RecordingLibrary+Import.swift` |
 /// | play | `play(_:options:)` | `CraveyKit/Library/RecordingLibrary+Play.swift` |
 /// | thumbnails, waveforms | `makeThumbnail(of:at:)`, `writeThumbnail(of:at:to:replacing:)`, `waveform(of:)` | `CraveyKit/Library/RecordingLibrary+Analysis.swift` |
+/// | trim, clean up, share | `proposedTrim(of:)`, `trim(_:from:to:)`, `cleanNoise(of:)`, `keep(_:)`, `discard(_:)`, `share(_:to:title:replacing:progress:)` | `CraveyKit/Library/RecordingLibrary+Shape.swift` |
 /// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Library/RecordingLibrary+Repair.swift` |
 ///
-/// The parts that work on media (record, import, play, thumbnails, waveforms, repair) are in
-/// CraveyKit, which links FFmpeg and PulseAudio; the rest is here.
+/// The parts that work on media (record, import, play, thumbnails, waveforms, trim, repair,
+/// restore) are in CraveyKit, which links FFmpeg and PulseAudio; the rest is here.
 ///
 /// Blocking: a method that decodes media, records, plays or waits for a device is `async` and
 /// runs its work on threads of its own. The others are synchronous: they wait only for the disk

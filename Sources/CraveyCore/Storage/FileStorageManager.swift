@@ -275,10 +275,10 @@ package final class FileStorageManager: Sendable {
     /// beneath its folder. Without `syncing` nothing is flushed (many files written at once, then
     /// flushed together).
     package func writeAtomically(_ file: StoredFile, doing action: String, replacing: Bool = true, syncing: Bool = true,
-                                 fill: (MediaFile) throws -> Void) throws {
+                                 syncingFolder: Bool = true, fill: (MediaFile) throws -> Void) throws {
         do {
             try Self.writeAtomically(named: file.name, in: descriptor(of: file.folder), shownAs: url(of: file), doing: action,
-                                     replacing: replacing, syncing: syncing, faults: faults, fill: fill)
+                                     replacing: replacing, syncing: syncing, syncingFolder: syncingFolder, faults: faults, fill: fill)
         } catch let error as Errno {
             throw Self.writeError(error.rawValue, url(of: file), doing: action)
         }
@@ -319,7 +319,7 @@ package final class FileStorageManager: Sendable {
     }
 
     private static func writeAtomically(named name: String, in folder: FileDescriptor, shownAs url: URL, doing action: String,
-                                        replacing: Bool, syncing: Bool = true, faults: StorageFaults,
+                                        replacing: Bool, syncing: Bool = true, syncingFolder: Bool = true, faults: StorageFaults,
                                         fill: (MediaFile) throws -> Void) throws {
         // An unnamed file (O_TMPFILE) where the file system has them: a process killed while it
         // writes leaves nothing behind, not even a hidden temporary file. Elsewhere, a hidden name.
@@ -358,8 +358,9 @@ package final class FileStorageManager: Sendable {
             if named { unlinkat(folder.rawValue, temporary, 0) }
             throw error
         }
-        // The new name on the disk too: written means durable.
-        if syncing, fsync(folder.rawValue) != 0 { throw Errno(rawValue: errno) }
+        // The new name on the disk too: written means durable (unless the caller flushes the
+        // folder once for several files).
+        if syncing, syncingFolder, fsync(folder.rawValue) != 0 { throw Errno(rawValue: errno) }
     }
 
     private static func existing(_ url: URL, _ action: String) -> CraveyError {

@@ -58,42 +58,57 @@ package final class StoreTransaction {
     /// written leaves the clip there too, and the error says so. Throws `CancellationError` for a
     /// clip given up (``LibraryStore/abandon(_:)``).
     package func save(_ file: StoredFile, as recording: Recording, plays: [PlayEvent] = []) throws -> Recording {
-        let clip = ClipFiles(recording)
-        if store.live.isAbandoned(clip.id) { throw CancellationError() }
-        releasing.append(file)
-        var saved = recording
-        saved.filePath = clip.media().path
-        do {
-            let descriptor = try files.open(file)
-            defer { try? descriptor.close() }
-            var info = stat()
-            guard fsync(descriptor.rawValue) == 0, fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
-            saved.fileSize = Int64(info.st_size)
-        } catch {
-            let code = (error as? Errno ?? (error as? CraveyError)?.underlying as? Errno)?.rawValue ?? EIO
-            throw FileStorageManager.writeError(code, files.url(of: clip.media()), doing: "move the recording to")
-        }
-        let record = ClipRecord(recording: saved, plays: plays).encoded()
-        try files.writeAtomically(clip.file(.copy)!, doing: "keep the words of the clip in") { try $0.write(record) }
-        self.saved[clip.id] = record
-        if file != clip.media() {
+        try save([(file, recording, plays)])[0]
+    }
+
+    /// Saves several finished files at once (a restore's clips), each as ``save(_:as:plays:)``
+    /// saves one, in the same order of steps: the folder is flushed once for all their copies
+    /// and once for all their renames.
+    package func save(_ clips: [(file: StoredFile, recording: Recording, plays: [PlayEvent])]) throws -> [Recording] {
+        var rows: [Recording] = []
+        for (file, recording, plays) in clips {
+            let clip = ClipFiles(recording)
+            if store.live.isAbandoned(clip.id) { throw CancellationError() }
+            releasing.append(file)
+            var saved = recording
+            saved.filePath = clip.media().path
             do {
-                try files.rename(file, to: clip.media())
-                try files.sync(.recordings)
+                let descriptor = try files.open(file)
+                defer { try? descriptor.close() }
+                var info = stat()
+                guard fsync(descriptor.rawValue) == 0, fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+                saved.fileSize = Int64(info.st_size)
             } catch {
-                throw FileStorageManager.writeError(error.rawValue, files.url(of: clip.media()), doing: "move the recording to")
+                let code = (error as? Errno ?? (error as? CraveyError)?.underlying as? Errno)?.rawValue ?? EIO
+                throw FileStorageManager.writeError(code, files.url(of: clip.media()), doing: "move the recording to")
+            }
+            let record = ClipRecord(recording: saved, plays: plays).encoded()
+            try files.writeAtomically(clip.file(.copy)!, doing: "keep the words of the clip in", syncingFolder: false) { try $0.write(record) }
+            self.saved[clip.id] = record
+            rows.append(saved)
+        }
+        try sync([.recordings])  // every copy's name on the disk before any media takes its own
+        for ((file, _, _), saved) in zip(clips, rows) where file != ClipFiles(saved).media() {
+            let media = ClipFiles(saved).media()
+            do {
+                try files.rename(file, to: media)
+            } catch {
+                throw FileStorageManager.writeError(error.rawValue, files.url(of: media), doing: "move the recording to")
             }
             didRename = true
-            store.live.move(file, to: clip.media())
-            releasing.append(clip.media())
+            store.live.move(file, to: media)
+            releasing.append(media)
         }
-        do {
-            try repository.insert(saved, plays: plays)
-        } catch {
-            throw CraveyError(.cannotWrite, "The clip was saved to \(files.url(of: clip.media()).path), but its library entry could not be written (\(CraveyError(database: error)?.message ?? "\(error)")).",
-                              advice: .registerWithRepair, underlying: error)
+        try sync([.recordings])
+        for ((_, _, plays), saved) in zip(clips, rows) {
+            do {
+                try repository.insert(saved, plays: plays)
+            } catch {
+                throw CraveyError(.cannotWrite, "The clip was saved to \(files.url(of: ClipFiles(saved).media()).path), but its library entry could not be written (\(CraveyError(database: error)?.message ?? "\(error)")).",
+                                  advice: .registerWithRepair, underlying: error)
+            }
         }
-        return saved
+        return rows
     }
 
     /// Writes `data` as a clip's `part` (its waveform or a video's thumbnail) in place of any

@@ -62,11 +62,7 @@ enum ClipRenderer {
         let muxer = try Muxer(writingTo: output, format: format.muxer)
         muxer.writeOnly(tags: title.map { ["title": $0] } ?? [:])
         try muxer.closing {
-            var video: (index: Int32, target: Int32, timeBase: AVRational)?
-            if format == .mp4, let picture = info.videoStream {
-                let index = Int32(picture.index)
-                video = (index, try muxer.addStream(copying: index, of: input), input.timeBase(ofStream: index))
-            }
+            let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: format == .mp4)
             let encoder = try Encoder(codec: format.encoder, globalHeader: muxer.wantsGlobalHeader) { context in
                 context.pointee.sample_fmt = context.pointee.codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_S16
                 context.pointee.sample_rate = 48_000
@@ -85,7 +81,7 @@ enum ClipRenderer {
             let graph = try AudioFilterGraph(for: sourceFormat, layout: decoder.channelLayout, filters: filters)
             let packet = try Packet()
             let filtered = try Frame()
-            var encoded: Int64 = 0, fed: Int64 = 0
+            var encoded: Int64 = 0
             func encode() throws(FFmpegError) {
                 try graph.drain(into: filtered) { (frame) throws(FFmpegError) in
                     frame.pts = encoded
@@ -93,20 +89,10 @@ enum ClipRenderer {
                     try encoder.encode(frame, into: muxer, stream: audio, using: packet)
                 }
             }
-            try input.walk(decoding: [decoder], packets: { (packet) throws(FFmpegError) in
-                guard let video, packet.streamIndex == video.index else { return .next }
-                packet.streamIndex = video.target
-                packet.pointer.pointee.pos = -1
-                try muxer.write(packet, timeBase: video.timeBase)
-                return .next
-            }, frames: { (_, frame) throws(FFmpegError) in
-                frame.pts = fed
-                fed += Int64(frame.sampleCount)
-                try graph.push(try frame.moved())
+            _ = try rewrite.run(through: graph) { (fed) throws(FFmpegError) in
                 try encode()
                 progress(min(Double(fed) / Double(max(length, 1)), 1))
-                return .next
-            })
+            }
             try graph.push(nil)
             try encode()
             try encoder.encode(nil, into: muxer, stream: audio, using: packet)

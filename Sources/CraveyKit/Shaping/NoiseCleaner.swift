@@ -98,13 +98,9 @@ enum NoiseCleaner {
         let muxer = try Muxer(writingTo: output, format: format)
         var after = (sum: 0.0, count: 0)
         try muxer.closing {
-            var video: (index: Int32, target: Int32, timeBase: AVRational)?
-            if let picture = info.videoStream {
-                let index = Int32(picture.index)
-                video = (index, try muxer.addStream(copying: index, of: input), input.timeBase(ofStream: index))
-            }
+            let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: true)
             let encoder = try Encoder(audioCodec: "aac", sampleRate: 48_000, channels: Int32(channels),
-                                      bitRate: channels == 1 && video == nil ? 96_000 : 128_000, globalHeader: muxer.wantsGlobalHeader)
+                                      bitRate: channels == 1 && rewrite.video == nil ? 96_000 : 128_000, globalHeader: muxer.wantsGlobalHeader)
             let audio = try muxer.addStream(try encoder.parameters())
             try muxer.writeHeader(options: ["movflags": "+faststart"])
             let packet = try Packet()
@@ -128,20 +124,7 @@ enum NoiseCleaner {
                     try encoder.encode(frame, into: muxer, stream: audio, using: packet)
                 }
             }
-            var fed: Int64 = 0
-            try input.walk(decoding: [decoder], packets: { (packet) throws(FFmpegError) in
-                guard let video, packet.streamIndex == video.index else { return .next }
-                packet.streamIndex = video.target
-                packet.pointer.pointee.pos = -1
-                try muxer.write(packet, timeBase: video.timeBase)
-                return .next
-            }, frames: { (_, frame) throws(FFmpegError) in
-                frame.pts = fed
-                fed += Int64(frame.sampleCount)
-                try graph.push(try frame.moved())
-                try encode()
-                return .next
-            })
+            let fed = try rewrite.run(through: graph) { (_) throws(FFmpegError) in try encode() }
             // The filter's delay, fed as silence, brings the clip's last samples out.
             let silence = try Frame()
             try silence.allocateAudio(samples: max(delay, 1), format: sourceFormat.sampleFormat, sampleRate: sourceFormat.sampleRate,

@@ -1,0 +1,47 @@
+import Foundation
+internal import CFFmpeg
+
+/// What every rewrite of a clip's sound (its shared copy, its cleaned version) does around its
+/// filters: a video stream kept is copied packet by packet; the audio is decoded and pushed
+/// through a filter graph, whose output the caller encodes as it comes.
+struct SoundRewrite {
+    private let input: Demuxer
+    private let decoder: Decoder
+    private let muxer: Muxer
+    /// The video stream copied: its index in the input, in the output, and its time base.
+    let video: (index: Int32, target: Int32, timeBase: AVRational)?
+
+    /// A rewrite of `input`'s audio (decoded by `decoder`) into `muxer`, its first video stream
+    /// copied too when `copyingVideo` and it has one. Adds the video stream to the muxer: call it
+    /// before the audio's stream is added.
+    init(_ input: Demuxer, decoder: Decoder, into muxer: Muxer, copyingVideo: Bool) throws(FFmpegError) {
+        (self.input, self.decoder, self.muxer) = (input, decoder, muxer)
+        if copyingVideo, let picture = input.info.videoStream {
+            let index = Int32(picture.index)
+            video = (index, try muxer.addStream(copying: index, of: input), input.timeBase(ofStream: index))
+        } else {
+            video = nil
+        }
+    }
+
+    /// Reads the input from its start: each audio frame, timed in samples from 0, is pushed
+    /// into `graph`, then `pushed` gets the samples pushed so far (to drain the graph and encode
+    /// what came out); the video's packets are written as they come. Returns the samples pushed.
+    func run(through graph: AudioFilterGraph, pushed: (Int64) throws(FFmpegError) -> Void) throws(FFmpegError) -> Int64 {
+        var fed: Int64 = 0
+        try input.walk(decoding: [decoder], packets: { (packet) throws(FFmpegError) in
+            guard let video, packet.streamIndex == video.index else { return .next }
+            packet.streamIndex = video.target
+            packet.pointer.pointee.pos = -1
+            try muxer.write(packet, timeBase: video.timeBase)
+            return .next
+        }, frames: { (_, frame) throws(FFmpegError) in
+            frame.pts = fed
+            fed += Int64(frame.sampleCount)
+            try graph.push(try frame.moved())
+            try pushed(fed)
+            return .next
+        })
+        return fed
+    }
+}
