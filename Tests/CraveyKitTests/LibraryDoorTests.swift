@@ -60,17 +60,22 @@ struct LibraryDoorTests {
 
     @Test("cancelling an import stops it and stores nothing; an import saved first is returned whole")
     func importCancellation() async throws {
-        // Given a library and a file that takes a while to transcode (2 minutes of WAV)
+        // Given a library and a file that takes a while to transcode (10 minutes of WAV: a
+        // second or more even on a fast machine)
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=120:sample_rate=48000"])
+        let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=600:sample_rate=48000"])
 
-        // When its import is cancelled once its file is being written
+        // When its import is cancelled once its file is being written (cancelled from the thread
+        // that sees the file: a busy cooperative pool could resume this test only after the save)
         let work = Task { try await library.importFile(at: long, metadata: try RecordingMetadata(title: "Long")) }
         let started = try await offPool {
             let deadline = Date().addingTimeInterval(120)  // it checks the whole file decodes first: seconds on a busy machine
             while Date() < deadline {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path)) ?? []
-                if names.contains(where: { $0.hasSuffix(".importing") }) { return true }
+                if names.contains(where: { $0.hasSuffix(".importing") }) {
+                    work.cancel()
+                    return true
+                }
                 usleep(1000)  // polls the folder: a file appearing is no event this process can wait on
             }
             return false
