@@ -15,9 +15,10 @@ public final class PseudoTerminal: @unchecked Sendable {
     private var readerDone = false
     private var closed = false
 
-    /// Starts `executable` on a new pseudo-terminal. The corresponding C functions are
+    /// Starts `executable` on a new pseudo-terminal, `typedAhead` typed at it before it starts
+    /// (as a person types while a command is starting). The corresponding C functions are
     /// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], typedAhead: String = "") throws {
         controller = Libc.posixOpenpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard controller >= 0 else { throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))") }
         guard Libc.grantpt(controller) == 0, Libc.unlockpt(controller) == 0, let name = Libc.ptsname(controller) else {
@@ -30,6 +31,13 @@ public final class PseudoTerminal: @unchecked Sendable {
             throw TestFailure("cannot open \(String(cString: name)): \(String(cString: strerror(errno)))")
         }
         let terminal = FileHandle(fileDescriptor: terminalEnd, closeOnDealloc: true)
+        if !typedAhead.isEmpty {
+            let typed = typedAhead.utf8.withContiguousStorageIfAvailable { write(controller, $0.baseAddress, $0.count) }
+            guard typed == typedAhead.utf8.count else {
+                close(controller)
+                throw TestFailure("cannot type ahead at \(String(cString: name))")
+            }
+        }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
