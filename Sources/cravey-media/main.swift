@@ -22,6 +22,10 @@ func main(_ arguments: [String]) async -> Never {
 }
 
 signal(SIGPIPE, SIG_IGN)
+// SIGUSR1 pauses and resumes a recording or a play where one runs (`OnSignals`); elsewhere, as
+// SIGUSR2 everywhere, it means nothing here, and ends nothing (a desktop's shortcut may send it).
+signal(SIGUSR1, SIG_IGN)
+signal(SIGUSR2, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The manual page of this program (ArgumentParser's generate-manual asks each program for its
 // help this way) is its own, cravey-media(1), not a second cravey(1).
