@@ -5,9 +5,22 @@ import SystemPackage
 
 /// Where the CLI writes: data to stdout, diagnostics to stderr, colour and meters only on a TTY.
 package enum Terminal {
-    /// Colour and live meters: only on a terminal (stderr), and never when NO_COLOR is set.
+    /// Colour: only on a terminal (stderr) that can show it, and never when NO_COLOR is set.
     package static var isInteractive: Bool {
-        isatty(2) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        canRedraw && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// Whether a line on stderr can be drawn again in place (a meter, a progress line): stderr
+    /// is a terminal, and not one that says it can only print lines (``isDumb``).
+    package static var canRedraw: Bool {
+        isatty(2) == 1 && !isDumb
+    }
+
+    /// Whether the terminal says it can do no more than print lines: `TERM=dumb`, as Emacs's
+    /// shell and some editors' consoles set it. Such a terminal gets plain lines: no colour, no
+    /// cursor movement, no mouse reporting.
+    package static var isDumb: Bool {
+        ProcessInfo.processInfo.environment["TERM"] == "dumb"
     }
 
     /// Whether this process runs in a terminal: stdin, stdout or stderr is one, or it has a
@@ -106,23 +119,6 @@ package enum Terminal {
         let fix = errno == .noSpace || errno == .diskQuotaExceeded
             ? "Free some disk space, or send the output elsewhere." : "Check where the output goes."
         return CraveyError(.cannotWrite, "Cannot write the output: \(errno). \(fix)", underlying: errno)
-    }
-
-    /// Asks on a terminal; refuses (exit 64) when stdin is not one and `--yes` was not given.
-    /// `action` names what is asked ("delete", "cut"), in the refusal and the answer to a no.
-    package static func confirm(_ question: String, yes: Bool, action: String = "delete",
-                                declined: String = "Nothing was deleted.") throws -> Bool {
-        if yes { return true }
-        guard isatty(0) == 1 else {
-            throw CraveyError(.invalidInput, "Refusing to \(action) without confirmation: stdin is not a terminal. Add --yes to \(action) anyway.")
-        }
-        diagnostic("\(question) [y/N] ", terminator: "")
-        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        guard answer == "y" || answer == "yes" else {
-            diagnostic(declined)
-            return false
-        }
-        return true
     }
 }
 

@@ -5,7 +5,9 @@ import Foundation
 import Synchronization
 
 /// Reads the player's keys from the terminal on stdin, one at a time without Enter or echo,
-/// on a thread of its own, and puts the terminal back as it was with ``restore()``.
+/// on a thread of its own, and puts the terminal back as it was with ``restore()``. The terminal
+/// is lent by ``TerminalMode``, which also gives it back on Ctrl-Z (and takes it again on `fg`),
+/// at `exit` and on a crash.
 ///
 /// The thread sleeps in `poll` on stdin and on a pipe of its own until a key comes or
 /// ``restore()`` writes to the pipe, which ends the thread at once; it wakes on a timer only
@@ -14,7 +16,6 @@ import Synchronization
 ///
 /// Ctrl-C keeps its meaning (the terminal still sends SIGINT, which stops and counts).
 final class KeyReader: Sendable {
-    private let saved: termios
     private let done = Atomic<Bool>(false)
     /// Signalled when the reading thread has ended, so that nothing typed after ``restore()`` (a
     /// line for a prompt) is taken as a key.
@@ -23,39 +24,17 @@ final class KeyReader: Sendable {
     /// writes a byte to `input`.
     private let wake: (output: Int32, input: Int32)
 
-    /// Whether mouse clicks are reported (and reporting must be turned off again).
-    private let mouse: Bool
-
-    /// Switches the terminal to non-canonical mode without echo and starts reading; with
-    /// `mouse`, asks the terminal on stderr to report clicks (xterm's SGR mouse reporting,
-    /// `ESC [ ? 1000 h` and `ESC [ ? 1006 h`), which ``restore()`` turns off again.
-    /// The corresponding C functions are `tcgetattr` and `tcsetattr`.
+    /// Switches the terminal to reading keys (``TerminalMode/lend(mouse:redraw:)``) and starts
+    /// reading; with `mouse`, clicks are reported too, until ``restore()``. `redraw` draws the
+    /// line again when the terminal is taken back after Ctrl-Z and `fg`.
     /// The corresponding C function for the wake pipe is `pipe`.
-    init(mouse: Bool = false, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
-        self.mouse = mouse
+    init(mouse: Bool = false, redraw: (@Sendable () -> Void)? = nil, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("cravey: cannot make a pipe for the keys: \(String(cString: strerror(errno)))") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         wake = (ends[0], ends[1])
-        saved = Self.keysMode()
-        if mouse { Terminal.diagnostic("\u{1B}[?1000h\u{1B}[?1006h", terminator: "") }
+        TerminalMode.lend(mouse: mouse, redraw: redraw)
         Thread { [self] in read(handle) }.start()
-    }
-
-    /// Switches the terminal on stdin to reading keys as they are typed (non-canonical, a byte at
-    /// a time, without echo; Ctrl-C still sends SIGINT) and returns its mode before, to put back
-    /// with `tcsetattr`. The corresponding C functions are `tcgetattr` and `tcsetattr`.
-    static func keysMode() -> termios {
-        var mode = termios()
-        tcgetattr(0, &mode)
-        let saved = mode
-        mode.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &mode.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(0, TCSANOW, &mode)
-        return saved
     }
 
     /// The reading thread has ended (``restore()`` waited for it) when the last reference goes.
@@ -71,9 +50,7 @@ final class KeyReader: Sendable {
         var byte: UInt8 = 1
         while write(wake.input, &byte, 1) < 0, errno == EINTR {}
         finished.wait()
-        if mouse { Terminal.diagnostic("\u{1B}[?1000l\u{1B}[?1006l", terminator: "") }
-        var mode = saved
-        tcsetattr(0, TCSANOW, &mode)
+        TerminalMode.giveBack()
     }
 
     private func read(_ handle: @Sendable (PlayerKey) -> Void) {

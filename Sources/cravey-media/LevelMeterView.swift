@@ -10,10 +10,14 @@ struct LevelMeterView {
     let video: RecordingOptions?
     /// Whether space pauses (stdin is the terminal), for the first line.
     var spaceToPause = false
+    /// The meter's line as last drawn, to draw again when the terminal is taken back after
+    /// Ctrl-Z and `fg`.
+    let drawn = Locked("")
 
     func show(_ events: AsyncStream<RecordingEvent>) async {
-        // The meter needs a terminal on stderr; NO_COLOR takes its colour, not the meter.
-        let live = isatty(2) == 1
+        // The meter is drawn again in place: it needs a terminal on stderr that does more than
+        // print lines (not TERM=dumb). NO_COLOR takes its colour, not the meter.
+        let live = Terminal.canRedraw
         var meter = MeterLine(colour: Terminal.isInteractive)
         var lastDraw = -1.0
         var latest: AudioLevel?
@@ -33,7 +37,7 @@ struct LevelMeterView {
                 // At least 10 times a second: every block (40 ms) past 0.1 s since the last.
                 guard !meter.paused, level.elapsed - lastDraw >= 0.099 else { continue }
                 lastDraw = level.elapsed
-                Terminal.diagnostic(meter.line(level, width: Terminal.columns), terminator: "")
+                draw(meter.line(level, width: Terminal.columns))
             case .frameRate(let rate):
                 meter.frameRate = rate
             case .interrupted(let reason):
@@ -49,7 +53,7 @@ struct LevelMeterView {
                 // The meter stays, saying paused, its clock stopped where the recording stands.
                 if live, paused, var level = latest {
                     level.elapsed = elapsed
-                    Terminal.diagnostic(meter.line(level, width: Terminal.columns), terminator: "")
+                    draw(meter.line(level, width: Terminal.columns))
                 }
             case .videoFrames(let written, let dropped, let repeated):
                 guard let video else { continue }
@@ -58,5 +62,11 @@ struct LevelMeterView {
             }
         }
         if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+    }
+
+    /// Draws the meter's line in place.
+    private func draw(_ line: String) {
+        Terminal.diagnostic(line, terminator: "")
+        drawn.withLock { $0 = line }
     }
 }

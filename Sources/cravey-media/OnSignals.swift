@@ -1,7 +1,7 @@
 import Foundation
 
-/// Runs an action when one of some signals arrives, instead of what the signal does by default
-/// (end the process), until cancelled; ``handle(with:)`` changes the action.
+/// Runs an action when one of some signals arrives, instead of what the signal did before (end
+/// the process, or nothing), until cancelled; ``handle(with:)`` changes the action.
 ///
 /// The signal is caught by a handler (`sigaction`) in whichever thread the kernel delivers it to,
 /// which only writes its number to a pipe; one thread of this process's own reads the pipe and
@@ -21,7 +21,7 @@ class OnSignals {
         SignalPipe.shared.install(numbers, action)
     }
 
-    /// Back to what the signals do by default.
+    /// Back to what the signals did before: their default action, or being ignored.
     func cancel() {
         SignalPipe.shared.remove(numbers)
     }

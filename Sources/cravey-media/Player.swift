@@ -25,6 +25,9 @@ struct Player {
         let windowShown = window && manager.videoProblem == nil
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
+        // `kill -USR1 PID` pauses and resumes, as space does (and as it does a recording).
+        let pauses = OnSignals([SIGUSR1]) { manager.perform(.togglePause) }
+        defer { pauses.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
         // notification says what plays and how to stop it. Whoever sees the screen (the lock
         // screen, a shared desk) reads "Playing your clip" and sees no picture, unless the
@@ -36,27 +39,37 @@ struct Player {
             notification: Terminal.isAttached ? nil : (
                 shown ? "Playing \"\(title)\"" : "cravey",
                 "\(shown ? "" : Self.discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
-        // Keys need the terminal on stdin; the line goes to stderr, which must be one too. NO_COLOR
-        // takes its colour, not the line. A click on the bar goes to that point of the clip.
-        let live = !json && isatty(0) == 1 && isatty(2) == 1
+        // Keys need the terminal on stdin, and stderr one too for what they do. The line is drawn
+        // again in place, so not on a terminal that only prints lines (TERM=dumb), which gets no
+        // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
+        // goes to that point of the clip.
+        let onTerminal = !json && isatty(0) == 1 && isatty(2) == 1
         // The stored waveform is read only for a terminal's line, once the sound has started.
-        let line = live ? ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording),
-                                       colour: Terminal.isInteractive) : nil
-        let keys = line.map { line in KeyReader(mouse: true, handling: { key in
+        let line = onTerminal && Terminal.canRedraw
+            ? ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording), colour: Terminal.isInteractive)
+            : nil
+        // The line last drawn, to draw again when the terminal is taken back after Ctrl-Z and `fg`.
+        let drawn = Locked("")
+        let keys = onTerminal ? KeyReader(mouse: line != nil, redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
             if case .click(let column, _) = key {
-                if let fraction = line.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
+                if let fraction = line?.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
             } else {
                 PlayerCommand(key).map(manager.perform)
             }
-        }) }
+        }) : nil
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
-        if live {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · q stop\(windowShown ? " · f full screen" : "")")
+        let full = windowShown ? " · f full screen" : ""
+        if line != nil {
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · q stop\(full)")
+        } else if onTerminal {
+            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): space pause · ←/→ 15 s · 0-9 jump · [ ] speed · q stop\(full).")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
-        let view = Task { [manager, line, json] () -> (any Error)? in await Player.show(manager, line: line, json: json, desktop: desktop) }
+        let view = Task { [manager, line, json] () -> (any Error)? in
+            await Player.show(manager, line: line, plain: onTerminal && line == nil, drawn: drawn, json: json, desktop: desktop)
+        }
         let outcome: PlaybackSummary
         do {
             outcome = try await manager.result()
@@ -112,12 +125,16 @@ struct Player {
                    title: Format.visible(recording.title))
     }
 
-    /// Shows the events until the playback ends: a bar on a terminal, JSON lines with `--json`.
-    /// Returns the error a write to stdout ended with (the playback is stopped then).
-    private static func show(_ manager: PlaybackManager, line progress: ProgressLine?, json: Bool, desktop: MediaPlayerService?) async -> (any Error)? {
+    /// Shows the events until the playback ends: a bar on a terminal (the line last drawn kept
+    /// in `drawn`), a line at each pause and resume on a terminal that only prints lines
+    /// (`plain`), JSON lines with `--json`. Returns the error a write to stdout ended with (the
+    /// playback is stopped then).
+    private static func show(_ manager: PlaybackManager, line progress: ProgressLine?, plain: Bool, drawn: Locked<String>, json: Bool,
+                             desktop: MediaPlayerService?) async -> (any Error)? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lastLine = ""
+        var lastState: PlaybackState?
         for await event in manager.events {
             desktop?.update(event)
             if json {
@@ -129,9 +146,15 @@ struct Player {
                 }
             } else if let progress {
                 let line = progress.draw(event)
-                if line != lastLine { Terminal.diagnostic(line, terminator: "") }
+                if line != lastLine {
+                    Terminal.diagnostic(line, terminator: "")
+                    drawn.withLock { $0 = line }
+                }
                 lastLine = line
+            } else if plain, lastState != nil, event.state != lastState, [.paused, .playing].contains(event.state) {
+                Terminal.diagnostic(event.state == .paused ? "Paused at \(Format.duration(event.position))." : "Playing from \(Format.duration(event.position)).")
             }
+            lastState = event.state
         }
         if progress != nil { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
         return nil
@@ -183,7 +206,9 @@ struct ProgressLine: Sendable {
     let total: String
 
     init(duration: Double, waveform: Waveform?, colour: Bool) {
-        bars = waveform.map { Array($0.sparkline(width: Self.width)) }
+        // A stored waveform without peaks (of a clip too short for one, or a file made elsewhere)
+        // draws nothing: the plain bar stands in for it.
+        bars = waveform.map { Array($0.sparkline(width: Self.width)) }.flatMap { $0.count == Self.width ? $0 : nil }
         self.colour = colour
         total = Format.duration(duration)
     }

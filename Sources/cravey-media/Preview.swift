@@ -32,13 +32,9 @@ struct Preview {
         // From here, a signal keeps the clip as it now stands and ends as Enter does, the
         // terminal's mode put back first.
         let kept = Locked(recording)
-        var mode = termios()
-        tcgetattr(0, &mode)
-        let original = mode
         signals.handle {
-            var mode = original
-            tcsetattr(0, TCSANOW, &mode)
-            Terminal.diagnostic("\r\u{1B}[2KKept \"\(Format.visible(kept.withLock { $0.title }))\".")
+            TerminalMode.giveBack()
+            Terminal.diagnostic("\(Terminal.canRedraw ? "\r\u{1B}[2K" : "\n")Kept \"\(Format.visible(kept.withLock { $0.title }))\".")
             do {
                 try Terminal.output(kept.withLock { $0.id.uuidString.lowercased() })
             } catch {
@@ -67,15 +63,15 @@ struct Preview {
             case .character("p"):
                 await playBack(waveform)
             case .character("t"):
-                await change("Title (at most 40 characters; empty: \"Recording <date>\")", current: recording.title) { metadata, text in
+                await change(.title, "Title (at most 40 characters; empty: \"Recording <date>\")", current: recording.title) { metadata, text in
                     metadata.title = text.isEmpty ? nil : text
                 }
             case .character("n"):
-                await change("Notes (at most 200 characters; empty: none)", current: recording.notes ?? "") { metadata, text in
+                await change(.notes, "Notes (at most 200 characters; empty: none)", current: recording.notes ?? "") { metadata, text in
                     metadata.notes = text.isEmpty ? nil : text
                 }
             case .character("u"):
-                await change("Purpose (motivational, craving, reflection or milestone; empty: none)",
+                await change(.purpose, "Purpose (motivational, craving, reflection or milestone; empty: none)",
                        current: recording.purpose?.rawValue ?? "") { metadata, text in
                     metadata.purpose = try RecordingMetadata.purpose(named: text)
                 }
@@ -133,8 +129,14 @@ struct Preview {
             return Terminal.diagnostic("cravey: \(error)")
         }
         Terminal.diagnostic("Playing (not counted): space pauses, i and o set the start and the end here, any other key stops.")
+        // `kill -USR1 PID` pauses and resumes it, as space does; ignored again afterwards.
+        let pauses = OnSignals([SIGUSR1]) { manager.perform(.togglePause) }
+        defer { pauses.cancel() }
+        // Drawn in place, so not on a terminal that only prints lines (TERM=dumb).
+        let line = Terminal.canRedraw ? ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive) : nil
+        let drawn = Locked("")
         let marked = Locked<[(Edge, Double)]>([])
-        let keys = KeyReader { key in
+        let keys = KeyReader(redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }) { key in
             switch key {
             case .character(" "): manager.perform(.togglePause)
             case .character("i"): marked.withLock { $0.append((.start, manager.event.position)) }
@@ -142,9 +144,12 @@ struct Preview {
             default: manager.stop()
             }
         }
-        let line = ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive)
         let view = Task {
-            for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
+            for await event in manager.events {
+                guard let text = line?.draw(event) else { continue }
+                Terminal.diagnostic(text, terminator: "")
+                drawn.withLock { $0 = text }
+            }
         }
         var summary: PlaybackSummary?
         let failure: (any Error)?
@@ -156,7 +161,7 @@ struct Preview {
         }
         await view.value
         keys.restore()
-        Terminal.diagnostic("", terminator: "\r\u{1B}[2K")
+        if line != nil { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
         if let failure { Terminal.diagnostic("cravey: the play back stopped: \(Self.describe(failure))") }
         position = summary.map { $0.completed ? 0 : $0.position } ?? position
         let marks = marked.withLock { $0 }
@@ -242,8 +247,8 @@ struct Preview {
             return false
         }
         let (start, end) = keptSpan
-        guard let answer = await Self.readLine("Cut \"\(Format.visible(recording.title))\" to \(ClipTime.text(start))-\(ClipTime.text(end))? The cut parts cannot be recovered. [y/N] "),
-              ["y", "yes"].contains(answer.lowercased()) else {
+        guard case .line(let answer) = await Self.ask("Cut \"\(Format.visible(recording.title))\" to \(ClipTime.text(start))-\(ClipTime.text(end))? The cut parts cannot be recovered. [y/N] ", flushing: true),
+              ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
             Terminal.diagnostic("Nothing was cut.")
             return false
         }
@@ -281,18 +286,31 @@ struct Preview {
         return false
     }
 
-    /// Asks for a line and changes the clip with it, as `cravey edit` would; a refusal is said
-    /// and nothing changes.
-    private mutating func change(_ prompt: String, current: String,
+    /// The words the look back asks for.
+    private enum Field: String {
+        case title, notes, purpose
+    }
+
+    /// Asks for a line and changes the clip's `field` with it, as `cravey edit` would; a refusal
+    /// is said and nothing changes, and so is text pasted with a line break (a field is one line).
+    private mutating func change(_ field: Field, _ prompt: String, current: String,
                                  _ apply: @escaping @Sendable (inout RecordingMetadata, String) throws -> Void) async {
-        guard let line = await Self.readLine(prompt + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") else { return }
+        let line: String
+        switch await Self.ask(prompt + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") {
+        case .line(let typed):
+            line = typed
+        case .pasted:
+            return Terminal.diagnostic("cravey: the text held a line break (pasted?), and the \(field.rawValue) is one line: it was not taken, nor anything after it. Nothing was changed.")
+        case .ended:
+            return
+        }
         do {
             // SQLite and the writers' lock may wait: off the cooperative pool, as the reads are.
             recording = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
                 try library.edit(recording.id) { metadata in try apply(&metadata, line) }
             }
-            if prompt.hasPrefix("Title") { MetadataOptions.noteTrimmed(title: line, notes: nil) }
-            if prompt.hasPrefix("Notes") { MetadataOptions.noteTrimmed(title: nil, notes: line) }
+            if field == .title { MetadataOptions.noteTrimmed(title: line, notes: nil) }
+            if field == .notes { MetadataOptions.noteTrimmed(title: nil, notes: line) }
             Terminal.diagnostic("Updated \"\(Format.visible(recording.title))\".")
         } catch let error as CraveyError {
             Terminal.diagnostic("cravey: \(Messages.text(for: error)) Nothing was changed.")
@@ -303,8 +321,14 @@ struct Preview {
 
     /// Asks, and deletes the clip on yes; true when it is gone.
     private func discard() async -> Bool {
-        guard let answer = await Self.readLine("Discard recording? This cannot be undone. [y/N] "),
-              ["y", "yes"].contains(answer.lowercased()) else {
+        // Only what is typed after the question counts: a key typed ahead is no answer.
+        switch await Self.ask("Discard recording? This cannot be undone. [y/N] ", flushing: true) {
+        case .line(let answer) where ["y", "yes"].contains(answer.lowercased()):
+            break
+        case .pasted:
+            Terminal.diagnostic("cravey: the answer held a line break (pasted?); it is not taken as one. Not discarded.")
+            return false
+        case .line, .ended:
             Terminal.diagnostic("Not discarded.")
             return false
         }
@@ -325,11 +349,13 @@ struct Preview {
         (error as? CraveyError).map { Messages.text(for: $0) } ?? "\(error)"
     }
 
-    /// One key from the terminal, read without Enter or echo; nil at the end of input (or a
-    /// terminal gone). The corresponding C functions are `tcsetattr` and `read`.
+    /// One key from the terminal, read without Enter or echo (the terminal lent by
+    /// ``TerminalMode`` meanwhile); nil at the end of input (or a terminal gone). Text pasted
+    /// (more than a key's bytes at once) is no key: it is thrown away, said, and the wait goes on.
+    /// The corresponding C functions are `read` and `poll`.
     static func readKey() -> PlayerKey? {
-        var saved = KeyReader.keysMode()
-        defer { tcsetattr(0, TCSANOW, &saved) }
+        TerminalMode.lend(mouse: false)
+        defer { TerminalMode.giveBack() }
         // A byte at a time, so that what is typed after the key (a line for a prompt) stays
         // unread; an escape sequence (an arrow) arrives at once and is read whole.
         var bytes: [UInt8] = []
@@ -341,16 +367,20 @@ struct Preview {
             bytes.append(byte)
             var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
             if bytes.first == 0x1B, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
+            if bytes.first != 0x1B, poll(&waiting, 1, 0) > 0 {
+                _ = Terminal.discardWaitingInput()
+                Terminal.diagnostic("Pasted text is not a key: nothing was done. \(keys)")
+                bytes = []
+                continue
+            }
             if let (key, _) = KeyReader.key(startingAt: bytes), let key { return key }
             bytes = []  // a key the look back does not know
         }
     }
 
-    /// A line typed after `prompt` (with echo, as the terminal edits it), spaces at its ends
-    /// kept for the refusals to see; nil at the end of input.
-    private static func readLine(_ prompt: String) async -> String? {
-        Terminal.diagnostic(prompt, terminator: "")
-        // readLine throws nothing: the `try?` only unwraps.
-        return try? await onDedicatedThread(named: "cravey.keys") { Swift.readLine() } ?? nil
+    /// What is typed after `question` (``Terminal/ask(_:flushing:)``), read off the cooperative pool.
+    private static func ask(_ question: String, flushing: Bool = false) async -> Terminal.Answer {
+        // ask throws nothing: the `try?` only unwraps.
+        (try? await onDedicatedThread(named: "cravey.keys") { Terminal.ask(question, flushing: flushing) }) ?? .ended
     }
 }

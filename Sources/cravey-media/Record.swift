@@ -28,11 +28,11 @@ struct Record: AsyncParsableCommand {
         defer { pauses.cancel() }
         // Space pauses and resumes on a terminal; Ctrl-C still stops (the terminal sends SIGINT).
         let onTerminal = isatty(0) == 1 && isatty(2) == 1
-        let keys = onTerminal ? KeyReader(handling: { key in
+        let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: onTerminal)
+        let keys = onTerminal ? KeyReader(redraw: { [drawn = view.drawn] in Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
             if key == .character(" ") { recorder.isPaused ? recorder.resume() : recorder.pause() }
         }) : nil
         defer { keys?.restore() }
-        let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: keys != nil)
         let meter = Task { await view.show(recorder.events) }
         var recording: Recording
         do {

@@ -12,6 +12,14 @@ final class SignalPipe: Sendable {
     private static let input = Atomic<Int32>(-1)
 
     private let actions = Locked<[Int32: @Sendable () -> Void]>([:])
+    /// What each caught signal did before it was first caught, to give it back.
+    private let before = Locked<[Int32: SavedAction]>([:])
+
+    /// A signal's action as `sigaction` reports it.
+    // @unchecked Sendable: a plain C struct (a C function pointer, flags and a mask), copied.
+    private struct SavedAction: @unchecked Sendable {
+        var action: sigaction
+    }
 
     private init() {
         var ends: [Int32] = [-1, -1]
@@ -36,6 +44,12 @@ final class SignalPipe: Sendable {
     func install(_ numbers: [Int32], _ action: @escaping @Sendable () -> Void) {
         actions.withLock { actions in for number in numbers { actions[number] = action } }
         for number in numbers {
+            before.withLock { before in
+                guard before[number] == nil else { return }
+                var old = sigaction()
+                sigaction(number, nil, &old)
+                before[number] = SavedAction(action: old)
+            }
             var caught = sigaction()
             caught.__sigaction_handler.sa_handler = { number in
                 var number = number
@@ -48,9 +62,13 @@ final class SignalPipe: Sendable {
         }
     }
 
-    /// Gives `numbers` back their default action.
+    /// Gives `numbers` back what they did before they were first caught: their default action,
+    /// or being ignored (as cravey-media ignores SIGUSR1 and SIGUSR2 where nothing uses them).
     func remove(_ numbers: [Int32]) {
-        for number in numbers { signal(number, SIG_DFL) }
+        for number in numbers {
+            var old = before.withLock { $0.removeValue(forKey: number) }?.action ?? sigaction()
+            sigaction(number, &old, nil)
+        }
         actions.withLock { actions in for number in numbers { actions[number] = nil } }
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Turns SIGINT, SIGTERM and SIGHUP (the terminal window closed) into a clean stop instead of
-/// killing the process: a recording is saved with its title, a play is counted, an import is
-/// removed, as Ctrl-C does.
+/// Turns SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal window closed) and SIGQUIT (Ctrl-\) into
+/// a clean stop instead of ending the process (SIGQUIT with a core dump): a recording is saved
+/// with its title, a play is counted, an import is removed, as Ctrl-C does.
 final class StopOnSignals: OnSignals {
     init(_ stop: @escaping @Sendable () -> Void) {
-        super.init([SIGINT, SIGTERM, SIGHUP], stop)
+        super.init([SIGINT, SIGTERM, SIGHUP, SIGQUIT], stop)
     }
 }

@@ -22,6 +22,10 @@ func main(_ arguments: [String]) async -> Never {
 }
 
 signal(SIGPIPE, SIG_IGN)
+// SIGUSR1 pauses and resumes a recording or a play where one runs (`OnSignals`); elsewhere, as
+// SIGUSR2 everywhere, it means nothing here, and ends nothing (a desktop's shortcut may send it).
+signal(SIGUSR1, SIG_IGN)
+signal(SIGUSR2, SIG_IGN)
 // `cravey` hands a clip's words over out of sight of `ps`; given here directly, they are hidden
 // from it at once.
 let given = Array(CommandLine.arguments.dropFirst())

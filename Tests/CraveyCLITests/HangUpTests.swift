@@ -20,18 +20,6 @@ struct HangUpTests {
         return environment
     }
 
-    /// The process below `parent` (children first, then theirs) running `command`.
-    func descendant(of parent: Int32, named command: String) throws -> Int32? {
-        var queue = [parent]
-        while !queue.isEmpty {
-            let pid = queue.removeFirst()
-            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            if name == command { return pid }
-            queue += try run("pgrep", ["-P", String(pid)]).output.split(separator: "\n").compactMap { Int32($0) }
-        }
-        return nil
-    }
-
     func shown(_ terminal: PseudoTerminal, _ text: String) async throws -> Bool {
         try await offPool { terminal.waitUntilShown(within: 20) { $0.contains(text) } }
     }

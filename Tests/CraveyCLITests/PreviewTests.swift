@@ -93,6 +93,26 @@ struct PreviewTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    @Test("a title pasted with line breaks is no title, and nothing of the paste is read as keys: the clip is kept as it was; text pasted at the keys is no key")
+    func pasteIsNotKeys() async throws {
+        let microphone = try VirtualMicrophone()
+        let terminal = try await recorded(microphone: microphone)
+
+        // A title pasted with a discard and its "y" after it: refused, and neither key taken
+        try await step(terminal, "t", until: { $0.contains("Title") })
+        try await step(terminal, "Calm\nd\ny\n", until: { $0.contains("line break") && $0.contains("Nothing was changed") })
+        // Text pasted where a key is awaited, a "d" and an answer in it: no key
+        try await step(terminal, "keep it, d\ny\n", until: { $0.contains("Pasted text is not a key") })
+        // The discard's question still asks, and no keeps the clip
+        try await step(terminal, "d", until: { $0.contains("Discard recording?") })
+        try await step(terminal, "n\n", until: { $0.contains("Not discarded.") })
+        terminal.type("\n")
+        let shown = try await offPool { terminal.waitForExit() }
+        #expect(terminal.process.terminationStatus == 0, "\(shown)")
+        #expect(shown.contains("Kept \"Before\""), "\(shown)")
+        #expect(try await listed(library).map(\.title) == ["Before"])
+    }
+
     @Test("Ctrl-C, SIGTERM or a closed terminal at the look back keep the clip with its words, the terminal's mode put back")
     func signalsKeep() async throws {
         let microphone = try VirtualMicrophone()

@@ -12,14 +12,39 @@ struct TerminalTests {
         let recording = try #require(try library.recordings().first)
         let arguments = ["delete", recording.id.uuidString, "--library", library.url.path]
 
-        let declined = try await Cravey.runOnTerminal(arguments, input: "n\n")
+        let declined = try await answer(arguments, "n\n")
         #expect(declined.status == 0)
         #expect(declined.output.contains("Delete 'Don't Do It'? This cannot be undone. [y/N]"))
         #expect(try library.count() == 1)
 
-        let accepted = try await Cravey.runOnTerminal(arguments, input: "y\n")
+        let accepted = try await answer(arguments, "y\n")
         #expect(accepted.status == 0 && accepted.output.contains("Deleted"))
         #expect(try library.count() == 0)
+    }
+
+    /// Runs `cravey arguments` on a terminal, types `text` once it asks "[y/N]", and waits for its end.
+    func answer(_ arguments: [String], _ text: String, typedAhead: String = "") async throws -> (status: Int32, output: String) {
+        let terminal = try Cravey.startOnTerminal(arguments, typedAhead: typedAhead)
+        #expect(try await offPool { terminal.waitUntilShown(within: 20) { $0.contains("[y/N]") } }, "\(terminal.output)")
+        terminal.type(text)
+        let shown = try await offPool { terminal.waitForExit() }
+        return (terminal.process.terminationStatus, shown)
+    }
+
+    @Test("delete and delete-all read only the answer typed after they ask: a y typed ahead is thrown away, and a pasted answer with more lines after it is no answer")
+    func confirmationReadsWhatFollows() async throws {
+        let library = try Fixture.library(titles: ["Typed ahead", "Other"])
+        let recording = try #require(try library.recordings().first { $0.title == "Typed ahead" })
+
+        // A "y" typed before the question, then "n" after it: not deleted
+        let ahead = try await answer(["delete", recording.id.uuidString, "--library", library.url.path], "n\n", typedAhead: "y\n")
+        #expect(ahead.status == 0 && ahead.output.contains("Nothing was deleted"), "\(ahead.output)")
+        #expect(try library.count() == 2)
+
+        // "y" pasted with another line after it: no answer
+        let pasted = try await answer(["delete-all", "--library", library.url.path], "y\nsomething else\n")
+        #expect(pasted.status == 0 && pasted.output.contains("Nothing was deleted"), "\(pasted.output)")
+        #expect(try library.count() == 2)
     }
 
     @Test("record shows a live meter on a terminal (the clock, the last seconds as a waveform, the level), plain with NO_COLOR, none when piped")

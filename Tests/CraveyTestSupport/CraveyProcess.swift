@@ -71,11 +71,14 @@ public enum Cravey {
 
     /// Starts `cravey` on a pseudo-terminal, as a person at a terminal runs it: meters and
     /// prompts on, and colour too unless `environment` sets NO_COLOR (`swift test` sets it for
-    /// the tests; a person's terminal usually has none).
-    public static func startOnTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> PseudoTerminal {
+    /// the tests; a person's terminal usually has none) or a `TERM` other than the
+    /// xterm-256color given by default. `typedAhead` is typed before it starts.
+    public static func startOnTerminal(_ arguments: [String], environment extra: [String: String] = [:],
+                                       typedAhead: String = "") throws -> PseudoTerminal {
         var terminal = environment(extra)
         if extra["NO_COLOR"] == nil { terminal.removeValue(forKey: "NO_COLOR") }
-        return try PseudoTerminal(executable, arguments, environment: terminal)
+        if extra["TERM"] == nil { terminal["TERM"] = "xterm-256color" }
+        return try PseudoTerminal(executable, arguments, environment: terminal, typedAhead: typedAhead)
     }
 
     /// Runs `cravey` to the end on a pseudo-terminal, typing `input`; the result's output is

@@ -17,9 +17,10 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// Held while a terminal's name is looked up and opened.
     private static let naming = NSLock()
 
-    /// Starts `executable` on a new pseudo-terminal. The corresponding C functions are
+    /// Starts `executable` on a new pseudo-terminal, `typedAhead` typed at it before it starts
+    /// (as a person types while a command is starting). The corresponding C functions are
     /// `posix_openpt`, `grantpt`, `unlockpt` and `ptsname`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], typedAhead: String = "") throws {
         controller = Libc.posixOpenpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard controller >= 0 else { throw TestFailure("no pseudo-terminal: \(String(cString: strerror(errno)))") }
         // ptsname returns a buffer every caller shares: two terminals opened at once (tests run
@@ -37,6 +38,13 @@ public final class PseudoTerminal: @unchecked Sendable {
             throw TestFailure("cannot open \(String(cString: name)): \(String(cString: strerror(errno)))")
         }
         let terminal = FileHandle(fileDescriptor: terminalEnd, closeOnDealloc: true)
+        if !typedAhead.isEmpty {
+            let typed = typedAhead.utf8.withContiguousStorageIfAvailable { write(controller, $0.baseAddress, $0.count) }
+            guard typed == typedAhead.utf8.count else {
+                close(controller)
+                throw TestFailure("cannot type ahead at \(String(cString: name))")
+            }
+        }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
