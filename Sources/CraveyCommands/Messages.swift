@@ -37,6 +37,10 @@ package enum Messages {
             "Start PulseAudio or PipeWire's pulse server, or run `scripts/pulse start` for a private one, then try again."
         case .restartSoundServer:
             "Restart it and try again."
+        case .useLocalServers(let variable):
+            variable == "DISPLAY"
+                ? "Run it without the remote display (DISPLAY= cravey ...; over ssh, without -X), or allow servers over the network with `cravey settings set network.allow-servers true`."
+                : "Unset \(variable) to use this computer's sound server, or allow servers over the network with `cravey settings set network.allow-servers true`."
         case .listDevices:
             "Run `cravey devices` to list them, then pass one with --device."
         case .checkCamera:

@@ -21,6 +21,7 @@ public struct Settings: Sendable {
         case listSort = "list.sort"
         case encryptBackups = "backup.encrypt"
         case homeScreen = "home.open"
+        case networkServers = "network.allow-servers"
 
         /// What it does, for `cravey settings` and its help.
         public var summary: String {
@@ -37,13 +38,15 @@ public struct Settings: Sendable {
                 "Encrypt every backup (as --encrypt does) unless --no-encrypt is given."
             case .homeScreen:
                 "Whether `cravey` alone on a terminal opens the home screen (false: it prints its help, as it does off a terminal; `cravey home` opens it either way)."
+            case .networkServers:
+                "Whether a sound server or display named over the network (PULSE_SERVER=tcp:..., DISPLAY=host:N as ssh -X sets) may be used; false refuses them (exit 69), so that cravey opens no network connection."
             }
         }
 
         /// The values it takes, in words.
         public var valid: String {
             switch self {
-            case .showTitles, .encryptBackups, .homeScreen: "true or false"
+            case .showTitles, .encryptBackups, .homeScreen, .networkServers: "true or false"
             case .purpose: RecordingPurpose.allCases.map(\.rawValue).joined(separator: ", ")
             case .loudness: "a number from \(Int(Settings.loudnessRange.lowerBound)) to \(Int(Settings.loudnessRange.upperBound))"
             case .listSort: RecordingSort.allCases.map(\.rawValue).joined(separator: ", ")
@@ -53,7 +56,7 @@ public struct Settings: Sendable {
         /// Its default, as the file would say it.
         public var defaultValue: Value {
             switch self {
-            case .showTitles, .encryptBackups: .bool(false)
+            case .showTitles, .encryptBackups, .networkServers: .bool(false)
             case .homeScreen: .bool(true)
             case .purpose: .none
             case .loudness: .number(LoudnessMeasurement.playbackTarget)
@@ -64,7 +67,7 @@ public struct Settings: Sendable {
         /// `value` if this setting takes it, else nil.
         func accepts(_ value: Value) -> Value? {
             switch (self, value) {
-            case (.showTitles, .bool), (.encryptBackups, .bool), (.homeScreen, .bool): value
+            case (.showTitles, .bool), (.encryptBackups, .bool), (.homeScreen, .bool), (.networkServers, .bool): value
             case (.purpose, .string(let name)): RecordingPurpose(rawValue: name) == nil ? nil : value
             case (.listSort, .string(let name)): RecordingSort(rawValue: name) == nil ? nil : value
             case (.loudness, .number(let number)): Settings.loudnessRange.contains(number) ? value : nil
@@ -77,7 +80,7 @@ public struct Settings: Sendable {
         func parse(typed text: String) -> Value? {
             let word = text.trimmingCharacters(in: .whitespaces)
             switch self {
-            case .showTitles, .encryptBackups, .homeScreen: return word == "true" ? .bool(true) : word == "false" ? .bool(false) : nil
+            case .showTitles, .encryptBackups, .homeScreen, .networkServers: return word == "true" ? .bool(true) : word == "false" ? .bool(false) : nil
             case .loudness: return Double(word).flatMap { $0.isFinite ? accepts(.number($0)) : nil }
             case .purpose, .listSort: return accepts(.string(word.lowercased()))
             }
@@ -186,4 +189,7 @@ public struct Settings: Sendable {
 
     /// Whether `cravey` alone on a terminal opens the home screen.
     public var opensHomeScreen: Bool { if case .bool(let on) = value(of: .homeScreen).value { on } else { true } }
+
+    /// Whether a sound server or display over the network may be used.
+    public var allowsNetworkServers: Bool { if case .bool(let on) = value(of: .networkServers).value { on } else { false } }
 }

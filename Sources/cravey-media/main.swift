@@ -2,6 +2,7 @@
 // person never needs to call it directly, but it accepts the same command line.
 import ArgumentParser
 import CraveyCommands
+import CraveyKit
 import Foundation
 
 /// Parses once, runs the command, and maps whatever it throws to a message and an exit code once.
@@ -9,6 +10,8 @@ func main(_ arguments: [String]) async -> Never {
     do {
         let arguments = CommandRoute(arguments).arguments
         try CraveyMedia.checkAvailable(arguments)
+        // No sound server or display over the network unless the settings allow it.
+        LocalServers.allowsNetwork.store(Settings.current.allowsNetworkServers, ordering: .relaxed)
         var command = try CraveyMedia.parse(arguments)
         if var media = command as? any AsyncParsableCommand {
             try await media.run()

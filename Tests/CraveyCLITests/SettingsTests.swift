@@ -25,13 +25,14 @@ struct SettingsTests {
         let listed = try await settings(["--json"], environment)
         let defaults = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(defaults.map { $0["key"] as? String } == ["desktop.show-titles", "clip.purpose", "play.loudness", "list.sort",
-                                                           "backup.encrypt", "home.open"])
+                                                           "backup.encrypt", "home.open", "network.allow-servers"])
         #expect(defaults.allSatisfy { $0["source"] as? String == "default" }, "\(defaults)")
         #expect(!FileManager.default.fileExists(atPath: file.path), "listing made a file")
 
         // When every key is set
         let values = [("desktop.show-titles", "true", "true"), ("clip.purpose", "craving", "\"craving\""), ("play.loudness", "-23", "-23"),
-                      ("list.sort", "most-played", "\"most-played\""), ("backup.encrypt", "true", "true"), ("home.open", "false", "false")]
+                      ("list.sort", "most-played", "\"most-played\""), ("backup.encrypt", "true", "true"), ("home.open", "false", "false"),
+                      ("network.allow-servers", "true", "true")]
         for (key, value, _) in values {
             let set = try await settings(["set", key, value], environment)
             #expect(set.status == 0, "\(key): \(set.error)")
@@ -49,7 +50,7 @@ struct SettingsTests {
         for (key, _, written) in values where key != "play.loudness" { #expect(text.contains("\(key) = \(written)\n"), "\(text)") }
         #expect(text.contains("play.loudness = -20\n") && text.contains("# mine, kept\nlist.sort"), "\(text)")
         let shown = try await settings([], environment)
-        #expect(shown.status == 0 && shown.output.contains("desktop.show-titles  true"), "\(shown.output)")
+        #expect(shown.status == 0 && shown.output.contains("desktop.show-titles    true"), "\(shown.output)")
         #expect(shown.output.contains("\(file.path) line "), "\(shown.output)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(try await settings(["--json"], environment).output.utf8)) as? [[String: Any]])
         #expect(json.allSatisfy { $0["source"] as? String == "file" && $0["line"] is Int }, "\(json)")

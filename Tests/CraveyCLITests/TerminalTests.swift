@@ -22,13 +22,9 @@ struct TerminalTests {
         #expect(try library.count() == 0)
     }
 
-    /// Runs `cravey arguments` on a terminal, types `text` once it asks "[y/N]", and waits for its end.
     func answer(_ arguments: [String], _ text: String, typedAhead: String = "") async throws -> (status: Int32, output: String) {
-        let terminal = try Cravey.startOnTerminal(arguments, typedAhead: typedAhead)
-        #expect(try await offPool { terminal.waitUntilShown(within: 20) { $0.contains("[y/N]") } }, "\(terminal.output)")
-        terminal.type(text)
-        let shown = try await offPool { terminal.waitForExit() }
-        return (terminal.process.terminationStatus, shown)
+        let result = try await Cravey.answerOnTerminal(arguments, text, typedAhead: typedAhead)
+        return (result.status, result.output)
     }
 
     @Test("delete and delete-all read only the answer typed after they ask: a y typed ahead is thrown away, and a pasted answer with more lines after it is no answer")

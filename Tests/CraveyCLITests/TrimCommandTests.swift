@@ -168,10 +168,10 @@ struct TrimCommandTests {
     @Test("on a terminal it asks \"The cut parts cannot be recovered.\"; no keeps the clip")
     func asks() async throws {
         let id = try await imported(try Fixture.audio(seconds: 2))
-        let declined = try await Cravey.runOnTerminal(["trim", id, "--start", "0.5", "--library", library.path], input: "n\n")
+        let declined = try await Cravey.answerOnTerminal(["trim", id, "--start", "0.5", "--library", library.path], "n\n")
         #expect(declined.status == 0 && declined.output.contains("The cut parts cannot be recovered.") && declined.output.contains("Nothing was cut."))
         #expect(try row(id).duration == 2)
-        let accepted = try await Cravey.runOnTerminal(["trim", id, "--start", "0.5", "--library", library.path], input: "y\n")
+        let accepted = try await Cravey.answerOnTerminal(["trim", id, "--start", "0.5", "--library", library.path], "y\n")
         let duration = try row(id).duration
         #expect(accepted.status == 0 && abs(duration - 1.5) < 0.001, "\(accepted.output)")
     }

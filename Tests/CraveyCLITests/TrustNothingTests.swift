@@ -328,4 +328,50 @@ struct TrustNothingTests {
         let doctor = try await Cravey.run(["doctor", "--library", target.path])
         #expect(doctor.status == 0, "\(doctor.output)")
     }
+
+    @Test("a sound server or display named over TCP (PULSE_SERVER=tcp:..., DISPLAY=localhost:10.0 as ssh -X sets) is refused (69) naming the variable, before any network socket is opened (strace); the network.allow-servers setting lets it be tried")
+    func noNetworkServers() async throws {
+        // Given a clip
+        let folder = temporaryLibrary()
+        let imported = try await Cravey.run(["import", try Fixture.audio(seconds: 1).path, "--library", folder.path])
+        let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(imported.status == 0, "\(imported.error)")
+        func traced(_ arguments: [String], _ environment: [String: String]) async throws -> (result: CommandResult, calls: String) {
+            let log = temporaryFolder().appendingPathComponent("strace-\(UUID().uuidString).txt")
+            let result = try await runOffPool("strace", ["-f", "-e", "trace=socket,connect", "-o", log.path, Cravey.executable] + arguments,
+                                              environment: Cravey.environment(environment))
+            return (result, try String(contentsOf: log, encoding: .utf8))
+        }
+
+        // When it plays, records and lists devices with a sound server or a display over TCP
+        let play = ["play", id, "--no-count", "--library", folder.path]
+        for (arguments, environment, variable) in [
+            (play, ["PULSE_SERVER": "tcp:127.0.0.1:9"], "PULSE_SERVER"),
+            (play, ["PULSE_SERVER": "{0123abcd}tcp6:[::1]:9 unix:/nowhere"], "PULSE_SERVER"),
+            (play, ["PULSE_SERVER": "localhost"], "PULSE_SERVER"),
+            (play, ["DISPLAY": "localhost:10.0"], "DISPLAY"),
+            (["record", "--seconds", "1", "--library", folder.path], ["PULSE_SERVER": "tcp:127.0.0.1:9"], "PULSE_SERVER"),
+            (["devices"], ["DISPLAY": "127.0.0.1:0"], "DISPLAY"),
+        ] {
+            let (result, calls) = try await traced(arguments, environment)
+
+            // Then each is refused (69) naming the variable and its fix, with no network socket opened
+            #expect(result.status == 69 && result.error.contains("\(variable)=") && result.error.contains("network.allow-servers"),
+                    "\(arguments) \(environment): \(result.status) \(result.error)")
+            #expect(!calls.contains("AF_INET"), "\(arguments) \(environment): \(calls)")
+        }
+        #expect(try RecordingLibrary(at: folder).count() == 1)
+
+        // And with the setting, the server is tried (and, as nothing answers, no server is reachable)
+        let settings = temporaryFolder()
+        try FileManager.default.createDirectory(at: settings.appendingPathComponent("cravey"), withIntermediateDirectories: true)
+        try Data("network.allow-servers = true\n".utf8).write(to: settings.appendingPathComponent("cravey/settings.toml"))
+        let (allowed, calls) = try await traced(play, ["PULSE_SERVER": "tcp:127.0.0.1:9", "XDG_CONFIG_HOME": settings.path])
+        #expect(allowed.status == 69 && allowed.error.contains("No sound server is reachable"), "\(allowed.error)")
+        #expect(calls.contains("AF_INET"), "\(calls)")
+
+        // And a local one, named as a socket's path, plays
+        let local = try await Cravey.run(play, environment: ["PULSE_SERVER": TestSoundServer.address.replacingOccurrences(of: "unix:", with: "")])
+        #expect(local.status == 0, "\(local.error)")
+    }
 }

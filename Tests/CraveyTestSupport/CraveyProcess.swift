@@ -91,6 +91,22 @@ public enum Cravey {
         return CommandResult(status: terminal.process.terminationStatus, output: shown, error: "")
     }
 
+    /// Runs `cravey arguments` on a terminal, types `answer` once it asks "[y/N]" (a question
+    /// reads only what is typed after it shows), and waits for its end.
+    /// `typedAhead` is typed before it starts.
+    public static func answerOnTerminal(_ arguments: [String], _ answer: String, typedAhead: String = "",
+                                        environment extra: [String: String] = [:]) async throws -> CommandResult {
+        let terminal = try startOnTerminal(arguments, environment: extra, typedAhead: typedAhead)
+        let asked = try await offPool { terminal.waitUntilShown(within: 60) { $0.contains("[y/N]") } }
+        guard asked else {
+            terminal.hangUp()
+            throw TestFailure("cravey \(arguments.joined(separator: " ")) never asked: \(terminal.output)")
+        }
+        terminal.type(answer)
+        let shown = try await offPool { terminal.waitForExit() }
+        return CommandResult(status: terminal.process.terminationStatus, output: shown, error: "")
+    }
+
     /// Starts `cravey` without waiting; stdout and stderr go to files the caller can read.
     public static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
         let process = Process()

@@ -320,12 +320,16 @@ enum Backup {
         if let checking {
             for (id, clip) in extracted { try checking(clip.media, clips[id]!.record.recording) }
         }
+        var addedMeanwhile: [StoredFile] = []
         let restored: [Recording] = try store.write { tx in
             var saving: [(file: StoredFile, recording: Recording, plays: [PlayEvent])] = []
             for (id, clip) in extracted.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 let record = clips[id]!.record
                 if try tx.repository.recording(id) != nil {
+                    // Another restore saved it meanwhile: this one's copy of its media goes (its
+                    // thumbnail and waveform, the same bytes, are the saved clip's now).
                     alreadyThere += 1
+                    addedMeanwhile.append(clip.media)
                     continue
                 }
                 var row = record.recording
@@ -334,7 +338,7 @@ enum Backup {
             }
             return try tx.save(saving)
         }
-        made = []  // saved: the library's now
+        made = addedMeanwhile  // the rest is saved: the library's now
         return (restored, alreadyThere, blocked)
     }
 

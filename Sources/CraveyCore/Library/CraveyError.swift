@@ -82,6 +82,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case startSoundServer
         /// The sound server went away.
         case restartSoundServer
+        /// A sound server or display named over the network by this environment variable: use
+        /// the computer's own, or allow the network.
+        case useLocalServers(String)
         /// A source or sink that does not exist: the devices to choose from.
         case listDevices
         /// A camera that cannot be opened: what to check, or record sound only.

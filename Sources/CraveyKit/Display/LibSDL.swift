@@ -101,6 +101,8 @@ final class VideoSubsystem {
         let environment = ProcessInfo.processInfo.environment
         let drivers = [("x11", "DISPLAY"), ("wayland", "WAYLAND_DISPLAY")].filter { !(environment[$0.1] ?? "").isEmpty }.map(\.0)
         guard !drivers.isEmpty else { throw SDLError(operation: "SDL_InitSubSystem", message: "neither DISPLAY nor WAYLAND_DISPLAY is set") }
+        // cravey opens no network connection: an X display over TCP (ssh -X) is not reached.
+        if let refusal = LocalServers.displayRefusal(environment) { throw SDLError(operation: "DISPLAY", message: refusal.message) }
         sdl = try LibSDL.shared.get()
         _ = sdl.setHint("SDL_VIDEODRIVER", drivers.joined(separator: ","))
         // SIGINT and SIGTERM are cravey's: they stop and count the play.

@@ -9,6 +9,7 @@ final class CaptureStream {
     /// The corresponding C function is `pa_simple_new`.
     init(source: String?, sampleRate: Int, channels: Int, fragmentDuration: Double,
          applicationName: String = "cravey") throws(PulseAudioError) {
+        try PulseAudioError.refuseNetworkServer()
         var spec = pa_sample_spec(format: cravey_pa_sample_s16ne(), rate: UInt32(sampleRate), channels: UInt8(channels))
         let fragment = pa_usec_to_bytes(UInt64(fragmentDuration * 1_000_000), &spec)
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,

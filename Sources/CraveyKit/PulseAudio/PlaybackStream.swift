@@ -42,6 +42,7 @@ final class PlaybackStream: @unchecked Sendable {
     ///   pause is quiet at once all the same, since a cork rewinds the sink.
     init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 2,
          applicationName: String = "cravey", mediaName: String = "Playback") throws(PulseAudioError) {
+        try PulseAudioError.refuseNetworkServer()
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_threaded_mainloop_new")
         }

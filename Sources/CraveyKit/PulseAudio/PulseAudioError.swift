@@ -25,6 +25,14 @@ package struct PulseAudioError: Error, Equatable, Sendable, CustomStringConverti
     package static let connectionTerminated = PulseAudioError(code: Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), operation: "")
     package static let accessDenied = PulseAudioError(code: Int32(PA_ERR_ACCESS.rawValue), operation: "")
     package static let timeout = PulseAudioError(code: Int32(PA_ERR_TIMEOUT.rawValue), operation: "")
+    /// Not connected: the environment names a server over the network (``LocalServers``).
+    package static let networkServer = PulseAudioError(code: Int32(PA_ERR_INVALIDSERVER.rawValue), operation: "LocalServers")
+
+    /// Throws ``networkServer`` when the environment names a sound server (or a display the
+    /// client library would read) over the network: called before every connection.
+    static func refuseNetworkServer() throws(PulseAudioError) {
+        if LocalServers.soundServerRefusal() != nil { throw networkServer }
+    }
 }
 
 /// Throws a ``PulseAudioError`` when a `pa_simple_*` call returned a negative value.

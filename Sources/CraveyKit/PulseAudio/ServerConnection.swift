@@ -11,6 +11,7 @@ final class ServerConnection {
     /// Connects to the server named by `PULSE_SERVER` or the default one.
     /// The corresponding C functions are `pa_context_new` and `pa_context_connect`.
     init(applicationName: String = "cravey") throws(PulseAudioError) {
+        try PulseAudioError.refuseNetworkServer()
         guard let mainloop = pa_mainloop_new() else {
             throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_mainloop_new")
         }

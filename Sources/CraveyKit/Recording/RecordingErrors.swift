@@ -15,6 +15,9 @@ extension CraveyError {
     private static func soundServer(_ error: PulseAudioError, device: String, named name: String?, use: String) -> CraveyError {
         // Spelled out: with swift-system imported, `.connectionRefused` would match as
         // `Errno.connectionRefused ~= error` (its `~=(Errno, Error)`) and never be true.
+        if error.operation == PulseAudioError.networkServer.operation, let refusal = LocalServers.soundServerRefusal() {
+            return refusal
+        }
         switch error {
         case PulseAudioError.connectionRefused, PulseAudioError.timeout, PulseAudioError.accessDenied:
             let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " at \($0)" } ?? ""
