@@ -326,6 +326,35 @@ struct HomeScreenTests {
         let modes = try refused.terminalModes()
         #expect(modes.before == modes.after)
     }
+
+    @Test("x proposes to cut the silence at both ends (as trim --auto), asks, and n keeps the clip whole; y cuts it, keeping its title and plays")
+    func cutSilence() async throws {
+        // Given a clip of 1 s of silence, 3 s of a tone and 1.5 s of silence, played once
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let source = try Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
+                                              "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
+        let clip = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Fumble"))
+        _ = try library.countPlay(of: clip.id, secondsListened: 5.5, completed: true)
+        let terminal = try await Self.home(library)
+
+        // When x is pressed and the question declined
+        try terminal.type("x")
+        try await Self.shows(terminal, "The cut parts cannot be recovered. [y/N]")
+        #expect(terminal.screen.contains("Cut to 0:00.8") && terminal.screen.contains("── Fumble ──"), "\(terminal.screen)")
+        try terminal.type("n")
+        try await Self.shows(terminal, "Nothing was cut.")
+        #expect(try library.recording(clip.id)?.duration == clip.duration)
+
+        // Then, asked again and accepted, the clip is cut to its sound, its words and plays kept
+        try terminal.type("x")
+        try await Self.shows(terminal, "[y/N]")
+        try terminal.type("y")
+        try await Self.shows(terminal, "Trimmed \"Fumble\"", within: 60)
+        let cut = try #require(try library.recording(clip.id))
+        #expect(abs(cut.duration - 3.3) < 0.1 && cut.title == "Fumble" && cut.playCount == 1, "\(cut)")
+        try terminal.type("q")
+        #expect(terminal.waitForExit(within: 30) == 0)
+    }
 }
 
 /// The home screen's sound, heard at the sink's monitor in real time (run alone by scripts/test).

@@ -2,8 +2,8 @@ import CraveyCommands
 import CraveyKit
 import Foundation
 
-/// `e` and `d` (and the look back's words and discard): lines typed on the status line, and the
-/// change made through the library's door on a thread of its own (the writers' lock may wait
+/// `e`, `x` and `d` (and the look back's words and discard): lines typed on the status line, and
+/// the change made through the library's door on a thread of its own (the writers' lock may wait
 /// for another process), its result or refusal shown on the status line.
 extension HomeScreen {
     /// The questions of `e`, in order: the title, the notes, the purpose.
@@ -121,6 +121,56 @@ extension HomeScreen {
                 }
             } catch {
                 inbox.post { $0.say(error, " \(kept).") }
+            }
+        }
+    }
+
+    /// `x`: proposes to cut the silence before the first sound and after the last of
+    /// `recording`, found from its stored waveform as `cravey trim --auto` finds it, and asks.
+    func proposeCut(_ recording: Recording) {
+        let library = library, inbox = inbox
+        Task {
+            do {
+                let proposal = try await library.proposedTrim(of: recording)
+                inbox.post { home in
+                    let title = Format.visible(recording.title)
+                    if let proposal, !proposal.keepsAll(of: recording.duration) {
+                        // The clip's title heads its details above: the question fits 80 columns without it.
+                        let question = "Cut to \(ClipTime.text(proposal.start))-\(ClipTime.text(proposal.end)) of \(ClipTime.text(recording.duration))? The cut parts cannot be recovered. [y/N]"
+                        home.mode = .confirm(question: question, recording: recording, yes: .cut(start: proposal.start, end: proposal.end))
+                    } else {
+                        home.message = (proposal == nil ? "No sound above the noise of \"\(title)\": nothing to cut." : "Nothing to cut: the sound fills \"\(title)\".", false)
+                    }
+                    home.refresh()
+                }
+            } catch {
+                inbox.post { home in
+                    home.say(error, " Nothing was cut.")
+                    home.refresh()
+                }
+            }
+        }
+    }
+
+    /// Cuts `recording` to `start`-`end` seconds (asked first, by `x`) through the door: one
+    /// durable replacement that keeps its id, words and plays. A play of it stops first.
+    func cut(_ recording: Recording, from start: Double, to end: Double) {
+        if playing?.recording.id == recording.id { playing?.manager.stop() }
+        let library = library, inbox = inbox
+        message = ("Cutting \"\(Format.visible(recording.title))\"...", false)
+        Task {
+            do {
+                let trimmed = try await library.trim(recording, from: start, to: end)
+                inbox.post { home in
+                    if home.lookBack?.id == trimmed.id { home.lookBack = trimmed }
+                    home.message = ("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(recording.duration)) -> \(ClipTime.text(trimmed.duration)).", false)
+                    home.refresh()
+                }
+            } catch {
+                inbox.post { home in
+                    home.say(error, " Nothing was cut.")
+                    home.refresh()
+                }
             }
         }
     }

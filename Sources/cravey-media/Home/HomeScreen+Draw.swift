@@ -6,7 +6,7 @@ import Foundation
 /// picture of the screen, and ncurses writes to the terminal only what differs from the last.
 extension HomeScreen {
     /// The keys of each state, for the status line; `?` shows them all (``help``).
-    static let browsingKeys = ["Enter play", "1-3 Quick Play", "r record", "e edit", "d delete", "/ filter", "s sort", "q quit"]
+    static let browsingKeys = ["Enter play", "1-3 Quick Play", "r record", "e edit", "d delete", "/ filter", "s sort", "x cut silence", "q quit"]
     static let playingKeys = ["space pause", "←/→ 15 s", "0-9 jump", "[ ] speed", "⌫ 1x", "Esc stop", "q quit"]
     static let recordingKeys = ["space pause", "Enter or s stop and save", "q save and quit"]
 
@@ -25,6 +25,8 @@ extension HomeScreen {
         "          Enter or s stop; then p play · t title · n notes",
         "          · u purpose · d discard · Enter keep",
         "e         edit title, notes, purpose      d   delete (asks first)",
+        "x         cut the silence before the first sound and after the last",
+        "          (as trim --auto; asks first, the cut parts cannot be recovered)",
         "q Ctrl-C  quit (a play counted, a recording saved)  Ctrl-Z  suspend",
         "Ctrl-L    draw the whole screen again",
     ]

@@ -153,7 +153,7 @@ extension HomeScreen {
             mode = .prompt(Prompt(question: "Purpose (motivational, craving, reflection or milestone; empty: none):",
                                   text: clip.purpose?.rawValue ?? "", purpose: .lookBack(clip, field: 2)))
         case .character("d"):
-            mode = .confirm(question: "Discard recording? This cannot be undone. [y/N]", recording: clip, discarding: true)
+            mode = .confirm(question: "Discard recording? This cannot be undone. [y/N]", recording: clip, yes: .discard)
         case .enter, .escape:
             lookBack = nil
             message = ("Kept \"\(Format.visible(clip.title))\".", false)

@@ -25,8 +25,18 @@ final class HomeScreen {
         case help
         /// A line being typed on the status line.
         case prompt(Prompt)
-        /// A yes-or-no question on the status line: delete (or discard) this clip.
-        case confirm(question: String, recording: Recording, discarding: Bool)
+        /// A yes-or-no question on the status line: what a yes does to this clip.
+        case confirm(question: String, recording: Recording, yes: Confirmed)
+    }
+
+    /// What a yes to a question does.
+    enum Confirmed {
+        /// `d`: deletes the selected clip.
+        case delete
+        /// The look back's `d`: deletes the clip just recorded.
+        case discard
+        /// `x`: cuts the clip to the part from `start` to `end` seconds.
+        case cut(start: Double, end: Double)
     }
 
     /// A line a person types: its question, what is typed so far and what it is for.
@@ -258,12 +268,20 @@ final class HomeScreen {
             filter(key)
         case .prompt(let prompt):
             type(key, into: prompt)
-        case .confirm(_, let recording, let discarding):
+        case .confirm(_, let recording, let yes):
             mode = .browsing
             if key == .character("y") || key == .character("Y") {
-                discarding ? discard(recording) : delete(recording)
+                switch yes {
+                case .delete: delete(recording)
+                case .discard: discard(recording)
+                case .cut(let start, let end): cut(recording, from: start, to: end)
+                }
             } else {
-                message = (discarding ? "Not discarded." : "Kept \"\(Format.visible(recording.title))\".", false)
+                switch yes {
+                case .discard: message = ("Not discarded.", false)
+                case .cut: message = ("Nothing was cut.", false)
+                case .delete: message = ("Kept \"\(Format.visible(recording.title))\".", false)
+                }
             }
         case .browsing:
             if recordingKey(key) || playerKey(key) || lookBackKey(key) { return }
@@ -307,8 +325,10 @@ final class HomeScreen {
             if let recording = selectedRecording { edit(recording) }
         case .character("d"):
             if let recording = selectedRecording {
-                mode = .confirm(question: "Delete \"\(Format.visible(recording.title))\"? This cannot be undone. [y/N]", recording: recording, discarding: false)
+                mode = .confirm(question: "Delete \"\(Format.visible(recording.title))\"? This cannot be undone. [y/N]", recording: recording, yes: .delete)
             }
+        case .character("x"):
+            if let recording = selectedRecording { proposeCut(recording) }
         case .character("D"):
             message = ("Deleting every clip is a command of its own: `cravey delete-all`.", false)
         case .character("?"):
