@@ -82,6 +82,9 @@ struct Player {
         await desktop?.end()
         if let failure { throw failure }
         keys?.restore()
+        if windowShown, let lost = manager.videoProblem {
+            Terminal.diagnostic("cravey: \(Messages.text(for: lost)) The play stopped there, as closing the window stops it.")
+        }
         let pictures = windowShown ? (outcome.picturesShown, outcome.picturesDropped) : nil
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
                    recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures)

@@ -18,6 +18,11 @@ func main(_ arguments: [String]) async -> Never {
         } else {
             try command.run()
         }
+        // A display lost meanwhile would hold `exit` in a library's destructor (X11Connection).
+        if X11Connection.wasLost {
+            fflush(nil)
+            _exit(0)
+        }
         exit(0)
     } catch {
         CraveyMedia.exit(reporting: error)

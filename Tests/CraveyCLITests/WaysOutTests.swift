@@ -278,4 +278,29 @@ struct WaysOutTests {
         #expect(!shell.terminal.output.contains("\u{1B}"), "\(shell.terminal.output.debugDescription)")
         #expect(!recorded.contains("\u{1B}"), "\(recorded.debugDescription)")
     }
+
+    @Test("a video's window whose X connection is lost (the window killed with xkill, the X server gone) ends as closing it does: the play stops, counted, exit 0, the terminal left as found",
+          arguments: ["xkill", "server"])
+    func windowConnectionLost(how: String) async throws {
+        // Given a 20 s video playing in its window, from a terminal
+        let display = try VirtualDisplay()
+        let sink = try VirtualMicrophone()
+        let folder = temporaryLibrary()
+        let imported = try await Cravey.run(["import", "--library", folder.path, "--title", "Lose me",
+                                             try Fixture.video(seconds: 20, size: "160x120").path])
+        let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shell = try TerminalShell(running: TerminalShell.command(["play", id, "--library", folder.path, "--device", sink.sinkName]),
+                                      environment: TerminalShell.environment(display.environment))
+        let window = try #require(try await display.window(titled: "cravey"), "\(shell.terminal.output.debugDescription)")
+        #expect(try await shell.shown("0:01 ["), "\(shell.terminal.output.debugDescription)")
+
+        // When the window's connection to the X server is cut
+        if how == "xkill" { try display.killClient(of: window) } else { display.endServer() }
+
+        // Then the play stopped and was counted, not completed, and says why; the terminal as found
+        try await expectLeftAsFound(shell)
+        #expect(shell.terminal.output.contains("connection to the display"), "\(shell.terminal.output.debugDescription)")
+        let counted = try plays(folder, id)
+        #expect(counted.count == 1 && counted.first?.completed == false && (counted.first?.secondsListened ?? 20) < 15, "\(counted)")
+    }
 }

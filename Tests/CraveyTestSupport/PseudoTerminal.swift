@@ -109,7 +109,8 @@ public final class PseudoTerminal: @unchecked Sendable {
     public func waitForExit() -> String {
         process.waitUntilExit()
         changed.lock()
-        while !ended { changed.wait() }
+        // After a hang-up the reader stops without seeing the end: what it read is all there is.
+        while !ended && !readerDone { changed.wait() }
         changed.unlock()
         return output
     }

@@ -57,10 +57,23 @@ public final class VirtualDisplay: Sendable {
     }
 
     deinit {
-        for process in [windowManager, server].compactMap({ $0 }) {
+        for process in [windowManager, server].compactMap({ $0 }) where process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+    }
+
+    /// Ends the X server at once (SIGKILL), as a crash of the desktop's would: every client's
+    /// connection is cut.
+    public func endServer() {
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+    }
+
+    /// Kills the client that owns `window`, as `xkill` does (the X server closes its connection).
+    public func killClient(of window: Window) throws {
+        let killed = try run("xkill", ["-display", name, "-id", window.id])
+        guard killed.status == 0 else { throw TestFailure("xkill could not kill \(window.id): \(killed.error)") }
     }
 
     /// The environment a program needs to open windows here: `DISPLAY`, and no Wayland display.

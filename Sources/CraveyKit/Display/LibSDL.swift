@@ -52,6 +52,7 @@ struct LibSDL: @unchecked Sendable {
     let pollEvent: @convention(c) (UnsafeMutablePointer<SDL_Event>?) -> Int32
     let waitEventTimeout: @convention(c) (UnsafeMutablePointer<SDL_Event>?, Int32) -> Int32
     let pushEvent: @convention(c) (UnsafeMutablePointer<SDL_Event>?) -> Int32
+    let getWindowWMInfo: @convention(c) (Window?, UnsafeMutablePointer<cravey_sdl_wminfo>?) -> SDL_bool
 
     /// The corresponding C functions are `dlopen` and `dlsym`; the library stays loaded.
     private init() throws(SDLError) {
@@ -82,6 +83,7 @@ struct LibSDL: @unchecked Sendable {
         pollEvent = try library.symbol("SDL_PollEvent")
         waitEventTimeout = try library.symbol("SDL_WaitEventTimeout")
         pushEvent = try library.symbol("SDL_PushEvent")
+        getWindowWMInfo = try library.symbol("SDL_GetWindowWMInfo")
     }
 
     /// The error of the SDL call `operation` that just failed. The corresponding C function is `SDL_GetError`.
@@ -93,6 +95,8 @@ struct LibSDL: @unchecked Sendable {
 /// SDL's video subsystem, held while a window is open: SDL's connection to the display.
 final class VideoSubsystem {
     let sdl: LibSDL
+    /// The X display's connection, watched once a window shows it is X11 (``watchConnection(of:)``).
+    private(set) var x11: X11Connection?
 
     /// Loads SDL2 and connects to the display the environment names (`DISPLAY`, `WAYLAND_DISPLAY`),
     /// and to no other (no console, no off-screen driver). The corresponding C function is
@@ -118,8 +122,28 @@ final class VideoSubsystem {
         guard sdl.initSubSystem(SDL_INIT_VIDEO) == 0 else { throw sdl.error("SDL_InitSubSystem") }
     }
 
-    /// The corresponding C function is `SDL_QuitSubSystem`.
-    deinit { sdl.quitSubSystem(SDL_INIT_VIDEO) }
+    /// Watches the connection to the X display `window` is on (see ``X11Connection``), once;
+    /// nothing on Wayland. The corresponding C function is `SDL_GetWindowWMInfo`.
+    func watchConnection(of window: LibSDL.Window) {
+        guard x11 == nil else { return }
+        var info = cravey_sdl_wminfo()
+        cravey_sdl_wminfo_prepare(&info)
+        guard sdl.getWindowWMInfo(window, &info) == SDL_TRUE, info.subsystem == cravey_sdl_syswm_x11(),
+              let display = info.info.x11.display else { return }
+        x11 = X11Connection(display: OpaquePointer(display))
+    }
+
+    /// Quits SDL's video subsystem, unless the X connection was lost: SDL would then close its
+    /// second connection, and Xlib end the process for it (``X11Connection``). The subsystem is
+    /// left as it is for the rest of the process. The corresponding C function is `SDL_QuitSubSystem`.
+    deinit {
+        if let x11, x11.isLost {
+            // Its exit handler points at it while the display lives, which is now for good.
+            _ = Unmanaged.passRetained(x11)
+            return
+        }
+        sdl.quitSubSystem(SDL_INIT_VIDEO)
+    }
 }
 
 @available(*, unavailable)

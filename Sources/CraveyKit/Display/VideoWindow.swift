@@ -9,6 +9,9 @@ enum WindowInput: Equatable {
     case doubleClick
     /// The person closed it.
     case close
+    /// The display's connection was lost (the window killed, the X server gone): nothing of the
+    /// window can be shown or read any more.
+    case lost
     /// It was uncovered or resized: the picture must be drawn again.
     case redraw
 }
@@ -53,6 +56,7 @@ final class VideoWindow {
         }
         self.window = window
         self.renderer = renderer
+        video.watchConnection(of: window)
     }
 
     /// Shows the window for pictures of `format`, centred, as big as they are seen (turned, or
@@ -74,7 +78,11 @@ final class VideoWindow {
         sdl.showWindow(window)
     }
 
+    /// Destroys the texture, the renderer and the window; nothing once the display's connection
+    /// is lost: SDL would wait in Xlib for the window's events (`XIfEvent`) on a connection that
+    /// never delivers one, spinning for good. They are left to the process's end then.
     deinit {
+        if video.x11?.isLost == true { return }
         if let texture { sdl.destroyTexture(texture) }
         sdl.destroyRenderer(renderer)
         sdl.destroyWindow(window)
@@ -130,26 +138,62 @@ final class VideoWindow {
 
     /// What happened at the window, waiting up to `seconds` (nil: until something does; 0: not at
     /// all) for a first event, then taking every other one there is. A ``wake()`` ends the wait.
-    /// The corresponding C functions are `SDL_WaitEventTimeout` and `SDL_PollEvent`.
+    ///
+    /// On X11 it waits in `poll` on the display's connection and the wake pipe, never inside SDL
+    /// (see ``X11Connection``), and says `.lost` once the connection is. The corresponding C
+    /// functions are `poll`, `SDL_PollEvent` and (on Wayland) `SDL_WaitEventTimeout`.
     func inputs(waiting seconds: Double?) -> [WindowInput] {
         var event = SDL_Event()
         let timeout = seconds.map { Int32(min(max(($0 * 1000).rounded(.up), 0), 60_000)) } ?? -1
-        guard timeout == 0 || sdl.waitEventTimeout(&event, timeout) == 1 else { return [] }
-        var inputs = timeout == 0 ? [] : Self.input(event).map { [$0] } ?? []
+        var inputs: [WindowInput] = []
+        if let x11 = video.x11 {
+            guard !x11.isLost else { return [.lost] }
+            if timeout != 0, !x11.pendingEvents {
+                var descriptors = [pollfd(fd: x11.descriptor, events: Int16(POLLIN), revents: 0),
+                                   pollfd(fd: Self.wakePipe.output, events: Int16(POLLIN), revents: 0)]
+                while poll(&descriptors, 2, timeout) < 0, errno == EINTR {}
+            }
+            Self.drainWakePipe()
+        } else {
+            guard timeout == 0 || sdl.waitEventTimeout(&event, timeout) == 1 else { return [] }
+            if timeout != 0, let input = Self.input(event) { inputs.append(input) }
+        }
         while sdl.pollEvent(&event) == 1 {
             if let input = Self.input(event) { inputs.append(input) }
         }
+        if video.x11?.isLost == true { inputs.append(.lost) }
         return inputs
     }
 
-    /// Ends a wait in ``inputs(waiting:)``, from any thread, while a window is open. The
-    /// corresponding C function is `SDL_PushEvent`.
+    /// Ends a wait in ``inputs(waiting:)``, from any thread, while a window is open: a byte in
+    /// the wake pipe (X11) and an event in SDL's queue (Wayland). The corresponding C functions
+    /// are `write` and `SDL_PushEvent`.
     static func wake() {
         // Without SDL there is no window, so nobody to wake.
         guard let sdl = try? LibSDL.shared.get() else { return }
+        var byte: UInt8 = 1
+        while write(wakePipe.input, &byte, 1) < 0, errno == EINTR {}
         var event = SDL_Event()
         event.type = SDL_USEREVENT.rawValue
         _ = sdl.pushEvent(&event)
+    }
+
+    /// The pipe ``wake()`` writes to, which an X11 window's wait polls beside the display's
+    /// connection; both ends non-blocking (a full pipe already wakes), kept for the process.
+    private static let wakePipe: (output: Int32, input: Int32) = {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return (-1, -1) }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        return (ends[0], ends[1])
+    }()
+
+    /// Empties the wake pipe. The corresponding C function is `read`.
+    private static func drainWakePipe() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ read(wakePipe.output, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     private static func input(_ event: SDL_Event) -> WindowInput? {

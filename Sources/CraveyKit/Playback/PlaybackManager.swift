@@ -27,8 +27,10 @@ public final class PlaybackManager: Sendable {
 
     /// Why a video shows in no window although ``PlaybackOptions/showsVideo`` asked for one (no
     /// display, no SDL2, a display that refused or did not answer): the sound plays on. Nil when
-    /// the window opened, or none was asked for; known once the playback has started.
-    public var videoProblem: CraveyError? { windowProblem.withLock { $0 } }
+    /// the window opened, or none was asked for; known once the playback has started. Later, why
+    /// the window closed early: the display's connection was lost, which stopped the playback
+    /// as closing the window does.
+    public var videoProblem: CraveyError? { windowProblem.withLock { $0 } ?? video?.lostProblem }
 
     private let control: PlaybackControl
     private let pipeline: Stages

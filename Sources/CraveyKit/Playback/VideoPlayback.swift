@@ -11,7 +11,7 @@ import Foundation
 /// before the target, decoded from the keyframe before it) shows at once, paused or not.
 ///
 /// The window's keys are the terminal player's (``PlayerCommand``), handed to the playback;
-/// closing the window stops it. This pipeline is never paused: the queue holds the decoder back,
+/// closing the window stops it, and so does losing the display's connection (``lostProblem``). This pipeline is never paused: the queue holds the decoder back,
 /// and at the end it waits for a seek; the window thread waits on the window's events, which
 /// ``wake()`` adds to when a picture, a seek, a pause, a resume or a stop needs a look.
 final class VideoPlayback: Sendable {
@@ -48,6 +48,8 @@ final class VideoPlayback: Sendable {
         /// True once the window opened: then the pipeline's result is worth waiting for.
         var started = false
         var fullScreenRequested = false
+        /// Set when the display's connection was lost while the window showed.
+        var windowLost = false
     }
 
     private let pipeline: Stages
@@ -92,6 +94,14 @@ final class VideoPlayback: Sendable {
             pipeline.cancel()
         }
         return problem
+    }
+
+    /// Why the window closed before the playback ended, if it did for a reason of the display's:
+    /// its connection was lost (the window killed with `xkill`, the X server gone). The playback
+    /// stopped then, as closing the window stops it.
+    var lostProblem: CraveyError? {
+        guard shared.withLock({ $0.windowLost }) else { return nil }
+        return CraveyError(.unavailable, "The connection to the display \(Self.display) was lost (the window was killed, or the X server ended), which closed the video's window.")
     }
 
     /// Stops showing pictures and closes the window; returns how many were shown and dropped.
@@ -217,6 +227,11 @@ final class VideoPlayback: Sendable {
                 case .doubleClick: window.toggleFullScreen()
                 case .close: commands(.stop)
                 case .redraw: window.redraw()
+                case .lost:
+                    // As closing the window: the playback stops (and counts); nothing more is shown.
+                    shared.withLock { $0.windowLost = true }
+                    commands(.stop)
+                    return counts
                 }
             }
             let fullScreen = shared.withLock { shared in
