@@ -9,18 +9,23 @@ import Testing
 struct BlockingThreadsTests {
     @Test("jobs one after another run on one thread")
     func reusesThreads() async throws {
-        // Given a pool of its own
-        let pool = BlockingThreads(idleTimeout: 60)
+        // Given a pool of its own whose threads do not end idle while the test runs (with 60 s, CI's
+        // parallel run once saw 2 threads: a test's task on a starved cooperative pool can resume
+        // long after its job, and a thread idle that long ends, as it should)
+        let pool = BlockingThreads(idleTimeout: 3_600)
 
         // When 20 jobs run one after another
         var threads = Set<String>()
+        var longestGap = Duration.zero
         for _ in 0..<20 {
+            let start = ContinuousClock.now
             // pthread_self, not /proc/thread-self: a thread's identity, read without the file system
             threads.insert(try await Self.run(on: pool, named: "bt-reuse") { String(UInt(pthread_self())) })
+            longestGap = max(longestGap, ContinuousClock.now - start)
         }
 
         // Then they all ran on one thread
-        #expect(threads.count == 1, "\(threads.count) threads for 20 jobs in a row")
+        #expect(threads.count == 1, "\(threads.count) threads for 20 jobs in a row (longest job and resumption: \(longestGap))")
     }
 
     @Test("a thread idle for the timeout ends")
