@@ -27,7 +27,7 @@ public struct Settings: Sendable {
         public var summary: String {
             switch self {
             case .showTitles:
-                "Show clips' titles to the desktop while they play (media controls, lock screen, notification, the video's window); false shows \"cravey\" and \"Playing your clip\" instead."
+                "Show clips' titles to the desktop while they play (media controls, lock screen, notification, the video's window); false shows \"cravey\" and \"Playing your clip\" instead, never a clip's title, notes, purpose or picture. The player's line on your own terminal always shows the title."
             case .purpose:
                 "The purpose of a new clip (record, import) when --purpose is not given."
             case .loudness:

@@ -5,6 +5,12 @@ import Foundation
 /// `cravey settings`: lists the settings, their values and where each comes from; `set` and
 /// `unset` change one.
 struct SettingsCommand: ParsableCommand {
+    /// Each setting, its default and the values it takes, from the settings themselves, so that the
+    /// help names every one.
+    private static let keys = Settings.Key.allCases.map { key in
+        "\(key.rawValue) (default \(key.defaultValue); \(key.valid)): \(key.summary)"
+    }.joined(separator: "\n")
+
     static let configuration = CommandConfiguration(
         commandName: "settings",
         abstract: "List the settings, with their values and where each comes from; set or unset one.",
@@ -18,21 +24,7 @@ struct SettingsCommand: ParsableCommand {
             writing the file back would drop the comments). A flag given on a command wins over \
             its setting, and a setting over the default.
 
-            desktop.show-titles (default false): while a clip plays, the desktop's media \
-            controls (MPRIS), the lock screen, the notification and a video's window say \
-            "cravey" and "Playing your clip", never the clip's title, notes or purpose, nor its \
-            picture; true shows the title there. The player's line on your own terminal always \
-            shows the title.
-            clip.purpose (default: none): the purpose of a new clip (record, import) when \
-            --purpose is not given.
-            play.loudness (default -16): the loudness in LUFS, from -30 to -10, that play and \
-            quickplay turn every clip toward (--no-normalize: the clip's own level).
-            list.sort (default "recent"): the order of `cravey list` without --sort: recent, \
-            most-played or title.
-            backup.encrypt (default false): `cravey backup` encrypts (as --encrypt) unless \
-            --no-encrypt is given.
-            home.open (default true): whether `cravey` alone on a terminal opens the home screen; \
-            false prints the help instead, as off a terminal (`cravey home` opens it either way).
+            \(keys)
 
             A file with a mistake (an unknown key, a value a setting does not take, a line that \
             is not `key = value`) is named with its line on stderr by every command that reads \

@@ -28,6 +28,9 @@ struct SettingsTests {
                                                            "backup.encrypt", "home.open", "network.allow-servers"])
         #expect(defaults.allSatisfy { $0["source"] as? String == "default" }, "\(defaults)")
         #expect(!FileManager.default.fileExists(atPath: file.path), "listing made a file")
+        // (and the help names each with its default: network.allow-servers was once left out of it)
+        let help = try await settings(["--help"], environment).output.replacingOccurrences(of: "\n", with: " ")
+        for key in defaults.compactMap({ $0["key"] as? String }) { #expect(help.contains("\(key) (default "), "\(key) not in the help") }
 
         // When every key is set
         let values = [("desktop.show-titles", "true", "true"), ("clip.purpose", "craving", "\"craving\""), ("play.loudness", "-23", "-23"),
