@@ -25,13 +25,16 @@ package struct PulseAudioError: Error, Equatable, Sendable, CustomStringConverti
     package static let connectionTerminated = PulseAudioError(code: Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), operation: "")
     package static let accessDenied = PulseAudioError(code: Int32(PA_ERR_ACCESS.rawValue), operation: "")
     package static let timeout = PulseAudioError(code: Int32(PA_ERR_TIMEOUT.rawValue), operation: "")
-    /// Not connected: the environment names a server over the network (``LocalServers``).
-    package static let networkServer = PulseAudioError(code: Int32(PA_ERR_INVALIDSERVER.rawValue), operation: "LocalServers")
+    /// The server named is not one to connect to: malformed, or (refused by cravey before any
+    /// socket is opened) one over the network (``LocalServers``).
+    package static let invalidServer = PulseAudioError(code: Int32(PA_ERR_INVALIDSERVER.rawValue), operation: "")
 
-    /// Throws ``networkServer`` when the environment names a sound server (or a display the
+    /// Throws ``invalidServer`` when the environment names a sound server (or a display the
     /// client library would read) over the network: called before every connection.
-    static func refuseNetworkServer() throws(PulseAudioError) {
-        if LocalServers.soundServerRefusal() != nil { throw networkServer }
+    static func refuseNetworkServer(_ operation: StaticString = #function) throws(PulseAudioError) {
+        if LocalServers.soundServerRefusal() != nil {
+            throw PulseAudioError(code: invalidServer.code, operation: "\(operation)")
+        }
     }
 }
 

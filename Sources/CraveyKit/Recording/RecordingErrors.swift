@@ -15,10 +15,12 @@ extension CraveyError {
     private static func soundServer(_ error: PulseAudioError, device: String, named name: String?, use: String) -> CraveyError {
         // Spelled out: with swift-system imported, `.connectionRefused` would match as
         // `Errno.connectionRefused ~= error` (its `~=(Errno, Error)`) and never be true.
-        if error.operation == PulseAudioError.networkServer.operation, let refusal = LocalServers.soundServerRefusal() {
-            return refusal
-        }
         switch error {
+        case PulseAudioError.invalidServer:
+            let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " PULSE_SERVER=\($0)" } ?? ""
+            return LocalServers.soundServerRefusal()
+                ?? CraveyError(.unavailable, "The sound server\(server) is not one to connect to (\(error.message)).",
+                               advice: .startSoundServer, underlying: error)
         case PulseAudioError.connectionRefused, PulseAudioError.timeout, PulseAudioError.accessDenied:
             let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " at \($0)" } ?? ""
             return CraveyError(.unavailable, "No sound server is reachable\(server) (\(error.message)).", advice: .startSoundServer,
