@@ -44,6 +44,32 @@ struct WaysOutTests {
         try RecordingLibrary(at: folder).plays(of: try #require(UUID(uuidString: id)))
     }
 
+    /// A shell `name` with job control that has shown its terminal's mode, then started `cravey
+    /// arguments`, once it shows `ready`.
+    func jobShell(_ name: String, running arguments: [String], ready: String) async throws -> TerminalShell {
+        let shell = try TerminalShell(interactive: name)
+        shell.type("stty -g\n")
+        shell.type(TerminalShell.command(arguments) + "\n")
+        #expect(try await shell.shown(ready), "\(shell.terminal.output.debugDescription)")
+        return shell
+    }
+
+    /// Types `keys` and expects the terminal to show `text` after them.
+    func type(_ keys: String, in shell: TerminalShell, shows text: String, _ what: String = "",
+              sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let mark = shell.mark
+        shell.type(keys)
+        #expect(try await shell.shown(text, after: mark), "\(what) \(shell.terminal.output.debugDescription)",
+                sourceLocation: sourceLocation)
+    }
+
+    /// Then, after the shell shows its mode and exits: `count` modes shown, all the same.
+    func expectShellLeft(_ shell: TerminalShell, modes count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        shell.type("stty -g; exit\n")
+        _ = try await shell.exited()
+        #expect(shell.modes.count == count && Set(shell.modes).count == 1, "\(shell.modes)", sourceLocation: sourceLocation)
+    }
+
     @Test("kill -USR1 pauses a play on a terminal (play, quickplay 1) and again resumes it, as space does; q then stops and counts, the terminal left as found",
           arguments: ["play", "quickplay"])
     func usr1Pauses(verb: String) async throws {
@@ -111,33 +137,20 @@ struct WaysOutTests {
         // Given a shell with job control, its terminal's mode shown, then a clip playing in it
         let sink = try VirtualMicrophone()
         let (folder, id) = try await toneLibrary()
-        let shell = try TerminalShell(interactive: name)
-        shell.type("stty -g\n")
-        shell.type(TerminalShell.command(["play", id, "--library", folder.path, "--device", sink.sinkName]) + "\n")
-        #expect(try await shell.shown("0:01"), "\(shell.terminal.output.debugDescription)")
+        let shell = try await jobShell(name, running: ["play", id, "--library", folder.path, "--device", sink.sinkName], ready: "0:01")
 
         // When Ctrl-Z is typed, the mode shown again at the shell's prompt, then fg
-        var mark = shell.mark
-        shell.type("\u{1A}")
-        #expect(try await shell.shown("Stopped", after: mark), "\(shell.terminal.output.debugDescription)")
+        try await type("\u{1A}", in: shell, shows: "Stopped")
         #expect(shell.mouseReportingOff, "mouse reporting off at the shell: \(shell.terminal.output.debugDescription)")
         shell.type("stty -g\n")
         #expect(try await shell.modesShown(2), "\(shell.terminal.output.debugDescription)")
         #expect(shell.modes.first == shell.modes.last, "the shell's mode while stopped: \(shell.modes)")
-        mark = shell.mark
-        shell.type("fg\n")
-        #expect(try await shell.shown("\u{1B}[?1000h", after: mark), "mouse reporting on again: \(shell.terminal.output.debugDescription)")
+        try await type("fg\n", in: shell, shows: "\u{1B}[?1000h", "mouse reporting on again:")
 
         // Then space pauses without Enter, q stops; the play is counted and the mode is as before
-        mark = shell.mark
-        shell.type(" ")
-        #expect(try await shell.shown("❚❚", after: mark), "a key without Enter after fg: \(shell.terminal.output.debugDescription)")
-        mark = shell.mark
-        shell.type("q")
-        #expect(try await shell.shown("Played", after: mark), "\(shell.terminal.output.debugDescription)")
-        shell.type("stty -g; exit\n")
-        _ = try await shell.exited()
-        #expect(shell.modes.count == 3 && Set(shell.modes).count == 1, "\(shell.modes)")
+        try await type(" ", in: shell, shows: "❚❚", "a key without Enter after fg:")
+        try await type("q", in: shell, shows: "Played")
+        try await expectShellLeft(shell, modes: 3)
         #expect(shell.mouseReportingOff)
         #expect(try plays(folder, id).count == 1)
     }
@@ -150,31 +163,20 @@ struct WaysOutTests {
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let library = temporaryLibrary()
-        let shell = try TerminalShell(interactive: name)
-        shell.type("stty -g\n")
-        shell.type(TerminalShell.command(["record", "--no-preview", "--title", "Kept across fg", "--library", library.path,
-                                          "--device", microphone.monitor]) + "\n")
-        #expect(try await shell.shown("0:01."), "\(shell.terminal.output.debugDescription)")
+        let shell = try await jobShell(name, running: ["record", "--no-preview", "--title", "Kept across fg", "--library", library.path,
+                                                        "--device", microphone.monitor], ready: "0:01.")
 
         // When Ctrl-Z is typed, the mode shown at the prompt, then fg
-        var mark = shell.mark
-        shell.type("\u{1A}")
-        #expect(try await shell.shown("Stopped", after: mark), "\(shell.terminal.output.debugDescription)")
+        try await type("\u{1A}", in: shell, shows: "Stopped")
         shell.type("stty -g\n")
         #expect(try await shell.modesShown(2), "\(shell.terminal.output.debugDescription)")
         #expect(shell.modes.first == shell.modes.last, "the shell's mode while stopped: \(shell.modes)")
         shell.type("fg\n")
 
         // Then space pauses without Enter, and Ctrl-C saves the clip
-        mark = shell.mark
-        shell.type(" ")
-        #expect(try await shell.shown("Paused at", after: mark), "a key without Enter after fg: \(shell.terminal.output.debugDescription)")
-        mark = shell.mark
-        shell.type("\u{03}")
-        #expect(try await shell.shown("Saved", after: mark), "\(shell.terminal.output.debugDescription)")
-        shell.type("stty -g; exit\n")
-        _ = try await shell.exited()
-        #expect(shell.modes.count == 3 && Set(shell.modes).count == 1, "\(shell.modes)")
+        try await type(" ", in: shell, shows: "Paused at", "a key without Enter after fg:")
+        try await type("\u{03}", in: shell, shows: "Saved")
+        try await expectShellLeft(shell, modes: 3)
         #expect(try await listed(library).map(\.title) == ["Kept across fg"])
     }
 
@@ -183,31 +185,20 @@ struct WaysOutTests {
         // Given a recording's look back in a shell with job control
         let microphone = try VirtualMicrophone()
         let library = temporaryLibrary()
-        let shell = try TerminalShell(interactive: "bash")
-        shell.type("stty -g\n")
-        shell.type(TerminalShell.command(["record", "--seconds", "1", "--title", "Before", "--library", library.path,
-                                          "--device", microphone.monitor]) + "\n")
-        #expect(try await shell.shown("Enter keep"), "\(shell.terminal.output.debugDescription)")
+        let shell = try await jobShell("bash", running: ["record", "--seconds", "1", "--title", "Before", "--library", library.path,
+                                                          "--device", microphone.monitor], ready: "Enter keep")
         let recorder = try #require(try await shell.process(named: "cravey-media"))
 
         // When it gets the signals a desktop may send, then Ctrl-Z and fg
         for signal in [SIGUSR1, SIGUSR2, SIGWINCH] { kill(recorder, signal) }
-        var mark = shell.mark
-        shell.type("\u{1A}")
-        #expect(try await shell.shown("Stopped", after: mark), "\(shell.terminal.output.debugDescription)")
+        try await type("\u{1A}", in: shell, shows: "Stopped")
         shell.type("fg\n")
 
         // Then t asks for the title without Enter, and the title typed is kept
-        mark = shell.mark
-        shell.type("t")
-        #expect(try await shell.shown("Title", after: mark), "a key without Enter after fg: \(shell.terminal.output.debugDescription)")
-        shell.type("After fg\n")
-        #expect(try await shell.shown("Updated \"After fg\"", after: mark), "\(shell.terminal.output.debugDescription)")
-        shell.type("\n")
-        #expect(try await shell.shown("Kept \"After fg\"", after: mark), "\(shell.terminal.output.debugDescription)")
-        shell.type("stty -g; exit\n")
-        _ = try await shell.exited()
-        #expect(shell.modes.count == 2 && Set(shell.modes).count == 1, "\(shell.modes)")
+        try await type("t", in: shell, shows: "Title", "a key without Enter after fg:")
+        try await type("After fg\n", in: shell, shows: "Updated \"After fg\"")
+        try await type("\n", in: shell, shows: "Kept \"After fg\"")
+        try await expectShellLeft(shell, modes: 2)
         #expect(try await listed(library).map(\.title) == ["After fg"])
     }
 
@@ -254,12 +245,8 @@ struct WaysOutTests {
         let (shell, folder, id, _) = try await playing(environment: dumb, ready: "q stop")
 
         // When a key pauses the play, another resumes it and q stops it
-        var mark = shell.mark
-        shell.type(" ")
-        #expect(try await shell.shown("Paused at", after: mark), "\(shell.terminal.output.debugDescription)")
-        mark = shell.mark
-        shell.type(" ")
-        #expect(try await shell.shown("Playing from", after: mark), "\(shell.terminal.output.debugDescription)")
+        try await type(" ", in: shell, shows: "Paused at")
+        try await type(" ", in: shell, shows: "Playing from")
         shell.type("q")
         try await expectLeftAsFound(shell)
         #expect(try plays(folder, id).count == 1)
