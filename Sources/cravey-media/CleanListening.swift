@@ -65,15 +65,9 @@ struct CleanListening {
         while true {
             let switching = Locked(false)
             let options = PlaybackOptions(sink: sink, start: position, countsPlay: false)
-            let manager: PlaybackManager
-            do {
-                manager = cleaned ? try await library.play(cleanup, options: options)
-                                  : try await library.play(cleanup.recording, options: options)
-            } catch let error as CraveyError {
-                return Terminal.diagnostic("cravey: \(Messages.text(for: error))")
-            } catch {
-                return Terminal.diagnostic("cravey: \(error)")
-            }
+            guard let manager = await Preview.startListening({ [library, cleanup, cleaned] in
+                cleaned ? try await library.play(cleanup, options: options) : try await library.play(cleanup.recording, options: options)
+            }) else { return }
             Terminal.diagnostic(cleaned ? "B: after (cleaned); a switches to before, space pauses, any other key stops."
                                         : "A: before; a switches to after (cleaned), space pauses, any other key stops.")
             let keys = KeyReader { key in

@@ -120,14 +120,9 @@ struct Preview {
     /// pauses, `i` and `o` set the start and the end of the part to keep where it is, any other
     /// key stops.
     private mutating func playBack(_ waveform: Waveform?) async {
-        let manager: PlaybackManager
-        do {
-            manager = try await library.play(recording, options: PlaybackOptions(sink: sink, countsPlay: false))
-        } catch let error as CraveyError {
-            return Terminal.diagnostic("cravey: \(Messages.text(for: error))")
-        } catch {
-            return Terminal.diagnostic("cravey: \(error)")
-        }
+        guard let manager = await Self.startListening({ [library, recording, sink] in
+            try await library.play(recording, options: PlaybackOptions(sink: sink, countsPlay: false))
+        }) else { return }
         Terminal.diagnostic("Playing (not counted): space pauses, i and o set the start and the end here, any other key stops.")
         // `kill -USR1 PID` pauses and resumes it, as space does; ignored again afterwards.
         let pauses = OnSignals([SIGUSR1]) { manager.perform(.togglePause) }
@@ -210,10 +205,8 @@ struct Preview {
             cut = (proposal.start, proposal.end)
             Terminal.diagnostic(String(format: "Proposed from the waveform: sound above %.0f dBFS (12 dB over its noise floor, at least -70), 150 ms kept on each side.",
                                        proposal.threshold))
-        } catch let error as CraveyError {
-            Terminal.diagnostic("cravey: \(Messages.text(for: error))")
         } catch {
-            Terminal.diagnostic("cravey: \(error)")
+            Terminal.diagnostic("cravey: \(Self.describe(error))")
         }
     }
 
@@ -222,14 +215,9 @@ struct Preview {
         let (start, end) = keptSpan
         guard end > start else { return Terminal.diagnostic("Set the start before the end first.") }
         let (from, to) = first ? (start, min(start + 3, end)) : (max(end - 3, start), end)
-        let manager: PlaybackManager
-        do {
-            manager = try await library.play(recording, options: PlaybackOptions(sink: sink, start: from, countsPlay: false))
-        } catch let error as CraveyError {
-            return Terminal.diagnostic("cravey: \(Messages.text(for: error))")
-        } catch {
-            return Terminal.diagnostic("cravey: \(error)")
-        }
+        guard let manager = await Self.startListening({ [library, recording, sink] in
+            try await library.play(recording, options: PlaybackOptions(sink: sink, start: from, countsPlay: false))
+        }) else { return }
         Terminal.diagnostic("Hearing \(ClipTime.text(from))-\(ClipTime.text(to)) (\(first ? "the first" : "the last") 3 s kept): any key stops.")
         let keys = KeyReader { _ in manager.stop() }
         for await event in manager.events where event.position >= to - 0.02 {
@@ -259,10 +247,8 @@ struct Preview {
             position = 0
             Terminal.diagnostic("Trimmed \"\(Format.visible(recording.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(recording.duration)).")
             return true
-        } catch let error as CraveyError {
-            Terminal.diagnostic("cravey: \(Messages.text(for: error)) Nothing was cut.")
         } catch {
-            Terminal.diagnostic("cravey: \(error) Nothing was cut.")
+            Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was cut.")
         }
         return false
     }
@@ -278,10 +264,8 @@ struct Preview {
             recording = kept
             cut = (nil, nil)
             return true
-        } catch let error as CraveyError {
-            Terminal.diagnostic("cravey: \(Messages.text(for: error)) Nothing was changed.")
         } catch {
-            Terminal.diagnostic("cravey: \(error) Nothing was changed.")
+            Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was changed.")
         }
         return false
     }
@@ -312,10 +296,8 @@ struct Preview {
             if field == .title { MetadataOptions.noteTrimmed(title: line, notes: nil) }
             if field == .notes { MetadataOptions.noteTrimmed(title: nil, notes: line) }
             Terminal.diagnostic("Updated \"\(Format.visible(recording.title))\".")
-        } catch let error as CraveyError {
-            Terminal.diagnostic("cravey: \(Messages.text(for: error)) Nothing was changed.")
         } catch {
-            Terminal.diagnostic("cravey: \(error) Nothing was changed.")
+            Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was changed.")
         }
     }
 
@@ -336,16 +318,24 @@ struct Preview {
             _ = try await onDedicatedThread(named: "cravey.delete") { [library, recording] in try library.delete(recording.id) }
             Terminal.diagnostic("Discarded \"\(Format.visible(recording.title))\".")
             return true
-        } catch let error as CraveyError {
-            Terminal.diagnostic("cravey: \(Messages.text(for: error)) The clip was kept.")
         } catch {
-            Terminal.diagnostic("cravey: \(error) The clip was kept.")
+            Terminal.diagnostic("cravey: \(Self.describe(error)) The clip was kept.")
         }
         return false
     }
 
+    /// Starts a play the look back makes (not counted); nil, the failure said, when it cannot.
+    static func startListening(_ start: () async throws -> PlaybackManager) async -> PlaybackManager? {
+        do {
+            return try await start()
+        } catch {
+            Terminal.diagnostic("cravey: \(describe(error))")
+            return nil
+        }
+    }
+
     /// What a person reads of `error`.
-    private static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         (error as? CraveyError).map { Messages.text(for: $0) } ?? "\(error)"
     }
 

@@ -115,23 +115,20 @@ extension RecordingLibrary {
             for thumbnail in unsafeThumbnails {
                 lines.append("unsafe thumbnail: \"\(thumbnail.title)\" (\(short(thumbnail.id))) points outside the library: \(thumbnail.thumbnailPath)")
             }
-            for path in foreignFiles { lines.append("not made by cravey: \(path)") }
-            for path in interruptedWrites { lines.append("interrupted write: \(path)") }
-            for path in orphanCopies { lines.append("copy of a clip that is gone: \(path)") }
-            for path in orphanWaveforms { lines.append("waveform of a clip that is gone: \(path)") }
+            let files = { (label: String, paths: [String]) in paths.map { "\(label): \($0)" } }
+            lines += files("not made by cravey", foreignFiles) + files("interrupted write", interruptedWrites)
+                + files("copy of a clip that is gone", orphanCopies) + files("waveform of a clip that is gone", orphanWaveforms)
             for orphan in orphanFiles {
                 let state = orphan.playable ? "playable, \(RecordingMetadata.displayDuration(orphan.duration ?? 0))" : "cannot be played"
                 lines.append("file with no entry: \(orphan.path) (\(ByteCount.text(orphan.bytes)), \(state))")
             }
-            for path in orphanThumbnails { lines.append("thumbnail with no entry: \(path)") }
+            lines += files("thumbnail with no entry", orphanThumbnails)
             for mismatch in sizeMismatches {
                 lines.append("size mismatch: \(mismatch.filePath) is \(mismatch.actual) bytes, the entry says \(mismatch.recorded)")
             }
-            for path in interruptedDeletions { lines.append("interrupted deletion: \(path)") }
-            for path in interruptedImports { lines.append("interrupted import: \(path)") }
-            for path in interruptedReplacements { lines.append("interrupted change of a clip: \(path)") }
-            lines += left
-            return lines
+            lines += files("interrupted deletion", interruptedDeletions) + files("interrupted import", interruptedImports)
+                + files("interrupted change of a clip", interruptedReplacements)
+            return lines + left
         }
 
         /// How many clips with sound have no loudness measured yet (no fault: the first play
