@@ -53,14 +53,14 @@ extension HomeScreen {
 
     private func drawHeader() {
         screen.put(" cravey", row: layout.header, column: 0, style: .bold)
-        let clips = "\(page.total) clip\(page.total == 1 ? "" : "s") · ? help "
+        let clips = "\(browser.page.total) clip\(browser.page.total == 1 ? "" : "s") · ? help "
         // "… of": the filter's matches are being counted.
-        let right = request.filter.isEmpty ? clips : "\(page.counted ? String(page.matching) : "…") of \(clips)"
+        let right = browser.request.filter.isEmpty ? clips : "\(browser.page.counted ? String(browser.page.matching) : "…") of \(clips)"
         screen.put(right, row: layout.header, column: max(layout.columns - TerminalScreen.width(of: right), 8))
     }
 
     private func drawQuickPlay() {
-        let clips = page.quickPlay
+        let clips = browser.page.quickPlay
         guard let heading = layout.quickPlayHeading else {
             // One row: "Quick Play  1 Breathe · 2 Walk · 3 Ten minutes".
             let used = screen.put(" Quick Play ", row: layout.quickPlayRows[0], column: 0, style: .bold)
@@ -88,13 +88,13 @@ extension HomeScreen {
     }
 
     private func drawLibrary() {
-        let order = switch request.sort {
+        let order = switch browser.request.sort {
         case .recent: "recent"
         case .mostPlayed: "most played"
         case .title: "title"
         }
         var heading = " Library · \(order)"
-        if !request.filter.isEmpty { heading += " · filter: \(Format.visible(request.filter))" }
+        if !browser.request.filter.isEmpty { heading += " · filter: \(Format.visible(browser.request.filter))" }
         let columns = layout.listColumns
         let labelled = screen.put(heading, row: layout.libraryHeading, column: 0, width: columns.title + 2, style: .bold)
         var column = max(columns.title + 3, labelled + 1)
@@ -106,20 +106,20 @@ extension HomeScreen {
                    column: column, style: .dim)
         column += columns.length + columns.plays
         if columns.purpose != nil { screen.put(" purpose", row: layout.libraryHeading, column: column, style: .dim) }
-        guard !page.rows.isEmpty else {
-            let empty = page.total == 0
+        guard !browser.page.rows.isEmpty else {
+            let empty = browser.page.total == 0
                 ? "   The library is empty. Press r to record a clip, or run `cravey import FILE`."
-                : "   No clip holds \"\(Format.visible(request.filter))\" in its title, notes or purpose. Escape clears the filter."
+                : "   No clip holds \"\(Format.visible(browser.request.filter))\" in its title, notes or purpose. Escape clears the filter."
             if let row = layout.list.first { screen.put(empty, row: row, column: 0, style: .dim) }
             return
         }
         for (offset, row) in layout.list.enumerated() {
-            let position = request.first + offset
-            let index = position - page.first
-            guard page.rows.indices.contains(index) else { break }
-            let recording = page.rows[index]
-            let style: TerminalScreen.Style = position == selected ? .selected : .plain
-            if position == selected { screen.fill(row: row, style: style) }
+            let position = browser.request.first + offset
+            let index = position - browser.page.first
+            guard browser.page.rows.indices.contains(index) else { break }
+            let recording = browser.page.rows[index]
+            let style: TerminalScreen.Style = position == browser.selected ? .selected : .plain
+            if position == browser.selected { screen.fill(row: row, style: style) }
             var column = 1
             screen.put("\(Self.icon(recording)) \(Format.visible(recording.title))", row: row, column: column, width: columns.title + 1, style: style)
             column += columns.title + 2
@@ -219,7 +219,7 @@ extension HomeScreen {
         let row = layout.status
         switch mode {
         case .filtering:
-            let used = screen.put("/" + request.filter, row: row, column: 0)
+            let used = screen.put("/" + browser.request.filter, row: row, column: 0)
             let hint = "  Enter keeps · Esc clears"
             if used + TerminalScreen.width(of: hint) < layout.columns { screen.put(hint, row: row, column: used, style: .dim) }
             return (row, used)

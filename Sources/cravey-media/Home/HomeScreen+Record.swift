@@ -104,11 +104,7 @@ extension HomeScreen {
             // The player line says it is saved, and the status line gives the look back's keys.
             lookBack = clip
             // The new clip, selected in the list: without the filter if it hides it.
-            reread(keeping: clip.id)
-            if selectedRecording?.id != clip.id, !request.filter.isEmpty {
-                request.filter = ""
-                reread(keeping: clip.id)
-            }
+            updateList { try $0.show(clip.id) }
         case .failure(let error):
             say(error)
             refresh()

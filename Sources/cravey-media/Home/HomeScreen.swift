@@ -52,24 +52,20 @@ final class HomeScreen {
         var purpose: Purpose
     }
 
-    var library: RecordingLibrary
+    /// The list: its order, filter, page and selection.
+    var browser: LibraryBrowser
     let inbox = HomeInbox()
     var screen: TerminalScreen
     var watch: LibraryWatch?
-    var request = LibraryPage.Request()
-    var page = LibraryPage()
-    /// The selected clip's position among those matching the filter.
-    var selected = 0
-    /// The rowids the current filter matches, when they are few (``LibraryPage/narrowing``):
-    /// the next keystroke that types it further looks among these only.
-    var filtered: (filter: String, rowIDs: [Int64])?
     var mode = Mode.browsing
     /// What the status line says until the next key: a result, or a refusal (`warning`).
     var message: (text: String, warning: Bool)?
     /// The clip whose waveform is kept, and the waveform (nil: none stored).
     var shownWaveform: (id: UUID, waveform: Waveform?)?
     /// Where things were drawn, for the mouse.
-    var layout: HomeLayout
+    var layout: HomeLayout {
+        didSet { browser.rows = max(layout.list.count, 1) }
+    }
     /// The columns of the player line's bar, while it shows one.
     var playerBar: Range<Int>?
 
@@ -94,9 +90,16 @@ final class HomeScreen {
     private static let signals = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
 
     private init(library: RecordingLibrary, screen: TerminalScreen) {
-        self.library = library
+        browser = LibraryBrowser(library: library)
         self.screen = screen
         layout = HomeLayout(rows: screen.rows, columns: screen.columns)
+        browser.rows = max(layout.list.count, 1)
+    }
+
+    /// The library: the one the list reads, and the one changes go to through its door.
+    var library: RecordingLibrary {
+        get { browser.library }
+        set { browser.library = newValue }
     }
 
     /// Runs the home screen on the terminal until it is left; the terminal is given back on
@@ -133,7 +136,7 @@ final class HomeScreen {
 
     /// Reads, draws and waits until it is time to go. The corresponding C function is `poll`.
     private func loop() throws {
-        try read()
+        try browser.read()
         watch = LibraryWatch(folder: library.url)
         // A write seen and not read yet: the wait is cut short by `settling` ms, the only time
         // the loop wakes without an event.
@@ -142,8 +145,8 @@ final class HomeScreen {
             draw()
             // The filter's count, once the rows it shows are drawn and no key is waiting: while
             // a person types, each keystroke reads only the rows it shows.
-            if !page.counted, !inputWaiting() {
-                count()
+            if browser.awaitsCount, !inputWaiting() {
+                updateList { try $0.count() }
                 continue
             }
             var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
@@ -175,85 +178,26 @@ final class HomeScreen {
         return poll(&descriptors, 2, 0) > 0
     }
 
-    // MARK: - Reading the library
+    // MARK: - The list
 
-    /// Reads the page the screen shows; with `keeping`, the page holding that clip, selected.
-    /// With `counting`, the counts and Quick Play too (a change of the library); without, they
-    /// stay as read (a move, a scroll), and a filter typed further awaits its count (``count()``).
-    func read(keeping id: UUID? = nil, counting: Bool = true) throws {
-        request.count = max(layout.list.count, 1)
-        let (page, position) = try LibraryPage.read(library, request, keeping: id, counting: counting, previous: page)
-        self.page = page
-        request.first = page.first
-        if let position { selected = position }
-        selected = max(min(selected, page.matching - 1), 0)
-    }
-
-    /// Counts what the filter matches (after the rows it shows are drawn), keeping the rowids of
-    /// a few matches for the next keystroke.
-    private func count() {
+    /// Changes what the list shows (``LibraryBrowser``): a failure to read is said on the
+    /// status line.
+    func updateList(_ change: (inout LibraryBrowser) throws -> Void) {
         do {
-            let (matching, rowIDs) = try LibraryPage.count(library, request)
-            page.matching = matching
-            page.counted = true
-            filtered = rowIDs.map { (request.filter, $0) }
-        } catch {
-            page.counted = true
-            say(error)
-        }
-    }
-
-    /// Reads again what is shown, after a change of the library (this process's or another's):
-    /// the same rows, the selection kept on its clip while it is there. A filter's matches are
-    /// counted again among every clip (a new one may match).
-    func refresh() {
-        let id = selectedRecording?.id
-        request.among = nil
-        filtered = nil
-        do {
-            try read()
-            if let id, let index = page.rows.firstIndex(where: { $0.id == id }) { selected = page.first + index }
-        } catch {
-            say(error)
-        }
-        if watch == nil { watch = LibraryWatch(folder: library.url) }
-    }
-
-    /// Reads again keeping the selected clip where it now stands (a new order or filter); with
-    /// `counting` false, the counts stay as they are (a move, a scroll, a filter typed further).
-    func reread(keeping id: UUID?, counting: Bool = true) {
-        do {
-            try read(keeping: id, counting: counting)
+            try change(&browser)
         } catch {
             say(error)
         }
     }
 
     /// The selected clip, when it is on the page read.
-    var selectedRecording: Recording? {
-        let index = selected - page.first
-        return page.rows.indices.contains(index) ? page.rows[index] : nil
-    }
+    var selectedRecording: Recording? { browser.selectedRecording }
 
-    /// Moves the selection to `position` (clamped), reading the page it is on when it is not
-    /// the one shown.
-    func select(_ position: Int) {
-        selected = max(min(position, page.matching - 1), 0)
-        let rows = max(layout.list.count, 1)
-        var first = request.first
-        if selected < first { first = selected }
-        if selected >= first + rows { first = selected - rows + 1 }
-        guard first != request.first || page.rows.count < min(rows, page.matching - first) else { return }
-        request.first = first
-        reread(keeping: nil, counting: false)
-    }
-
-    /// Scrolls the list by `rows` (the wheel), the selection kept within it.
-    func scroll(by rows: Int) {
-        let shown = max(layout.list.count, 1)
-        request.first = max(min(request.first + rows, page.matching - shown), 0)
-        reread(keeping: nil, counting: false)
-        selected = max(min(selected, request.first + shown - 1), request.first)
+    /// Reads again what is shown, after a change of the library (this process's or another's),
+    /// and watches the library folder once it exists.
+    func refresh() {
+        updateList { try $0.refresh() }
+        if watch == nil { watch = LibraryWatch(folder: library.url) }
     }
 
     // MARK: - Keys
@@ -291,33 +235,30 @@ final class HomeScreen {
 
     /// The keys of the list, Quick Play and the actions on the selected clip.
     private func browse(_ key: TerminalScreen.Key) {
-        let rows = max(layout.list.count, 1)
+        let rows = browser.rows, quickPlay = browser.page.quickPlay
         switch key {
-        case .character("j"), .down: select(selected + 1)
-        case .character("k"), .up: select(selected - 1)
-        case .pageDown: select(selected + rows)
-        case .pageUp: select(selected - rows)
-        case .character("g"), .home: select(0)
-        case .character("G"), .end: select(page.matching - 1)
-        case .wheelDown: scroll(by: 3)
-        case .wheelUp: scroll(by: -3)
+        case .character("j"), .down: updateList { try $0.move(by: 1) }
+        case .character("k"), .up: updateList { try $0.move(by: -1) }
+        case .pageDown: updateList { try $0.move(by: rows) }
+        case .pageUp: updateList { try $0.move(by: -rows) }
+        case .character("g"), .home: updateList { try $0.select(0) }
+        case .character("G"), .end: updateList { try $0.select($0.page.matching - 1) }
+        case .wheelDown: updateList { try $0.scroll(by: 3) }
+        case .wheelUp: updateList { try $0.scroll(by: -3) }
         case .click(let row, let column): click(row: row, column: column)
-        case .character("s"):
-            let sorts = RecordingSort.allCases
-            request.sort = sorts[(sorts.firstIndex(of: request.sort)! + 1) % sorts.count]
-            reread(keeping: selectedRecording?.id)
+        case .character("s"): updateList { try $0.nextSort() }
         case .character("/"):
             mode = .filtering
-        case .escape where !request.filter.isEmpty:
-            setFilter("")
+        case .escape where !browser.request.filter.isEmpty:
+            updateList { try $0.filter("") }
         case .enter:
             if let recording = selectedRecording { play(recording) }
         case .character(let digit) where ("1"..."3").contains(digit):
             let index = digit.wholeNumberValue! - 1
-            if page.quickPlay.indices.contains(index) {
-                play(page.quickPlay[index])
+            if quickPlay.indices.contains(index) {
+                play(quickPlay[index])
             } else {
-                message = (page.quickPlay.isEmpty ? "Quick Play is empty: press r to record your first clip." : "Quick Play has \(page.quickPlay.count) clip\(page.quickPlay.count == 1 ? "" : "s").", false)
+                message = (quickPlay.isEmpty ? "Quick Play is empty: press r to record your first clip." : "Quick Play has \(quickPlay.count) clip\(quickPlay.count == 1 ? "" : "s").", false)
             }
         case .character("r"): record(video: false)
         case .character("R"): record(video: true)
@@ -345,6 +286,8 @@ final class HomeScreen {
 
     /// Typing the filter: the list follows every keystroke.
     private func filter(_ key: TerminalScreen.Key) {
+        let filter = browser.request.filter
+        let setFilter = { (text: String) in self.updateList { try $0.filter(text) } }
         switch key {
         case .enter, .tab:
             mode = .browsing
@@ -352,14 +295,14 @@ final class HomeScreen {
             mode = .browsing
             setFilter("")
         case .backspace:
-            setFilter(String(request.filter.dropLast()))
+            setFilter(String(filter.dropLast()))
         case .control("u"):
             setFilter("")
         case .control("w"):
-            let trimmed = request.filter.reversed().drop(while: { $0 == " " }).drop(while: { $0 != " " })
+            let trimmed = filter.reversed().drop(while: { $0 == " " }).drop(while: { $0 != " " })
             setFilter(String(trimmed.reversed()))
         case .character(let character):
-            setFilter(request.filter + String(character))
+            setFilter(filter + String(character))
         case .down, .up, .pageDown, .pageUp, .wheelUp, .wheelDown, .click:
             browse(key)
         default:
@@ -367,29 +310,13 @@ final class HomeScreen {
         }
     }
 
-    /// Filters the list with `text`, reading the rows it shows at once and counting its matches
-    /// once they are drawn (among the few the filter it extends matched, when it does); emptied,
-    /// the selection goes back to the clip it was on.
-    private func setFilter(_ text: String) {
-        let keep = text.isEmpty ? selectedRecording?.id : nil
-        let extended = filtered.flatMap { !$0.filter.isEmpty && text.hasPrefix($0.filter) ? $0.rowIDs : nil }
-        request.filter = text
-        request.among = text.isEmpty ? nil : extended
-        request.first = 0
-        selected = 0
-        if text.isEmpty { filtered = nil }
-        if !text.isEmpty { page.counted = false }
-        reread(keeping: keep, counting: text.isEmpty)
-    }
-
     /// A click: a row of the list selects it, a row of Quick Play plays it, the bar of the
     /// player line goes to that point.
     private func click(row: Int, column: Int) {
         if layout.list.contains(row) {
-            let position = request.first + row - layout.list.lowerBound
-            if position < page.matching { select(position) }
-        } else if let index = layout.quickPlayRows.firstIndex(of: row), page.quickPlay.indices.contains(index) {
-            play(page.quickPlay[index])
+            updateList { try $0.select(shownRow: row - layout.list.lowerBound) }
+        } else if let index = layout.quickPlayRows.firstIndex(of: row), browser.page.quickPlay.indices.contains(index) {
+            play(browser.page.quickPlay[index])
         }
     }
 
