@@ -59,7 +59,7 @@ struct HomeScreenTests {
         try terminal.resize(columns: 30, rows: 8)
         try await Self.shows(terminal, "cravey needs at least 40x10")
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     /// Whether the row of the list holding `title` is drawn in reverse video (SGR 7) on
@@ -133,7 +133,7 @@ struct HomeScreenTests {
         #expect(abs(Witness.dominantFrequency(heard) - 440) < 5)
         #expect(try library.recording(ids[440]!)?.playCount == 3)
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     @Test("/ filters as it is typed and Escape brings every clip back; s orders by plays, then by title; a click selects a row")
@@ -160,7 +160,7 @@ struct HomeScreenTests {
         try terminal.click(column: 10, row: 8)
         try await Self.shows(terminal, "── \(Self.listed(terminal.screen)[2]) ")
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     @Test("30 clips: the wheel scrolls the list, j and PgDn move the selection a row and a page, G goes to the last clip and g to the first")
@@ -181,7 +181,7 @@ struct HomeScreenTests {
         try terminal.type("NPage")
         try await Self.shows(terminal, "── Clip \(28 - rows) ")
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     /// The titles of the list's rows, top down.
@@ -221,7 +221,7 @@ struct HomeScreenTests {
         #expect(try library.count() == 4 && library.recording(selected.id) == nil)
         try await Self.shows(terminal, " 4 clips")
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     @Test("a clip another process imports shows within a second")
@@ -240,7 +240,7 @@ struct HomeScreenTests {
         #expect(delay < 1, "shown \(delay) s after the import ended")
         #expect(terminal.screen.contains(" 6 clips"))
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     @Test("Ctrl-Z gives the terminal back (its mode, the cursor, no mouse reporting, the normal screen) and fg takes it again")
@@ -285,7 +285,7 @@ struct HomeScreenTests {
             let home = try #require(Self.child(of: terminal.shellID))
             kill(home, way == .sigterm ? SIGTERM : SIGHUP)
         }
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
         let modes = try terminal.terminalModes()
         #expect(modes.before == modes.after)
         #expect(terminal.state("mouse_any_flag") == "0" && terminal.state("alternate_on") == "0" && terminal.state("cursor_flag") == "1")
@@ -308,20 +308,20 @@ struct HomeScreenTests {
 
         // (tmux sets TERM in its window: `env` sets it again for cravey.)
         let dumb = try TmuxTerminal("/usr/bin/env", ["TERM=dumb", "CRAVEY_LIBRARY=\(library)", Cravey.executable], environment: Self.environment())
-        #expect(dumb.waitForExit(within: 30) == 0)
+        #expect(try await offPool { dumb.waitForExit(within: 30) } == 0)
         #expect(dumb.screen.contains("See 'cravey help <subcommand>' for detailed help."), "\(dumb.screen)")
         // home.open = false: cravey alone prints its help on a terminal too; cravey home opens all the same
         let settings = try Cravey.settings("home.open = false\n")
         let declined = try TmuxTerminal(Cravey.executable, [], environment: Self.environment(settings.merging(["CRAVEY_LIBRARY": library]) { $1 }))
-        #expect(declined.waitForExit(within: 30) == 0)
+        #expect(try await offPool { declined.waitForExit(within: 30) } == 0)
         #expect(declined.screen.contains("See 'cravey help <subcommand>' for detailed help."), "\(declined.screen)")
         let opened = try TmuxTerminal(Cravey.executable, ["home", "--library", library], environment: Self.environment(settings))
         try await Self.shows(opened, "? help")
         try opened.type("q")
-        #expect(opened.waitForExit(within: 30) == 0)
+        #expect(try await offPool { opened.waitForExit(within: 30) } == 0)
 
         let refused = try TmuxTerminal("/usr/bin/env", ["TERM=dumb", Cravey.executable, "home", "--library", library], environment: Self.environment())
-        #expect(refused.waitForExit(within: 30) == 64)
+        #expect(try await offPool { refused.waitForExit(within: 30) } == 64)
         #expect(refused.screen.contains("needs a terminal that can move its cursor"))
         let modes = try refused.terminalModes()
         #expect(modes.before == modes.after)
@@ -353,7 +353,7 @@ struct HomeScreenTests {
         let cut = try #require(try library.recording(clip.id))
         #expect(abs(cut.duration - 3.3) < 0.1 && cut.title == "Fumble" && cut.playCount == 1, "\(cut)")
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 }
 
@@ -384,7 +384,7 @@ struct HomeScreenSoundTests {
         #expect(abs(Witness.dominantFrequency(heard) - 440) < 4.4)
         #expect(try library.recording(clip.id)?.playCount == 2)
         try terminal.type("q")
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     @Test("r records from the microphone with the live meter; s stops and saves; the look back changes the title and Enter keeps the clip, selected in the list; SIGTERM during a recording saves it")
@@ -411,7 +411,7 @@ struct HomeScreenSoundTests {
         try terminal.type("r")
         try await HomeScreenTests.shows(terminal, "● 0:01.")
         kill(try #require(HomeScreenTests.child(of: terminal.shellID)), SIGTERM)
-        #expect(terminal.waitForExit(within: 30) == 0)
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
         #expect(try library.count() == 2)
         let modes = try terminal.terminalModes()
         #expect(modes.before == modes.after)

@@ -117,6 +117,7 @@ public final class TmuxTerminal: @unchecked Sendable {
     }
 
     /// Waits until the program has ended; its exit status, or nil if it did not within `seconds`.
+    /// Blocks: call it off the cooperative pool (``offPool(_:)``).
     public func waitForExit(within seconds: Double) -> Int32? {
         let status = folder.appendingPathComponent("status")
         guard waitUntil(within: seconds, every: 0.05, { state("pane_dead") == "1" }),
