@@ -88,7 +88,7 @@ case (3, "thumbnail"), (4, "thumbnail"):
     for _ in 0..<count {
         times.append(seconds(try ContinuousClock().measure {
             let jpeg = try Thumbnailer.jpeg(forVideoAt: .outside(URL(fileURLWithPath: arguments[2])))
-            try store.write { tx in try tx.store(jpeg, as: .thumbnail, of: ClipFiles(id: UUID(), type: .video)) }
+            try store.write { tx in try tx.store(jpeg, as: .thumbnail, of: ClipFiles(id: RecordingID(), type: .video)) }
         }))
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"median\": \(times.sorted()[count / 2])}")

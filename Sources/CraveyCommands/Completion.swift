@@ -13,7 +13,7 @@ enum Completion {
         guard let library = try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false),
               let recordings = try? library.recordings(sortedBy: .recent) else { return [] }
         return recordings.map { recording in
-            let id = recording.id.uuidString.lowercased().prefix(8)
+            let id = recording.id.description.prefix(8)
             let title = recording.title.filter { !$0.isNewline && $0 != "\t" }
             switch CompletionShell.requesting {
             case .zsh?: return "\(id):\(title.replacingOccurrences(of: ":", with: "\\:"))"

@@ -23,7 +23,7 @@ struct Info: ParsableCommand {
         if json { return try Terminal.printJSON(recording) }
         let file = library.url.appendingPathComponent(recording.filePath).path
         let rows: [(String, String)] = [
-            ("ID", recording.id.uuidString.lowercased()),
+            ("ID", recording.id.description),
             ("Title", Format.visible(recording.title)),
             ("Type", recording.type.rawValue),
             ("Purpose", recording.purpose?.rawValue ?? "none"),

@@ -84,9 +84,9 @@ package enum Terminal {
     /// clip is saved and gives its id on stderr: it is in the library all the same.
     package static func printSaved(_ recording: Recording, json: Bool) throws {
         do {
-            try print(recording, json: json) { $0.id.uuidString.lowercased() }
+            try print(recording, json: json) { $0.id.description }
         } catch var error as CraveyError {
-            error.message = "The clip \"\(recording.title)\" is saved in the library as \(recording.id.uuidString.lowercased()), but its id could not be printed: " + error.message
+            error.message = "The clip \"\(recording.title)\" is saved in the library as \(recording.id.description), but its id could not be printed: " + error.message
             throw error
         }
     }
@@ -136,7 +136,7 @@ package enum Format {
 
     /// The first 8 characters of a recording's id, as `list` shows it; any command takes it as the id.
     static func shortID(_ recording: Recording) -> String {
-        String(recording.id.uuidString.lowercased().prefix(8))
+        String(recording.id.description.prefix(8))
     }
 
     /// Stored text made safe for a terminal: a line break shows as "⏎" and any other control

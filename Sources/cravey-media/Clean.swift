@@ -43,11 +43,11 @@ struct Clean: AsyncParsableCommand {
         }
         if command.json {
             let finite = { (value: Double) in value.isFinite ? value : nil }
-            return try Terminal.printJSON(Report(id: recording.id.uuidString.lowercased(),
+            return try Terminal.printJSON(Report(id: recording.id.description,
                                                  noiseSample: [cleanup.noiseSample.lowerBound, cleanup.noiseSample.upperBound],
                                                  noiseFloorBefore: finite(cleanup.noiseFloorBefore), noiseFloorAfter: finite(cleanup.noiseFloorAfter),
                                                  speechLevelChange: cleanup.speechLevelChange, filters: cleanup.filters, kept: kept != nil))
         }
-        if let kept { try Terminal.output(kept.id.uuidString.lowercased()) }
+        if let kept { try Terminal.output(kept.id.description) }
     }
 }

@@ -107,7 +107,7 @@ struct Player {
     func openInDesktop(_ recording: Recording) throws {
         let url = try library.fileURL(of: recording)
         guard Self.hasDisplay else {
-            throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.uuidString.lowercased().prefix(8))`.")
+            throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.description.prefix(8))`.")
         }
         let opener = Process()
         opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -167,7 +167,7 @@ struct Player {
     private func report(completed: Bool, secondsListened: Double, position: Double, recording: Recording, counted: Bool,
                         title: String, pictures: (shown: Int, dropped: Int)? = nil) throws {
         if json {
-            let play = PlayReport(id: recording.id.uuidString.lowercased(), counted: counted, completed: completed,
+            let play = PlayReport(id: recording.id.description, counted: counted, completed: completed,
                                   secondsListened: secondsListened, position: position, playCount: recording.playCount,
                                   picturesShown: pictures?.shown, picturesDropped: pictures?.dropped)
             let encoder = JSONEncoder()

@@ -36,7 +36,7 @@ struct Preview {
             TerminalMode.giveBack()
             Terminal.diagnostic("\(Terminal.canRedraw ? "\r\u{1B}[2K" : "\n")Kept \"\(Format.visible(kept.withLock { $0.title }))\".")
             do {
-                try Terminal.output(kept.withLock { $0.id.uuidString.lowercased() })
+                try Terminal.output(kept.withLock { $0.id.description })
             } catch {
                 CraveyMedia.exit(reporting: error)  // a full disk is 73, as everywhere
             }

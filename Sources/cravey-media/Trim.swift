@@ -35,7 +35,7 @@ struct Trim: AsyncParsableCommand {
         }
         let start = command.start?.seconds ?? proposal?.start ?? 0
         let end = min(command.end?.seconds ?? proposal?.end ?? recording.duration, recording.duration)
-        let plan = Plan(id: recording.id.uuidString.lowercased(), duration: recording.duration, start: start, end: end,
+        let plan = Plan(id: recording.id.description, duration: recording.duration, start: start, end: end,
                         cutBefore: start, cutAfter: max(recording.duration - end, 0),
                         noiseFloor: proposal?.noiseFloor, threshold: proposal?.threshold)
         Terminal.diagnostic(Self.describe(plan, of: recording))
@@ -49,7 +49,7 @@ struct Trim: AsyncParsableCommand {
                                    action: "cut", declined: "Nothing was cut.") else { return }
         let trimmed = try await library.trim(recording, from: start, to: end)
         Terminal.diagnostic("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(recording.duration)) -> \(ClipTime.text(trimmed.duration)).")
-        try Terminal.print(trimmed, json: command.json) { $0.id.uuidString.lowercased() }
+        try Terminal.print(trimmed, json: command.json) { $0.id.description }
     }
 
     /// "Keeping 0:00.850-0:04.150 of 0:05.500: cutting 0.850 s before and 1.350 s after." and,

@@ -26,7 +26,7 @@ struct BackupTests {
 
     /// Every row of `copy` is the row of `original` with the same id: the same words, dates,
     /// plays, loudness and bytes.
-    func expectSame(_ copy: RecordingLibrary, as original: RecordingLibrary, ids: [UUID]? = nil,
+    func expectSame(_ copy: RecordingLibrary, as original: RecordingLibrary, ids: [RecordingID]? = nil,
                     sourceLocation: SourceLocation = #_sourceLocation) throws {
         for row in try original.recordings() where ids?.contains(row.id) ?? true {
             let back = try #require(try copy.recording(row.id), "\(row.title) is missing", sourceLocation: sourceLocation)
@@ -190,7 +190,7 @@ struct BackupTests {
         let added = try altered(archive, "added.tar") { _ in }
         let extra = temporaryFolder().appendingPathComponent("cravey-backup/Recordings")
         try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
-        try Data("not mine".utf8).write(to: extra.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a"))
+        try Data("not mine".utf8).write(to: extra.appendingPathComponent("audio_\(RecordingID().description).m4a"))
         let append = try run("tar", ["-rf", added.path, "-C", temporaryFolder().path, "cravey-backup"])
         try #require(append.status == 0, "\(append.error)")
         broken.append(added)
@@ -275,7 +275,7 @@ struct BackupTests {
         // Given a library where the kept clip's file is there without its row (its row removed with sqlite3)
         let kept = try #require(rows.first { $0.title == "Kept" })
         let sql = try run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path,
-                                      "DELETE FROM recording WHERE id = '\(kept.id.uuidString.lowercased())';"])
+                                      "DELETE FROM recording WHERE id = '\(kept.id.description)';"])
         try #require(sql.status == 0, "\(sql.error)")
         let file = library.url.appendingPathComponent(kept.filePath)
         let bytes = try Data(contentsOf: file)

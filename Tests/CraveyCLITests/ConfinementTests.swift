@@ -166,7 +166,7 @@ struct ConfinementTests {
     func readOnlyLibrary() async throws {
         // Given a library with a clip, seen through a read-only bind mount in a private mount namespace
         let library = try Fixture.library(titles: ["Calm"])
-        let id = try #require(try library.recordings().first).id.uuidString.lowercased()
+        let id = try #require(try library.recordings().first).id.description
         let source = library.url.path
         let mounted = temporaryFolder().appendingPathComponent("readonly").path
         try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
@@ -197,7 +197,7 @@ struct ConfinementTests {
         // When the doctor looks, repairs, and the recording is deleted
         let doctor = try await Cravey.run(["doctor", "--library", path])
         let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
-        let delete = try await Cravey.run(["delete", recording.id.uuidString, "--yes", "--library", path])
+        let delete = try await Cravey.run(["delete", recording.id.uuid.uuidString, "--yes", "--library", path])
 
         // Then the doctor saw it, repaired it, and the delete succeeded
         #expect(doctor.status == 1 && doctor.output.contains("../x.jpg"), "\(doctor.output)")
@@ -220,8 +220,8 @@ struct ConfinementTests {
         let path = library.url.path
 
         // When its waveform is asked for, it is shown, and the library is repaired
-        let waveform = try await Cravey.run(["waveform", row.id.uuidString, "--json", "--library", path])
-        let info = try await Cravey.run(["info", row.id.uuidString, "--library", path])
+        let waveform = try await Cravey.run(["waveform", row.id.uuid.uuidString, "--json", "--library", path])
+        let info = try await Cravey.run(["info", row.id.uuid.uuidString, "--library", path])
         let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
 
         // Then the waveform is made from the clip's media (not read through the link), info shows

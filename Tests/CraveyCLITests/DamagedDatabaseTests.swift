@@ -9,7 +9,7 @@ import Testing
 struct DamagedDatabaseTests {
     /// A library of three clips with words and plays, as a person's would be after a while;
     /// returns its folder and its rows with their plays, as they are.
-    func livedIn() async throws -> (library: URL, rows: [Recording], plays: [UUID: [PlayEvent]]) {
+    func livedIn() async throws -> (library: URL, rows: [Recording], plays: [RecordingID: [PlayEvent]]) {
         let library = try Fixture.library(titles: ["Why I stopped", "Breathe", "Day 30"])
         for (index, recording) in try library.recordings().enumerated() {
             try library.edit(recording.id) { words in
@@ -37,7 +37,7 @@ struct DamagedDatabaseTests {
         try handle.close()
     }
 
-    func assertRestored(_ library: URL, as rows: [Recording], plays: [UUID: [PlayEvent]],
+    func assertRestored(_ library: URL, as rows: [Recording], plays: [RecordingID: [PlayEvent]],
                         sourceLocation: SourceLocation = #_sourceLocation) throws {
         let opened = try RecordingLibrary(at: library)
         let now = try opened.recordings()

@@ -69,7 +69,7 @@ struct HangUpTests {
 
         // Then one play is counted, stopped long before the end
         let opened = try RecordingLibrary(at: library)
-        let plays = try opened.plays(of: try #require(UUID(uuidString: id)))
+        let plays = try opened.plays(of: try #require(RecordingID(id)))
         #expect(plays.count == 1 && plays.first?.completed == false, "\(plays)")
         #expect((plays.first?.secondsListened ?? 99) < 10)
         #expect(try opened.recording(matching: id).playCount == 1)

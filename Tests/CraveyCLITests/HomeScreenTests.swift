@@ -116,7 +116,7 @@ struct HomeScreenTests {
     @Test("1, 2 and 3 play Quick Play's clips at once (the sink hears the second's tone) and count the play")
     func quickPlayKeys() async throws {
         let library = try RecordingLibrary(at: temporaryLibrary())
-        var ids: [Double: UUID] = [:]
+        var ids: [Double: RecordingID] = [:]
         for (frequency, plays) in [(440.0, 2), (660.0, 1), (880.0, 3)] {
             let clip = try await library.importFile(at: try Fixture.tones([(frequency, 1)]), metadata: try RecordingMetadata(title: "\(Int(frequency)) Hz"))
             for _ in 0..<plays { try library.countPlay(of: clip) }

@@ -20,7 +20,7 @@ struct ImportCommandTests {
         func importedTitle(_ arguments: [String]) async throws -> String {
             let imported = try await Cravey.run(["import", "--library", path] + arguments)
             #expect(imported.status == 0, "\(imported.error)")
-            let id = try #require(UUID(uuidString: imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+            let id = try #require(RecordingID(imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
             return try #require(try library.recording(id)).title
         }
         // When / Then: no --title names it after the file, without the extension

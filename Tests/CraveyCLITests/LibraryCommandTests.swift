@@ -15,7 +15,7 @@ struct LibraryCommandTests {
         let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    try await runOffPool(helper, ["plays", library.url.path, recording.id.uuidString, "250"])
+                    try await runOffPool(helper, ["plays", library.url.path, recording.id.uuid.uuidString, "250"])
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -30,7 +30,7 @@ struct LibraryCommandTests {
         let library = try Fixture.library(titles: ["Don't Do It"])
         let recording = try #require(try library.recordings().first)
         let path = library.url.path
-        let id = String(recording.id.uuidString.lowercased().prefix(6))
+        let id = String(recording.id.description.prefix(6))
 
         let refused = try await Cravey.run(["delete", id, "--library", path])
         #expect(refused.status == 64)
@@ -52,7 +52,7 @@ struct LibraryCommandTests {
         let library = try Fixture.library(titles: ["Breathe"])
         let recording = try #require(try library.recordings().first)
         let path = library.url.path
-        let id = String(recording.id.uuidString.prefix(8))
+        let id = String(recording.id.uuid.uuidString.prefix(8))
 
         let edited = try await Cravey.run(["edit", id, "--title", "Ten minutes", "--purpose", "craving", "--json", "--library", path])
         #expect(edited.status == 0, "\(edited.error)")
@@ -72,7 +72,7 @@ struct LibraryCommandTests {
         let recording = try #require(try library.recordings().first { $0.title == "Breathe" })
         let other = try #require(try library.recordings().first { $0.title == "Other" })
         let path = library.url.path
-        let id = String(recording.id.uuidString.lowercased().prefix(8))
+        let id = String(recording.id.description.prefix(8))
 
         // Given: typed input with ESC (which could retitle the terminal) is refused, nothing changes.
         let refused = try await Cravey.run(["edit", id, "--title", "ab\u{1B}]0;pwned\u{07}", "--library", path])
@@ -148,7 +148,7 @@ struct LibraryCommandTests {
         let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
         let imported = try await Cravey.run(["--library", path, "import", wav.path, "--title", "Breathe", "--purpose", "reflection"])
         #expect(imported.status == 0, "\(imported.error)")
-        let id = try #require(UUID(uuidString: imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let id = try #require(RecordingID(imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
         let row = try #require(try library.recording(id))
         #expect(row.title == "Breathe" && row.purpose == .reflection && row.type == .audio)
 

@@ -12,7 +12,7 @@ struct LoudnessCommandTests {
         let library = try Fixture.library(titles: ["Breathe"])
         let recording = try #require(try library.recordings().first)
         let path = library.url.path
-        let id = String(recording.id.uuidString.lowercased().prefix(8))
+        let id = String(recording.id.description.prefix(8))
         let jsonBefore = try await Cravey.run(["info", id, "--json", "--library", path])
 
         // When info and doctor look at it

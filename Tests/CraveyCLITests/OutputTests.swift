@@ -10,7 +10,7 @@ struct OutputTests {
     /// The commands that print data, in both executables.
     static func printing(_ library: RecordingLibrary) throws -> [[String]] {
         let path = library.url.path
-        let id = try #require(try library.recordings().first).id.uuidString
+        let id = try #require(try library.recordings().first).id.uuid.uuidString
         return [["list", "--json"], ["list"], ["info", id], ["info", id, "--json"], ["quickplay", "--json"],
                 ["export", "--format", "json"], ["export", "--format", "csv"], ["storage"], ["devices", "--json"]]
             .map { $0 + ["--library", path] } + [["--version"], ["--help"], ["help", "list"], ["record", "--help"]]

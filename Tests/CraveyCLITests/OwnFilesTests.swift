@@ -28,7 +28,7 @@ struct OwnFilesTests {
         try FileManager.default.copyItem(at: wav, to: recordings.appendingPathComponent("voice memo.wav"))
         try Data("call Sam".utf8).write(to: recordings.appendingPathComponent("notes.txt"))
         try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: library.thumbnailsURL.appendingPathComponent("cover.jpg"))
-        let disguised = "audio_\(UUID().uuidString.lowercased()).m4a"
+        let disguised = "audio_\(RecordingID().description).m4a"
         try FileManager.default.copyItem(at: wav, to: recordings.appendingPathComponent(disguised))
         let path = library.url.path
         let theirs = try contents(recordings).filter { !$0.key.hasPrefix("audio_") }
@@ -106,7 +106,7 @@ struct OwnFilesTests {
             INSERT OR REPLACE INTO libraryInfo (key, value) VALUES ('writtenBy', '9.0.0');
             """])
         try #require(bumped.status == 0, "\(bumped.error)")
-        let ids = try library.recordings().map { $0.id.uuidString.lowercased() }
+        let ids = try library.recordings().map { $0.id.description }
         let before = try contents(library.url.appendingPathComponent("Recordings"))
 
         // When it is listed, and changed every way

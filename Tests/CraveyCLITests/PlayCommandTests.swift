@@ -54,7 +54,7 @@ struct PlayCommandTests {
         let play = try #require(lines.last?["play"] as? [String: Any])
         #expect(play["counted"] as? Bool == true && play["completed"] as? Bool == true && play["playCount"] as? Int == 1)
         #expect(try playCount(library, ids[0]) == 1)
-        let event = try #require(try library.plays(of: UUID(uuidString: ids[0])!).first)
+        let event = try #require(try library.plays(of: RecordingID(ids[0])!).first)
         #expect(event.completed && abs(event.secondsListened - 2) <= 0.2)
     }
 
@@ -93,7 +93,7 @@ struct PlayCommandTests {
         // And a library of three clips with scripted plays: B 3 times, C twice, A once
         let (library, ids) = try await library((0..<3).map { _ in try Fixture.tones([(440, 0.3)]) })
         for (index, plays) in [(1, 3), (2, 2), (0, 1)] {
-            for _ in 0..<plays { try library.countPlay(of: UUID(uuidString: ids[index])!, secondsListened: 1, completed: true) }
+            for _ in 0..<plays { try library.countPlay(of: RecordingID(ids[index])!, secondsListened: 1, completed: true) }
         }
 
         // When Quick Play's second clip is played
@@ -105,7 +105,7 @@ struct PlayCommandTests {
         #expect(second.status == 0, "\(second.error)")
         let play = try #require(try jsonLines(second.output).last?["play"] as? [String: Any])
         #expect(play["id"] as? String == ids[2] && play["playCount"] as? Int == 3)
-        let order = try library.quickPlay().map { $0.id.uuidString.lowercased() }
+        let order = try library.quickPlay().map { $0.id.description }
         #expect(order == [ids[2], ids[1], ids[0]])
         #expect(beyond.status == 66)
     }
@@ -128,7 +128,7 @@ struct PlayCommandTests {
         // Then every play counted once
         for result in results { #expect(result.status == 0, "\(result.error)") }
         #expect(try playCount(library, ids[0]) == 6)
-        #expect(try library.plays(of: UUID(uuidString: ids[0])!).count == 6)
+        #expect(try library.plays(of: RecordingID(ids[0])!).count == 6)
     }
 
     @Test("not on a terminal, SIGTERM and SIGINT stop the playback and count it as not completed", arguments: [SIGTERM, SIGINT])
@@ -150,7 +150,7 @@ struct PlayCommandTests {
 
         // Then it stopped cleanly and counted a play that did not complete
         #expect(process.terminationStatus == 0)
-        let event = try #require(try library.plays(of: UUID(uuidString: ids[0])!).first)
+        let event = try #require(try library.plays(of: RecordingID(ids[0])!).first)
         #expect(!event.completed && event.secondsListened > 0.3 && event.secondsListened < 5, "\(event)")
     }
 
@@ -208,7 +208,7 @@ struct PlayCommandTests {
             #expect(output.contains("status 0"), "\(output)")
             let modes = output.split(whereSeparator: \.isNewline).map(String.init).filter { $0.filter { $0 == ":" }.count > 10 }
             #expect(modes.count == 2 && modes.first == modes.last, "\(modes)")
-            let event = try #require(try library.plays(of: UUID(uuidString: id)!).first)
+            let event = try #require(try library.plays(of: RecordingID(id)!).first)
             #expect(!event.completed, "\(event)")
             #expect(try library.recording(matching: id).playCount == 1)
             return event

@@ -70,7 +70,7 @@ struct PreviewTests {
         terminal.type("\n")
         let shown = try await offPool { terminal.waitForExit() }
         #expect(terminal.process.terminationStatus == 0, "\(shown)")
-        #expect(shown.contains("Kept \"Breathe in\"") && shown.contains(saved.id.uuidString.lowercased()))
+        #expect(shown.contains("Kept \"Breathe in\"") && shown.contains(saved.id.description))
 
         let kept = try #require(try await listed(library).first)
         #expect(kept.id == saved.id && kept.title == "Breathe in" && kept.purpose == .craving && kept.notes == "after a walk")
@@ -86,10 +86,10 @@ struct PreviewTests {
         terminal.type("y\n")
         let shown = try await offPool { terminal.waitForExit() }
         #expect(terminal.process.terminationStatus == 0, "\(shown)")
-        #expect(shown.contains("Discarded \"Before\"") && !shown.contains(saved.id.uuidString.lowercased()), "\(shown)")
+        #expect(shown.contains("Discarded \"Before\"") && !shown.contains(saved.id.description), "\(shown)")
         #expect(try await listed(library).isEmpty)
         let left = try FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path)
-            .filter { $0.contains(saved.id.uuidString.lowercased()) }
+            .filter { $0.contains(saved.id.description) }
         #expect(left.isEmpty, "\(left)")
     }
 
@@ -174,7 +174,7 @@ struct PreviewTests {
         try await step(terminal, "y\n", until: { $0.contains("Trimmed \"Before\"") })
         terminal.type("\n")
         let shown = try await offPool { terminal.waitForExit() }
-        #expect(terminal.process.terminationStatus == 0 && shown.contains(saved.id.uuidString.lowercased()), "\(shown)")
+        #expect(terminal.process.terminationStatus == 0 && shown.contains(saved.id.description), "\(shown)")
         let kept = try #require(try await listed(library).first)
         #expect(kept.id == saved.id && kept.title == "Before" && abs(kept.duration - (end - start)) < 0.01, "\(kept.duration) for \(start)-\(end)")
         #expect(kept.playCount == 0, "auditions are never counted")

@@ -15,7 +15,7 @@ struct ShareCommandTests {
         let result = try await Cravey.run(["import", source.path, "--title", "For Sam", "--library", library.path])
         try #require(result.status == 0, "\(result.error)")
         let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let uuid = try #require(UUID(uuidString: id))
+        let uuid = try #require(RecordingID(id))
         return (id, try #require(try RecordingLibrary(at: library).recording(uuid)))
     }
 

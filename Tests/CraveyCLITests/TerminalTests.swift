@@ -10,7 +10,7 @@ struct TerminalTests {
     func deletePrompt() async throws {
         let library = try Fixture.library(titles: ["Don't Do It"])
         let recording = try #require(try library.recordings().first)
-        let arguments = ["delete", recording.id.uuidString, "--library", library.url.path]
+        let arguments = ["delete", recording.id.uuid.uuidString, "--library", library.url.path]
 
         let declined = try await answer(arguments, "n\n")
         #expect(declined.status == 0)
@@ -33,7 +33,7 @@ struct TerminalTests {
         let recording = try #require(try library.recordings().first { $0.title == "Typed ahead" })
 
         // A "y" typed before the question, then "n" after it: not deleted
-        let ahead = try await answer(["delete", recording.id.uuidString, "--library", library.url.path], "n\n", typedAhead: "y\n")
+        let ahead = try await answer(["delete", recording.id.uuid.uuidString, "--library", library.url.path], "n\n", typedAhead: "y\n")
         #expect(ahead.status == 0 && ahead.output.contains("Nothing was deleted"), "\(ahead.output)")
         #expect(try library.count() == 2)
 

@@ -14,7 +14,7 @@ struct ThumbnailCommandTests {
         let result = try await Cravey.run(["import", MediaFixture.named(name).url.path, "--library", library.path])
         #expect(result.status == 0, "\(result.error)")
         let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try #require(try await listed(library).first { $0.id.uuidString.lowercased() == id })
+        return try #require(try await listed(library).first { $0.id.description == id })
     }
 
     /// The library as it stands: its rows and every file's bytes under Recordings/.
@@ -37,13 +37,13 @@ struct ThumbnailCommandTests {
         try FileManager.default.removeItem(at: file)
 
         // When its thumbnail is made again, by a prefix of its id, then at 1.8 s and at the very end
-        let made = try await Cravey.run(["thumbnail", String(video.id.uuidString.lowercased().prefix(8)), "--library", library.path])
+        let made = try await Cravey.run(["thumbnail", String(video.id.description.prefix(8)), "--library", library.path])
         let again = try Data(contentsOf: file)
         let copy = temporaryFolder().appendingPathComponent("default.jpg")
         try again.write(to: copy)
-        let late = try await Cravey.run(["thumbnail", video.id.uuidString, "--at", "1.8", "--json", "--library", library.path])
+        let late = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "1.8", "--json", "--library", library.path])
         let lateDiffers = try Fixture.difference(copy, file)
-        let end = try await Cravey.run(["thumbnail", video.id.uuidString, "--at", "2", "--library", library.path])
+        let end = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "2", "--library", library.path])
 
         // Then each exits 0; the file is a private 320x240 JPEG where the row says (the only
         // thumbnail); the default one is the import's, the one at 1.8 s another picture
@@ -68,7 +68,7 @@ struct ThumbnailCommandTests {
         try FileManager.default.removeItem(at: library.appendingPathComponent(try #require(video.thumbnailPath)))
 
         // When it is made again
-        let result = try await Cravey.run(["thumbnail", video.id.uuidString, "--library", library.path])
+        let result = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--library", library.path])
 
         // Then the row points at a new 320 px wide JPEG, upright (the phone video is portrait)
         #expect(result.status == 0, "\(result.error)")
@@ -85,7 +85,7 @@ struct ThumbnailCommandTests {
         let before = try await state()
         let folder = temporaryFolder()
         let target = folder.appendingPathComponent("cover.jpg")
-        let id = video.id.uuidString
+        let id = video.id.uuid.uuidString
 
         // When the thumbnail goes to a new file, then again without and with --force
         let written = try await Cravey.run(["thumbnail", id, "--at", "1", "--output", target.path, "--library", library.path])
@@ -121,13 +121,13 @@ struct ThumbnailCommandTests {
 
         // When each is asked for a thumbnail
         let run = { (arguments: [String]) in try await Cravey.run(["thumbnail"] + arguments + ["--library", self.library.path]) }
-        let onAudio = try await run([audio.id.uuidString])
-        let pastEnd = try await run([broken.id.uuidString, "--at", "99"])
+        let onAudio = try await run([audio.id.uuid.uuidString])
+        let pastEnd = try await run([broken.id.uuid.uuidString, "--at", "99"])
         let unknown = try await run(["ffffffff"])
-        let gone = try await run([missing.id.uuidString])
-        let undecodable = try await run([broken.id.uuidString])
-        let negative = try await run([broken.id.uuidString, "--at", "-1"])
-        let outputOfAudio = try await run([audio.id.uuidString, "--output", temporaryFolder().appendingPathComponent("a.jpg").path])
+        let gone = try await run([missing.id.uuid.uuidString])
+        let undecodable = try await run([broken.id.uuid.uuidString])
+        let negative = try await run([broken.id.uuid.uuidString, "--at", "-1"])
+        let outputOfAudio = try await run([audio.id.uuid.uuidString, "--output", temporaryFolder().appendingPathComponent("a.jpg").path])
 
         // Then each exits as it should with a message naming the clip or the cause, and nothing changed
         #expect(onAudio.status == 64 && onAudio.error.contains("\"tone\" is an audio recording"), "\(onAudio.error)")
@@ -147,7 +147,7 @@ struct ThumbnailCommandTests {
     func pastTheEnd() async throws {
         let video = try await imported("video.mp4")
         let before = try await state()
-        let result = try await Cravey.run(["thumbnail", video.id.uuidString, "--at", "2.5", "--library", library.path])
+        let result = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "2.5", "--library", library.path])
         #expect(result.status == 64 && result.error.contains("2 s long"), "\(result.error)")
         let after = try await state()
         #expect(after.rows == before.rows && after.files == before.files)

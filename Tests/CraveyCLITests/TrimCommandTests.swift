@@ -22,7 +22,7 @@ struct TrimCommandTests {
     }
 
     func row(_ id: String) throws -> Recording {
-        let uuid = try #require(UUID(uuidString: id))
+        let uuid = try #require(RecordingID(id))
         return try #require(try RecordingLibrary(at: library).recording(uuid))
     }
 
@@ -181,14 +181,14 @@ struct TrimCommandTests {
         let seed = temporaryFolder().appendingPathComponent("seed")
         let result = try await Cravey.run(["import", try Fixture.audio(seconds: 1).path, "--title", "Step", "--library", seed.path])
         try #require(result.status == 0)
-        let id = try #require(UUID(uuidString: result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let id = try #require(RecordingID(result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
         var states: [String: Int] = [:]
         for call in ["renameat", "unlinkat", "fsync", "fdatasync"] {
             for when in 1...60 {
                 let copy = temporaryFolder().appendingPathComponent("\(call)-\(when)")
                 try FileManager.default.copyItem(at: seed, to: copy)
                 let killed = try await runOffPool("strace", ["-f", "-o", "/dev/null", "-e", "trace=\(call)", "-e", "inject=\(call):signal=KILL:when=\(when)",
-                                                             Cravey.executable, "trim", id.uuidString, "--start", "0.2", "--end", "0.8", "--yes",
+                                                             Cravey.executable, "trim", id.uuid.uuidString, "--start", "0.2", "--end", "0.8", "--yes",
                                                              "--library", copy.path], environment: Cravey.environment())
                 _ = try await RecordingLibrary(at: copy).repair()
                 let state = try Self.version(of: id, in: copy)
@@ -203,7 +203,7 @@ struct TrimCommandTests {
 
     /// "old" (1 s) or "new" (0.6 s) when the library holds one clip whose row, media, own copy
     /// and waveform agree; "lost", "two clips" or "inconsistent" otherwise.
-    static func version(of id: UUID, in folder: URL) throws -> String {
+    static func version(of id: RecordingID, in folder: URL) throws -> String {
         let library = try RecordingLibrary(at: folder)
         let rows = try library.recordings()
         guard rows.count == 1 else { return rows.isEmpty ? "lost" : "two clips" }

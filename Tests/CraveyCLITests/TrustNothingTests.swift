@@ -29,12 +29,12 @@ struct TrustNothingTests {
         _ = try await Cravey.run(["list", "--library", library.url.path])  // a reader, as another process
 
         // When it is deleted
-        let deleted = try await Cravey.run(["delete", doomed.id.uuidString, "--yes", "--library", library.url.path])
+        let deleted = try await Cravey.run(["delete", doomed.id.uuid.uuidString, "--yes", "--library", library.url.path])
 
         // Then no file of the library holds its title, its notes or its id
         #expect(deleted.status == 0, "\(deleted.error)")
         for (name, bytes) in try everything(in: library.url) {
-            for secret in ["Zebra whisper 8812", "Quartz lantern notes 4471", doomed.id.uuidString.lowercased()] {
+            for secret in ["Zebra whisper 8812", "Quartz lantern notes 4471", doomed.id.description] {
                 #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(name) still holds \(secret)")
             }
         }
@@ -45,7 +45,7 @@ struct TrustNothingTests {
     func impossibleRows() async throws {
         // Given a library whose rows were edited by hand
         let library = try Fixture.library(titles: ["Future", "Endless", "Loud", "Negative"])
-        let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id.uuidString.lowercased()) })
+        let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id.description) })
         let database = library.url.appendingPathComponent("library.sqlite").path
         let edit = try run("sqlite3", [database, """
             UPDATE recording SET createdAt = '275760-09-13 00:00:00.000' WHERE id = '\(byTitle["Future"]!)';
@@ -74,9 +74,9 @@ struct TrustNothingTests {
             #expect(doctor.output.contains("impossible values: \"\(title)\""), "\(title): \(doctor.output)")
         }
         #expect(repair.status == 0 && after.status == 0, "\(repair.output) \(repair.error) \(after.output)")
-        let endless = try #require(try library.recording(UUID(uuidString: byTitle["Endless"]!)!))
+        let endless = try #require(try library.recording(RecordingID(byTitle["Endless"]!)!))
         #expect(abs(endless.duration - 0.5) < 0.1)
-        #expect(try library.recording(UUID(uuidString: byTitle["Loud"]!)!)?.loudness.map { $0.integrated < 0 } ?? true)
+        #expect(try library.recording(RecordingID(byTitle["Loud"]!)!)?.loudness.map { $0.integrated < 0 } ?? true)
     }
 
     @Test("a loudness no measurement gives is never applied: it reads as not measured, and no gain is past 30 dB")
@@ -87,7 +87,7 @@ struct TrustNothingTests {
         #expect(LoudnessMeasurement(integrated: -.infinity, truePeak: -.infinity).isPlausible)
     }
 
-    @Test("a row whose id is no UUID is reported, and every other row works")
+    @Test("a row whose id is no RecordingID is reported, and every other row works")
     func unreadableRow() async throws {
         // Given a library with one row whose id was edited into something else
         let library = try Fixture.library(titles: ["Good", "Also good"])
@@ -101,7 +101,7 @@ struct TrustNothingTests {
 
         // When it is listed, a clip played, and the doctor looks
         let list = try await Cravey.run(["list", "--library", library.url.path])
-        let info = try await Cravey.run(["info", good.id.uuidString, "--library", library.url.path])
+        let info = try await Cravey.run(["info", good.id.uuid.uuidString, "--library", library.url.path])
         let doctor = try await Cravey.run(["doctor", "--library", library.url.path])
 
         // Then the two good clips work and the doctor names the row
@@ -119,7 +119,7 @@ struct TrustNothingTests {
         for row in rows { try library.countPlay(of: row) }
         let copy = { (row: Recording) in library.fileURL(ClipFiles(row).file(.copy)!) }
         let lying = try String(contentsOf: copy(rows[0]), encoding: .utf8)
-        try lying.replacingOccurrences(of: "\"completed\"", with: "\"recordingId\" : \"\(UUID().uuidString.lowercased())\",\n      \"completed\"")
+        try lying.replacingOccurrences(of: "\"completed\"", with: "\"recordingId\" : \"\(RecordingID().description)\",\n      \"completed\"")
             .write(to: copy(rows[0]), atomically: true, encoding: .utf8)
         let outside = temporaryFolder().appendingPathComponent("outside.json")
         try FileManager.default.copyItem(at: copy(rows[1]), to: outside)
@@ -179,7 +179,7 @@ struct TrustNothingTests {
             try? FileManager.default.removeItem(at: file)
             try #require(mkfifo(file.path, 0o600) == 0)
         }
-        let path = library.url.path, id = clip.id.uuidString
+        let path = library.url.path, id = clip.id.uuid.uuidString
 
         // When it is shown, its waveform asked for, the library examined and repaired, and edited
         let info = try await runWithin(20, ["info", id, "--library", path])
@@ -202,7 +202,7 @@ struct TrustNothingTests {
     func killedBackupLeavesNothing() async throws {
         // Given a library holding 64 MB of media
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let clip = ClipFiles(id: UUID(), type: .audio)
+        let clip = ClipFiles(id: RecordingID(), type: .audio)
         let media = try library.store.create(clip.media(.importing))
         let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
         for _ in 0..<64 { try media.write(block) }

@@ -24,7 +24,7 @@ struct VideoRecordCommandTests {
         // Then the record is printed, a video with its file and thumbnail
         #expect(result.status == 0, "\(result.error)")
         let printed = try Recording.jsonDecoder().decode(Recording.self, from: Data(result.output.utf8))
-        let id = printed.id.uuidString.lowercased()
+        let id = printed.id.description
         #expect(printed.type == .video && printed.title == "Face")
         #expect(printed.filePath == "Recordings/video_\(id).mp4")
         #expect(printed.thumbnailPath == "Recordings/Thumbnails/video_\(id).jpg")

@@ -19,7 +19,7 @@ struct WaveformCommandTests {
 
     /// The waveform stored beside clip `id`, read as the file it is.
     func stored(_ id: String, type: RecordingType = .audio) throws -> Waveform? {
-        let path = library.appendingPathComponent(ClipFiles(id: try #require(UUID(uuidString: id)), type: type).file(.waveform)!.path)
+        let path = library.appendingPathComponent(ClipFiles(id: try #require(RecordingID(id)), type: type).file(.waveform)!.path)
         return (try? Data(contentsOf: path)).flatMap(Waveform.init(audiowaveformData:))
     }
 
@@ -77,7 +77,7 @@ struct WaveformCommandTests {
         let alone = temporaryFolder().appendingPathComponent("alone")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Cravey.executable, toPath: alone.appendingPathComponent("cravey").path)
-        let arguments = ["waveform", id.uuidString.lowercased(), "--json", "--library", fixture.url.path]
+        let arguments = ["waveform", id.description, "--json", "--library", fixture.url.path]
 
         // Then cravey alone cannot make it, and says what is missing
         let without = try await runOffPool(alone.appendingPathComponent("cravey").path, arguments, environment: Cravey.environment())
@@ -127,7 +127,7 @@ struct WaveformCommandTests {
 
         let unknown = try await Cravey.run(["waveform", "0000", "--library", library.path])
         #expect(unknown.status == 66, "\(unknown.error)")
-        let row = try #require(try await listed(library).first { $0.id.uuidString.lowercased() == id })
+        let row = try #require(try await listed(library).first { $0.id.description == id })
         try FileManager.default.removeItem(at: library.appendingPathComponent(row.filePath))
         try FileManager.default.removeItem(at: library.appendingPathComponent(ClipFiles(id: row.id, type: .audio).file(.waveform)!.path))
         let missing = try await waveform(["--json"])
@@ -147,7 +147,7 @@ struct WaveformCommandTests {
 
         let old = try Fixture.library(titles: ["Old"])
         let oldRow = try #require(try old.recordings().first)
-        let oldInfo = try await Cravey.run(["info", oldRow.id.uuidString, "--library", old.url.path])
+        let oldInfo = try await Cravey.run(["info", oldRow.id.uuid.uuidString, "--library", old.url.path])
         #expect(oldInfo.output.contains("Waveform:    not made yet (`cravey waveform` makes it"), "\(oldInfo.output)")
     }
 

@@ -41,7 +41,7 @@ struct WaysOutTests {
 
     /// The plays of the clip `id` in the library at `folder`.
     func plays(_ folder: URL, _ id: String) throws -> [PlayEvent] {
-        try RecordingLibrary(at: folder).plays(of: try #require(UUID(uuidString: id)))
+        try RecordingLibrary(at: folder).plays(of: try #require(RecordingID(id)))
     }
 
     /// A shell `name` with job control that has shown its terminal's mode, then started `cravey
@@ -223,7 +223,7 @@ struct WaysOutTests {
         // Given a clip whose stored waveform holds no peaks (audiowaveform's header alone)
         let sink = try VirtualMicrophone()
         let (folder, id) = try await toneLibrary()
-        let file = folder.appendingPathComponent(ClipFiles(id: try #require(UUID(uuidString: id)), type: .audio).file(.waveform)!.path)
+        let file = folder.appendingPathComponent(ClipFiles(id: try #require(RecordingID(id)), type: .audio).file(.waveform)!.path)
         var header = Data()
         for field: Int32 in [2, 0, 48_000, 480, 0, 1] { withUnsafeBytes(of: field.littleEndian) { header.append(contentsOf: $0) } }
         try header.write(to: file)

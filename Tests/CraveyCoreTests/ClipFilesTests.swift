@@ -9,7 +9,7 @@ struct ClipFilesTests {
     @Test("every name of a clip's files, finished, being written, marked for deletion or written atomically, parses back as what it is")
     func roundTrip() throws {
         for type in RecordingType.allCases {
-            let clip = ClipFiles(id: UUID(), type: type)
+            let clip = ClipFiles(id: RecordingID(), type: type)
             for part in ClipFiles.Part.allCases {
                 guard let file = clip.file(part) else {
                     #expect(part == .thumbnail && type == .audio)
@@ -31,7 +31,7 @@ struct ClipFilesTests {
 
     @Test("names cravey never gives are nobody's: other extensions, upper-case ids, a thumbnail of a sound, paths leaving the folder")
     func foreignNames() {
-        let id = UUID().uuidString.lowercased()
+        let id = RecordingID().description
         let foreign = [
             StoredFile(.recordings, "audio_\(id).mp3"), StoredFile(.recordings, "audio_\(id.uppercased()).m4a"),
             StoredFile(.recordings, "video_\(id).m4a"), StoredFile(.thumbnails, "audio_\(id).jpg"),

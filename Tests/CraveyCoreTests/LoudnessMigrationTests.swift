@@ -17,7 +17,7 @@ struct LoudnessMigrationTests {
     func migratesV1() throws {
         try withFolder { folder in
             // Given a library database as the v1 schema wrote it, with one played row
-            let id = UUID()
+            let id = RecordingID()
             do {
                 let queue = try DatabaseQueue(path: folder.appendingPathComponent(AppDatabase.fileName).path)
                 try AppDatabase.migrator.migrate(queue, upTo: "v1")
@@ -27,9 +27,9 @@ struct LoudnessMigrationTests {
                                                thumbnailPath, fileSize, playCount, lastPlayedAt)
                         VALUES (?, 'video', 'Old clip', 'kept', 'craving', '2026-01-02 03:04:05.678', 12.5,
                                 ?, 'Recordings/Thumbnails/t.jpg', 4321, 7, '2026-02-03 04:05:06.000')
-                        """, arguments: [id.uuidString.lowercased(), "Recordings/video_\(id.uuidString.lowercased()).mp4"])
+                        """, arguments: [id.description, "Recordings/video_\(id.description).mp4"])
                     try db.execute(sql: "INSERT INTO playEvent (recordingId, playedAt, secondsListened, completed) VALUES (?, '2026-02-03 04:05:06.000', 12.5, 1)",
-                                   arguments: [id.uuidString.lowercased()])
+                                   arguments: [id.description])
                 }
                 #expect(try queue.read { db in try db.columns(in: "recording").map(\.name) }.contains("loudnessIntegrated") == false)
             }
@@ -41,7 +41,7 @@ struct LoudnessMigrationTests {
             let row = try #require(try library.recording(id))
             #expect(row == Recording(id: id, type: .video, title: "Old clip", notes: "kept", purpose: .craving,
                                      createdAt: Date(timeIntervalSince1970: 1_767_323_045.678), duration: 12.5,
-                                     filePath: "Recordings/video_\(id.uuidString.lowercased()).mp4",
+                                     filePath: "Recordings/video_\(id.description).mp4",
                                      thumbnailPath: "Recordings/Thumbnails/t.jpg", fileSize: 4321, playCount: 7,
                                      lastPlayedAt: Date(timeIntervalSince1970: 1_770_091_506)))
             #expect(row.loudness == nil)
@@ -68,13 +68,13 @@ struct LoudnessMigrationTests {
             try library.store.write { tx in try tx.repository.insert(recording) }
             let row = try #require(try library.recording(recording.id))
             #expect(row.loudness == silent && row.loudness?.isSilent == true)
-            #expect(throws: CraveyError.self) { try library.store.write { tx in try tx.repository.updateLoudness(of: UUID(), to: silent) } }
+            #expect(throws: CraveyError.self) { try library.store.write { tx in try tx.repository.updateLoudness(of: RecordingID(), to: silent) } }
         }
     }
 
     @Test("the JSON of a recording is the same with or without a measurement: loudness is not part of it")
     func jsonUnchanged() throws {
-        let plain = Recording(id: UUID(), type: .audio, title: "T", createdAt: Date(timeIntervalSince1970: 0), duration: 1,
+        let plain = Recording(id: RecordingID(), type: .audio, title: "T", createdAt: Date(timeIntervalSince1970: 0), duration: 1,
                               filePath: "Recordings/a.m4a", fileSize: 1)
         var measured = plain
         measured.loudness = LoudnessMeasurement(integrated: -20, truePeak: -3)

@@ -6,7 +6,7 @@ import Testing
 @Suite("RecordingJSON to a descriptor")
 struct RecordingJSONTests {
     static let recordings = (0..<3_000).map { index in
-        Recording(id: UUID(), type: .audio, title: "Clip \(index)", createdAt: Date(timeIntervalSince1970: Double(index)),
+        Recording(id: RecordingID(), type: .audio, title: "Clip \(index)", createdAt: Date(timeIntervalSince1970: Double(index)),
                   duration: 1, filePath: "Recordings/audio_\(index).m4a", fileSize: 1000)
     }
 

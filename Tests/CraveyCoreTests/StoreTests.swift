@@ -20,7 +20,7 @@ final class StoreTests: Sendable {
     /// A library holding one saved clip of a few bytes (the store does not look inside media).
     func libraryWithClip(title: String = "Breathe") throws -> (RecordingLibrary, Recording) {
         let library = try RecordingLibrary(at: folder.appendingPathComponent("library-\(UUID().uuidString)"))
-        let clip = ClipFiles(id: UUID(), type: .audio)
+        let clip = ClipFiles(id: RecordingID(), type: .audio)
         let media = try library.store.create(clip.media(.recording))
         try media.write(Data("media bytes".utf8))
         try media.close()
@@ -105,7 +105,7 @@ final class StoreTests: Sendable {
         try Data("mine".utf8).write(to: foreign)
         try library.store.write { tx in
             try tx.db.execute(sql: "UPDATE recording SET filePath = 'Recordings/notes-of-mine.m4a' WHERE id = ?",
-                              arguments: [recording.id.uuidString.lowercased()])
+                              arguments: [recording.id.description])
         }
 
         // When it is deleted
@@ -118,7 +118,7 @@ final class StoreTests: Sendable {
 
     @Test("a record reads back as itself, its dates to the millisecond; a version 1 copy (seconds since 1970, plays with ids) reads too")
     func records() throws {
-        let id = UUID()
+        let id = RecordingID()
         let recording = Recording(id: id, type: .video, title: "Q \"and\" A", notes: "two\nlines", purpose: .milestone,
                                   createdAt: Date(timeIntervalSince1970: 1_790_000_000.123), duration: 12.345_678_9,
                                   filePath: ClipFiles(id: id, type: .video).media().path,
@@ -134,8 +134,8 @@ final class StoreTests: Sendable {
 
         let old = """
             {"loudness":{"integrated":-18.5,"truePeak":-2},"plays":[{"completed":true,"id":4,"playedAt":1790000060.25,\
-            "recordingId":"\(id.uuidString.lowercased())","secondsListened":2}],"recording":{"createdAt":1790000000.5,\
-            "duration":3,"fileSize":9,"filePath":"Recordings/audio_\(id.uuidString.lowercased()).m4a","id":"\(id.uuidString.lowercased())",\
+            "recordingId":"\(id.description)","secondsListened":2}],"recording":{"createdAt":1790000000.5,\
+            "duration":3,"fileSize":9,"filePath":"Recordings/audio_\(id.description).m4a","id":"\(id.description)",\
             "lastPlayedAt":null,"notes":null,"playCount":1,"purpose":null,"thumbnailPath":null,"title":"Old","type":"audio"},"version":1}
             """
         let v1 = try #require(ClipRecord(decoding: Data(old.utf8)))
@@ -143,8 +143,8 @@ final class StoreTests: Sendable {
         #expect(v1.plays.map(\.playedAt) == [Date(timeIntervalSince1970: 1_790_000_060.25)])
         #expect(v1.recording.loudness == LoudnessMeasurement(integrated: -18.5, truePeak: -2))
         // A copy whose plays name another clip is no record of this one.
-        #expect(ClipRecord(decoding: Data(old.replacingOccurrences(of: "\"recordingId\":\"\(id.uuidString.lowercased())\"",
-                                                                   with: "\"recordingId\":\"\(UUID().uuidString.lowercased())\"").utf8)) == nil)
+        #expect(ClipRecord(decoding: Data(old.replacingOccurrences(of: "\"recordingId\":\"\(id.description)\"",
+                                                                   with: "\"recordingId\":\"\(RecordingID().description)\"").utf8)) == nil)
     }
 
     @Test("a delete-all cut off after its journal is finished by whoever changes the library next; a journal of another database deletes nothing")

@@ -127,7 +127,7 @@ enum FuzzTarget: String, CaseIterable {
         .deletingLastPathComponent().appendingPathComponent("Media/tone.m4a")
 
     /// The clip whose copy the `copy` target writes: its media, an orphan (its database lost).
-    static let orphan = ClipFiles(id: UUID(uuidString: "c0b1e5e5-0000-4000-8000-00000000c0b1")!, type: .audio)
+    static let orphan = ClipFiles(id: RecordingID("c0b1e5e5-0000-4000-8000-00000000c0b1")!, type: .audio)
 
     /// Reads `bytes` as a clip's copy, and has a repair register its clip from it, in a library
     /// whose database is lost.
@@ -168,7 +168,7 @@ enum FuzzTarget: String, CaseIterable {
         }
         for id in ["3f2a0000-0000-4000-8000-000000000001", "3f2b0000-0000-4000-8000-000000000002",
                    "a0000000-0000-4000-8000-000000000003"] {
-            let recording = Recording(id: UUID(uuidString: id)!, type: .audio, title: "Clip", duration: 1,
+            let recording = Recording(id: RecordingID(id)!, type: .audio, title: "Clip", duration: 1,
                                       filePath: "Recordings/audio_\(id).m4a", fileSize: 1)
             guard (try? library.store.write({ tx in try tx.repository.insert(recording) })) != nil else { preconditionFailure("cannot insert \(id)") }
         }
@@ -178,7 +178,7 @@ enum FuzzTarget: String, CaseIterable {
     static func text(_ text: String) {
         // An id prefix finds the one clip whose id starts with it, or is refused.
         if let found = try? clips.recording(matching: text) {
-            precondition(found.id.uuidString.lowercased().hasPrefix(text.lowercased()), "'\(text)' found \(found.id)")
+            precondition(found.id.description.hasPrefix(text.lowercased()), "'\(text)' found \(found.id)")
         }
         // A title or notes is refused, or kept as typed (trimmed), within its limit and free of
         // control characters (line breaks allowed in notes).

@@ -42,7 +42,7 @@ struct AudioRecordingCoordinatorTests {
         // Then the exact duration comes from the sample count
         #expect(result.sampleCount == 96_000)
         #expect(result.duration == 2.0)
-        #expect(recording.filePath == "Recordings/audio_\(result.id.uuidString.lowercased()).m4a")
+        #expect(recording.filePath == "Recordings/audio_\(result.id.description).m4a")
         let url = library.fileURL(recording.filePath)
         #expect(FileManager.default.fileExists(atPath: url.path))
         #expect(!FileManager.default.fileExists(atPath: result.fileURL.path), "the .partial file is gone")

@@ -71,7 +71,7 @@ struct DescriptorIOTests {
 
     /// A fragmented `.partial` recording of a 440 Hz tone, as the recorder leaves it.
     func fragmentedPartial(seconds: Double) throws -> URL {
-        let writer = try RecordingFileWriter(partialOf: UUID(), in: library.store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
+        let writer = try RecordingFileWriter(partialOf: RecordingID(), in: library.store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
         let samples = (0..<Int(48_000 * seconds)).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
         try writer.append(samples)
         try writer.finish()
@@ -176,7 +176,7 @@ struct DescriptorIOTests {
         let partial = try fragmentedPartial(seconds: 2)
         let source = try FileDescriptor.open(partial.path, .readOnly, options: [.closeOnExec, .noFollow])
         defer { try? source.close() }
-        let rewritten = ClipFiles(id: UUID(), type: .audio).media(.recording, finishing: true)
+        let rewritten = ClipFiles(id: RecordingID(), type: .audio).media(.recording, finishing: true)
         let output = library.fileURL(rewritten)
         let file = try library.store.create(rewritten)
         let witness = try FileDescriptor.open(output.path, .readOnly, options: [.closeOnExec])

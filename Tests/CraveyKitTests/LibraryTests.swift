@@ -29,7 +29,7 @@ struct LibraryTests {
     func idPrefix() throws {
         let library = try Fixture.library(clips: 2)
         let recording = try #require(try library.recordings().first)
-        let id = recording.id.uuidString.lowercased()
+        let id = recording.id.description
         #expect(try library.recording(matching: String(id.prefix(8))).id == recording.id)
         #expect(try library.recording(matching: id.uppercased()).id == recording.id)
         expectError(.notFound) { _ = try library.recording(matching: "ffffffff-0000") }
@@ -92,7 +92,7 @@ struct LibraryTests {
 
         let paths = ["../../\(outside.lastPathComponent)", "../\(outside.lastPathComponent)", outside.path,
                      "Recordings/../../\(outside.lastPathComponent)", "Recordings/audio_link.m4a"]
-        var ids: [UUID] = []
+        var ids: [RecordingID] = []
         for path in paths {
             let row = Recording(type: .audio, title: "evil", duration: 1, filePath: path, fileSize: 9)
             try library.insert(row)
@@ -132,7 +132,7 @@ struct LibraryTests {
         #expect(rows.map { $0["title"] } == recordings.map { $0.title == "=1+1" ? "'=1+1" : $0.title })
         // --raw: every title back verbatim.
         #expect(try parseCSV(try export.export(.csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
-        #expect(rows.map { $0["id"] } == recordings.map { $0.id.uuidString.lowercased() })
+        #expect(rows.map { $0["id"] } == recordings.map { $0.id.description })
         #expect(Set(rows[0].keys) == Set(RecordingLibrary.exportColumns))
         #expect(rows[0]["playCount"] == "1" && rows[1]["purpose"] == "")
 
@@ -183,8 +183,8 @@ struct LibraryTests {
         let secret = "SECRET-TITLE-\(UUID().uuidString.prefix(8))"
         let library = try Fixture.library(clips: 20, titles: [secret])
         // An orphan (a recording a crash cut off) and a stray thumbnail go too.
-        try Data(repeating: 1, count: 1000).write(to: library.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial"))
-        try Data(repeating: 2, count: 100).write(to: library.thumbnailsURL.appendingPathComponent("video_\(UUID().uuidString.lowercased()).jpg"))
+        try Data(repeating: 1, count: 1000).write(to: library.recordingsURL.appendingPathComponent("audio_\(RecordingID().description).m4a.partial"))
+        try Data(repeating: 2, count: 100).write(to: library.thumbnailsURL.appendingPathComponent("video_\(RecordingID().description).jpg"))
 
         let summary = try library.deleteAll()
         // 20 clips, each with its own copy of its words, and the 2 leftovers.
@@ -206,11 +206,11 @@ struct LibraryTests {
         // A row whose file is gone.
         try FileManager.default.removeItem(at: library.fileURL(rows[0].filePath))
         // A playable orphan, as a crash leaves it, and an unplayable one.
-        let orphanID = UUID()
+        let orphanID = RecordingID()
         let orphan = library.fileURL(ClipFiles(id: orphanID, type: .audio).media(.recording))
         try FileManager.default.copyItem(at: try Fixture.audio(seconds: 1.5), to: orphan)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: orphan.path)
-        let garbage = library.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
+        let garbage = library.recordingsURL.appendingPathComponent("audio_\(RecordingID().description).m4a.partial")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: garbage.path)
 
@@ -238,14 +238,14 @@ struct LibraryTests {
         // Given the fragment a recording killed before any audio leaves (header, no packet),
         // no longer held by its writer, and a damaged fragment with bytes in it
         let library = try Fixture.library(clips: 1)
-        let id = UUID()
+        let id = RecordingID()
         do {
             _ = try RecordingFileWriter(partialOf: id, in: library.store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
             library.store.release(ClipFiles(id: id, type: .audio).media(.recording))
         }
         let empty = library.fileURL(ClipFiles(id: id, type: .audio).media(.recording))
         #expect(FileManager.default.fileExists(atPath: empty.path))
-        let garbage = library.recordingsURL.appendingPathComponent("audio_\(UUID().uuidString.lowercased()).m4a.partial")
+        let garbage = library.recordingsURL.appendingPathComponent("audio_\(RecordingID().description).m4a.partial")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
 
         // When the library is repaired, without --delete-unplayable
@@ -291,12 +291,13 @@ func expectError(_ kind: CraveyError.Kind, sourceLocation: SourceLocation = #_so
 
 @Suite("Fast row and JSON paths agree with Foundation and GRDB", .temporaryFiles)
 struct FastPathTests {
-    @Test("hand-parsed UUIDs equal Foundation's; malformed ones are refused")
+    @Test("hand-parsed UUIDs equal Foundation's; malformed ones are refused; a RecordingID reads either case and prints lower case, as the command line prints ids")
     func uuids() {
         for _ in 0..<1000 {
             let id = UUID()
             #expect(Recording.uuid(id.uuidString) == id)
             #expect(Recording.uuid(id.uuidString.lowercased()) == id)
+            #expect(RecordingID(id.uuidString) == RecordingID(id) && RecordingID(id).description == id.uuidString.lowercased())
         }
         for bad in ["", "not-a-uuid", String(repeating: "g", count: 36), UUID().uuidString + "0",
                     UUID().uuidString.replacingOccurrences(of: "-", with: "x")] {

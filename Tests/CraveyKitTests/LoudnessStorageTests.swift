@@ -113,7 +113,7 @@ struct LoudnessStorageTests {
 
         // Then the other is measured and the damaged one is named
         #expect(repaired.measuredLoudness == 1)
-        #expect(repaired.loudnessFailures.count == 1 && repaired.loudnessFailures[0].contains(rows[0].id.uuidString.lowercased()))
+        #expect(repaired.loudnessFailures.count == 1 && repaired.loudnessFailures[0].contains(rows[0].id.description))
         #expect(try library.recording(rows[1].id)?.loudness != nil)
         #expect(try library.recording(rows[0].id)?.loudness == nil)
     }

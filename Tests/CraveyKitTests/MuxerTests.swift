@@ -19,7 +19,7 @@ struct MuxerTests {
 
     /// A new name a recording's media has while it is written.
     func partial() -> StoredFile {
-        ClipFiles(id: UUID(), type: .audio).media(.recording)
+        ClipFiles(id: RecordingID(), type: .audio).media(.recording)
     }
 
     func contents() throws -> [String] {

@@ -27,7 +27,7 @@ struct StorageFileTests {
 
     /// A fragmented `.partial` recording of a 440 Hz tone, as the recorder leaves it.
     func fragmentedPartial(seconds: Double = 1) throws -> StoredFile {
-        let id = UUID()
+        let id = RecordingID()
         let writer = try RecordingFileWriter(partialOf: id, in: store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
         let samples = (0..<Int(48_000 * seconds)).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
         try writer.append(samples)
@@ -35,7 +35,7 @@ struct StorageFileTests {
         return ClipFiles(id: id, type: .audio).media(.recording)
     }
 
-    func partial(_ id: UUID = UUID()) -> StoredFile {
+    func partial(_ id: RecordingID = RecordingID()) -> StoredFile {
         ClipFiles(id: id, type: .audio).media(.recording)
     }
 
@@ -58,7 +58,7 @@ struct StorageFileTests {
     @Test("creating a partial that already exists is refused and leaves the file as it was")
     func exclusive() throws {
         // Given a partial file already holding bytes
-        let id = UUID()
+        let id = RecordingID()
         let existing = library.fileURL(partial(id))
         try Data("someone else's".utf8).write(to: existing)
         // When the same partial is created again
@@ -73,7 +73,7 @@ struct StorageFileTests {
         let target = outside.appendingPathComponent("precious.txt")
         try Data("precious".utf8).write(to: target)
         let missing = outside.appendingPathComponent("never-created.m4a")
-        let linked = UUID(), dangling = UUID()
+        let linked = RecordingID(), dangling = RecordingID()
         try FileManager.default.createSymbolicLink(at: library.fileURL(partial(linked)), withDestinationURL: target)
         try FileManager.default.createSymbolicLink(at: library.fileURL(partial(dangling)), withDestinationURL: missing)
         // When the partials are created, Then both are refused

@@ -13,7 +13,7 @@ struct ThumbnailTests {
 
     func thumbnail(of video: URL) throws -> URL {
         let jpeg = try Thumbnailer.jpeg(forVideoAt: .outside(video))
-        let relative = try library.store.write { tx in try tx.store(jpeg, as: .thumbnail, of: ClipFiles(id: UUID(), type: .video)).path }
+        let relative = try library.store.write { tx in try tx.store(jpeg, as: .thumbnail, of: ClipFiles(id: RecordingID(), type: .video)).path }
         #expect(relative.hasPrefix("Recordings/Thumbnails/video_") && relative.hasSuffix(".jpg"))
         return library.url.appendingPathComponent(relative)
     }

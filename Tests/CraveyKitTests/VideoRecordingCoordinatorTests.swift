@@ -45,7 +45,7 @@ struct VideoRecordingCoordinatorTests {
         #expect(events.contains { if case .started = $0 { true } else { false } })
 
         // And the saved clip is a video with its thumbnail and loudness, and the .partial is gone
-        #expect(recording.type == .video && recording.filePath == "Recordings/video_\(result.id.uuidString.lowercased()).mp4")
+        #expect(recording.type == .video && recording.filePath == "Recordings/video_\(result.id.description).mp4")
         let thumbnail = try #require(recording.thumbnailPath)
         #expect(FileManager.default.fileExists(atPath: library.url.appendingPathComponent(thumbnail).path))
         #expect(recording.loudness != nil)

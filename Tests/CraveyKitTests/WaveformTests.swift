@@ -59,7 +59,7 @@ struct WaveformTests {
 
         // Then its waveform is beside it, mode 0600, audiowaveform's binary format, and shows the bursts
         let path = library.url.appendingPathComponent(ClipFiles(id: recording.id, type: .audio).file(.waveform)!.path)
-        #expect(path.lastPathComponent == "audio_\(recording.id.uuidString.lowercased()).peaks.dat")
+        #expect(path.lastPathComponent == "audio_\(recording.id.description).peaks.dat")
         #expect(try FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? Int == 0o600)
         let stored = try #require(library.storedWaveform(of: recording))
         #expect(try Data(contentsOf: path) == stored.audiowaveformData())
@@ -91,7 +91,7 @@ struct WaveformTests {
         let fromImport = try #require(imported.storedWaveform(
             of: try imported.importNow(at: file, metadata: try RecordingMetadata(title: "Imported"))))
         let recovered = try Fixture.library(clips: 0)
-        try FileManager.default.copyItem(at: file, to: recovered.fileURL(ClipFiles(id: UUID(), type: .audio).media()))
+        try FileManager.default.copyItem(at: file, to: recovered.fileURL(ClipFiles(id: RecordingID(), type: .audio).media()))
         let repair = try recovered.examine(repair: true, deleteUnplayable: false)
         #expect(repair.repairs.contains { $0.hasPrefix("Registered") }, "\(repair.repairs)")
         let registered = try #require(try recovered.recordings().first)
@@ -122,10 +122,10 @@ struct WaveformTests {
         let rows = try library.recordings()
         let damaged = library.url.appendingPathComponent(ClipFiles(id: rows[2].id, type: .audio).file(.waveform)!.path)
         try Data(repeating: 7, count: 30).write(to: damaged)
-        let gone = ClipFiles(id: UUID(), type: .audio).file(.waveform)!.path
+        let gone = ClipFiles(id: RecordingID(), type: .audio).file(.waveform)!.path
         try Waveform(sampleRate: 48_000, samplesPerPeak: 480, peaks: []).audiowaveformData()
             .write(to: library.url.appendingPathComponent(gone))
-        let foreign = library.recordingsURL.appendingPathComponent("audio_\(rows[0].id.uuidString.lowercased()).peaks.dat.mine")
+        let foreign = library.recordingsURL.appendingPathComponent("audio_\(rows[0].id.description).peaks.dat.mine")
         try Data("mine".utf8).write(to: foreign)
 
         // When doctor looks

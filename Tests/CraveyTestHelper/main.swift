@@ -5,7 +5,7 @@ import CraveyKit
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, arguments[1] == "plays", let id = UUID(uuidString: arguments[3]),
+guard arguments.count == 5, arguments[1] == "plays", let id = RecordingID(arguments[3]),
       let count = Int(arguments[4]) else {
     FileHandle.standardError.write(Data("usage: cravey-test-helper plays LIBRARY ID COUNT\n".utf8))
     exit(64)

@@ -76,7 +76,7 @@ public enum Fixture {
         let source = try audio(seconds: 0.5)
         defer { try? FileManager.default.removeItem(at: source) }
         for index in 0..<max(count, titles.count) {
-            let id = UUID()
+            let id = RecordingID()
             let copy = ClipFiles(id: id, type: .audio).media(.importing)
             try FileManager.default.copyItem(at: source, to: library.fileURL(copy))
             let title = index < titles.count ? titles[index] : "Clip \(index)"

@@ -26,7 +26,7 @@ extension RecordingLibrary {
 
     /// Writes a row's words as they are, unchecked (as an older cravey may have stored them).
     @discardableResult
-    package func storeWords(of id: UUID, title: String, notes: String? = nil, purpose: RecordingPurpose? = nil) throws -> Recording {
+    package func storeWords(of id: RecordingID, title: String, notes: String? = nil, purpose: RecordingPurpose? = nil) throws -> Recording {
         try store.write { tx in try tx.repository.updateWords(of: id, title: title, notes: notes, purpose: purpose) }
     }
 }

@@ -66,10 +66,10 @@ enum Backup {
     /// What an entry of the archive is, by its path under `cravey-backup/`.
     enum Part: Equatable {
         case manifest
-        case media(type: RecordingType, id: UUID)
-        case thumbnail(id: UUID)
-        case waveform(type: RecordingType, id: UUID)
-        case record(type: RecordingType, id: UUID)
+        case media(type: RecordingType, id: RecordingID)
+        case thumbnail(id: RecordingID)
+        case waveform(type: RecordingType, id: RecordingID)
+        case record(type: RecordingType, id: RecordingID)
 
         init?(_ path: String) {
             if path == Backup.manifestName {
@@ -265,7 +265,7 @@ enum Backup {
         let reader = Tar.Reader(input)
         var alreadyThere = 0
         var blocked: [Recording] = []
-        var extracted: [UUID: (media: StoredFile, artefacts: [StoredFile])] = [:]
+        var extracted: [RecordingID: (media: StoredFile, artefacts: [StoredFile])] = [:]
         var made: [StoredFile] = []  // everything written here, removed unless saved
         defer { made.forEach(store.remove) }
         try damage(url, "Nothing was restored.") {
@@ -323,7 +323,7 @@ enum Backup {
         var addedMeanwhile: [StoredFile] = []
         let restored: [Recording] = try store.write { tx in
             var saving: [(file: StoredFile, recording: Recording, plays: [PlayEvent])] = []
-            for (id, clip) in extracted.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            for (id, clip) in extracted.sorted(by: { $0.key.description < $1.key.description }) {
                 let record = clips[id]!.record
                 if try tx.repository.recording(id) != nil {
                     // Another restore saved it meanwhile: this one's copy of its media goes (its
@@ -403,7 +403,7 @@ enum Backup {
     }
 
     /// The manifest's line for `path`.
-    private static func expected(_ path: String, of clips: [UUID: Clip]) throws(Tar.Damage) -> Manifest.File {
+    private static func expected(_ path: String, of clips: [RecordingID: Clip]) throws(Tar.Damage) -> Manifest.File {
         switch Part(path) {
         case .media(_, let id)?: if let file = clips[id]?.media { return file }
         case .thumbnail(let id)?: if let file = clips[id]?.thumbnail { return file }
@@ -426,7 +426,7 @@ enum Backup {
     /// The first reading: every entry is a file of a backup, once, and every byte is what the
     /// manifest says; every record names its media and is the clip its name says. Returns the
     /// clips by id. Throws ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
-    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> [UUID: Clip] {
+    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> [RecordingID: Clip] {
         var found: [String: Manifest.File] = [:]
         var records: [String: Data] = [:]
         var manifestData: Data?
@@ -473,7 +473,7 @@ enum Backup {
         }
         if let missing = listed.keys.first(where: { found[$0] == nil }) { throw Tar.Damage("\(missing) is missing") }
 
-        var clips: [UUID: Clip] = [:]
+        var clips: [RecordingID: Clip] = [:]
         for (path, data) in records {
             guard case .record(let type, let id)? = Part(path),
                   let record = ClipRecord(decoding: data),
@@ -487,7 +487,7 @@ enum Backup {
             // whole, naming the clip and the field.
             let problems = record.recording.problems(plays: record.plays)
             guard problems.isEmpty else {
-                throw Tar.Damage("the clip \"\(record.recording.title)\" (\(id.uuidString.lowercased())) holds values no clip has: "
+                throw Tar.Damage("the clip \"\(record.recording.title)\" (\(id.description)) holds values no clip has: "
                                  + problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))
             }
             clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] },

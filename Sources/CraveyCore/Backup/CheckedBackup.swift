@@ -10,11 +10,11 @@ package final class CheckedBackup {
     let archive: FileDescriptor
     /// The file as it was checked, which a plain archive must still be when its clips are saved.
     let stamp: Backup.Stamp
-    let clips: [UUID: Backup.Clip]
+    let clips: [RecordingID: Backup.Clip]
     /// An encrypted archive's file key, to read it again without the passphrase.
     let fileKey: [UInt8]?
 
-    init(url: URL, archive: FileDescriptor, stamp: Backup.Stamp, clips: [UUID: Backup.Clip], fileKey: [UInt8]?) {
+    init(url: URL, archive: FileDescriptor, stamp: Backup.Stamp, clips: [RecordingID: Backup.Clip], fileKey: [UInt8]?) {
         (self.url, self.archive, self.stamp, self.clips, self.fileKey) = (url, archive, stamp, clips, fileKey)
     }
 

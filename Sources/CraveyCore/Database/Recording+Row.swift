@@ -21,7 +21,7 @@ extension Recording {
     /// reports). Only an id that is no UUID makes a row unreadable.
     public init(row: Row) throws {
         let idText: String = row[0]
-        guard let id = Self.uuid(idText) else {
+        guard let id = RecordingID(idText) else {
             throw CraveyError(.other, "The library database holds a malformed row (\(idText)).", advice: .checkLibrary)
         }
         let duration: Double = row[6], playCount: Int = row[10]

@@ -63,8 +63,8 @@ package struct RecordingRepository {
 
     /// Where the recording `id` stands among those containing `text` in `sort`'s order (0 the
     /// first), or nil when it is not among them; read by walking their ids, one at a time.
-    package func position(of id: UUID, sortedBy sort: RecordingSort, containing text: String) throws -> Int? {
-        let wanted = id.uuidString.lowercased()
+    package func position(of id: RecordingID, sortedBy sort: RecordingSort, containing text: String) throws -> Int? {
+        let wanted = id.description
         let ids = try String.fetchCursor(db, Self.containing(text).order(sort.ordering).select(Recording.Columns.id, as: String.self))
         var position = 0
         while let next = try ids.next() {
@@ -113,7 +113,7 @@ package struct RecordingRepository {
         try Recording.all().order(RecordingSort.mostPlayed.ordering).limit(Self.quickPlayCount).fetchAll(db)
     }
 
-    package func recording(_ id: UUID) throws -> Recording? {
+    package func recording(_ id: RecordingID) throws -> Recording? {
         try Recording.fetchOne(db, key: id)
     }
 
@@ -137,8 +137,8 @@ package struct RecordingRepository {
     }
 
     /// The plays of a recording, oldest first.
-    package func plays(of id: UUID) throws -> [PlayEvent] {
-        try PlayEvent.filter(PlayEvent.Columns.recordingId == id.uuidString.lowercased()).order(PlayEvent.Columns.playedAt).fetchAll(db)
+    package func plays(of id: RecordingID) throws -> [PlayEvent] {
+        try PlayEvent.filter(PlayEvent.Columns.recordingId == id.description).order(PlayEvent.Columns.playedAt).fetchAll(db)
     }
 
     /// Every row with its plays, newest first (a backup's snapshot).
@@ -176,7 +176,7 @@ package struct RecordingRepository {
     /// Records a play: the event, `playCount + 1` and `lastPlayedAt`. Returns the row as it now
     /// is; `.notFound` when it is gone.
     @discardableResult
-    package func recordPlay(of id: UUID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
+    package func recordPlay(of id: RecordingID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
         try update(id, [
             Recording.Columns.playCount.set(to: Recording.Columns.playCount + 1),
             Recording.Columns.lastPlayedAt.set(to: Recording.storedText(date)),
@@ -189,7 +189,7 @@ package struct RecordingRepository {
     /// Writes title, notes and purpose only, so that a play counted by another process is never
     /// overwritten. `.notFound` when the row is gone.
     @discardableResult
-    package func updateWords(of id: UUID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
+    package func updateWords(of id: RecordingID, title: String, notes: String?, purpose: RecordingPurpose?) throws -> Recording {
         try update(id, [
             Recording.Columns.title.set(to: title),
             Recording.Columns.notes.set(to: notes),
@@ -201,7 +201,7 @@ package struct RecordingRepository {
     /// Stores a clip's loudness measurement, replacing any earlier one. `.notFound` when the row
     /// is gone.
     @discardableResult
-    package func updateLoudness(of id: UUID, to loudness: LoudnessMeasurement) throws -> Recording {
+    package func updateLoudness(of id: RecordingID, to loudness: LoudnessMeasurement) throws -> Recording {
         try update(id, [
             Recording.Columns.loudnessIntegrated.set(to: loudness.integrated),
             Recording.Columns.loudnessTruePeak.set(to: loudness.truePeak),
@@ -212,7 +212,7 @@ package struct RecordingRepository {
     /// Stores what a recording's new media is (a trim, a clean-up): its length, size, loudness and
     /// thumbnail. Returns the row as it now is; `.notFound` when it is gone.
     @discardableResult
-    package func updateMedia(of id: UUID, duration: Double, fileSize: Int64, loudness: LoudnessMeasurement?,
+    package func updateMedia(of id: RecordingID, duration: Double, fileSize: Int64, loudness: LoudnessMeasurement?,
                              thumbnailPath: String?) throws -> Recording {
         try update(id, [
             Recording.Columns.duration.set(to: duration),
@@ -225,24 +225,24 @@ package struct RecordingRepository {
     }
 
     /// Stores the size of a recording's file.
-    package func updateFileSize(of id: UUID, to size: Int64) throws {
+    package func updateFileSize(of id: RecordingID, to size: Int64) throws {
         try update(id, [Recording.Columns.fileSize.set(to: size)])
     }
 
     /// Stores the path of a recording's media file.
-    package func updateFilePath(of id: UUID, to path: String) throws {
+    package func updateFilePath(of id: RecordingID, to path: String) throws {
         try update(id, [Recording.Columns.filePath.set(to: path)])
     }
 
     /// Stores (or, with nil, forgets) the path of a recording's thumbnail.
     @discardableResult
-    package func updateThumbnail(of id: UUID, to path: String?) throws -> Recording {
+    package func updateThumbnail(of id: RecordingID, to path: String?) throws -> Recording {
         try update(id, [Recording.Columns.thumbnailPath.set(to: path)])
         return try existing(id)
     }
 
     /// Deletes a row and its plays; returns what was deleted, nil when there was no row.
-    package func delete(_ id: UUID) throws -> (Recording, [PlayEvent])? {
+    package func delete(_ id: RecordingID) throws -> (Recording, [PlayEvent])? {
         guard let recording = try recording(id) else { return nil }
         let plays = try plays(of: id)
         try recording.delete(db)
@@ -258,17 +258,17 @@ package struct RecordingRepository {
     }
 
     /// Changes the row `id`; `.notFound` when it is gone.
-    private func update(_ id: UUID, _ assignments: [ColumnAssignment]) throws {
+    private func update(_ id: RecordingID, _ assignments: [ColumnAssignment]) throws {
         guard try Recording.filter(key: id).updateAll(db, assignments) == 1 else { throw Self.gone(id) }
     }
 
-    private func existing(_ id: UUID) throws -> Recording {
+    private func existing(_ id: RecordingID) throws -> Recording {
         guard let recording = try recording(id) else { throw Self.gone(id) }
         return recording
     }
 
-    private static func gone(_ id: UUID) -> CraveyError {
-        CraveyError(.notFound, "The recording \(id.uuidString.lowercased()) is no longer in the library.")
+    private static func gone(_ id: RecordingID) -> CraveyError {
+        CraveyError(.notFound, "The recording \(id.description) is no longer in the library.")
     }
 }
 

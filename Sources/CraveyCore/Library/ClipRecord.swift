@@ -74,7 +74,7 @@ package struct ClipRecord: Sendable, Equatable {
         }
 
         struct Play: Decodable {
-            var recordingId: UUID?
+            var recordingId: RecordingID?
             var playedAt: Date
             var secondsListened: Double
             var completed: Bool

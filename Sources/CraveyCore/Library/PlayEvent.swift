@@ -6,26 +6,23 @@ public struct PlayEvent: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public static let databaseTableName = "playEvent"
 
     public var id: Int64?
-    public var recordingId: UUID
+    public var recordingId: RecordingID
     public var playedAt: Date
     public var secondsListened: Double
     public var completed: Bool
 
-    package init(recordingId: UUID, playedAt: Date = Date(), secondsListened: Double, completed: Bool) {
+    package init(recordingId: RecordingID, playedAt: Date = Date(), secondsListened: Double, completed: Bool) {
         self.recordingId = recordingId
         self.playedAt = playedAt
         self.secondsListened = secondsListened
         self.completed = completed
     }
 
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        .lowercaseString
-    }
 
     /// Writes the row, its date as the library stores dates (``Recording/storedText(_:)``).
     public func encode(to container: inout PersistenceContainer) throws {
         container[Column(CodingKeys.id)] = id
-        container[Column(CodingKeys.recordingId)] = recordingId.uuidString.lowercased()
+        container[Column(CodingKeys.recordingId)] = recordingId.description
         container[Column(CodingKeys.playedAt)] = Recording.storedText(playedAt)
         container[Column(CodingKeys.secondsListened)] = secondsListened
         container[Column(CodingKeys.completed)] = completed

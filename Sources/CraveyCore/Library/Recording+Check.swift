@@ -40,7 +40,7 @@ extension Recording {
             problems.append("thumbnailPath: '\(thumbnailPath)' is not the clip's own thumbnail")
         }
         for play in plays {
-            if play.recordingId != id { problems.append("plays: a play names another clip (\(play.recordingId.uuidString.lowercased()))") }
+            if play.recordingId != id { problems.append("plays: a play names another clip (\(play.recordingId.description))") }
             if !Bounds.dates.contains(play.playedAt) { problems.append("plays: \(Self.describe(play.playedAt)) is not a date of a play") }
             if !play.secondsListened.isFinite || !Bounds.duration.contains(play.secondsListened) {
                 problems.append("plays: \(play.secondsListened) is not a number of seconds listened")

@@ -6,7 +6,7 @@ extension Recording {
     /// `encode(to: inout PersistenceContainer)`, which adds the loudness columns.
     public func encode(to encoder: any Swift.Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(id.description, forKey: .id)
         try container.encode(type, forKey: .type)
         try container.encode(title, forKey: .title)
         try container.encode(notes, forKey: .notes)

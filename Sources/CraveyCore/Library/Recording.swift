@@ -30,7 +30,7 @@ public enum RecordingSort: String, Sendable, CaseIterable {
 
 /// One clip in the library: the row of the `recording` table.
 public struct Recording: Codable, Sendable, Equatable, Identifiable {
-    public var id: UUID
+    public var id: RecordingID
     public var type: RecordingType
     public var title: String
     public var notes: String?
@@ -57,7 +57,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
         case fileSize, playCount, lastPlayedAt
     }
 
-    package init(id: UUID = UUID(), type: RecordingType, title: String, notes: String? = nil,
+    package init(id: RecordingID = RecordingID(), type: RecordingType, title: String, notes: String? = nil,
                 purpose: RecordingPurpose? = nil, createdAt: Date = Date(), duration: Double,
                 filePath: String, thumbnailPath: String? = nil, fileSize: Int64,
                 playCount: Int = 0, lastPlayedAt: Date? = nil, loudness: LoudnessMeasurement? = nil) {
@@ -79,9 +79,6 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
 
 extension Recording: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "recording"
-    public static func databaseUUIDEncodingStrategy(for column: String) -> DatabaseUUIDEncodingStrategy {
-        .lowercaseString
-    }
 
     public enum Columns {
         static let id = Column(CodingKeys.id)
@@ -105,7 +102,7 @@ extension Recording: FetchableRecord, PersistableRecord {
     /// Writes every column, the loudness ones included (which the `Encodable` shape, the JSON's,
     /// leaves out).
     public func encode(to container: inout PersistenceContainer) throws {
-        container[Columns.id] = id.uuidString.lowercased()
+        container[Columns.id] = id.description
         container[Columns.type] = type
         container[Columns.title] = title
         container[Columns.notes] = notes

@@ -152,9 +152,9 @@ struct JSONBuffer {
     }
 
     /// A UUID in lowercase, quoted (`uuidString` goes through `snprintf`).
-    mutating func uuid(_ id: UUID) {
+    mutating func uuid(_ id: RecordingID) {
         bytes.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: id.uuid) { raw in
+        withUnsafeBytes(of: id.uuid.uuid) { raw in
             for (index, byte) in raw.enumerated() {
                 if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
                 bytes.append(Self.hex[Int(byte >> 4)])

@@ -11,9 +11,9 @@ extension RecordingLibrary {
     /// written, in one transaction, so a play counted meanwhile by another process is kept.
     /// Throws `.notFound` when there is no such recording, `.invalidInput` for refused words.
     @discardableResult
-    public func edit(_ id: UUID, _ change: (inout RecordingMetadata) throws -> Void) throws -> Recording {
+    public func edit(_ id: RecordingID, _ change: (inout RecordingMetadata) throws -> Void) throws -> Recording {
         guard let current = try recording(id) else {
-            throw CraveyError(.notFound, "No recording has the id \(id.uuidString.lowercased()).", advice: .listRecordings)
+            throw CraveyError(.notFound, "No recording has the id \(id.description).", advice: .listRecordings)
         }
         var wanted = RecordingMetadata(stored: current)
         try change(&wanted)
@@ -37,7 +37,7 @@ extension RecordingLibrary {
 
     /// ``countPlay(of:secondsListened:completed:)`` at a given time.
     @discardableResult
-    package func countPlay(of id: UUID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
+    package func countPlay(of id: RecordingID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
         try store.write { tx in
             try tx.repository.recordPlay(of: id, secondsListened: secondsListened, completed: completed, at: date)
         }
@@ -62,7 +62,7 @@ extension RecordingLibrary {
     /// A crash half-way leaves the files renamed aside; the next repair restores them if the row
     /// is still there and finishes the deletion if it is not.
     @discardableResult
-    public func delete(_ id: UUID) throws -> Recording {
+    public func delete(_ id: RecordingID) throws -> Recording {
         try store.write { tx in try tx.delete(id) }
     }
 

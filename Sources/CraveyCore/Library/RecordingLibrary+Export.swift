@@ -42,7 +42,7 @@ extension RecordingLibrary {
         var lines = [exportColumns.joined(separator: ",")]
         for recording in recordings {
             let fields: [String] = [
-                recording.id.uuidString.lowercased(), recording.type.rawValue, recording.title,
+                recording.id.description, recording.type.rawValue, recording.title,
                 recording.notes ?? "", recording.purpose?.rawValue ?? "", iso.string(from: recording.createdAt),
                 String(recording.duration), recording.filePath, recording.thumbnailPath ?? "",
                 String(recording.fileSize), String(recording.playCount),

@@ -80,7 +80,7 @@ public final class RecordingLibrary: Sendable {
     }
 
     /// The recording with this id, or nil.
-    public func recording(_ id: UUID) throws -> Recording? {
+    public func recording(_ id: RecordingID) throws -> Recording? {
         try store.read { db in try RecordingRepository(db).recording(id) }
     }
 
@@ -96,7 +96,7 @@ public final class RecordingLibrary: Sendable {
     }
 
     /// Every play of a recording, oldest first.
-    public func plays(of id: UUID) throws -> [PlayEvent] {
+    public func plays(of id: RecordingID) throws -> [PlayEvent] {
         try store.read { db in try RecordingRepository(db).plays(of: id) }
     }
 

@@ -19,10 +19,10 @@ import Foundation
 /// Two markers go before a name: `.deleting-<name>` while a deletion is under way, and
 /// `.<name>.<UUID>.tmp` for an atomic write's temporary file.
 package struct ClipFiles: Hashable, Sendable {
-    package let id: UUID
+    package let id: RecordingID
     package let type: RecordingType
 
-    package init(id: UUID, type: RecordingType) {
+    package init(id: RecordingID, type: RecordingType) {
         self.id = id
         self.type = type
     }
@@ -55,7 +55,7 @@ package struct ClipFiles: Hashable, Sendable {
     static let deletingPrefix = ".deleting-"
 
     /// `audio_<uuid>`.
-    package var stem: String { "\(type.rawValue)_\(id.uuidString.lowercased())" }
+    package var stem: String { "\(type.rawValue)_\(id.description)" }
 
     /// The media file under its name in `state`; `finishing`: the rewrite of that file.
     package func media(_ state: MediaState = .finished, finishing: Bool = false) -> StoredFile {
@@ -134,7 +134,7 @@ package struct StoredName: Hashable, Sendable {
         }
         let stem = name.prefix { $0 != "." }
         let (prefix, idText) = (stem.prefix { $0 != "_" }, stem.drop { $0 != "_" }.dropFirst())
-        guard idText.count == 36, idText == idText.lowercased(), let id = UUID(uuidString: String(idText)),
+        guard idText.count == 36, idText == idText.lowercased(), let id = RecordingID(String(idText)),
               let type = RecordingType(rawValue: String(prefix)) else { return nil }
         let clip = ClipFiles(id: id, type: type)
         self.clip = clip

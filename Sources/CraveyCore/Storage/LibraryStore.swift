@@ -275,7 +275,7 @@ package final class LibraryStore: Sendable {
     /// unless it is saved already: every file this process is writing for it goes, and nothing
     /// more is created or saved for it. Returns whether it was given up (false: its row is
     /// there). Under the writers' lock, so a save under way completes first.
-    package func abandon(_ id: UUID) throws -> Bool {
+    package func abandon(_ id: RecordingID) throws -> Bool {
         guard let lock else { return true }
         return try lock.hold {
             guard try read({ db in try RecordingRepository(db).recording(id) }) == nil else { return false }
@@ -295,7 +295,7 @@ package final class LibraryStore: Sendable {
     }
 
     /// Whether clip `id` was given up while it was being written.
-    package func isAbandoned(_ id: UUID) -> Bool {
+    package func isAbandoned(_ id: RecordingID) -> Bool {
         live.isAbandoned(id)
     }
 
@@ -303,7 +303,7 @@ package final class LibraryStore: Sendable {
     /// the clip's other files, are not to be touched by anyone else. Only files being written
     /// and media without a row (`rows`: the ids that have one) can be held, so only those are
     /// asked.
-    package func clipsBeingWritten(_ files: [StoredFile], rows: Set<UUID>) -> Set<ClipFiles> {
+    package func clipsBeingWritten(_ files: [StoredFile], rows: Set<RecordingID>) -> Set<ClipFiles> {
         guard let library = self.files else { return [] }
         var clips: Set<ClipFiles> = []
         for file in files {

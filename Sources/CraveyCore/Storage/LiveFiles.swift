@@ -8,7 +8,7 @@ import SystemPackage
 /// (``LibraryStore/abandon(_:)``) are remembered too: nothing more is created or saved for them.
 final class LiveFiles: Sendable {
     private let held = Locked<[StoredFile: Int32]>([:])
-    private let abandoned = Locked<Set<UUID>>([])
+    private let abandoned = Locked<Set<RecordingID>>([])
 
     /// Holds `file`, just created through `descriptor`, locked. A lock that cannot be taken is
     /// an error: an unowned file would be taken for a crash's leftover. The corresponding C
@@ -36,16 +36,16 @@ final class LiveFiles: Sendable {
     }
 
     /// The files this process holds of clip `id`.
-    func files(of id: UUID) -> [StoredFile] {
-        let stem = id.uuidString.lowercased()
+    func files(of id: RecordingID) -> [StoredFile] {
+        let stem = id.description
         return held.withLock { $0.keys.filter { $0.name.contains(stem) } }
     }
 
-    func abandon(_ id: UUID) {
+    func abandon(_ id: RecordingID) {
         abandoned.withLock { _ = $0.insert(id) }
     }
 
-    func isAbandoned(_ id: UUID) -> Bool {
+    func isAbandoned(_ id: RecordingID) -> Bool {
         abandoned.withLock { $0.contains(id) }
     }
 }

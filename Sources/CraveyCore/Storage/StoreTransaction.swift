@@ -12,7 +12,7 @@ package final class StoreTransaction {
     private let files: FileStorageManager
     private let store: LibraryStore
     /// The records of the clips saved here, as their copies were written.
-    private var saved: [UUID: Data] = [:]
+    private var saved: [RecordingID: Data] = [:]
     /// Files renamed aside for deletion (their names before and after).
     private var marked: [(original: StoredFile, marked: StoredFile)] = []
     /// Rows deleted here, to put back if their files cannot go.
@@ -20,7 +20,7 @@ package final class StoreTransaction {
     /// Journals of media replaced here, removed once the transaction ends.
     private(set) var journals: [StoredFile] = []
     /// Clips whose copy is written at the commit even if nothing of them changed.
-    private var copies: Set<UUID> = []
+    private var copies: Set<RecordingID> = []
     /// Files this process held while writing them, released once the transaction ends.
     private(set) var releasing: [StoredFile] = []
     /// Whether a saved file was renamed into place (a failed commit leaves it, for a repair).
@@ -166,9 +166,9 @@ package final class StoreTransaction {
     /// after the commit the files are unlinked. A crash in between leaves `.deleting-` files a
     /// repair restores (the row is there) or finishes (it is gone). A file that cannot be unlinked
     /// after the commit puts the row, its plays and the files back.
-    package func delete(_ id: UUID) throws -> Recording {
+    package func delete(_ id: RecordingID) throws -> Recording {
         guard let recording = try repository.recording(id) else {
-            throw CraveyError(.notFound, "No recording has the id \(id.uuidString.lowercased()).", advice: .listRecordings)
+            throw CraveyError(.notFound, "No recording has the id \(id.description).", advice: .listRecordings)
         }
         for file in ClipFiles(recording).finished {
             guard case .regular = files.status(of: file) else { continue }  // a link or a device there is not the clip's
@@ -213,7 +213,7 @@ package final class StoreTransaction {
             files.entries(in: folder).filter { folder != .recordings || $0.name != Array("Thumbnails".utf8) }.map { (folder, $0) }
         }
         let writing = store.clipsBeingWritten(entries.compactMap { $0.1.file(in: $0.0) }, rows: Set(rows.map(\.0.id)))
-        var kept: Set<UUID> = []
+        var kept: Set<RecordingID> = []
         for (folder, entry) in entries {
             guard let file = entry.file(in: folder), let name = StoredName(file), let size = entry.status.size else {
                 summary.untouched.append(folder.path + "/" + StoredFile.visible(entry.name))
@@ -267,7 +267,7 @@ package final class StoreTransaction {
 
     /// Writes clip `id`'s copy at the commit, as it is then: for a clip saved before clips kept
     /// one.
-    package func keepCopy(of id: UUID) {
+    package func keepCopy(of id: RecordingID) {
         copies.insert(id)
     }
 

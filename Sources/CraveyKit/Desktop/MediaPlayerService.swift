@@ -54,7 +54,7 @@ package final class MediaPlayerService: Sendable {
         self.manager = manager
         self.notification = notification
         self.wake = wake
-        trackID = "/org/cravey/recording/" + recording.id.uuidString.lowercased().replacingOccurrences(of: "-", with: "_")
+        trackID = "/org/cravey/recording/" + recording.id.description.replacingOccurrences(of: "-", with: "_")
         var metadata: [String: BusValue] = ["mpris:trackid": .objectPath(trackID), "xesam:title": .string(title),
                                             "mpris:length": .int64(Self.microseconds(recording.duration))]
         if let artwork { metadata["mpris:artUrl"] = .string(artwork.absoluteString) }

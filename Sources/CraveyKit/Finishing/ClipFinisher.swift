@@ -16,7 +16,7 @@ struct ClipFinisher {
     struct Clip {
         /// The file, under a writing name (`.partial`, `.importing`) or an orphan's name.
         var file: StoredFile
-        var id: UUID
+        var id: RecordingID
         var type: RecordingType
         /// Seconds, when known exactly (a recording's sample count); otherwise read from the file.
         var duration: Double?

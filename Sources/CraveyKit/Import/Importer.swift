@@ -14,7 +14,7 @@ enum Importer {
 
     /// Imports `source` as clip `id`, on the calling thread (blocking). Nothing half-imported
     /// stays behind: a failure at any step removes what this import wrote.
-    static func importFile(_ source: URL, into store: LibraryStore, id: UUID,
+    static func importFile(_ source: URL, into store: LibraryStore, id: RecordingID,
                            metadata: RecordingMetadata, createdAt: Date) throws -> Recording {
         let imported = try prepare(source, store: store, id: id)
         let clip = ClipFiles(id: id, type: imported.type)
@@ -45,7 +45,7 @@ enum Importer {
     /// `.invalidInput` when `source` is not a regular file (a named pipe, a directory, a
     /// device...), and `.undecodableMedia` (nothing left behind) when it is not media FFmpeg can
     /// decode.
-    static func prepare(_ source: URL, store: LibraryStore, id: UUID) throws -> Imported {
+    static func prepare(_ source: URL, store: LibraryStore, id: RecordingID) throws -> Imported {
         try refuseUnlessRegularFile(source)
         let input: Demuxer
         do {

@@ -13,7 +13,7 @@ extension RecordingLibrary {
     /// stored then), `.cannotWrite` when the library cannot take it.
     public func importFile(at source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) async throws -> Recording {
         if let refusal = store.refusal { throw refusal }
-        let id = UUID()
+        let id = RecordingID()
         let store = store
         let outcome = Completion<Recording>()
         Task {
@@ -37,7 +37,7 @@ extension RecordingLibrary {
 
     /// ``importFile(at:metadata:createdAt:)`` on the calling thread, which it blocks; no cancellation.
     package func importNow(at source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) throws -> Recording {
-        try Importer.importFile(source, into: store, id: UUID(), metadata: metadata, createdAt: createdAt)
+        try Importer.importFile(source, into: store, id: RecordingID(), metadata: metadata, createdAt: createdAt)
     }
 
     /// The title a clip imported without one gets: its file's name without the extension

@@ -49,7 +49,7 @@ extension RecordingLibrary {
             let entry = RepairReport.Row(id: row.id, title: row.title, filePath: row.filePath)
             // Paths are the unsafe paths' and thumbnails' to report; the rest are values.
             var problems = row.problems().filter { !$0.hasPrefix("filePath:") && !$0.hasPrefix("thumbnailPath:") }
-            if impossible.contains(row.id.uuidString.lowercased()) {
+            if impossible.contains(row.id.description) {
                 problems.append("numbers: a length, a play count or a loudness no clip has (read as 0, 0 and not measured)")
             }
             if !problems.isEmpty { report.badValues.append(.init(id: row.id, title: row.title, problems: problems)) }
@@ -100,7 +100,7 @@ extension RecordingLibrary {
     /// Sorts the files no row names into what they are: a person's files, crashes' leftovers,
     /// orphans. Orphan media are probed (without the lock): playable, or not.
     private func classify(_ entries: [(StoredFile.Folder, FileStorageManager.Entry)], referenced: Set<StoredFile>,
-                          rows: Set<UUID>, into report: inout RepairReport) throws {
+                          rows: Set<RecordingID>, into report: inout RepairReport) throws {
         let named = entries.compactMap { folder, entry in entry.status.size == nil ? nil : entry.file(in: folder) }
         let writing = store.clipsBeingWritten(named, rows: rows)
         // The clips whose media is here, under any name but an interrupted import's (which goes):
@@ -164,7 +164,7 @@ extension RecordingLibrary {
     private func repairFiles(_ report: inout RepairReport, deleteUnplayable: Bool) throws {
         try store.write { tx in
             let repository = tx.repository
-            func hasRow(_ id: UUID) throws -> Bool { try repository.recording(id) != nil }
+            func hasRow(_ id: RecordingID) throws -> Bool { try repository.recording(id) != nil }
             for path in report.interruptedDeletions {
                 guard let aside = StoredFile(path: path), let name = StoredName(aside),
                       case .deleting(let original)? = name.marker else { continue }
@@ -185,16 +185,16 @@ extension RecordingLibrary {
                     guard current.filePath != media.path else { continue }
                     // A path that is not its own (a row edited by hand), while its own file is there.
                     try repository.updateFilePath(of: row.id, to: media.path)
-                    report.repairs.append("Pointed the entry \"\(row.title)\" (\(row.id.uuidString.lowercased())) at its own file \(media.path) instead of \(row.filePath).")
+                    report.repairs.append("Pointed the entry \"\(row.title)\" (\(row.id.description)) at its own file \(media.path) instead of \(row.filePath).")
                     continue
                 }
                 // Its other files go with it (never a file under another name, nor a link).
                 _ = try tx.delete(row.id)
-                report.repairs.append("Removed the entry \"\(row.title)\" (\(row.id.uuidString.lowercased())): its media \(row.filePath) is gone.")
+                report.repairs.append("Removed the entry \"\(row.title)\" (\(row.id.description)): its media \(row.filePath) is gone.")
             }
             for thumbnail in report.unsafeThumbnails where try hasRow(thumbnail.id) {
                 try repository.updateThumbnail(of: thumbnail.id, to: nil)
-                report.repairs.append("Removed the thumbnail path \(thumbnail.thumbnailPath) of \"\(thumbnail.title)\" (\(thumbnail.id.uuidString.lowercased())): it pointed outside the library.")
+                report.repairs.append("Removed the thumbnail path \(thumbnail.thumbnailPath) of \"\(thumbnail.title)\" (\(thumbnail.id.description)): it pointed outside the library.")
             }
             for mismatch in report.sizeMismatches {
                 guard let recording = try repository.recording(mismatch.id),
@@ -273,11 +273,11 @@ extension RecordingLibrary {
                         probed ?? current.duration,
                         Recording.storedText(Recording.Bounds.dates.contains(current.createdAt) ? current.createdAt : modified),
                         plays.count, plays.map(\.playedAt).max().map(Recording.storedText),
-                        current.loudness?.integrated, current.loudness?.truePeak, bad.id.uuidString.lowercased(),
+                        current.loudness?.integrated, current.loudness?.truePeak, bad.id.description,
                     ])
             }
             let words = bad.problems.filter { $0.hasPrefix("title:") || $0.hasPrefix("notes:") }
-            report.repairs.append("Set the values of \"\(bad.title)\" (\(bad.id.uuidString.lowercased())) its file and plays tell."
+            report.repairs.append("Set the values of \"\(bad.title)\" (\(bad.id.description)) its file and plays tell."
                                   + (words.isEmpty ? "" : " Its words are yours to change: `cravey edit` (\(words.joined(separator: "; ")))."))
         }
     }
@@ -308,13 +308,13 @@ extension RecordingLibrary {
                         try keep(picture, of: recording)
                         report.measuredWaveforms += 1
                     } catch let error as CraveyError {
-                        report.loudnessFailures.append("Could not keep the waveform of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(error.message)")
+                        report.loudnessFailures.append("Could not keep the waveform of \"\(row.title)\" (\(row.id.description)): \(error.message)")
                     }
                 }
             } catch {
                 let what = loudness && waveform ? "the loudness and waveform" : loudness ? "the loudness" : "the waveform"
                 let reason = (error as? CraveyError)?.message ?? "\(error)"
-                report.loudnessFailures.append("Could not measure \(what) of \"\(row.title)\" (\(row.id.uuidString.lowercased())): \(reason)")
+                report.loudnessFailures.append("Could not measure \(what) of \"\(row.title)\" (\(row.id.description)): \(reason)")
             }
         }
     }
@@ -328,7 +328,7 @@ extension RecordingLibrary {
             guard let file = StoredFile(path: orphan.path), let name = StoredName(file), store.claim(file) else { continue }
             do {
                 let (recording, restored) = try recover(file, name)
-                report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.uuidString.lowercased()))"
+                report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.description))"
                                       + (restored ? ", with its words and plays from its own copy." : "."))
             } catch {
                 store.release(file)
@@ -342,7 +342,7 @@ extension RecordingLibrary {
     /// or, without one, titled "Recovered <date>". Returns the row and whether it was restored.
     private func recover(_ file: StoredFile, _ name: StoredName) throws -> (Recording, Bool) {
         let (type, named) = (name.clip.type, name.clip.id)
-        let id = try recording(named) == nil ? named : UUID()
+        let id = try recording(named) == nil ? named : RecordingID()
         let modified = if case .regular(_, let modified) = store.status(of: file) { modified } else { Date() }
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
         // A file a crash cut off is still fragmented: the finisher rewrites it when it can.

@@ -18,7 +18,7 @@ extension RecordingLibrary {
     public struct RepairReport: Codable, Sendable, Equatable {
         /// A row whose media file is missing, or whose path would leave the library.
         package struct Row: Codable, Sendable, Equatable {
-            package var id: UUID
+            package var id: RecordingID
             package var title: String
             package var filePath: String
         }
@@ -31,7 +31,7 @@ extension RecordingLibrary {
             package var duration: Double?
         }
         package struct SizeMismatch: Codable, Sendable, Equatable {
-            package var id: UUID
+            package var id: RecordingID
             package var filePath: String
             package var recorded: Int64
             package var actual: Int64
@@ -39,7 +39,7 @@ extension RecordingLibrary {
 
         /// A row whose stored thumbnail path would leave the library or is a link.
         package struct Thumbnail: Codable, Sendable, Equatable {
-            package var id: UUID
+            package var id: RecordingID
             package var title: String
             package var thumbnailPath: String
         }
@@ -54,7 +54,7 @@ extension RecordingLibrary {
         /// A row whose values no clip has (a date out of range, a length that is no length, words
         /// `edit` refuses): its id, title and what is wrong, one "field: why" each.
         package struct BadValues: Codable, Sendable, Equatable {
-            package var id: UUID
+            package var id: RecordingID
             package var title: String
             package var problems: [String]
         }
@@ -105,7 +105,7 @@ extension RecordingLibrary {
         /// What is wrong, one line each ("missing file: ..."); empty when the library is healthy.
         public var problems: [String] {
             var lines = databaseProblems.map { "database damaged: \($0)" }
-            let short = { (id: UUID) in id.uuidString.lowercased().prefix(8) }
+            let short = { (id: RecordingID) in id.description.prefix(8) }
             for row in missingFiles { lines.append("missing file: \"\(row.title)\" (\(short(row.id))) expects \(row.filePath)") }
             for row in unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(short(row.id))) points outside the library: \(row.filePath)") }
             for row in badValues {

@@ -32,10 +32,10 @@ extension RecordingLibrary {
                 guard try MediaProbe.undecodableReason(try media.open()) == nil else { throw CraveyError(.undecodableMedia, "") }
                 probed = try MediaProbe.duration(of: media)
             } catch {
-                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.uuidString.lowercased())) holds media that does not decode. Nothing was restored.")
+                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)) holds media that does not decode. Nothing was restored.")
             }
             guard abs(probed - recording.duration) <= max(1, probed * 0.01) else {
-                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.uuidString.lowercased())): duration: its record says \(recording.duration) s, its media is \(probed) s long. Nothing was restored.")
+                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)): duration: its record says \(recording.duration) s, its media is \(probed) s long. Nothing was restored.")
             }
         }, progress: progress)
     }

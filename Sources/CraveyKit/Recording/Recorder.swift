@@ -14,7 +14,7 @@ import Foundation
 /// under a name that says it is being written. ``pause()`` and ``resume()`` leave stretches out
 /// of it; ``waveform`` is the picture of what it holds so far.
 public final class Recorder: Sendable {
-    public let id: UUID
+    public let id: RecordingID
     /// `.audio`, or `.video` when recording a camera.
     public let type: RecordingType
     /// Level readings and notices while recording; finishes when the recording has ended.
@@ -29,7 +29,7 @@ public final class Recorder: Sendable {
     private let control: RecordingControl
 
     /// A recorder of `coordinator`'s inputs into `storage`, not started.
-    init(into store: LibraryStore, coordinator: some RecordingCoordinator, id: UUID = UUID()) {
+    init(into store: LibraryStore, coordinator: some RecordingCoordinator, id: RecordingID = RecordingID()) {
         self.id = id
         type = coordinator.type
         let file = ClipFiles(id: id, type: coordinator.type).media(.recording)
@@ -135,7 +135,7 @@ public final class Recorder: Sendable {
     /// file. On a failure a file holding something is kept and released, no longer this
     /// process's, for a repair to register, and one holding nothing goes; the error names the
     /// file and says what was kept. A cancellation, or a capture stage's error, surfaces as it is.
-    private static func encode(_ stage: Stages.Consumer, _ coordinator: some RecordingCoordinator, id: UUID,
+    private static func encode(_ stage: Stages.Consumer, _ coordinator: some RecordingCoordinator, id: RecordingID,
                                store: LibraryStore, file: StoredFile, url: URL, control: RecordingControl) throws -> RecordingResult {
         let writer: RecordingFileWriter
         do {
@@ -230,7 +230,7 @@ final class RecordingControl: Sendable {
 
 /// A finished recording, not yet saved: its file and what its captures reported.
 package struct RecordingResult: Sendable, Equatable {
-    package var id: UUID
+    package var id: RecordingID
     package var type: RecordingType
     /// The finished fragmented MP4, still under its `.partial` name inside `Recordings/`.
     package var file: StoredFile
@@ -263,7 +263,7 @@ package struct RecordingResult: Sendable, Equatable {
     /// Frames that repeat the picture before them, where the camera delivered none in time.
     package var duplicatedFrames = 0
 
-    init(id: UUID, type: RecordingType, file: StoredFile, fileURL: URL, options: RecordingOptions) {
+    init(id: RecordingID, type: RecordingType, file: StoredFile, fileURL: URL, options: RecordingOptions) {
         self.file = file
         self.id = id
         self.type = type

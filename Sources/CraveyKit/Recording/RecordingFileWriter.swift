@@ -26,7 +26,7 @@ final class RecordingFileWriter {
     /// `options` name a camera: yuv420p pictures of their size at their constant rate), opens
     /// the encoders and writes the header of a fragmented MP4; on failure no file is left behind.
     /// A file that cannot be created throws `Errno`.
-    init(partialOf id: UUID, in store: LibraryStore, options: RecordingOptions, measuring control: RecordingControl) throws {
+    init(partialOf id: RecordingID, in store: LibraryStore, options: RecordingOptions, measuring control: RecordingControl) throws {
         self.control = control
         let type: RecordingType = options.camera == nil ? .audio : .video
         let (sampleRate, channels) = (options.sampleRate, options.channels)

@@ -61,7 +61,7 @@ final class HomeScreen {
     /// What the status line says until the next key: a result, or a refusal (`warning`).
     var message: (text: String, warning: Bool)?
     /// The clip whose waveform is kept, and the waveform (nil: none stored).
-    var shownWaveform: (id: UUID, waveform: Waveform?)?
+    var shownWaveform: (id: RecordingID, waveform: Waveform?)?
     /// Where things were drawn, for the mouse.
     var layout: HomeLayout {
         didSet { browser.rows = max(layout.list.count, 1) }

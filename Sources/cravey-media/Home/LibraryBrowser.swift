@@ -37,7 +37,7 @@ struct LibraryBrowser {
     /// Reads the page the screen shows; with `keeping`, the page holding that clip, selected.
     /// With `counting`, the counts and Quick Play too (a change of the library); without, they
     /// stay as read (a move, a scroll), and a filter typed further awaits its count (``count()``).
-    mutating func read(keeping id: UUID? = nil, counting: Bool = true) throws {
+    mutating func read(keeping id: RecordingID? = nil, counting: Bool = true) throws {
         request.count = rows
         let (page, position) = try LibraryPage.read(library, request, keeping: id, counting: counting, previous: page)
         self.page = page
@@ -120,7 +120,7 @@ struct LibraryBrowser {
     }
 
     /// Selects the clip `id` (a new recording): without the filter when the filter hides it.
-    mutating func show(_ id: UUID) throws {
+    mutating func show(_ id: RecordingID) throws {
         try read(keeping: id)
         if selectedRecording?.id != id, !request.filter.isEmpty {
             request.filter = ""

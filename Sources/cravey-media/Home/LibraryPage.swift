@@ -37,7 +37,7 @@ struct LibraryPage: Sendable {
     /// Quick Play are `previous`'s, and with a filter the count is left for ``count(_:_:)``
     /// (so a keystroke of the filter reads the rows it shows, not the whole table). The
     /// corresponding GRDB requests are ``RecordingRepository``'s.
-    static func read(_ library: RecordingLibrary, _ request: Request, keeping id: UUID? = nil, counting: Bool = true,
+    static func read(_ library: RecordingLibrary, _ request: Request, keeping id: RecordingID? = nil, counting: Bool = true,
                      previous: LibraryPage = LibraryPage()) throws -> (LibraryPage, position: Int?) {
         try library.store.read { db in
             let repository = RecordingRepository(db)
