@@ -26,7 +26,7 @@ import Foundation
 ///
 /// Modelled on swift-nio's `NIOThreadPool`: one state enum behind one condition lock, threads
 /// owned and joined, work refused once the pipeline is ending.
-// @unchecked Sendable: `life`, `queue`, `head` and `count` are read and written only with
+// @unchecked Sendable: `life` and `queue` are read and written only with
 // `condition` locked; the `let`s are Sendable.
 final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @unchecked Sendable {
     /// Where the pipeline is in its life.
@@ -50,7 +50,6 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     let events: AsyncStream<Event>
 
     private let eventSink: AsyncStream<Event>.Continuation
-    private let capacity: Int
     private let threadNames: (producers: [String], consumer: String)
     private let produce: [@Sendable (Producer) throws -> Void]
     private let consume: @Sendable (Consumer) throws -> Output
@@ -63,9 +62,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
     /// no state, and the hook runs without `condition` held.
     private let pauseChanges = NSLock()
     private var life = Life.idle(stopRequested: false)
-    private var queue: [Item?]
-    private var head = 0
-    private var count = 0
+    private var queue: ItemQueue<Item>
 
     /// The pipeline's life: the one owner of what its threads and its callers know of each other.
     private enum Life {
@@ -139,12 +136,11 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
          consumer: @escaping @Sendable (Consumer) throws -> Output,
          onCancel: @escaping @Sendable () -> Void = {}) {
         precondition(capacity > 0 && !producers.isEmpty && producers.count == threads.producers.count)
-        self.capacity = capacity
         threadNames = threads
         produce = producers
         consume = consumer
         self.onCancel = onCancel
-        queue = Array(repeating: nil, count: capacity)
+        queue = ItemQueue(capacity: capacity)
         (events, eventSink) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -400,29 +396,28 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
 
     private func push(_ item: Item) throws -> Bool {
         try locked {
-            while count == capacity, life.stages != nil { condition.wait() }
+            while queue.isFull, life.stages != nil { condition.wait() }
             try throwIfFailed()
             guard life.stages != nil else { return false }
-            queue[(head + count) % capacity] = item
-            count += 1
+            queue.append(item)
             // Only a consumer finding the queue empty waits for an item.
-            if count == 1 { condition.broadcast() }
+            if queue.count == 1 { condition.broadcast() }
             return true
         }
     }
 
     private func pop() throws -> Item? {
         try locked {
-            while count == 0, let stages = life.stages, stages.endedProducers < produce.count { condition.wait() }
+            while queue.isEmpty, let stages = life.stages, stages.endedProducers < produce.count { condition.wait() }
             try throwIfFailed()
-            return count > 0 ? takeFirst() : nil
+            return queue.isEmpty ? nil : takeFirst()
         }
     }
 
     private func poll() throws -> Polled {
         try locked {
             try throwIfFailed()
-            if count > 0 { return .item(takeFirst()) }
+            if !queue.isEmpty { return .item(takeFirst()) }
             guard let stages = life.stages, stages.endedProducers < produce.count else { return .ended }
             return .empty
         }
@@ -527,7 +522,7 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         locked {
             if case .failure(let error) = output { fail(error) }
             if life.stages != nil { life = .ending }
-            dropQueued()
+            queue.removeAll()
             condition.broadcast()
         }
         for producer in producers { producer.join() }
@@ -562,29 +557,19 @@ final class MediaPipeline<Item: Sendable, Output: Sendable, Event: Sendable>: @u
         case .failed, .finished: return
         case .idle, .running, .stopping, .ending: life = .failed(error)
         }
-        dropQueued()
+        queue.removeAll()
         condition.broadcast()
     }
 
     /// Takes the oldest item out of a queue that holds one.
     private func takeFirst() -> Item {
-        defer {
-            // Only producers finding the queue full wait for room.
-            if count == capacity { condition.broadcast() }
-            queue[head] = nil
-            head = (head + 1) % capacity
-            count -= 1
-        }
-        return queue[head]!
+        // Only producers finding the queue full wait for room.
+        if queue.isFull { condition.broadcast() }
+        return queue.removeFirst()
     }
 
     private func throwIfFailed() throws {
         if case .failed = life { throw CancellationError() }
     }
 
-    private func dropQueued() {
-        for index in queue.indices { queue[index] = nil }
-        head = 0
-        count = 0
-    }
 }
