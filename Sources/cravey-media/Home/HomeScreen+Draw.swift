@@ -81,9 +81,9 @@ extension HomeScreen {
         for (index, recording) in clips.enumerated() {
             let row = layout.quickPlayRows[index]
             screen.put("  \(index + 1)", row: row, column: 0, style: .accent)
-            screen.put("\(Self.icon(recording)) \(Format.visible(recording.title))", row: row, column: 4, width: width - 1)
+            screen.put("\(HomeText.icon(recording)) \(Format.visible(recording.title))", row: row, column: 4, width: width - 1)
             let plays = "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
-            screen.put(Self.right(Format.duration(recording.duration), 8) + Self.right(plays, 11), row: row, column: layout.columns - 20)
+            screen.put(HomeText.right(Format.duration(recording.duration), 8) + HomeText.right(plays, 11), row: row, column: layout.columns - 20)
         }
     }
 
@@ -102,7 +102,7 @@ extension HomeScreen {
             screen.put("made", row: layout.libraryHeading, column: column, style: .dim)
             column += width
         }
-        screen.put(Self.right("length", columns.length - 1) + Self.right("plays", columns.plays), row: layout.libraryHeading,
+        screen.put(HomeText.right("length", columns.length - 1) + HomeText.right("plays", columns.plays), row: layout.libraryHeading,
                    column: column, style: .dim)
         column += columns.length + columns.plays
         if columns.purpose != nil { screen.put(" purpose", row: layout.libraryHeading, column: column, style: .dim) }
@@ -121,16 +121,16 @@ extension HomeScreen {
             let style: TerminalScreen.Style = position == browser.selected ? .selected : .plain
             if position == browser.selected { screen.fill(row: row, style: style) }
             var column = 1
-            screen.put("\(Self.icon(recording)) \(Format.visible(recording.title))", row: row, column: column, width: columns.title + 1, style: style)
+            screen.put("\(HomeText.icon(recording)) \(Format.visible(recording.title))", row: row, column: column, width: columns.title + 1, style: style)
             column += columns.title + 2
             if let width = columns.date {
-                let date = columns.shortDate ? Self.shortDate(recording.createdAt) : Format.date(recording.createdAt)
+                let date = columns.shortDate ? HomeText.shortDate(recording.createdAt) : Format.date(recording.createdAt)
                 screen.put(date, row: row, column: column, width: width, style: style)
                 column += width
             }
-            screen.put(Self.right(Format.duration(recording.duration), columns.length - 1), row: row, column: column, style: style)
+            screen.put(HomeText.right(Format.duration(recording.duration), columns.length - 1), row: row, column: column, style: style)
             column += columns.length
-            screen.put(Self.right(String(recording.playCount), columns.plays - 1), row: row, column: column, style: style)
+            screen.put(HomeText.right(String(recording.playCount), columns.plays - 1), row: row, column: column, style: style)
             column += columns.plays
             if let width = columns.purpose {
                 screen.put(" " + (recording.purpose?.rawValue ?? ""), row: row, column: column, width: width, style: style)
@@ -240,7 +240,7 @@ extension HomeScreen {
                 let playerFree = capture == nil && playing == nil && startingPlay == nil && !recorderBusy && lookBack == nil
                 if playerFree, TerminalScreen.width(of: message.text) > layout.columns, layout.player < row {
                     // A long message takes the player line too, cut where a word ends.
-                    let (first, rest) = Self.split(message.text, width: layout.columns)
+                    let (first, rest) = HomeText.split(message.text, width: layout.columns)
                     screen.put(first, row: layout.player, column: 0, style: style)
                     screen.put(rest, row: row, column: 0, style: style)
                 } else {
@@ -250,7 +250,7 @@ extension HomeScreen {
                 let keys = capture != nil ? Self.recordingKeys
                     : lookBack != nil && playing == nil ? Preview.keys.components(separatedBy: " · ")
                     : playing != nil ? Self.playingKeys : Self.browsingKeys
-                screen.put(Self.fitting(keys, width: layout.columns), row: row, column: 0, style: .dim)
+                screen.put(HomeText.fitting(keys, width: layout.columns), row: row, column: 0, style: .dim)
             }
             return nil
         }
@@ -262,51 +262,4 @@ extension HomeScreen {
             screen.put(" " + line, row: row, column: 0, style: row == rows.lowerBound ? .bold : .plain)
         }
     }
-
-    // MARK: - Pieces
-
-    /// `text` cut in two where a word ends, the first part within `width` columns.
-    static func split(_ text: String, width: Int) -> (String, String) {
-        var first = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let candidate = first.isEmpty ? String(word) : first + " " + word
-            guard TerminalScreen.width(of: candidate) <= width else { break }
-            first = candidate
-        }
-        if first.isEmpty { first = String(text.prefix(width)) }
-        return (first, String(text.dropFirst(first.count)).trimmingCharacters(in: .whitespaces))
-    }
-
-    /// As many of `keys` as fit in `width` columns, then "? help", joined by " · ".
-    static func fitting(_ keys: [String], width: Int) -> String {
-        var shown: [String] = []
-        for key in keys {
-            let candidate = (shown + [key, "? help"]).joined(separator: " · ")
-            guard TerminalScreen.width(of: candidate) <= width else { break }
-            shown.append(key)
-        }
-        return (shown + ["? help"]).joined(separator: " · ")
-    }
-
-    /// A clip's type as one character: a note for sound, a frame for video.
-    static func icon(_ recording: Recording) -> String {
-        recording.type == .audio ? "♪" : "▣"
-    }
-
-    /// `text` right-aligned in `width` columns.
-    static func right(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(width - TerminalScreen.width(of: text), 0)) + text
-    }
-
-    /// "Nov 22, 2026" in local time.
-    static func shortDate(_ date: Date) -> String {
-        shortDates.string(from: date)
-    }
-
-    private static let shortDates: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "MMM d, yyyy"
-        return formatter
-    }()
 }
