@@ -146,7 +146,9 @@ struct HomeScreenTests {
         #expect(terminal.screen.contains("Library · recent · filter: wa") && terminal.screen.contains("/wa"))
         #expect(Self.listed(terminal.screen) == ["Walk it off"], "only Walk it off holds \"wa\":\n\(terminal.screen)")
         try terminal.type("Escape")
-        try await Self.shows(terminal, " 5 clips")
+        // (" 5 clips" alone is already shown, in "1 of 5 clips": the filter's end is awaited)
+        let cleared = try await offPool { terminal.waitUntilShown(within: 30) { !$0.contains("filter:") && $0.contains(" 5 clips") } }
+        #expect(cleared, "Escape did not clear the filter:\n\(terminal.screen)")
         #expect(Self.listed(terminal.screen).count == 5)
 
         try terminal.type("s")
