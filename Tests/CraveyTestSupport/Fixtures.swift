@@ -62,12 +62,43 @@ public enum Fixture {
     }
 
     /// Runs ffmpeg with `arguments` into a new file with the extension `ext`, in the test's temporary folder by default.
+    ///
+    /// A file made only from ffmpeg's own sources (no argument naming a file) is made once per
+    /// run and copied to each test that asks for it: see ``made(_:_:)``.
     public static func make(_ ext: String, in folder: URL? = nil, _ arguments: [String]) throws -> URL {
         let folder = folder ?? temporaryFolder()
         let url = folder.appendingPathComponent("fixture-\(UUID().uuidString).\(ext)")
+        guard !arguments.contains(where: { $0.hasPrefix("/") }) else {
+            try ffmpeg(arguments, into: url)
+            return url
+        }
+        try FileManager.default.copyItem(at: made(ext, arguments), to: url)
+        return url
+    }
+
+    /// The run's one copy of the file ffmpeg makes of `arguments`, named by them (a 64-bit FNV-1a hash)
+    /// in the run's temporary folder (`scripts/test` gives each run its own `TMPDIR`), made the
+    /// first time a test asks for it. Two tests asking at once may both make it: each renames its
+    /// own whole file into place, so a reader never sees half of one.
+    static func made(_ ext: String, _ arguments: [String]) throws -> URL {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-fixtures-\(getuid())")
+        let key = (["ffmpeg", ext] + arguments).joined(separator: "\u{0}").utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
+            ($0 ^ UInt64($1)) &* 0x100_0000_01b3
+        }
+        let url = cache.appendingPathComponent(String(key, radix: 16) + ".\(ext)")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let making = cache.appendingPathComponent(".\(UUID().uuidString).\(ext)")
+        try ffmpeg(arguments, into: making)
+        guard rename(making.path, url.path) == 0 else {
+            throw TestFailure("could not keep the fixture \(url.path): \(String(cString: strerror(errno)))")
+        }
+        return url
+    }
+
+    private static func ffmpeg(_ arguments: [String], into url: URL) throws {
         let result = try run("ffmpeg", ["-v", "error", "-y"] + arguments + [url.path])
         guard result.status == 0 else { throw TestFailure("ffmpeg could not make \(url.lastPathComponent): \(result.error)") }
-        return url
     }
 
     /// A library at a fresh folder in the test's temporary folder, holding `count` saved audio clips.
