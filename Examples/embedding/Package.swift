@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
-// A program that embeds CraveyKit, as the README's "Using the library from Swift" tells a Swift
-// developer to: cravey checked out beside this package, depended on by path. `scripts/example`
-// builds and runs it against the test sound server, so the README's example cannot rot.
+// A program that embeds CraveyKit, as docs/embedding.md ("Using the library from Swift") tells a
+// Swift developer to: cravey checked out beside this package, depended on by path.
+// `scripts/package-check` builds and runs it against the test sound server, so the documented
+// example cannot rot.
 import PackageDescription
 
 let package = Package(

@@ -4,7 +4,7 @@ import Foundation
 /// parsed, as the `swift` driver picks `swift-<tool>`.
 ///
 /// `cravey` links CraveyCore only (SQLite through GRDB) and starts fast; loading FFmpeg's and
-/// PulseAudio's shared libraries has a cost (README, "Only what a command needs is loaded") the library commands
+/// PulseAudio's shared libraries has a cost (docs/architecture.md, "Only what a command needs is loaded") the library commands
 /// should not pay. So `cravey`'s `main` looks the verb up in ``verbs`` and, for a media verb,
 /// replaces itself with `cravey-media` (installed beside it) and the same arguments, before any
 /// parsing: nothing is parsed twice, and a new media command is one entry here plus its file

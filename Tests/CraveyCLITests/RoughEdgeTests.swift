@@ -38,7 +38,7 @@ struct RoughEdgeTests {
         #expect(try await Cravey.run(["help", "edit"]).output.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("spaces at its ends are removed"))
     }
 
-    @Test("export --format json's shape ({exportDate, recordings, version}) is what the help and the README describe")
+    @Test("export --format json's shape ({exportDate, recordings, version}) is what the help and docs/reference.md describe")
     func exportShapeIsDescribed() async throws {
         // Given the JSON export of a library
         let library = temporaryLibrary().path
@@ -46,14 +46,14 @@ struct RoughEdgeTests {
         let exported = try await Cravey.run(["export", "--library", library, "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(exported.output.utf8)) as? [String: Any])
 
-        // Then every key it has is named by `export --help` and by the README's JSON section
+        // Then every key it has is named by `export --help` and by the reference's JSON section
         let help = try await Cravey.run(["export", "--help"]).output
-        let readme = try String(contentsOf: TestSoundServer.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = readme.components(separatedBy: "### JSON").dropFirst().first?.components(separatedBy: "\n### ").first ?? ""
+        let reference = try String(contentsOf: TestSoundServer.packageRoot.appendingPathComponent("docs/reference.md"), encoding: .utf8)
+        let section = reference.components(separatedBy: "\n## JSON\n").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
         #expect(Set(document.keys) == ["exportDate", "recordings", "version"])
         for key in document.keys {
             #expect(help.contains(key), "export --help does not name \(key)")
-            #expect(section.contains("`\(key)`"), "the README's JSON section does not name \(key)")
+            #expect(section.contains("`\(key)`"), "docs/reference.md's JSON section does not name \(key)")
         }
     }
 }

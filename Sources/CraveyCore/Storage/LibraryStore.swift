@@ -10,8 +10,8 @@ import SystemPackage
 /// a `delete-all` a crash interrupted, opens one database transaction and hands the change a
 /// ``StoreTransaction``; the copies of the clips it changed are written before the commit.
 ///
-/// Several processes share one library by one protocol (the README's "Several processes, one
-/// library"): the writers' lock (``WritersLock``) around every change; each file being written
+/// Several processes share one library by one protocol (docs/architecture.md, "Several
+/// processes, one library"): the writers' lock (``WritersLock``) around every change; each file being written
 /// locked by its writer (``LiveFiles``) and left alone by everyone else; a `delete-all` begun is
 /// finished by whoever comes next (``DeleteAllJournal``).
 package final class LibraryStore: Sendable {
