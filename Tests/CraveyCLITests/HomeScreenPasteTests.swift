@@ -149,6 +149,22 @@ struct HomeScreenPasteTests {
         }
     }
 
+    @Test("every way out of the home screen (q, Ctrl-C, SIGTERM, SIGHUP) turns bracketed paste off again, as mouse reporting", arguments: ["q", "SIGINT", "SIGTERM", "SIGHUP"])
+    func waysOutTurnPasteOff(_ way: String) async throws {
+        let library = try Fixture.library(clips: 1)
+        let terminal = try Cravey.startOnTerminal(["--library", library.url.path], environment: ["LANG": "C.UTF-8"])
+        let asked = try await offPool { terminal.waitUntilShown(within: 30) { $0.contains("\u{1B}[?2004h") } }
+        #expect(asked, "\(terminal.output.debugDescription)")
+        switch way {
+        case "q": terminal.type("q")
+        default: kill(terminal.process.processIdentifier, ["SIGINT": SIGINT, "SIGTERM": SIGTERM, "SIGHUP": SIGHUP][way]!)
+        }
+        let shown = try await offPool { terminal.waitForExit() }
+        #expect(terminal.process.terminationStatus == 0, "\(way): \(shown.debugDescription)")
+        let off = shown.components(separatedBy: "\u{1B}[?2004h").last?.contains("\u{1B}[?2004l") ?? false
+        #expect(off && shown.contains("\u{1B}[?2004h"), "\(way): \(shown.debugDescription)")
+    }
+
     /// Whether the process `id` still runs (a zombie has ended). The corresponding C function is `kill`.
     static func isRunning(_ id: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(id)/stat", encoding: .utf8),
