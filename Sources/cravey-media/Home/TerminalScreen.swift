@@ -292,6 +292,8 @@ final class TerminalScreen {
     func resume() {
         reset_prog_mode()
         mousemask(Self.mouseEvents, nil)
+        // Asked again with the next frame (another program may have turned it off meanwhile).
+        bracketing = false
         resize()
         redrawAll()
     }
