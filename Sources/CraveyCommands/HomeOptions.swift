@@ -42,6 +42,16 @@ package struct HomeOptions: ParsableCommand {
             anything else keeps it). Deleting every clip stays a command of its own, `cravey \
             delete-all`.
 
+            A paste is text, wherever it lands (the screen asks the terminal for bracketed \
+            paste): the filter takes it, a line being typed takes it unless it holds a line \
+            break (a title, notes or purpose is one line: the line is refused and nothing \
+            changes, as in `cravey record`'s look back), and anywhere else it is no key and no \
+            answer. On a terminal without bracketed paste, an Enter in a line with more keys \
+            read at once after it (or within 30 ms) is taken as a paste and refused the same \
+            way, and a question is answered only by a key typed after it shows. Keys typed \
+            ahead into the filter read the list once; a hang-up or Ctrl-C is taken before \
+            keys still queued.
+
             Clips another cravey adds, edits, plays or deletes (an import in another terminal, \
             Quick Play from a desktop shortcut) show within a second: the screen watches the \
             library's database file (inotify) and reads again only what it shows.
@@ -50,7 +60,7 @@ package struct HomeOptions: ParsableCommand {
             first, as the commands do, and so do SIGTERM and SIGHUP (a closed terminal). Ctrl-Z \
             suspends and `fg` comes back (a play or recording is paused meanwhile); Ctrl-L draws \
             the whole screen again. Every way out \
-            puts the terminal back: its mode, the cursor, and mouse reporting off. The screen is \
+            puts the terminal back: its mode, the cursor, mouse reporting and bracketed paste off. The screen is \
             drawn through ncurses from the terminal's terminfo entry, redrawing only what \
             changed; NO_COLOR drops its colours; TERM=dumb (or no TERM) cannot show it: \
             `cravey` alone then prints this help, and `cravey home` exits 64.

@@ -14,8 +14,14 @@ import Synchronization
 /// while an escape sequence is half read (a lone Escape is told from an arrow's start by the
 /// 30 ms that follow it).
 ///
+/// A paste (between the terminal's bracketed-paste marks, asked for by ``TerminalMode``) is text,
+/// never keys: it is dropped whole.
+///
 /// Ctrl-C keeps its meaning (the terminal still sends SIGINT, which stops and counts).
 final class KeyReader: Sendable {
+    /// The marks a terminal sends around a paste once asked (xterm's bracketed paste).
+    static let pasteStart = Array("\u{1B}[200~".utf8), pasteEnd = Array("\u{1B}[201~".utf8)
+
     private let done = Atomic<Bool>(false)
     /// Signalled when the reading thread has ended, so that nothing typed after ``restore()`` (a
     /// line for a prompt) is taken as a key.
@@ -57,8 +63,10 @@ final class KeyReader: Sendable {
         defer { finished.signal() }
         var pending: [UInt8] = []
         var inputOpen = true
+        // Inside a paste: bytes are dropped up to its end mark (no timer: it ends with its mark).
+        var pasting = false
         while true {
-            switch Self.next(from: inputOpen ? 0 : -1, wake: wake.output, waiting: pending.isEmpty ? -1 : 30) {
+            switch Self.next(from: inputOpen ? 0 : -1, wake: wake.output, waiting: pending.isEmpty || pasting ? -1 : 30) {
             case .woken:
                 return
             case .ended:
@@ -71,8 +79,22 @@ final class KeyReader: Sendable {
                 pending = []
             case .bytes(let bytes):
                 pending += bytes
-                while let (key, length) = Self.key(startingAt: pending) {
-                    if let key { handle(key) }
+                while true {
+                    if pasting {
+                        guard let end = Self.end(of: Self.pasteEnd, in: pending) else {
+                            // An end mark may be cut between two reads: its start is kept.
+                            pending = Array(pending.suffix(Self.pasteEnd.count - 1))
+                            break
+                        }
+                        pending.removeFirst(end)
+                        pasting = false
+                    }
+                    guard let (key, length) = Self.key(startingAt: pending) else { break }
+                    if pending.starts(with: Self.pasteStart) {
+                        pasting = true
+                    } else if let key {
+                        handle(key)
+                    }
                     pending.removeFirst(length)
                 }
             }
@@ -108,6 +130,27 @@ final class KeyReader: Sendable {
         default: nil
         }
         return (key, end + 1)
+    }
+
+    /// Where `mark` ends in `bytes` (the index after its last byte), when it is there.
+    static func end(of mark: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= mark.count else { return nil }
+        return (0...(bytes.count - mark.count)).first { bytes[$0..<($0 + mark.count)].elementsEqual(mark) }.map { $0 + mark.count }
+    }
+
+    /// Reads and drops what stdin holds up to a paste's end mark (its start read); false when
+    /// the input ended first. A byte at a time, so that nothing after the paste is read.
+    /// The corresponding C function is `read`.
+    static func skipPaste() -> Bool {
+        var last: [UInt8] = []
+        while true {
+            var byte: UInt8 = 0
+            let count = Foundation.read(0, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            last = Array((last + [byte]).suffix(pasteEnd.count))
+            if last == pasteEnd { return true }
+        }
     }
 
     /// What ``next(from:wake:waiting:)`` found.

@@ -341,7 +341,8 @@ struct Preview {
 
     /// One key from the terminal, read without Enter or echo (the terminal lent by
     /// ``TerminalMode`` meanwhile); nil at the end of input (or a terminal gone). Text pasted
-    /// (more than a key's bytes at once) is no key: it is thrown away, said, and the wait goes on.
+    /// (between the terminal's bracketed-paste marks, or more than a key's bytes at once) is no
+    /// key: it is thrown away, said, and the wait goes on.
     /// The corresponding C functions are `read` and `poll`.
     static func readKey() -> PlayerKey? {
         TerminalMode.lend(mouse: false)
@@ -356,9 +357,13 @@ struct Preview {
             guard count > 0 else { return nil }
             bytes.append(byte)
             var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            if bytes.first == 0x1B, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
-            if bytes.first != 0x1B, poll(&waiting, 1, 0) > 0 {
-                _ = Terminal.discardWaitingInput()
+            if bytes.first == 0x1B, KeyReader.key(startingAt: bytes) == nil, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
+            if bytes == KeyReader.pasteStart || (bytes.first != 0x1B && poll(&waiting, 1, 0) > 0) {
+                if bytes == KeyReader.pasteStart {
+                    guard KeyReader.skipPaste() else { return nil }
+                } else {
+                    _ = Terminal.discardWaitingInput()
+                }
                 Terminal.diagnostic("Pasted text is not a key: nothing was done. \(keys)")
                 bytes = []
                 continue

@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// The terminal on stdin as this process found it, lent for reading keys (non-canonical, no
-/// echo) and for xterm's mouse reporting, and given back on every way out: the borrower's own
+/// echo, a paste marked as one: bracketed paste) and for xterm's mouse reporting, and given back
+/// on every way out: the borrower's own
 /// ``giveBack()``, Ctrl-Z (SIGTSTP: given back before the process stops; SIGCONT: taken again,
 /// and the borrower draws its line again), an `exit` on the way, and a crash (a fatal signal's
 /// handler gives it back before the signal does what it did before).
@@ -23,6 +24,8 @@ enum TerminalMode {
     private static let lent = Atomic<Int>(asFound)
     /// Whether mouse reporting was asked for and not yet turned off.
     private static let reportingMouse = Atomic<Bool>(false)
+    /// Whether bracketed paste was asked for and not yet turned off.
+    private static let bracketingPaste = Atomic<Bool>(false)
     /// Set once the mode found is kept in ``found`` and the handlers are installed.
     private static let prepared = Atomic<Bool>(false)
     /// The terminal's mode as found, kept before the first lending, read by the fatal signals'
@@ -41,8 +44,10 @@ enum TerminalMode {
     private static let fatal = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS]
 
     /// Lends the terminal for keys: non-canonical, a byte at a time, without echo (Ctrl-C, Ctrl-Z
-    /// and Ctrl-\ still send their signals); with `mouse`, asks the terminal on stderr to report
-    /// clicks (xterm's SGR reporting, `ESC [ ? 1000 h` and `ESC [ ? 1006 h`). `redraw` draws the
+    /// and Ctrl-\ still send their signals), a paste marked as one (xterm's bracketed paste,
+    /// `ESC [ ? 2004 h` on stderr, but on a terminal that only prints lines: ``KeyReader`` reads
+    /// the marks); with `mouse`, asks the terminal on stderr to report clicks (xterm's SGR
+    /// reporting, `ESC [ ? 1000 h` and `ESC [ ? 1006 h`). `redraw` draws the
     /// borrower's line again after a stop. The corresponding C functions are `tcgetattr` and
     /// `tcsetattr`.
     static func lend(mouse: Bool, redraw: (@Sendable () -> Void)? = nil) {
@@ -70,17 +75,29 @@ enum TerminalMode {
             cc[Int(VTIME)] = 0
         }
         tcsetattr(0, TCSANOW, &mode)
+        // As readline asks it of every terminal but a dumb one: one that does not know the mode
+        // ignores it, as ECMA-48 has a private mode it does not know ignored.
+        if !Terminal.isDumb {
+            bracketingPaste.store(true, ordering: .sequentiallyConsistent)
+            Terminal.diagnostic("\u{1B}[?2004h", terminator: "")
+        }
         if what == keysAndMouse {
             reportingMouse.store(true, ordering: .sequentiallyConsistent)
             Terminal.diagnostic("\u{1B}[?1000h\u{1B}[?1006h", terminator: "")
         }
     }
 
-    /// Puts the mode found back and turns mouse reporting off if it is on, whatever ``lent``
-    /// says is lent (that stays as it is). Async-signal-safe: atomics, `tcsetattr` and `write`.
+    /// Puts the mode found back and turns bracketed paste and mouse reporting off if they are
+    /// on, whatever ``lent`` says is lent (that stays as it is). Async-signal-safe: atomics,
+    /// `tcsetattr` and `write`.
     private static func restoreFound() {
         guard prepared.load(ordering: .acquiring) else { return }
         tcsetattr(0, TCSANOW, found)
+        if bracketingPaste.exchange(false, ordering: .sequentiallyConsistent) {
+            // A static string: nothing allocated in a signal handler.
+            let off: StaticString = "\u{1B}[?2004l"
+            _ = write(2, off.utf8Start, off.utf8CodeUnitCount)
+        }
         guard reportingMouse.exchange(false, ordering: .sequentiallyConsistent) else { return }
         // A static string: nothing allocated in a signal handler.
         let off: StaticString = "\u{1B}[?1000l\u{1B}[?1006l"
@@ -94,7 +111,7 @@ enum TerminalMode {
         guard !prepared.load(ordering: .acquiring) else { return }
         tcgetattr(0, found)
         // Every static the handlers read is made here, not lazily in a handler.
-        _ = (lent.load(ordering: .relaxed), reportingMouse.load(ordering: .relaxed), previous)
+        _ = (lent.load(ordering: .relaxed), reportingMouse.load(ordering: .relaxed), bracketingPaste.load(ordering: .relaxed), previous)
         var stop = sigaction()
         sigaction(SIGTSTP, nil, &stop)
         let ignored = unsafeBitCast(stop.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)

@@ -37,6 +37,7 @@ struct WaysOutTests {
         #expect(status == expected, "\(output.debugDescription)")
         #expect(shell.modes.count == 2 && shell.modes.first == shell.modes.last, "\(shell.modes)")
         #expect(shell.mouseReportingOff, "\(output.debugDescription)")
+        #expect(shell.bracketedPasteOff, "\(output.debugDescription)")
     }
 
     /// The plays of the clip `id` in the library at `folder`.
@@ -142,6 +143,10 @@ struct WaysOutTests {
         // When Ctrl-Z is typed, the mode shown again at the shell's prompt, then fg
         try await type("\u{1A}", in: shell, shows: "Stopped")
         #expect(shell.mouseReportingOff, "mouse reporting off at the shell: \(shell.terminal.output.debugDescription)")
+        // (bash asks for bracketed paste itself at its prompt: what cravey asked is turned off before "Stopped")
+        let stopped = shell.terminal.output.components(separatedBy: "Stopped").first ?? ""
+        #expect(stopped.components(separatedBy: "\u{1B}[?2004h").last?.contains("\u{1B}[?2004l") ?? true,
+                "bracketed paste off at the shell: \(shell.terminal.output.debugDescription)")
         shell.type("stty -g\n")
         #expect(try await shell.modesShown(2), "\(shell.terminal.output.debugDescription)")
         #expect(shell.modes.first == shell.modes.last, "the shell's mode while stopped: \(shell.modes)")

@@ -101,6 +101,25 @@ public enum Fixture {
         guard result.status == 0 else { throw TestFailure("ffmpeg could not make \(url.lastPathComponent): \(result.error)") }
     }
 
+    /// A library of one saved audio clip and `rows` more rows ("Clip 1" to "Clip <rows>", notes
+    /// "notes 1"..., a second apart), written by sqlite3 in one statement as `scripts/bench`
+    /// makes its libraries: a list of 100,000 in a second. The rows have no media (what lists and
+    /// filters reads only rows).
+    public static func largeLibrary(rows: Int) throws -> RecordingLibrary {
+        let library = try Fixture.library(clips: 1)
+        let inserted = try run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path, """
+            WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < \(rows)),
+            ids AS (SELECT value, lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
+                    || '-a' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))) AS id FROM n)
+            INSERT INTO recording (id, type, title, notes, purpose, createdAt, duration, filePath, fileSize, playCount)
+            SELECT id, 'audio', 'Clip ' || value, 'notes ' || value, 'motivational',
+                   strftime('%Y-%m-%d %H:%M:%f', '2026-01-01', '+' || value || ' seconds'), 12.5,
+                   'Recordings/audio_' || id || '.m4a', 25641, 0 FROM ids;
+            """])
+        guard inserted.status == 0 else { throw TestFailure("sqlite3 could not add \(rows) rows: \(inserted.error)") }
+        return library
+    }
+
     /// A library at a fresh folder in the test's temporary folder, holding `count` saved audio clips.
     public static func library(clips count: Int = 0, titles: [String] = []) throws -> RecordingLibrary {
         let library = try RecordingLibrary(at: temporaryLibrary())

@@ -87,6 +87,14 @@ public struct TerminalShell: Sendable {
         return output[lastOn.upperBound...].contains("\u{1B}[?1000l")
     }
 
+    /// Whether bracketed paste, once asked for, was turned off again every time (none asked
+    /// for counts as off).
+    public var bracketedPasteOff: Bool {
+        let output = terminal.output
+        guard let lastOn = output.range(of: "\u{1B}[?2004h", options: .backwards) else { return true }
+        return output[lastOn.upperBound...].contains("\u{1B}[?2004l")
+    }
+
     /// The exit status `sh` printed for the command, once it has.
     public func status() async throws -> Int32? {
         guard try await shown("status ") else { return nil }

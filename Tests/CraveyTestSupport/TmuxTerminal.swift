@@ -73,6 +73,22 @@ public final class TmuxTerminal: @unchecked Sendable {
         try tmux(["send-keys", "-l", text])
     }
 
+    /// Pastes `text` byte for byte (no line break replaced), as a terminal pastes: between
+    /// bracketed-paste marks when the program asked for them and `bracketed` (`paste-buffer
+    /// -p`), else as if typed, all at once.
+    public func paste(_ text: String, bracketed: Bool = true) throws {
+        let file = folder.appendingPathComponent("paste-\(UUID().uuidString.prefix(8))")
+        try Data(text.utf8).write(to: file)
+        try tmux(["load-buffer", "-b", "paste", file.path])
+        try tmux(["paste-buffer", "-r", "-d", "-b", "paste"] + (bracketed ? ["-p"] : []))
+    }
+
+    /// Closes the window as a person closing their terminal does: the program's terminal is
+    /// hung up (`kill-pane`).
+    public func close() throws {
+        try tmux(["kill-pane"])
+    }
+
     /// A left-button press at `column` and `row` (0-based), as an xterm reports it to a program
     /// that asked (X10 encoding, which TERM=screen's terminfo names).
     public func click(column: Int, row: Int) throws {

@@ -40,6 +40,11 @@ final class HomeInbox: Sendable {
         while write(writable, &byte, 1) < 0, errno == EINTR {}
     }
 
+    /// Whether work was posted and not taken yet (from any thread; a lock, no system call).
+    var hasWork: Bool {
+        pending.withLock { !$0.isEmpty }
+    }
+
     /// The work posted since the last call, the pipe emptied first (on the home screen's thread).
     func take() -> [@Sendable (HomeScreen) -> Void] {
         var bytes = [UInt8](repeating: 0, count: 64)

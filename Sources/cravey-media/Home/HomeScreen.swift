@@ -37,6 +37,15 @@ final class HomeScreen {
         case discard
         /// `x`: cuts the clip to the part from `start` to `end` seconds.
         case cut(start: Double, end: Double)
+
+        /// What a no to the question about `recording` says.
+        func declined(_ recording: Recording) -> String {
+            switch self {
+            case .discard: "Not discarded."
+            case .cut: "Nothing was cut."
+            case .delete: "Kept \"\(Format.visible(recording.title))\"."
+            }
+        }
     }
 
     /// A line a person types: its question, what is typed so far and what it is for.
@@ -50,6 +59,16 @@ final class HomeScreen {
         var question: String
         var text: String
         var purpose: Purpose
+
+        /// What refusing a line break in it says, as `cravey record`'s look back refuses one: a
+        /// title, notes or purpose typed here is one line.
+        var lineBreakRefused: String {
+            let field = switch purpose {
+            case .edit(_, let answers): answers.count
+            case .lookBack(_, let field): field
+            }
+            return "A line break (pasted?) cannot go in the \(["title", "notes", "purpose"][field]): nothing was changed."
+        }
     }
 
     /// The list: its order, filter, page and selection.
@@ -57,7 +76,16 @@ final class HomeScreen {
     let inbox = HomeInbox()
     var screen: TerminalScreen
     var watch: LibraryWatch?
-    var mode = Mode.browsing
+    var mode = Mode.browsing {
+        // A question asked now has not been shown yet (``questionShown``).
+        didSet { questionShown = false }
+    }
+    /// Whether the question on the status line (``Mode/confirm(question:recording:yes:)``) has
+    /// been drawn: only a key read after that answers it, as `cravey`'s questions read only what
+    /// is typed after they ask.
+    private var questionShown = false
+    /// Set once the terminal is gone (hung up, closed): it is not waited on any more.
+    private var terminalGone = false
     /// What the status line says until the next key: a result, or a refusal (`warning`).
     var message: (text: String, warning: Bool)?
     /// The clip whose waveform is kept, and the waveform (nil: none stored).
@@ -143,13 +171,14 @@ final class HomeScreen {
         var unsettled = false
         while !(quitting && playing == nil && startingPlay == nil && capture == nil && !recorderBusy) {
             draw()
+            if case .confirm = mode { questionShown = true }
             // The filter's count, once the rows it shows are drawn and no key is waiting: while
             // a person types, each keystroke reads only the rows it shows.
             if browser.awaitsCount, !inputWaiting() {
                 updateList { try $0.count() }
                 continue
             }
-            var descriptors = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+            var descriptors = [pollfd(fd: terminalGone ? -1 : 0, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: inbox.readable, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&descriptors, 3, unsettled ? Self.settling : -1)
@@ -160,13 +189,17 @@ final class HomeScreen {
                 refresh()
                 continue
             }
-            if descriptors[0].revents & Int16(POLLIN) != 0 {
-                for key in screen.keys() { handle(key) }
-            } else if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-                // The terminal is gone (closed without SIGHUP reaching us): leave as SIGHUP does.
-                quit()
-            }
+            // Work posted (a signal's among it) before what the terminal holds: a hang-up or
+            // Ctrl-C is taken before keys queued up.
             for work in inbox.take() { work(self) }
+            if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // The terminal is gone (closed, hung up; its SIGHUP may come later or never):
+                // leave as SIGHUP does, whatever it still held unread.
+                terminalGone = true
+                quit()
+            } else if descriptors[0].revents & Int16(POLLIN) != 0 {
+                handle(screen.keys())
+            }
             if let watch, descriptors[2].revents != 0, watch.changed() { unsettled = true }
         }
     }
@@ -202,8 +235,33 @@ final class HomeScreen {
 
     // MARK: - Keys
 
+    /// The keys read at once (all that the terminal held), in order. Work posted meanwhile
+    /// (a signal's) is taken before the next key; the filter typed is read once, after the keys
+    /// that type it (``LibraryBrowser/type(filter:)``). An Enter answering a line with more keys
+    /// after it, read at once or within 30 ms, is a paste on a terminal without bracketed paste
+    /// (a person does not type a key and the next within a read): the line is refused and
+    /// nothing of the paste is a key.
+    private func handle(_ keys: [TerminalScreen.Key]) {
+        var keys = keys[...]
+        while let key = keys.popFirst() {
+            if inbox.hasWork { for work in inbox.take() { work(self) } }
+            if quitting { return }
+            if case .prompt(let prompt) = mode, key == .enter, !keys.isEmpty || screen.inputArrives(within: 30) {
+                mode = .browsing
+                message = (prompt.lineBreakRefused, true)
+                screen.dropWaitingInput()
+                break
+            }
+            let typesFilter = if case .filtering = mode { key.editsLine } else { false }
+            if !typesFilter { updateList { try $0.readTypedFilter() } }
+            handle(key)
+        }
+        updateList { try $0.readTypedFilter() }
+    }
+
     private func handle(_ key: TerminalScreen.Key) {
         if quitting { return }
+        if case .paste(let text) = key { return paste(text) }
         message = nil
         switch mode {
         case .help:
@@ -213,6 +271,8 @@ final class HomeScreen {
         case .prompt(let prompt):
             type(key, into: prompt)
         case .confirm(_, let recording, let yes):
+            // A key typed before the question showed is no answer: it is dropped.
+            guard questionShown else { return }
             mode = .browsing
             if key == .character("y") || key == .character("Y") {
                 switch yes {
@@ -221,11 +281,7 @@ final class HomeScreen {
                 case .cut(let start, let end): cut(recording, from: start, to: end)
                 }
             } else {
-                switch yes {
-                case .discard: message = ("Not discarded.", false)
-                case .cut: message = ("Nothing was cut.", false)
-                case .delete: message = ("Kept \"\(Format.visible(recording.title))\".", false)
-                }
+                message = (yes.declined(recording), false)
             }
         case .browsing:
             if recordingKey(key) || playerKey(key) || lookBackKey(key) { return }
@@ -284,10 +340,35 @@ final class HomeScreen {
         }
     }
 
-    /// Typing the filter: the list follows every keystroke.
+    /// A paste: text, never keys. The filter takes it (its line breaks and control characters as
+    /// spaces); a line typed takes it unless it holds a line break (as `cravey record`'s look
+    /// back, a line is one line); anywhere else it is no key, and no answer to a question.
+    private func paste(_ text: String) {
+        switch mode {
+        case .filtering:
+            let words = text.split(whereSeparator: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
+            browser.type(filter: browser.typedFilter + words.joined(separator: " "))
+        case .prompt(var prompt):
+            guard !text.contains(where: \.isNewline) else {
+                mode = .browsing
+                message = (prompt.lineBreakRefused, true)
+                return
+            }
+            message = nil
+            prompt.text += text
+            mode = .prompt(prompt)
+        case .confirm(_, let recording, let yes):
+            mode = .browsing
+            message = ("Pasted text is no answer. \(yes.declined(recording))", true)
+        case .browsing, .help:
+            message = ("Pasted text is not a key: nothing was done.", true)
+        }
+    }
+
+    /// Typing the filter: the list follows the keys typed (read once for those read at once).
     private func filter(_ key: TerminalScreen.Key) {
-        let filter = browser.request.filter
-        let setFilter = { (text: String) in self.updateList { try $0.filter(text) } }
+        let filter = browser.typedFilter
+        let setFilter = { (text: String) in self.browser.type(filter: text) }
         switch key {
         case .enter, .tab:
             mode = .browsing
@@ -304,6 +385,7 @@ final class HomeScreen {
         case .character(let character):
             setFilter(filter + String(character))
         case .down, .up, .pageDown, .pageUp, .wheelUp, .wheelDown, .click:
+            updateList { try $0.readTypedFilter() }
             browse(key)
         default:
             break

@@ -19,6 +19,8 @@ struct LibraryBrowser {
     private var filtered: (filter: String, rowIDs: [Int64])?
     /// How many rows the list shows.
     var rows = 1
+    /// The filter typed and not read yet (``type(filter:)``).
+    private var typed: String?
 
     init(library: RecordingLibrary) {
         self.library = library
@@ -117,6 +119,22 @@ struct LibraryBrowser {
         if text.isEmpty { filtered = nil }
         if !text.isEmpty { page.counted = false }
         try read(keeping: keep, counting: text.isEmpty)
+    }
+
+    /// The filter as typed, read or not.
+    var typedFilter: String { typed ?? request.filter }
+
+    /// Types the filter `text` without reading the list: keys read at once (typed ahead, pasted)
+    /// read it once, by ``readTypedFilter()``.
+    mutating func type(filter text: String) {
+        typed = text
+    }
+
+    /// Filters the list with the filter typed (``filter(_:)``), if it changed.
+    mutating func readTypedFilter() throws {
+        guard let text = typed else { return }
+        typed = nil
+        if text != request.filter { try filter(text) }
     }
 
     /// Selects the clip `id` (a new recording): without the filter when the filter hides it.

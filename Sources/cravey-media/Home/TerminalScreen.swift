@@ -4,7 +4,8 @@ import Foundation
 
 /// The terminal as ncurses draws it: one `SCREEN` on stdin and stdout, in the terminal's own
 /// terms (its terminfo entry: the alternate screen, cursor moves, its keys' sequences, mouse
-/// reporting), each frame written as only what changed since the last (`doupdate`).
+/// reporting, bracketed paste), each frame written as only what changed since the last
+/// (`doupdate`).
 ///
 /// Not thread-safe, as ncurses is not: one thread makes it, draws, reads keys and ends it.
 /// Signals are not ncurses' business here (the home screen catches them before this starts, so
@@ -33,6 +34,17 @@ final class TerminalScreen {
         /// The left button pressed at this row and column (0-based).
         case click(row: Int, column: Int)
         case wheelUp, wheelDown
+        /// Text pasted, whole: what the terminal sent between its bracketed-paste marks, never
+        /// read as keys.
+        case paste(String)
+
+        /// Whether it changes a line being typed (a character, a paste, Backspace, Ctrl-U, Ctrl-W).
+        var editsLine: Bool {
+            switch self {
+            case .character, .paste, .backspace, .control("u"), .control("w"): true
+            default: false
+            }
+        }
     }
 
     private let screen: OpaquePointer
@@ -41,6 +53,23 @@ final class TerminalScreen {
     private(set) var rows = 0
     private(set) var columns = 0
     private var ended = false
+    /// Whether bracketed paste is asked of the terminal (from the first frame on, and again
+    /// after ``resume()``), until ``suspend()``.
+    private var bracketing = false
+    /// The text of a paste whose end mark has not come yet (a long paste comes in pieces).
+    private var pasting: String.UnicodeScalarView?
+
+    /// The codes ncurses gives the marks around a paste (``bracketedPaste``): past its own keys'.
+    private static let pasteStart = KEY_MAX + 1, pasteEnd = KEY_MAX + 2
+    /// The most of a paste kept (the rest is dropped, still read): far more than any line typed here.
+    private static let pasteLimit = 65_536
+    /// Bracketed paste as the terminfo entry names it (`BE`, `BD` and the marks `PS`, `PE`),
+    /// else as xterm defined it. Readline (bash) and Neovim ask it of every terminal but a dumb
+    /// one, and so does this: a terminal that does not know the mode ignores it, as
+    /// ECMA-48 has a private mode it does not know ignored (`screen`'s entry names none, and
+    /// GNU screen and tmux both keep it).
+    private static let bracketedPaste = (on: capability("BE", or: "\u{1B}[?2004h"), off: capability("BD", or: "\u{1B}[?2004l"),
+                                         start: capability("PS", or: "\u{1B}[200~"), end: capability("PE", or: "\u{1B}[201~"))
 
     /// Mouse reporting asked of the terminal: the left button and the wheel, reported at once.
     private static var mouseEvents: mmask_t {
@@ -71,6 +100,9 @@ final class TerminalScreen {
         noecho()
         nonl()
         keypad(cravey_curses_stdscr(), true)
+        // A paste comes between two marks, read as keys of their own (``keys()``).
+        define_key(Self.bracketedPaste.start, Self.pasteStart)
+        define_key(Self.bracketedPaste.end, Self.pasteEnd)
         nodelay(cravey_curses_stdscr(), true)
         // A lone Escape is told from the start of a key's sequence by the 25 ms after it.
         set_escdelay(25)
@@ -131,6 +163,10 @@ final class TerminalScreen {
         } else {
             curs_set(0)
         }
+        if !bracketing {
+            Self.send(Self.bracketedPaste.on)
+            bracketing = true
+        }
         wnoutrefresh(cravey_curses_stdscr())
         doupdate()
     }
@@ -143,8 +179,12 @@ final class TerminalScreen {
 
     // MARK: - Keys
 
-    /// The keys typed since the last call, without waiting. The corresponding C functions are
-    /// `wget_wch` and `getmouse`.
+    /// The keys typed since the last call, without waiting; a paste is one ``Key/paste(_:)``
+    /// once its end has come. The corresponding C functions are `wget_wch` and `getmouse`.
+    ///
+    /// A paste's end without its start means a Ctrl-C inside the paste made the terminal throw
+    /// away what came before it (its start included): the keys read with that end are the rest
+    /// of the paste, and are dropped.
     func keys() -> [Key] {
         var keys: [Key] = []
         while true {
@@ -152,10 +192,41 @@ final class TerminalScreen {
             let result = wget_wch(cravey_curses_stdscr(), &code)
             if result == ERR { return keys }
             if result == KEY_CODE_YES {
-                if let key = functionKey(Int32(code)) { keys.append(key) }
+                switch Int32(code) {
+                case Self.pasteStart:
+                    pasting = pasting ?? String.UnicodeScalarView()
+                case Self.pasteEnd:
+                    if let text = pasting { keys.append(.paste(String(text))) } else { keys = [] }
+                    pasting = nil
+                default:
+                    // A key's sequence inside a paste (an arrow's) is text the terminal read as one: not a key.
+                    if pasting == nil, let key = functionKey(Int32(code)) { keys.append(key) }
+                }
             } else if let scalar = Unicode.Scalar(UInt32(code)) {
-                keys.append(Self.key(for: scalar))
+                if pasting == nil {
+                    keys.append(Self.key(for: scalar))
+                } else if pasting!.count < Self.pasteLimit {
+                    pasting!.append(scalar)
+                }
             }
+        }
+    }
+
+    /// Whether more input comes within `milliseconds` (more than a person types at once after
+    /// a key). The corresponding C function is `poll`.
+    func inputArrives(within milliseconds: Int32) -> Bool {
+        var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, milliseconds) > 0 && waiting.revents & Int16(POLLIN) != 0
+    }
+
+    /// Reads and drops what arrives until nothing more has come for 30 ms (a paste comes in
+    /// pieces), for a second at most, or the terminal is gone.
+    func dropWaitingInput() {
+        let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline, inputArrives(within: 30) {
+            var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            if poll(&waiting, 1, 0) > 0, waiting.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
+            _ = keys()
         }
     }
 
@@ -210,6 +281,8 @@ final class TerminalScreen {
     /// cursor shown, the normal screen and mode. The corresponding C function is `endwin`.
     func suspend() {
         mousemask(0, nil)
+        Self.send(Self.bracketedPaste.off)
+        bracketing = false
         curs_set(1)
         endwin()
     }
@@ -219,6 +292,8 @@ final class TerminalScreen {
     func resume() {
         reset_prog_mode()
         mousemask(Self.mouseEvents, nil)
+        // Asked again with the next frame (another program may have turned it off meanwhile).
+        bracketing = false
         resize()
         redrawAll()
     }
@@ -229,6 +304,21 @@ final class TerminalScreen {
         guard !ended else { return }
         ended = true
         suspend()
+    }
+
+    /// Sends `capability` to the terminal at once (putp writes through the C library's buffer
+    /// of stdout, not ncurses' own, so it is flushed). The corresponding C functions are `putp`
+    /// and `fflush`.
+    private static func send(_ capability: String) {
+        putp(capability)
+        fflush(cravey_curses_stdout())
+    }
+
+    /// The terminfo entry's string `name`, or `fallback` when it has none. The corresponding C
+    /// function is `tigetstr`.
+    private static func capability(_ name: String, or fallback: String) -> String {
+        guard let value = tigetstr(name), value != UnsafeMutablePointer(bitPattern: -1) else { return fallback }
+        return String(cString: value)
     }
 
     private func measure() {
