@@ -144,20 +144,23 @@ enum Backup {
                     continue
                 }
                 defer { try? media.close() }
+                // Its other parts with it. One that is missing, or not a regular file, is not the
+                // clip's (``LibraryStore/open(_:)`` says which): the backup goes without it. A
+                // thumbnail goes only with a row that names one, and the record names it.
+                let parts = carried.compactMap { part -> (file: StoredFile, descriptor: FileDescriptor)? in
+                    guard part != .thumbnail || recording.thumbnailPath != nil, let file = clip.file(part),
+                          let descriptor = try? store.open(file) else { return nil }
+                    return (file, descriptor)
+                }
+                defer { for part in parts { try? part.descriptor.close() } }
                 var row = recording
                 row.filePath = clip.media().path
                 row.thumbnailPath = nil
                 row.fileSize = try size(of: media)
                 try add(row.filePath, from: media, size: row.fileSize, modified: recording.createdAt)
-                for part in carried {
-                    // A part that is missing, or not a regular file, is not the clip's
-                    // (``LibraryStore/open(_:)`` says which): the backup goes without it. A
-                    // thumbnail goes only with a row that names one, and the record names it.
-                    guard part != .thumbnail || recording.thumbnailPath != nil, let file = clip.file(part),
-                          let descriptor = try? store.open(file) else { continue }
-                    defer { try? descriptor.close() }
+                for (file, descriptor) in parts {
                     try add(file.path, from: descriptor, size: try size(of: descriptor), modified: recording.createdAt)
-                    if part == .thumbnail { row.thumbnailPath = file.path }
+                    if file == clip.file(.thumbnail) { row.thumbnailPath = file.path }
                 }
                 try add(clip.file(.copy)!.path, ClipRecord(recording: row, plays: plays).encoded(), modified: now)
             }
