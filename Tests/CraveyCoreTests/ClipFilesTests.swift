@@ -10,7 +10,7 @@ struct ClipFilesTests {
     func roundTrip() throws {
         for type in RecordingType.allCases {
             let clip = ClipFiles(id: RecordingID(), type: type)
-            for part in ClipFiles.Part.allCases {
+            for part in ClipFiles.Part.all {
                 guard let file = clip.file(part) else {
                     #expect(part == .thumbnail && type == .audio)
                     continue

@@ -5,10 +5,11 @@ import SystemPackage
 /// A whole library in one file, and back: a tar archive (``Tar``) that any archive tool opens.
 ///
 /// Inside `cravey-backup/` it holds the library's own layout: each clip's media
-/// (`Recordings/audio_<uuid>.m4a`), a video's thumbnail (`Recordings/Thumbnails/video_<uuid>.jpg`),
-/// its waveform (`Recordings/audio_<uuid>.peaks.dat`, from version 2 of the format; a clip
-/// without one has none) and the clip's record (`Recordings/audio_<uuid>.json`: its row,
-/// loudness and plays, the same copy a clip keeps beside its media), then `manifest.json` last:
+/// (`Recordings/audio_<uuid>.m4a`), the other parts a backup carries (``ClipFiles/Part/isBackedUp``)
+/// under their own names: a video's thumbnail (`Recordings/Thumbnails/video_<uuid>.jpg`), its
+/// waveform (`Recordings/audio_<uuid>.peaks.dat`, from version 2 of the format; a clip without
+/// one has none), and the clip's record (`Recordings/audio_<uuid>.json`: its row, loudness and
+/// plays, the same copy a clip keeps beside its media), then `manifest.json` last:
 /// the format, who wrote it and the size and SHA-256 of every file, which `sha256sum` checks the
 /// same way.
 ///
@@ -63,30 +64,18 @@ enum Backup {
         }()
     }
 
-    /// What an entry of the archive is, by its path under `cravey-backup/`.
-    enum Part: Equatable {
-        case manifest
-        case media(type: RecordingType, id: RecordingID)
-        case thumbnail(id: RecordingID)
-        case waveform(type: RecordingType, id: RecordingID)
-        case record(type: RecordingType, id: RecordingID)
-
-        init?(_ path: String) {
-            if path == Backup.manifestName {
-                self = .manifest
-                return
-            }
-            guard let name = StoredFile(path: path).flatMap(StoredName.init), name.marker == nil, !name.isWriting else { return nil }
-            let (type, id) = (name.clip.type, name.clip.id)
-            switch name.part {
-            case .media: self = .media(type: type, id: id)
-            case .thumbnail: self = .thumbnail(id: id)
-            case .waveform: self = .waveform(type: type, id: id)
-            case .copy: self = .record(type: type, id: id)
-            case .journal: return nil
-            }
-        }
+    /// The clip's file an entry of the archive is, by its path under `cravey-backup/`: a part
+    /// a backup carries, under its finished name; nil for any other path (the manifest's too).
+    static func part(_ path: String) -> StoredName? {
+        guard let name = StoredFile(path: path).flatMap(StoredName.init), name.marker == nil, !name.isWriting,
+              name.part.isBackedUp else { return nil }
+        return name
     }
+
+    /// The parts a backup carries as their files' bytes, in the list's order: all it carries
+    /// but the media (the clip itself, first) and the copy (the clip's record, written from its
+    /// row, last).
+    static var carried: [ClipFiles.Part] { ClipFiles.Part.all.filter { $0.isBackedUp && $0 != .media && $0 != .copy } }
 
     // MARK: - Writing
 
@@ -155,22 +144,23 @@ enum Backup {
                     continue
                 }
                 defer { try? media.close() }
-                // A thumbnail or waveform that is missing, or not a regular file, is not the
-                // clip's (``LibraryStore/open(_:)`` says which): the backup goes without it.
-                let thumbnail = recording.thumbnailPath == nil ? nil : clip.file(.thumbnail).flatMap { try? store.open($0) }
-                defer { try? thumbnail?.close() }
+                // Its other parts with it. One that is missing, or not a regular file, is not the
+                // clip's (``LibraryStore/open(_:)`` says which): the backup goes without it. A
+                // thumbnail goes only with a row that names one, and the record names it.
+                let parts = carried.compactMap { part -> (file: StoredFile, descriptor: FileDescriptor)? in
+                    guard part != .thumbnail || recording.thumbnailPath != nil, let file = clip.file(part),
+                          let descriptor = try? store.open(file) else { return nil }
+                    return (file, descriptor)
+                }
+                defer { for part in parts { try? part.descriptor.close() } }
                 var row = recording
                 row.filePath = clip.media().path
                 row.thumbnailPath = nil
-                try add(row.filePath, from: media, size: try size(of: media), modified: recording.createdAt)
-                if let thumbnail, let file = clip.file(.thumbnail) {
-                    row.thumbnailPath = file.path
-                    try add(file.path, from: thumbnail, size: try size(of: thumbnail), modified: recording.createdAt)
-                }
-                row.fileSize = files[files.count - (thumbnail == nil ? 1 : 2)].size
-                if let waveformFile = clip.file(.waveform), let waveform = try? store.open(waveformFile) {
-                    defer { try? waveform.close() }
-                    try add(waveformFile.path, from: waveform, size: try size(of: waveform), modified: recording.createdAt)
+                row.fileSize = try size(of: media)
+                try add(row.filePath, from: media, size: row.fileSize, modified: recording.createdAt)
+                for (file, descriptor) in parts {
+                    try add(file.path, from: descriptor, size: try size(of: descriptor), modified: recording.createdAt)
+                    if file == clip.file(.thumbnail) { row.thumbnailPath = file.path }
                 }
                 try add(clip.file(.copy)!.path, ClipRecord(recording: row, plays: plays).encoded(), modified: now)
             }
@@ -198,12 +188,18 @@ enum Backup {
 
     // MARK: - Restoring
 
-    /// A clip of a checked archive: its record, and whether a thumbnail and a waveform come with it.
+    /// A clip of a checked archive: its record, its media and the other parts that come with
+    /// it (a thumbnail, a waveform; ``carried``).
     struct Clip {
         var record: ClipRecord
         var media: Manifest.File
-        var thumbnail: Manifest.File?
-        var waveform: Manifest.File?
+        var parts: [ClipFiles.Part: Manifest.File] = [:]
+
+        /// The manifest's line for the clip's `part`, if it came with the clip.
+        func file(_ part: ClipFiles.Part) -> Manifest.File? { part == .media ? media : parts[part] }
+
+        /// The bytes of its files.
+        var size: Int64 { parts.values.reduce(media.size) { $0 + $1.size } }
     }
 
     /// Opens the archive at `url` (a regular file outside `library`) and checks all of it,
@@ -255,7 +251,7 @@ enum Backup {
         // Nothing changes unless there is room for every clip to add.
         let have = Set(try store.read { db in try RecordingRepository(db).recordings() }.map(\.id))
         let needed = clips.values.filter { !have.contains($0.record.recording.id) }
-            .reduce(Int64(0)) { $0 + $1.media.size + ($1.thumbnail?.size ?? 0) + ($1.waveform?.size ?? 0) }
+            .reduce(Int64(0)) { $0 + $1.size }
         if let free = store.files?.freeBytes(), free < needed + (16 << 20) {
             throw CraveyError(.cannotWrite, "The backup's clips need \(needed) bytes in \(store.libraryURL.path), and only \(free) are free. Nothing was restored.",
                               advice: .freeSpace)
@@ -273,9 +269,10 @@ enum Backup {
                 if entry.isFolder { continue }
                 let path = String(entry.name.dropFirst(folder.count + 1))
                 let file = try expected(path, of: clips)
-                switch Part(path) {
-                case .media(let type, let id)? where !have.contains(id):
-                    let clip = ClipFiles(id: id, type: type)
+                let name = part(path)
+                switch (name?.part, name?.clip) {
+                case (let part?, let clip?) where part == .media && !have.contains(clip.id):
+                    let id = clip.id
                     guard store.status(of: clip.media()) == .missing else {
                         blocked.append(clips[id]!.record.recording)
                         try reader.read(entry) { report($0.count) }
@@ -296,21 +293,21 @@ enum Backup {
                     // On its way to the disk while the next clip is read: its save waits less.
                     media.startSyncing()
                     try written(place, in: store) { try media.close() }
-                case .thumbnail(let id)? where extracted[id] != nil, .waveform(_, let id)? where extracted[id] != nil:
+                case (let part?, let clip?) where part != .media && part != .copy && extracted[clip.id] != nil:
                     var data = Data()
                     try reader.read(entry) { bytes in
                         data.append(contentsOf: bytes)
                         report(bytes.count)
                     }
                     guard SHA256.of(data) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
-                    // A waveform that is not one is left out: the clip's first use makes it again.
-                    if case .waveform? = Part(path), Waveform(audiowaveformData: data) == nil { continue }
-                    guard let target = StoredFile(path: path) else { continue }
+                    // A part whose bytes are not one (a waveform that is not) is left out: the
+                    // clip's first use makes it again.
+                    guard part.accepts(data), let target = clip.file(part) else { continue }
                     try store.files?.writeAtomically(target, doing: "restore a clip to") { try $0.write(data) }
                     made.append(target)
-                    extracted[id]!.artefacts.append(target)
+                    extracted[clip.id]!.artefacts.append(target)
                 default:
-                    if case .media(_, let id)? = Part(path), have.contains(id) { alreadyThere += 1 }
+                    if name?.part == .media, let id = name?.clip.id, have.contains(id) { alreadyThere += 1 }
                     try reader.read(entry) { report($0.count) }
                 }
             }
@@ -333,7 +330,7 @@ enum Backup {
                     continue
                 }
                 var row = record.recording
-                row.thumbnailPath = clip.artefacts.first { $0.folder == .thumbnails }?.path
+                row.thumbnailPath = ClipFiles(row).file(.thumbnail).flatMap { clip.artefacts.contains($0) ? $0.path : nil }
                 saving.append((clip.media, row, record.plays))
             }
             return try tx.save(saving)
@@ -404,13 +401,8 @@ enum Backup {
 
     /// The manifest's line for `path`.
     private static func expected(_ path: String, of clips: [RecordingID: Clip]) throws(Tar.Damage) -> Manifest.File {
-        switch Part(path) {
-        case .media(_, let id)?: if let file = clips[id]?.media { return file }
-        case .thumbnail(let id)?: if let file = clips[id]?.thumbnail { return file }
-        case .waveform(_, let id)?: if let file = clips[id]?.waveform { return file }
-        case .record?, .manifest?: return Manifest.File(path: path, size: 0, sha256: "")
-        case nil: break
-        }
+        if path == manifestName || part(path)?.part == .copy { return Manifest.File(path: path, size: 0, sha256: "") }
+        if let name = part(path), let file = clips[name.clip.id]?.file(name.part), file.path == path { return file }
         throw Tar.Damage("\(path) was not in it when it was checked")
     }
 
@@ -437,12 +429,13 @@ enum Backup {
                 guard folders.contains(entry.name), entry.size == 0 else { throw Tar.Damage("it holds the folder \(entry.name), which is no folder of a cravey backup") }
                 continue
             }
-            guard entry.name.hasPrefix(folder + "/"), let part = Part(String(entry.name.dropFirst(folder.count + 1))) else {
+            let path = String(entry.name.dropFirst(folder.count + 1))
+            let isManifest = path == manifestName
+            guard entry.name.hasPrefix(folder + "/"), isManifest || part(path) != nil else {
                 throw Tar.Damage("it holds \(entry.name), which is no file of a cravey backup")
             }
-            let path = String(entry.name.dropFirst(folder.count + 1))
-            guard found[path] == nil, !(part == .manifest && manifestData != nil) else { throw Tar.Damage("it holds \(path) twice") }
-            let keep = part == .manifest || { if case .record = part { true } else { false } }()
+            guard found[path] == nil, !(isManifest && manifestData != nil) else { throw Tar.Damage("it holds \(path) twice") }
+            let keep = isManifest || part(path)?.part == .copy
             guard !keep || entry.size <= largestRecord else { throw Tar.Damage("\(path) is too large to be a record") }
             var hash = SHA256()
             var kept = Data()
@@ -451,7 +444,7 @@ enum Backup {
                 if keep { kept.append(contentsOf: bytes) }
                 report(bytes.count)
             }
-            if part == .manifest {
+            if isManifest {
                 manifestData = kept
             } else {
                 found[path] = Manifest.File(path: path, size: entry.size, sha256: hash.hexDigest())
@@ -475,32 +468,32 @@ enum Backup {
 
         var clips: [RecordingID: Clip] = [:]
         for (path, data) in records {
-            guard case .record(let type, let id)? = Part(path),
-                  let record = ClipRecord(decoding: data),
-                  record.recording.id == id, record.recording.type == type,
+            guard let clip = part(path)?.clip, let record = ClipRecord(decoding: data),
+                  record.recording.id == clip.id, record.recording.type == clip.type,
                   let media = found[record.recording.filePath],
-                  Part(record.recording.filePath) == .media(type: type, id: id),
-                  record.recording.thumbnailPath.map({ Part($0) == .thumbnail(id: id) && found[$0] != nil }) ?? true else {
+                  record.recording.filePath == clip.media().path,
+                  record.recording.thumbnailPath.map({ $0 == clip.file(.thumbnail)?.path && found[$0] != nil }) ?? true else {
                 throw Tar.Damage("\(path) is not the record of the clip its name says")
             }
             // Every value as a fresh recording's could be: one that is not refuses the backup
             // whole, naming the clip and the field.
             let problems = record.recording.problems(plays: record.plays)
             guard problems.isEmpty else {
-                throw Tar.Damage("the clip \"\(record.recording.title)\" (\(id.description)) holds values no clip has: "
+                throw Tar.Damage("the clip \"\(record.recording.title)\" (\(clip.id.description)) holds values no clip has: "
                                  + problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))
             }
-            clips[id] = Clip(record: record, media: media, thumbnail: record.recording.thumbnailPath.flatMap { found[$0] },
-                             waveform: found[ClipFiles(id: id, type: type).file(.waveform)!.path])
+            var checked = Clip(record: record, media: media)
+            for part in carried {
+                // A thumbnail comes with its clip when its record names it; any other part when
+                // it is there.
+                let file = part == .thumbnail ? record.recording.thumbnailPath : clip.file(part)?.path
+                checked.parts[part] = file.flatMap { found[$0] }
+            }
+            clips[clip.id] = checked
         }
         for path in found.keys {
-            switch Part(path) {
-            case .media(_, let id)? where clips[id]?.media.path != path,
-                 .thumbnail(let id)? where clips[id]?.thumbnail?.path != path,
-                 .waveform(_, let id)? where clips[id]?.waveform?.path != path:
-                throw Tar.Damage("\(path) has no record")
-            default: continue
-            }
+            guard let name = part(path), name.part != .copy else { continue }
+            guard clips[name.clip.id]?.file(name.part)?.path == path else { throw Tar.Damage("\(path) has no record") }
         }
         return clips
     }

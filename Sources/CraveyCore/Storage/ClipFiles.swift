@@ -1,20 +1,22 @@
 import Foundation
 
-/// What one clip owns in the library, named once: its media (and the names it has while it is
-/// written), a video's thumbnail, its waveform and its own copy of its words.
+/// What one clip owns in the library, named and listed once: its media (and the names it has
+/// while it is written), a video's thumbnail, its waveform, its own copy of its words and, while
+/// its media is replaced, its journal; each is a ``Part`` of the one list ``Part/all``.
 ///
-/// Delete, repair, import clean-up, the files being written and backup all go through this type,
-/// and no other file spells a clip's file names: a new artefact is one more ``Part``. Names are
-/// `<type>_<uuid>` (lowercase id) followed by what the part is:
+/// Delete, delete-all, doctor and `--repair`, import clean-up, the store's transaction, backup
+/// and restore all go through this type and that list, and no other file spells a clip's file
+/// names: a new artefact is one more ``Part``. Names are `<type>_<uuid>` (lowercase id) followed
+/// by what the part is:
 ///
-/// | part | name |
-/// |---|---|
-/// | media | `Recordings/audio_<uuid>.m4a`, `Recordings/video_<uuid>.mp4` |
-/// | media being written | the same + `.partial` (recording), `.importing` (import), and + `.finishing` for its rewrite |
-/// | thumbnail | `Recordings/Thumbnails/video_<uuid>.jpg` (a video's) |
-/// | waveform | `Recordings/<type>_<uuid>.peaks.dat` (audiowaveform's binary format) |
-/// | copy | `Recordings/<type>_<uuid>.json` (its row, loudness and plays) |
-/// | journal | `Recordings/<type>_<uuid>.replacing` (only while its media is replaced: trim, clean) |
+/// | part | name | is | a backup | a repair |
+/// |---|---|---|---|---|
+/// | media | `Recordings/audio_<uuid>.m4a`, `Recordings/video_<uuid>.mp4` | original | carries it | keeps it |
+/// | media being written | the same + `.partial` (recording), `.importing` (import), and + `.finishing` for its rewrite | | | |
+/// | thumbnail | `Recordings/Thumbnails/video_<uuid>.jpg` (a video's) | derived | carries it | makes it from the media |
+/// | waveform | `Recordings/<type>_<uuid>.peaks.dat` (audiowaveform's binary format) | derived | carries it | makes it from the media |
+/// | copy | `Recordings/<type>_<uuid>.json` (its row, loudness and plays) | derived | carries it (as the clip's record) | writes it from the row |
+/// | journal | `Recordings/<type>_<uuid>.replacing` (only while its media is replaced: trim, clean) | transient | leaves it out | finishes the replacement |
 ///
 /// Two markers go before a name: `.deleting-<name>` while a deletion is under way, and
 /// `.<name>.<UUID>.tmp` for an atomic write's temporary file.
@@ -32,13 +34,97 @@ package struct ClipFiles: Hashable, Sendable {
         self.init(id: recording.id, type: recording.type)
     }
 
-    /// What a file of a clip is.
-    package enum Part: Hashable, Sendable, CaseIterable {
-        case media, thumbnail, waveform, copy
+    /// What a file of a clip is, and what becomes of it: an entry of the one list of what a clip
+    /// owns, ``all``.
+    ///
+    /// A part says where its file is (its folder, and the suffix after the clip's stem), which
+    /// clips have one, whether it can be made again (``Origin``), whether a backup carries it and
+    /// how a repair makes it again (``Remaking``). Two parts are the same when their names are.
+    /// A `switch` over a part matches the constants (`case .media:`) and needs a `default`.
+    package struct Part: Hashable, Sendable, CustomStringConvertible {
+        /// What a part is worth when it is lost.
+        package enum Origin: Hashable, Sendable {
+            /// It cannot be made again: the media, the words a person gave.
+            case original
+            /// It is made from the clip's media or its row, and can be made again.
+            case derived
+            /// It is there only while a change is under way; a crash leaves it for a repair.
+            case transient
+        }
+
+        /// How a repair (or the clip's next use) makes the part again.
+        package enum Remaking: Hashable, Sendable {
+            /// Never: it is kept as it is, or lost.
+            case never
+            /// Written again from the clip's row and plays (the copy).
+            case fromRow
+            /// Made again from the media by the finisher: when the clip is first used, or by a
+            /// repair (a thumbnail, a waveform).
+            case fromMedia
+            /// Not made: a repair finishes the change it was left by, then removes it (the journal).
+            case finishedByRepair
+        }
+
+        /// What the part is called in messages (`write the waveform`).
+        package let name: String
+        package let folder: StoredFile.Folder
+        /// What follows the clip's stem in its file's name, a dot first (`.peaks.dat`); nil for
+        /// the media, named by its type and the state it is written in (``ClipFiles/media(_:finishing:)``).
+        package let suffix: String?
+        /// The types of clip that have one.
+        package let types: Set<RecordingType>
+        package let origin: Origin
+        /// Whether a backup carries it, and a restore brings it back with its clip.
+        package let isBackedUp: Bool
+        package let remaking: Remaking
+        /// Whether bytes restored from a backup are this part's; a file that is not is left out
+        /// (a derived part is made again then).
+        package let accepts: @Sendable (Data) -> Bool
+
+        package init(name: String, folder: StoredFile.Folder = .recordings, suffix: String?,
+                     types: Set<RecordingType> = Set(RecordingType.allCases), origin: Origin, isBackedUp: Bool,
+                     remaking: Remaking, accepts: @escaping @Sendable (Data) -> Bool = { _ in true }) {
+            (self.name, self.folder, self.suffix, self.types) = (name, folder, suffix, types)
+            (self.origin, self.isBackedUp, self.remaking, self.accepts) = (origin, isBackedUp, remaking, accepts)
+        }
+
+        package static func == (left: Part, right: Part) -> Bool { left.name == right.name }
+        package func hash(into hasher: inout Hasher) { hasher.combine(name) }
+        package var description: String { name }
+
+        package static let media = Part(name: "media", suffix: nil, origin: .original, isBackedUp: true, remaking: .never)
+        package static let thumbnail = Part(name: "thumbnail", folder: .thumbnails, suffix: ".jpg", types: [.video],
+                                            origin: .derived, isBackedUp: true, remaking: .fromMedia)
+        package static let waveform = Part(name: "waveform", suffix: ".peaks.dat", origin: .derived, isBackedUp: true,
+                                           remaking: .fromMedia, accepts: { Waveform(audiowaveformData: $0) != nil })
+        package static let copy = Part(name: "copy", suffix: ".json", origin: .derived, isBackedUp: true, remaking: .fromRow)
         /// Present while the clip's media is being replaced (``StoreTransaction/replaceMedia(of:with:)``):
         /// a crash leaves it for a repair, which makes what the clip owns again from the media
         /// then in place.
-        case journal
+        package static let journal = Part(name: "journal", suffix: ".replacing", origin: .transient, isBackedUp: false,
+                                          remaking: .finishedByRepair)
+
+        private static let listed = [media, thumbnail, waveform, copy, journal]
+        private static let tried = Locked<[Part]>([])
+
+        /// Every part a clip may have, in the order a deletion takes them: media first.
+        package static var all: [Part] { listed + tried.withLock { $0 } }
+
+        /// Adds `part` to ``all`` for the rest of this process (a second call with it does
+        /// nothing): how a new part is tried, by a test, before it joins the list above. Its name
+        /// and its file's name must be its own: a suffix no other part has, that no media name
+        /// begins with (a test's should be obscure, `.test-words.txt`: the other tests of the
+        /// process see it too).
+        package static func register(_ part: Part) {
+            guard !all.contains(part) else { return }
+            precondition(part.suffix.map { suffix in
+                suffix.hasPrefix(".") && !suffix.contains("/") && !RecordingType.allCases.contains { suffix.hasPrefix(".\($0.fileExtension)") }
+                    && !all.contains { $0.folder == part.folder && $0.suffix == suffix }
+            } ?? false, "A part's file name must be its own: \(part.name) has \(part.suffix ?? "none").")
+            tried.withLock { parts in
+                if !parts.contains(part) { parts.append(part) }
+            }
+        }
     }
 
     /// The state of a clip's media file: finished, or being recorded or imported.
@@ -59,22 +145,19 @@ package struct ClipFiles: Hashable, Sendable {
 
     /// The media file under its name in `state`; `finishing`: the rewrite of that file.
     package func media(_ state: MediaState = .finished, finishing: Bool = false) -> StoredFile {
-        StoredFile(.recordings, "\(stem).\(type.fileExtension)\(state.rawValue)\(finishing ? Self.finishingSuffix : "")")
+        StoredFile(Part.media.folder, "\(stem).\(type.fileExtension)\(state.rawValue)\(finishing ? Self.finishingSuffix : "")")
     }
 
-    /// The finished file of `part`; nil for the thumbnail of an audio clip.
+    /// The finished file of `part`; nil when a clip of its type has none (the thumbnail of an
+    /// audio clip).
     package func file(_ part: Part) -> StoredFile? {
-        switch part {
-        case .media: media()
-        case .thumbnail: type == .video ? StoredFile(.thumbnails, "\(stem).jpg") : nil
-        case .waveform: StoredFile(.recordings, "\(stem).peaks.dat")
-        case .copy: StoredFile(.recordings, "\(stem).json")
-        case .journal: StoredFile(.recordings, "\(stem).replacing")
-        }
+        guard part.types.contains(type) else { return nil }
+        guard let suffix = part.suffix else { return media() }
+        return StoredFile(part.folder, stem + suffix)
     }
 
     /// The finished files the clip may have, in the order a deletion takes them: media first.
-    package var finished: [StoredFile] { Part.allCases.compactMap(file) }
+    package var finished: [StoredFile] { Part.all.compactMap(file) }
 
     /// Every name a media file of the clip can have while it is written.
     package var writing: [StoredFile] {
@@ -138,24 +221,15 @@ package struct StoredName: Hashable, Sendable {
               let type = RecordingType(rawValue: String(prefix)) else { return nil }
         let clip = ClipFiles(id: id, type: type)
         self.clip = clip
-        switch file.folder {
-        case .thumbnails where file == clip.file(.thumbnail):
-            part = .thumbnail
-        case .recordings where file == clip.file(.waveform):
-            part = .waveform
-        case .recordings where file == clip.file(.copy):
-            part = .copy
-        case .recordings where file == clip.file(.journal):
-            part = .journal
-        case .recordings:
-            guard let (state, finishing) = ClipFiles.MediaState.allCases.lazy.flatMap({ state in
-                [false, true].map { (state, $0) }
-            }).first(where: { clip.media($0.0, finishing: $0.1) == file }) else { return nil }
-            part = .media
-            self.state = state
-            self.finishing = finishing
-        default:
-            return nil
+        if let part = ClipFiles.Part.all.first(where: { $0 != .media && clip.file($0) == file }) {
+            self.part = part
+            return
         }
+        guard file.folder == ClipFiles.Part.media.folder, let (state, finishing) = ClipFiles.MediaState.allCases.lazy.flatMap({ state in
+            [false, true].map { (state, $0) }
+        }).first(where: { clip.media($0.0, finishing: $0.1) == file }) else { return nil }
+        part = .media
+        self.state = state
+        self.finishing = finishing
     }
 }

@@ -118,7 +118,7 @@ package final class FileStorageManager: Sendable {
         var info = stat()
         guard fstat(descriptor.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             try? descriptor.close()
-            throw notRegular(file, Self.kind(info.st_mode))
+            throw notRegular(file, Status.kind(info.st_mode))
         }
         _ = fcntl(descriptor.rawValue, F_SETFL, O_RDONLY)  // reads of the regular file block as usual
         return descriptor
@@ -178,6 +178,28 @@ package final class FileStorageManager: Sendable {
         package var size: Int64? {
             if case .regular(let size, _) = self { size } else { nil }
         }
+
+        /// What `fstatat` or `fstat` found.
+        init(_ info: stat) {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                self = .other(Self.kind(info.st_mode))
+                return
+            }
+            let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+            self = .regular(size: Int64(info.st_size), modified: modified)
+        }
+
+        /// "a link", "a named pipe"... for messages.
+        static func kind(_ mode: mode_t) -> String {
+            switch mode & S_IFMT {
+            case S_IFREG: "a regular file"
+            case S_IFLNK: "a link"
+            case S_IFDIR: "a folder"
+            case S_IFIFO: "a named pipe"
+            case S_IFSOCK: "a socket"
+            default: "a device"
+            }
+        }
     }
 
     /// What is at `file`. The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
@@ -188,25 +210,7 @@ package final class FileStorageManager: Sendable {
 
     private static func status(_ name: String, in folder: FileDescriptor) -> Status {
         var info = stat()
-        return fstatat(folder.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? status(info) : .missing
-    }
-
-    private static func status(_ info: stat) -> Status {
-        guard info.st_mode & S_IFMT == S_IFREG else { return .other(kind(info.st_mode)) }
-        let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        return .regular(size: Int64(info.st_size), modified: modified)
-    }
-
-    /// "a link", "a named pipe"... for messages.
-    private static func kind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFREG: "a regular file"
-        case S_IFLNK: "a link"
-        case S_IFDIR: "a folder"
-        case S_IFIFO: "a named pipe"
-        case S_IFSOCK: "a socket"
-        default: "a device"
-        }
+        return fstatat(folder.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? Status(info) : .missing
     }
 
     /// What `fstatat` says of `file` (never following a link); nil when there is nothing there.
@@ -245,7 +249,7 @@ package final class FileStorageManager: Sendable {
             let found = (name + [0]).withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { fstatat(base.rawValue, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
             }
-            entries.append(Entry(name: name, status: found == 0 ? status(info) : .missing))
+            entries.append(Entry(name: name, status: found == 0 ? Status(info) : .missing))
         }
         return entries
     }

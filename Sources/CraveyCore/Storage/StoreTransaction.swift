@@ -111,15 +111,16 @@ package final class StoreTransaction {
         return rows
     }
 
-    /// Writes `data` as a clip's `part` (its waveform or a video's thumbnail) in place of any
-    /// there, all at once and durably, now: a clip's artefacts are on the disk before its row.
-    /// Returns the file.
+    /// Writes `data` as a clip's `part` (its waveform, a video's thumbnail: any part but the
+    /// media, which is saved, the copy, which the commit writes from the row, and the journal,
+    /// which a replacement writes) in place of any there, all at once and durably, now: a clip's
+    /// artefacts are on the disk before its row. Returns the file.
     @discardableResult
     package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles) throws -> StoredFile {
-        guard part == .waveform || part == .thumbnail, let file = clip.file(part) else {
-            preconditionFailure("Only a clip's waveform or thumbnail is stored as bytes; a \(part) is not.")
+        guard part != .media, part.remaking != .fromRow, part.origin != .transient, let file = clip.file(part) else {
+            preconditionFailure("A \(clip.type.rawValue) clip's \(part) is not stored as bytes.")
         }
-        try files.writeAtomically(file, doing: part == .waveform ? "write the waveform" : "write the thumbnail") { try $0.write(data) }
+        try files.writeAtomically(file, doing: "write the \(part.name)") { try $0.write(data) }
         return file
     }
 

@@ -9,10 +9,10 @@ extension RecordingLibrary {
 
     /// Checks that the library's rows and files agree and repairs what does not: registers
     /// playable files that have no row (as their own copy says, or as "Recovered <date>"),
-    /// removes rows whose file is gone, fixes sizes, removes orphan thumbnails and waveforms,
-    /// finishes or undoes interrupted deletions and imports, and measures clips whose loudness or
-    /// waveform is missing. `deletingUnplayable` also deletes orphan files that cannot be
-    /// played. Returns what it found and did.
+    /// removes rows whose file is gone, fixes sizes, removes orphan thumbnails, waveforms and
+    /// other parts of clips that are gone, finishes or undoes interrupted deletions and imports,
+    /// and measures clips whose loudness or waveform is missing. `deletingUnplayable` also
+    /// deletes orphan files that cannot be played. Returns what it found and did.
     public func repair(deletingUnplayable: Bool = false) async throws -> RepairReport {
         try await onDedicatedThread(named: "cravey.doctor") {
             try self.examine(repair: true, deleteUnplayable: deletingUnplayable)
@@ -53,7 +53,9 @@ extension RecordingLibrary {
                 problems.append("numbers: a length, a play count or a loudness no clip has (read as 0, 0 and not measured)")
             }
             if !problems.isEmpty { report.badValues.append(.init(id: row.id, title: row.title, problems: problems)) }
-            referenced.formUnion([clip.media(), clip.file(.copy)!, clip.file(.waveform)!])
+            // Every part of the clip is its row's, but its thumbnail (the row names it, or not)
+            // and a transient part (a crash's leftover, sorted out below).
+            referenced.formUnion(ClipFiles.Part.all.filter { $0 != .thumbnail && $0.origin != .transient }.compactMap(clip.file))
             if let thumbnail = row.thumbnailPath {
                 // Its own thumbnail, or a path that is not (a row edited by hand), or a link there.
                 if let own = clip.file(.thumbnail), thumbnail == own.path, store.status(of: own).size != nil || store.status(of: own) == .missing {
@@ -104,7 +106,7 @@ extension RecordingLibrary {
         let named = entries.compactMap { folder, entry in entry.status.size == nil ? nil : entry.file(in: folder) }
         let writing = store.clipsBeingWritten(named, rows: rows)
         // The clips whose media is here, under any name but an interrupted import's (which goes):
-        // their copies and waveforms go with them.
+        // their other parts (copies, waveforms) go with them.
         let withMedia = Set(named.compactMap(StoredName.init).filter { $0.part == .media && $0.marker == nil && $0.state != .importing }.map(\.clip))
         for (folder, entry) in entries {
             // A link, a folder, a pipe or a device is never cravey's, whatever its name: said, not
@@ -129,10 +131,7 @@ extension RecordingLibrary {
             switch (name.marker, name.part) {
             case (.deleting?, _): report.interruptedDeletions.append(file.path)
             case (.temporary?, _): report.interruptedWrites.append(file.path)
-            case (nil, .thumbnail): report.orphanThumbnails.append(file.path)
-            case (nil, .copy) where !withMedia.contains(name.clip): report.orphanCopies.append(file.path)
-            case (nil, .waveform) where !withMedia.contains(name.clip): report.orphanWaveforms.append(file.path)
-            case (nil, .copy), (nil, .waveform): continue  // an orphan's own, used when it is registered
+            case (nil, .thumbnail): report.orphanThumbnails.append(file.path)  // whose row does not name it
             case (nil, .journal): report.interruptedReplacements.append(file.path)
             case (nil, .media) where name.finishing: continue  // a rewrite a crash cut off; its original is kept
             case (nil, .media) where name.state == .importing: report.interruptedImports.append(file.path)
@@ -148,6 +147,8 @@ extension RecordingLibrary {
                     report.orphanFiles.append(.init(path: file.path, bytes: entry.status.size ?? 0, playable: duration != nil,
                                                     duration: duration))
                 }
+            case (nil, _) where withMedia.contains(name.clip): continue  // an orphan's own, used when it is registered
+            case (nil, let part): report.addOrphan(file.path, of: part)
             }
         }
     }
@@ -211,7 +212,8 @@ extension RecordingLibrary {
                 try tx.remove(StoredFile(path: path)!)
                 report.repairs.append("Deleted the thumbnail \(path), which no recording uses.")
             }
-            for (paths, why) in [(report.orphanCopies, "the copy of a clip that is gone"), (report.orphanWaveforms, "the waveform of a clip that is gone")] {
+            for (paths, why) in [(report.orphanCopies, "the copy of a clip that is gone"), (report.orphanWaveforms, "the waveform of a clip that is gone"),
+                                 (report.orphanParts, "a file of a clip that is gone")] {
                 for path in paths {
                     guard let name = StoredFile(path: path).flatMap(StoredName.init), try !hasRow(name.clip.id),
                           !([name.clip.media()] + name.clip.writing).contains(where: { store.status(of: $0) != .missing }) else { continue }

@@ -81,6 +81,9 @@ extension RecordingLibrary {
         package var orphanCopies: [String] = []
         /// Waveform files with no row and no media: of clips that are gone.
         package var orphanWaveforms: [String] = []
+        /// Files of any other part of a clip (``ClipFiles/Part/all``) with no row and no media:
+        /// of clips that are gone.
+        package var orphanParts: [String] = []
         package var orphanFiles: [Orphan] = []
         package var orphanThumbnails: [String] = []
         package var sizeMismatches: [SizeMismatch] = []
@@ -102,6 +105,16 @@ extension RecordingLibrary {
         /// What a repair did, one sentence each.
         public var repairs: [String] = []
 
+        /// Reports `path`, the file of a clip's `part` whose clip is gone (no row, no media):
+        /// a copy or a waveform in the field each has always had, any other part in ``orphanParts``.
+        package mutating func addOrphan(_ path: String, of part: ClipFiles.Part) {
+            switch part {
+            case .copy: orphanCopies.append(path)
+            case .waveform: orphanWaveforms.append(path)
+            default: orphanParts.append(path)
+            }
+        }
+
         /// What is wrong, one line each ("missing file: ..."); empty when the library is healthy.
         public var problems: [String] {
             var lines = databaseProblems.map { "database damaged: \($0)" }
@@ -118,6 +131,7 @@ extension RecordingLibrary {
             let files = { (label: String, paths: [String]) in paths.map { "\(label): \($0)" } }
             lines += files("not made by cravey", foreignFiles) + files("interrupted write", interruptedWrites)
                 + files("copy of a clip that is gone", orphanCopies) + files("waveform of a clip that is gone", orphanWaveforms)
+                + files("file of a clip that is gone", orphanParts)
             for orphan in orphanFiles {
                 let state = orphan.playable ? "playable, \(RecordingMetadata.displayDuration(orphan.duration ?? 0))" : "cannot be played"
                 lines.append("file with no entry: \(orphan.path) (\(ByteCount.text(orphan.bytes)), \(state))")
@@ -147,7 +161,7 @@ extension RecordingLibrary {
         public var isHealthy: Bool {
             databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && badValues.isEmpty && unreadableRows.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty && interruptedReplacements.isEmpty
-                && orphanCopies.isEmpty && orphanWaveforms.isEmpty
+                && orphanCopies.isEmpty && orphanWaveforms.isEmpty && orphanParts.isEmpty
         }
     }
 }
