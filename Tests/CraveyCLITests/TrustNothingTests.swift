@@ -374,4 +374,116 @@ struct TrustNothingTests {
         let local = try await Cravey.run(play, environment: ["PULSE_SERVER": TestSoundServer.address.replacingOccurrences(of: "unix:", with: "")])
         #expect(local.status == 0, "\(local.error)")
     }
+
+    @Test("a server named by PulseAudio's client.conf (PULSE_CLIENTCONFIG, ~/.config/pulse), with localhost allowed there, or by the X display's PULSE_SERVER property is never used: play, record and devices reach the local server's socket only (strace, and a TCP listener nobody reaches), and with no local server they stop with 69 saying so")
+    func noServerFromConfiguration() async throws {
+        // Given a clip, a TCP port something listens on, and the local server reached only as
+        // the client library finds it itself (no PULSE_SERVER: its runtime folder)
+        let folder = temporaryLibrary()
+        let imported = try await Cravey.run(["import", try Fixture.audio(seconds: 1).path, "--library", folder.path])
+        let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(imported.status == 0, "\(imported.error)")
+        let listener = try TCPListener()
+        let socket = TestSoundServer.address.replacingOccurrences(of: "unix:", with: "")
+        try #require(socket.hasSuffix("/pulse/native"), "\(socket)")
+        let runtime = String(socket.dropLast("/pulse/native".count))
+        var local = Cravey.environment()
+        local.removeValue(forKey: "PULSE_SERVER")
+        local["XDG_RUNTIME_DIR"] = runtime
+        func traced(_ arguments: [String], _ environment: [String: String]) async throws -> (result: CommandResult, calls: String) {
+            let log = temporaryFolder().appendingPathComponent("strace-\(UUID().uuidString).txt")
+            // Killed after 90 s: a client that reached the listener waits for an answer that never comes.
+            let result = try await runOffPool("timeout", ["-s", "KILL", "90", "strace", "-f", "-s", "4096", "-e", "trace=connect", "-o", log.path, Cravey.executable] + arguments,
+                                              environment: environment)
+            return (result, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        }
+
+        // When the client configuration names that port over TCP, in a file PULSE_CLIENTCONFIG
+        // names and in the person's own ~/.config/pulse/client.conf (with localhost allowed too),
+        // and when the X display's root window names it
+        let named = temporaryFolder().appendingPathComponent("client-\(UUID().uuidString.prefix(8)).conf")
+        try Data("default-server = tcp:127.0.0.1:\(listener.port)\nautospawn = yes\n".utf8).write(to: named)
+        var fromFile = local
+        fromFile["PULSE_CLIENTCONFIG"] = named.path
+        let home = temporaryFolder().appendingPathComponent("home-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/pulse"), withIntermediateDirectories: true)
+        try Data("default-server = tcp4:localhost:\(listener.port)\nauto-connect-localhost = yes\n".utf8)
+            .write(to: home.appendingPathComponent(".config/pulse/client.conf"))
+        var fromHome = local
+        fromHome["HOME"] = home.path
+        fromHome.removeValue(forKey: "XDG_CONFIG_HOME")
+        fromHome.removeValue(forKey: "XDG_RUNTIME_DIR")
+        fromHome["PULSE_RUNTIME_PATH"] = runtime + "/pulse"
+        let display = try VirtualDisplay()
+        let property = try await runOffPool("xprop", ["-display", display.name, "-root", "-f", "PULSE_SERVER", "8s", "-set", "PULSE_SERVER",
+                                                      "tcp:127.0.0.1:\(listener.port)"])
+        try #require(property.status == 0, "\(property.error)")
+        let fromDisplay = local.merging(display.environment) { $1 }
+        let before = try RecordingLibrary(at: folder).count()
+        for (what, environment) in [("PULSE_CLIENTCONFIG", fromFile), ("~/.config/pulse/client.conf", fromHome), ("the X display", fromDisplay)] {
+            for arguments in [["play", id, "--no-count", "--library", folder.path], ["record", "--seconds", "1", "--library", folder.path], ["devices"]] {
+                let (result, calls) = try await traced(arguments, environment)
+
+                // Then each works against the local server, and no TCP socket was connected
+                #expect(result.status == 0, "\(what) \(arguments[0]): \(result.status) \(result.error)")
+                #expect(!calls.contains("AF_INET"), "\(what) \(arguments[0]): \(calls)")
+                #expect(calls.contains(socket), "\(what) \(arguments[0]): the local server's socket was not used: \(calls)")
+                #expect(listener.connections() == 0, "\(what) \(arguments[0]): the listener was reached")
+            }
+        }
+        #expect(try RecordingLibrary(at: folder).count() == before + 3)
+
+        // And with no server on this computer, it stops with 69 saying so, reaching for no other
+        guard !FileManager.default.fileExists(atPath: "/var/run/pulse/native") else { return }
+        let empty = temporaryFolder().appendingPathComponent("runtime-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        var none = fromFile
+        none["XDG_RUNTIME_DIR"] = empty.path
+        for arguments in [["devices"], ["play", id, "--no-count", "--library", folder.path]] {
+            let (result, calls) = try await traced(arguments, none)
+            #expect(result.status == 69 && result.error.contains("No sound server is running on this computer")
+                    && result.error.contains(empty.path + "/pulse/native") && result.error.contains("client.conf"), "\(arguments[0]): \(result.status) \(result.error)")
+            #expect(!calls.contains("AF_INET"), "\(arguments[0]): \(calls)")
+            #expect(listener.connections() == 0, "\(arguments[0]): the listener was reached")
+        }
+    }
+
+}
+
+/// A TCP socket listening on 127.0.0.1 at a port of the system's choosing, that accepts
+/// nothing by itself: ``connections()`` counts the clients that reached it since it last looked.
+final class TCPListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound, listen(descriptor, 64) == 0 else {
+            close(descriptor)
+            throw TestFailure("bind or listen: \(errno)")
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+
+    /// How many clients connected since the last call (each accepted and closed).
+    func connections() -> Int {
+        var count = 0
+        while true {
+            let client = accept(descriptor, nil, nil)
+            guard client >= 0 else { return count }
+            close(client)
+            count += 1
+        }
+    }
 }
