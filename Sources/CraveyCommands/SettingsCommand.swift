@@ -93,7 +93,7 @@ struct SettingsCommand: ParsableCommand {
             let key = try SettingsCommand.key(named: key)
             let value = values[0]
             guard let typed = key.parse(typed: value) else {
-                throw CraveyError(.invalidInput, "\(key.rawValue) takes \(key.valid), not '\(value)'. Nothing was changed.")
+                throw CraveyError(.invalidInput, "\(key.rawValue) takes \(key.valid), not \(CraveyError.quoted(value)). Nothing was changed.")
             }
             let url = try SettingsCommand.change(key, to: typed)
             Terminal.diagnostic("Set \(key.rawValue) = \(typed) in \(url.path).")
@@ -119,7 +119,7 @@ struct SettingsCommand: ParsableCommand {
     /// The setting named `name`; refuses (exit 64) an unknown one, naming the settings.
     static func key(named name: String) throws -> Settings.Key {
         guard let key = Settings.Key(rawValue: name) else {
-            throw CraveyError(.invalidInput, "'\(name)' is not a setting. The settings are: \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw CraveyError(.invalidInput, "\(CraveyError.quoted(name)) is not a setting. The settings are: \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         return key
     }

@@ -65,11 +65,11 @@ enum SettingsFile {
             return .failure(Problem(message: "tables ([...]) are not used here: write each setting on a line of its own, as `desktop.show-titles = true`"))
         }
         guard let equals = line.firstIndex(of: "=") else {
-            return .failure(Problem(message: "'\(line)' is not `key = value`"))
+            return .failure(Problem(message: "\(CraveyError.quoted(line)) is not `key = value`"))
         }
         let name = line[..<equals].trimmingCharacters(in: .whitespaces)
         guard let key = Settings.Key(rawValue: name) else {
-            return .failure(Problem(message: "'\(name)' is not a setting; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", "))"))
+            return .failure(Problem(message: "\(CraveyError.quoted(name)) is not a setting; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         let rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
         let value: Settings.Value
@@ -92,12 +92,12 @@ enum SettingsFile {
             } else if let number = number(token) {
                 value = .number(number)
             } else {
-                return .failure(Problem(message: "'\(token)' is not a value: write a word in double quotes (\"\(token)\"), true or false, or a number; \(key.rawValue) takes \(key.valid)"))
+                return .failure(Problem(message: "\(CraveyError.quoted(token)) is not a value: write a word in double quotes (\(CraveyError.quoted(token, "\""))), true or false, or a number; \(key.rawValue) takes \(key.valid)"))
             }
         }
         after = after.drop { $0 == " " || $0 == "\t" }
         guard after.isEmpty || after.hasPrefix("#") else {
-            return .failure(Problem(message: "'\(after)' follows the value of \(key.rawValue) (a comment starts with #)"))
+            return .failure(Problem(message: "\(CraveyError.quoted(after)) follows the value of \(key.rawValue) (a comment starts with #)"))
         }
         guard let accepted = key.accepts(value) else {
             return .failure(Problem(message: "\(key.rawValue) takes \(key.valid), not \(value)"))

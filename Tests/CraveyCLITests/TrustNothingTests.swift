@@ -448,6 +448,47 @@ struct TrustNothingTests {
         }
     }
 
+    @Test("a refusal quotes at most a line of what it was given: a title, a purpose or a setting as long as the kernel lets an argument be (128 KiB) with a forbidden character at its end, and a backup's 5 MB title, each refused (64, 65) in a few hundred bytes, nothing changed")
+    func refusalsQuoteALine() async throws {
+        // Given a clip, and words as long as one argument may be, ending in a character no title takes
+        let library = try Fixture.library(titles: ["Short"])
+        let clip = try #require(try library.recordings().first)
+        let longest = 128 * 1024 - 2
+        let titles = [String(repeating: "a", count: longest - 1) + "\u{1B}",
+                      String(repeating: "\u{E9}", count: longest / 2 - 2) + "\u{07}",
+                      "b" + String(repeating: "\u{301}", count: longest / 2 - 2) + "\u{9B}"]
+        var refused: [(String, CommandResult, Int32)] = []
+        for title in titles {
+            refused.append(("edit --title of \(title.utf8.count) bytes", try await Cravey.run(["edit", clip.id.description, "--title", title, "--library", library.url.path]), 64))
+        }
+        let word = String(repeating: "z", count: longest)
+        refused.append(("edit --purpose", try await Cravey.run(["edit", clip.id.description, "--purpose", word, "--library", library.url.path]), 64))
+        refused.append(("settings set list.sort", try await Cravey.run(["settings", "set", "list.sort", word]), 64))
+        refused.append(("settings set KEY", try await Cravey.run(["settings", "set", word, "true"]), 64))
+        refused.append(("info ID", try await Cravey.run(["info", word, "--library", library.url.path]), 64))
+
+        // And a backup whose clip's title is 5 MB, with an escape at its end
+        let record = ClipFiles(clip).file(.copy)!.path
+        let archive = try await rebuiltBackup(of: library) { folder in
+            let file = folder.appendingPathComponent(record)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try #require(text.contains("\"title\" : \"Short\""), "\(text)")
+            try text.replacingOccurrences(of: "\"title\" : \"Short\"", with: "\"title\" : \"" + String(repeating: "T", count: 5 << 20) + "\\u001b\"")
+                .write(to: file, atomically: true, encoding: .utf8)
+        }
+        let into = temporaryLibrary()
+        try FileManager.default.createDirectory(at: into, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        refused.append(("restore of a 5 MB title", try await Cravey.run(["restore", archive.path, "--library", into.path]), 65))
+
+        // Then each is refused with its code, in a message of a few hundred bytes, and nothing changed
+        for (what, result, code) in refused {
+            #expect(result.status == code, "\(what): \(result.status) \(result.error.prefix(300))")
+            #expect(result.error.utf8.count < 600, "\(what): \(result.error.utf8.count) bytes: \(result.error.prefix(300))")
+        }
+        #expect(try library.recordings().map(\.title) == ["Short"])
+        #expect(try library.recordings().first?.purpose == clip.purpose)
+        #expect(try RecordingLibrary(at: into).count() == 0)
+    }
 }
 
 /// A TCP socket listening on 127.0.0.1 at a port of the system's choosing, that accepts

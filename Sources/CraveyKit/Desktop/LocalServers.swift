@@ -114,7 +114,7 @@ package enum LocalServers {
 
     private static func refusal(_ variable: String, _ value: String, _ what: String) -> CraveyError {
         CraveyError(.unavailable, """
-            \(variable)=\(value) names \(what) reached over the network, and cravey opens no network \
+            \(variable)=\(CraveyError.quoted(value, "")) names \(what) reached over the network, and cravey opens no network \
             connection: it was not used, and nothing was played or recorded.
             """, advice: .useLocalServers(variable))
     }
