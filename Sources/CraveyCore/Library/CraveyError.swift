@@ -22,6 +22,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case cannotWrite
         /// The library was written by a newer cravey: it can be read, but nothing in it changed.
         case newerLibrary
+        /// A configuration file that is not read: a link, not a regular file, larger than such a
+        /// file may be, or one that another user owns or can change (it, or its folder).
+        case unsafeConfiguration
         /// A backup that is damaged, cut short, altered or not a cravey backup: nothing in it was
         /// restored (or, found part way, nothing more).
         case damagedArchive
