@@ -418,7 +418,9 @@ struct TrustNothingTests {
         let property = try await runOffPool("xprop", ["-display", display.name, "-root", "-f", "PULSE_SERVER", "8s", "-set", "PULSE_SERVER",
                                                       "tcp:127.0.0.1:\(listener.port)"])
         try #require(property.status == 0, "\(property.error)")
-        let fromDisplay = local.merging(display.environment) { $1 }
+        // (The client library reads the display's properties only in an ssh session, as it
+        // would be when the display is forwarded to this computer.)
+        let fromDisplay = local.merging(display.environment) { $1 }.merging(["SSH_CONNECTION": "192.0.2.7 50022 192.0.2.1 22"]) { $1 }
         let before = try RecordingLibrary(at: folder).count()
         for (what, environment) in [("PULSE_CLIENTCONFIG", fromFile), ("~/.config/pulse/client.conf", fromHome), ("the X display", fromDisplay)] {
             for arguments in [["play", id, "--no-count", "--library", folder.path], ["record", "--seconds", "1", "--library", folder.path], ["devices"]] {
