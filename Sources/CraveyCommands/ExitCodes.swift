@@ -35,6 +35,7 @@ extension CraveyError.Kind {
         case .unavailable: 69
         case .cannotWrite: 73
         case .newerLibrary: 78
+        case .unsafeConfiguration: 78
         case .damagedArchive: 65
         case .busy: 75
         case .other: 1

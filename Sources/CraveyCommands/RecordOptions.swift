@@ -108,7 +108,7 @@ package struct RecordOptions: ParsableCommand {
             throw ValidationError("--camera, --size and --fps choose the camera's pictures: add --video to record video.")
         }
         if let size, Self.parseSize(size) == nil {
-            throw ValidationError("--size must be WIDTHxHEIGHT in even numbers from 32 to 4096, such as 1280x720, not '\(size)'.")
+            throw ValidationError("--size must be WIDTHxHEIGHT in even numbers from 32 to 4096, such as 1280x720, not \(CraveyError.quoted(size)).")
         }
         if let fps, !(1...120).contains(fps) {
             throw ValidationError("--fps must be from 1 to 120, not \(fps).")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CraveyCore
 import Foundation
 
@@ -122,6 +123,9 @@ public struct Settings: Sendable {
     public private(set) var values: [Key: (value: Value, line: Int)] = [:]
     /// What is wrong with the file, each with its line: it is ignored then.
     public private(set) var problems: [(line: Int, message: String)] = []
+    /// Why the file is not read at all (``SettingsFile/read(_:)``: a link, too large, one that
+    /// others can change): it is ignored, and no command runs until it is fixed (exit 78).
+    public private(set) var refusal: CraveyError?
 
     /// The settings of this process, read once; a damaged file is reported on stderr then.
     public static let current: Settings = {
@@ -129,6 +133,13 @@ public struct Settings: Sendable {
         settings.reportProblems()
         return settings
     }()
+
+    /// Throws why the settings file is not read (``refusal``, exit 78) before `command` runs: each
+    /// executable calls it once it has parsed its command line. Help (`--help`, `help`, which
+    /// ArgumentParser parses as its own `help` command) still answers, and says what to do.
+    public static func refuseUnreadFile(before command: any ParsableCommand) throws {
+        if let refusal = current.refusal, type(of: command).configuration.commandName != "help" { throw refusal }
+    }
 
     /// `$XDG_CONFIG_HOME/cravey/settings.toml`, else `~/.config/cravey/settings.toml`.
     public static func location(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
@@ -139,17 +150,19 @@ public struct Settings: Sendable {
         return URL(fileURLWithPath: home).appendingPathComponent(".config/cravey/settings.toml")
     }
 
-    /// Reads the settings at `url`: none when there is no file; none, and ``problems`` saying
-    /// why, when it cannot be read or has a mistake.
+    /// Reads the settings at `url`: none when there is no file; none, and ``refusal`` saying why,
+    /// when it is not read; none, and ``problems`` saying why, when it has a mistake.
     public init(at url: URL) {
         self.url = url
         let text: String
         do {
-            text = try SettingsFile.read(url)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            guard let read = try SettingsFile.read(url) else { return }
+            text = read
+        } catch let error as CraveyError where error.kind == .unsafeConfiguration {
+            refusal = error
             return
         } catch {
-            problems = [(0, error.localizedDescription)]
+            problems = [(0, (error as? CraveyError)?.message ?? "\(error)")]
             return
         }
         let parsed = SettingsFile.parse(text)
@@ -161,7 +174,7 @@ public struct Settings: Sendable {
     func reportProblems() {
         guard !problems.isEmpty else { return }
         for problem in problems {
-            Terminal.diagnostic("cravey: warning: \(url.path)\(problem.line > 0 ? " line \(problem.line)" : ""): \(problem.message)")
+            Terminal.diagnostic(Format.visible("cravey: warning: \(url.path)\(problem.line > 0 ? " line \(problem.line)" : ""): \(problem.message)"))
         }
         Terminal.diagnostic("cravey: warning: the settings file is ignored (every setting at its default) until it is fixed; `cravey settings --help` says what it may hold.")
     }

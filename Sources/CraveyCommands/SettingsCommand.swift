@@ -30,6 +30,14 @@ struct SettingsCommand: ParsableCommand {
             is not `key = value`) is named with its line on stderr by every command that reads \
             it, and ignored as a whole: every setting keeps its default until it is fixed. \
             `set` and `unset` never rewrite it then (exit 64).
+
+            As the file can let cravey use the network (network.allow-servers), it is believed \
+            only in a state only you could have made: a file that is a symbolic link or not a \
+            regular file, is larger than 64 KiB, belongs to another user, or that other users \
+            can change (group- or world-writable), or whose folder they can, is not read at all, \
+            and every command stops (exit 78) naming it and the fix (chmod 600 the file, chmod \
+            700 its folder, or move it aside) until it is fixed. No more than 64 KiB of it is \
+            ever read, and what it holds is shown escaped, each quote cut to a line.
             """,
         subcommands: [Show.self, SetValue.self, Unset.self],
         defaultSubcommand: Show.self)
@@ -54,7 +62,7 @@ struct SettingsCommand: ParsableCommand {
             try Terminal.output(Format.table(["KEY", "VALUE", "FROM"], rows.map { key, set in
                 let from = switch set.source {
                 case .defaultValue: "default"
-                case .file(let line): "\(settings.url.path) line \(line)"
+                case .file(let line): "\(Format.visible(settings.url.path)) line \(line)"
                 }
                 return [key.rawValue, set.value.description, from]
             }))
@@ -93,7 +101,7 @@ struct SettingsCommand: ParsableCommand {
             let key = try SettingsCommand.key(named: key)
             let value = values[0]
             guard let typed = key.parse(typed: value) else {
-                throw CraveyError(.invalidInput, "\(key.rawValue) takes \(key.valid), not '\(value)'. Nothing was changed.")
+                throw CraveyError(.invalidInput, "\(key.rawValue) takes \(key.valid), not \(CraveyError.quoted(value)). Nothing was changed.")
             }
             let url = try SettingsCommand.change(key, to: typed)
             Terminal.diagnostic("Set \(key.rawValue) = \(typed) in \(url.path).")
@@ -119,7 +127,7 @@ struct SettingsCommand: ParsableCommand {
     /// The setting named `name`; refuses (exit 64) an unknown one, naming the settings.
     static func key(named name: String) throws -> Settings.Key {
         guard let key = Settings.Key(rawValue: name) else {
-            throw CraveyError(.invalidInput, "'\(name)' is not a setting. The settings are: \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw CraveyError(.invalidInput, "\(CraveyError.quoted(name)) is not a setting. The settings are: \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         return key
     }
@@ -128,11 +136,12 @@ struct SettingsCommand: ParsableCommand {
     /// mistake; returns the file's place.
     static func change(_ key: Settings.Key, to value: Settings.Value?) throws -> URL {
         let settings = Settings(at: Settings.location())
+        if let refusal = settings.refusal { throw refusal }
         if let problem = settings.problems.first {
             throw CraveyError(.invalidInput, "The settings file \(settings.url.path) has a mistake\(problem.line > 0 ? " at line \(problem.line)" : ""): \(problem.message). Fix it by hand (or move it aside); it was not changed.")
         }
         // A new file starts with a few lines saying what it is; unsetting in none writes none.
-        let text = (try? SettingsFile.read(settings.url)) ?? SettingsFile.preamble
+        let text = try SettingsFile.read(settings.url) ?? SettingsFile.preamble
         let changed = SettingsFile.changing(text, key, to: value)
         if changed != text { try SettingsFile.write(changed, to: settings.url) }
         return settings.url

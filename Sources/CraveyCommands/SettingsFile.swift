@@ -17,13 +17,84 @@ enum SettingsFile {
 
         """
 
-    /// The file's text. Throws `CocoaError.fileReadNoSuchFile` when there is none, and a
-    /// ``CraveyError`` naming the trouble when it cannot be read as text.
-    static func read(_ url: URL) throws -> String {
-        let data = try Data(contentsOf: url)
-        guard data.count <= largest else { throw CraveyError(.invalidInput, "it is \(data.count) bytes, more than a settings file holds (\(largest))") }
-        guard let text = String(data: data, encoding: .utf8) else { throw CraveyError(.invalidInput, "it is not UTF-8 text") }
+    /// The file's text, nil when there is none. It is read bounded and confined: its folder
+    /// opened once, the file beneath it with `O_NOFOLLOW` (a link is refused, never followed) and
+    /// `O_NONBLOCK` (a pipe does not hold the command), and never more than ``largest`` + 1 bytes
+    /// of it read.
+    ///
+    /// Throws a ``CraveyError`` of kind `.unsafeConfiguration` (exit 78), naming the file, why it
+    /// is not read and the fix, when it is a link or not a regular file, is larger than
+    /// ``largest``, belongs to another user, or can be changed by other users, or its folder can:
+    /// the file can let cravey use the network (`network.allow-servers`), so it is believed only
+    /// when only its owner could have written it. A file that is not UTF-8 is `.invalidInput`.
+    static func read(_ url: URL) throws -> String? {
+        let folder = url.deletingLastPathComponent()
+        let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw refusal(url, "its folder cannot be opened (\(Errno(rawValue: errno)))", fix: "Check the folder's permissions.")
+        }
+        defer { close(directory) }
+        let descriptor = openat(directory, url.lastPathComponent, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP:
+                throw refusal(url, "it is a symbolic link, and cravey reads its settings only from a file of its own, never through a link",
+                              fix: "Put the file itself in its place (cp --remove-destination \"$(readlink -f '\(url.path)')\" '\(url.path)'), or remove the link.")
+            default:
+                throw refusal(url, "it cannot be opened (\(Errno(rawValue: errno)))", fix: "Check its permissions (chmod 600 '\(url.path)').")
+            }
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw refusal(url, "it cannot be read (\(Errno(rawValue: errno)))", fix: "Check the disk.") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw refusal(url, "it is not a regular file (a folder, a pipe or a device)", fix: "Move it aside (mv '\(url.path)' '\(url.path).moved').")
+        }
+        let tooLarge = { (size: String) in
+            refusal(url, "it is \(size) bytes, more than a settings file may hold (\(largest))",
+                    fix: "Move it aside (mv '\(url.path)' '\(url.path).moved') and set your settings again with `cravey settings set`.")
+        }
+        guard info.st_size <= largest else { throw tooLarge("\(info.st_size)") }
+        try checkWriters(info, of: url, fix: "chmod 600 '\(url.path)'")
+        var folderInfo = stat()
+        guard fstat(directory, &folderInfo) == 0 else { throw refusal(url, "its folder cannot be read (\(Errno(rawValue: errno)))", fix: "Check the disk.") }
+        try checkWriters(folderInfo, of: url, folder: folder, fix: "chmod 700 '\(folder.path)'")
+        var bytes = [UInt8](repeating: 0, count: largest + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw refusal(url, "it cannot be read (\(Errno(rawValue: errno)))", fix: "Check the disk.") }
+            if read == 0 { break }
+            count += read
+        }
+        // It grew while it was read.
+        guard count <= largest else { throw tooLarge("more than \(largest)") }
+        guard let text = String(validating: bytes.prefix(count), as: UTF8.self) else { throw CraveyError(.invalidInput, "it is not UTF-8 text") }
         return text
+    }
+
+    /// Refuses the file, or its folder, when another user owns it or may change it: anyone but
+    /// its owner may write it (mode bits 022), or it belongs to a user other than this one or root.
+    private static func checkWriters(_ info: stat, of url: URL, folder: URL? = nil, fix: String) throws {
+        let what = folder.map { "its folder \($0.path)" } ?? "it"
+        if info.st_uid != geteuid() && info.st_uid != 0 {
+            throw refusal(url, "\(what) belongs to user \(info.st_uid), not to you (user \(geteuid())), who could change it",
+                          fix: "Move the file into a folder of your own, or run `chown \(geteuid()) '\(folder?.path ?? url.path)'`.")
+        }
+        if info.st_mode & 0o022 != 0 {
+            throw refusal(url, """
+                \(what) can be changed by other users (mode \(String(info.st_mode & 0o777, radix: 8))), and the settings can \
+                let cravey use the network (network.allow-servers)
+                """, fix: "Run `\(fix)`.")
+        }
+    }
+
+    /// The settings file at `url` is not read, for `reason`: what to do is `fix`.
+    private static func refusal(_ url: URL, _ reason: String, fix: String) -> CraveyError {
+        CraveyError(.unsafeConfiguration, "The settings file \(url.path) was not read: \(reason). \(fix) No command runs until then.")
     }
 
     /// One line understood: a setting and its value (with the comment after it), or nothing (a
@@ -65,11 +136,11 @@ enum SettingsFile {
             return .failure(Problem(message: "tables ([...]) are not used here: write each setting on a line of its own, as `desktop.show-titles = true`"))
         }
         guard let equals = line.firstIndex(of: "=") else {
-            return .failure(Problem(message: "'\(line)' is not `key = value`"))
+            return .failure(Problem(message: "\(CraveyError.quoted(line)) is not `key = value`"))
         }
         let name = line[..<equals].trimmingCharacters(in: .whitespaces)
         guard let key = Settings.Key(rawValue: name) else {
-            return .failure(Problem(message: "'\(name)' is not a setting; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", "))"))
+            return .failure(Problem(message: "\(CraveyError.quoted(name)) is not a setting; the settings are \(Settings.Key.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
         let rest = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
         let value: Settings.Value
@@ -92,12 +163,12 @@ enum SettingsFile {
             } else if let number = number(token) {
                 value = .number(number)
             } else {
-                return .failure(Problem(message: "'\(token)' is not a value: write a word in double quotes (\"\(token)\"), true or false, or a number; \(key.rawValue) takes \(key.valid)"))
+                return .failure(Problem(message: "\(CraveyError.quoted(token)) is not a value: write a word in double quotes (\(CraveyError.quoted(token, "\""))), true or false, or a number; \(key.rawValue) takes \(key.valid)"))
             }
         }
         after = after.drop { $0 == " " || $0 == "\t" }
         guard after.isEmpty || after.hasPrefix("#") else {
-            return .failure(Problem(message: "'\(after)' follows the value of \(key.rawValue) (a comment starts with #)"))
+            return .failure(Problem(message: "\(CraveyError.quoted(after)) follows the value of \(key.rawValue) (a comment starts with #)"))
         }
         guard let accepted = key.accepts(value) else {
             return .failure(Problem(message: "\(key.rawValue) takes \(key.valid), not \(value)"))
@@ -130,12 +201,16 @@ enum SettingsFile {
     }
 
     /// Writes `text` as the settings file at `url`, in one step: a new file (mode 0600) renamed
-    /// over the old one, in a folder made (mode 0700) if missing; a link there is written through.
+    /// over the old one (``read(_:)`` refuses a link there first), in a folder made (mode 0700)
+    /// if missing; a folder that others can change is refused as ``read(_:)`` refuses it.
     static func write(_ text: String, to url: URL) throws {
-        let target = FileManager.default.fileExists(atPath: url.path) ? url.resolvingSymlinksInPath() : url
+        let target = url
         let folder = target.deletingLastPathComponent()
         do {
             try makeFolder(folder)
+            var folderInfo = stat()
+            guard stat(folder.path, &folderInfo) == 0 else { throw Errno(rawValue: errno) }
+            try checkWriters(folderInfo, of: url, folder: folder, fix: "chmod 700 '\(folder.path)'")
             let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8))")
             let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { throw Errno(rawValue: errno) }

@@ -10,9 +10,11 @@ func main(_ arguments: [String]) async -> Never {
     do {
         let arguments = CommandRoute(arguments).arguments
         try CraveyMedia.checkAvailable(arguments)
+        var command = try CraveyMedia.parse(arguments)
+        // A settings file that is not read (a link, too large, one others can change) stops every command.
+        try Settings.refuseUnreadFile(before: command)
         // No sound server or display over the network unless the settings allow it.
         LocalServers.allowsNetwork.store(Settings.current.allowsNetworkServers, ordering: .relaxed)
-        var command = try CraveyMedia.parse(arguments)
         if var media = command as? any AsyncParsableCommand {
             try await media.run()
         } else {

@@ -13,6 +13,8 @@ if route.executable == .craveyMedia {
 }
 do {
     var command = try Cravey.parseAsRoot(route.arguments)
+    // A settings file that is not read (a link, too large, one others can change) stops every command.
+    try Settings.refuseUnreadFile(before: command)
     try command.run()
 } catch is CommandRoute.HandOff {
     handOff(route.arguments)

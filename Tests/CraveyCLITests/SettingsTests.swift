@@ -165,3 +165,133 @@ struct SettingsTests {
         #expect(try Data(contentsOf: file) == before)
     }
 }
+
+/// A settings file is believed only in a state only its owner could have made: read bounded
+/// (never more than its limit), never through a link, and not when others can change it or its
+/// folder (it can turn `network.allow-servers` on). Such a file stops every command (78) with
+/// a message naming it and the fix; what a file holds is shown escaped and cut.
+@Suite("Settings file state", .temporaryFiles)
+struct SettingsFileStateTests {
+    /// A settings folder of the test's own holding `text` (file mode 0600, folder 0700), and the file.
+    func config(_ text: String, folderName: String = "config") throws -> (environment: [String: String], file: URL) {
+        let home = temporaryFolder().appendingPathComponent("\(folderName)-\(UUID().uuidString.prefix(8))")
+        let folder = home.appendingPathComponent("cravey")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = folder.appendingPathComponent("settings.toml")
+        try Data(text.utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        return (["XDG_CONFIG_HOME": home.path], file)
+    }
+
+    /// What the file at `url` is, without reading it (a pipe would hold a read): its link, type, size and time.
+    func fingerprint(_ url: URL) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)
+        return [link, attributes?[.type], attributes?[.size], attributes?[.modificationDate]].map { "\($0.map { "\($0)" } ?? "-")" }.joined(separator: " ")
+    }
+
+    /// Whether `text` holds a byte or character that a terminal takes as a command: ESC, BEL, CSI (C1).
+    func holdsControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) }
+    }
+
+    @Test("a settings file that is a link, not a regular file, larger than 64 KiB (a sparse 2 GB one: at once, in little memory), or that others can change (the file 0666 or 0620, its folder 0777 or 0770) stops every command (78) naming the file and the fix; --help still answers; nothing is written")
+    func unsafeFilesRefused() async throws {
+        let library = temporaryLibrary().path
+        let secret = temporaryFolder().appendingPathComponent("elsewhere.txt")
+        try Data("s3cr3t-passphrase-8841\n".utf8).write(to: secret)
+        let allowing = "network.allow-servers = true\nlist.sort = \"title\"\n"
+        var cases: [(what: String, environment: [String: String], file: URL, expected: [String])] = []
+
+        let large = try config("")
+        let handle = try FileHandle(forWritingTo: large.file)
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        cases.append(("a sparse 2 GB file", large.environment, large.file, ["2147483648 bytes", "65536", "mv '"]))
+
+        let linked = try config("")
+        try FileManager.default.removeItem(at: linked.file)
+        try FileManager.default.createSymbolicLink(at: linked.file, withDestinationURL: secret)
+        cases.append(("a link to another file", linked.environment, linked.file, ["symbolic link", "cp --remove-destination"]))
+
+        let pipe = try config("")
+        try FileManager.default.removeItem(at: pipe.file)
+        try #require(mkfifo(pipe.file.path, 0o600) == 0)
+        cases.append(("a named pipe", pipe.environment, pipe.file, ["not a regular file"]))
+
+        for mode in [0o666, 0o620] {
+            let open = try config(allowing)
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: open.file.path)
+            cases.append(("the file mode \(String(mode, radix: 8))", open.environment, open.file,
+                          ["changed by other users", "mode \(String(mode, radix: 8))", "chmod 600 '\(open.file.path)'", "network.allow-servers"]))
+        }
+        for mode in [0o777, 0o770] {
+            let open = try config(allowing)
+            let folder = open.file.deletingLastPathComponent()
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: folder.path)
+            cases.append(("the folder mode \(String(mode, radix: 8))", open.environment, open.file,
+                          ["its folder \(folder.path) can be changed by other users", "chmod 700 '\(folder.path)'"]))
+        }
+
+        for (what, environment, file, expected) in cases {
+            let before = fingerprint(file)
+            // When a library command, a media command and the settings commands run
+            let timing = temporaryFolder().appendingPathComponent("time-\(UUID().uuidString.prefix(8))")
+            let started = Date()
+            let list = try await runOffPool("/usr/bin/time", ["-f", "%M", "-o", timing.path, Cravey.executable, "list", "--library", library],
+                                            environment: Cravey.environment(environment))
+            let seconds = Date().timeIntervalSince(started)
+            let kilobytes = Int(try String(contentsOf: timing, encoding: .utf8).split(separator: "\n").last ?? "") ?? .max
+            let devices = try await Cravey.run(["devices", "--json"], environment: environment)
+            let show = try await Cravey.run(["settings"], environment: environment)
+            let set = try await Cravey.run(["settings", "set", "play.loudness", "-20"], environment: environment)
+            let help = try await Cravey.run(["settings", "--help"], environment: environment)
+
+            // Then each stops (78) before doing anything, naming the file, why and the fix
+            for result in [list, devices, show, set] {
+                #expect(result.status == 78 && result.error.contains(file.path) && result.error.contains("was not read"),
+                        "\(what): \(result.status) \(result.error)")
+                for words in expected { #expect(result.error.contains(words), "\(what): no \(words) in \(result.error)") }
+                #expect(!result.error.contains("s3cr3t") && !result.output.contains("s3cr3t"), "\(what): \(result.error)")
+                #expect(result.error.utf8.count < 1000, "\(what): \(result.error.utf8.count) bytes")
+            }
+            // At once and in little memory, whatever the file's size (it was 14 s and 2.1 GB)
+            #expect(seconds < 10 && kilobytes < 200_000, "\(what): \(seconds) s, \(kilobytes) KB")
+            #expect(help.status == 0 && help.output.contains("78"), "\(what): \(help.status) \(help.error)")
+            #expect(!FileManager.default.fileExists(atPath: library), "\(what): the library was made")
+            #expect(fingerprint(file) == before, "\(what): the file changed")
+        }
+    }
+
+    @Test("what a settings file holds reaches the terminal escaped (escape sequences, BEL, C1 controls: in a key, a value, after it, a line, and the file's own path) and cut to a line however long")
+    func hostileLinesEscaped() async throws {
+        // Given settings files whose bad lines hold terminal commands, one in a folder whose name holds one too
+        let lines = [
+            "\u{1B}]0;owned\u{07}\u{1B}[2J = true",
+            "list.sort = \u{1B}[31mred",
+            "desktop.show-titles = true \u{9B}1;31m",
+            "\u{1B}P+q544e\u{1B}\\",
+            String(repeating: "\u{1B}[5m", count: 5_000),
+        ]
+        let plain = try config(lines.joined(separator: "\n") + "\n")
+        let named = try config("play.loudness = loud\u{1B}[8m\n", folderName: "conf\u{1B}]2;pwned\u{07}")
+        for (environment, file) in [plain, named] {
+            // When a command reads it, and `settings set` refuses to rewrite it
+            let list = try await Cravey.run(["list", "--library", temporaryLibrary().path], environment: environment)
+            let set = try await Cravey.run(["settings", "set", "play.loudness", "-20"], environment: environment)
+            let show = try await Cravey.run(["settings"], environment: environment)
+
+            // Then the mistakes are named, escaped, and no longer than a line each
+            #expect(list.status == 0 && list.error.contains("ignored") && list.error.contains("<U+001B>"), "\(list.error)")
+            #expect(set.status == 64 && set.error.contains("mistake"), "\(set.error)")
+            for result in [list, set, show] {
+                #expect(!holdsControls(result.error) && !holdsControls(result.output), "\(result.error.debugDescription)")
+            }
+            #expect(list.error.utf8.count < 6_000, "\(list.error.utf8.count) bytes")
+            #expect(set.error.utf8.count < 6_000, "\(set.error.utf8.count) bytes")
+            let refusal = set.error.split(separator: "\n").last ?? ""
+            #expect(refusal.contains("has a mistake") && refusal.utf8.count < 1_000, "\(refusal.utf8.count) bytes: \(refusal)")
+            _ = file
+        }
+    }
+}

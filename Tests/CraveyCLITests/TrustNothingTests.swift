@@ -374,4 +374,162 @@ struct TrustNothingTests {
         let local = try await Cravey.run(play, environment: ["PULSE_SERVER": TestSoundServer.address.replacingOccurrences(of: "unix:", with: "")])
         #expect(local.status == 0, "\(local.error)")
     }
+
+    @Test("a server named by PulseAudio's client.conf (PULSE_CLIENTCONFIG, ~/.config/pulse), with localhost allowed there, or by the X display's PULSE_SERVER property is never used: play, record and devices reach the local server's socket only (strace, and a TCP listener nobody reaches), and with no local server they stop with 69 saying so")
+    func noServerFromConfiguration() async throws {
+        // Given a clip, a TCP port something listens on, and the local server reached only as
+        // the client library finds it itself (no PULSE_SERVER: its runtime folder)
+        let folder = temporaryLibrary()
+        let imported = try await Cravey.run(["import", try Fixture.audio(seconds: 1).path, "--library", folder.path])
+        let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(imported.status == 0, "\(imported.error)")
+        let listener = try TCPListener()
+        let socket = TestSoundServer.address.replacingOccurrences(of: "unix:", with: "")
+        try #require(socket.hasSuffix("/pulse/native"), "\(socket)")
+        let runtime = String(socket.dropLast("/pulse/native".count))
+        var local = Cravey.environment()
+        local.removeValue(forKey: "PULSE_SERVER")
+        local["XDG_RUNTIME_DIR"] = runtime
+        func traced(_ arguments: [String], _ environment: [String: String]) async throws -> (result: CommandResult, calls: String) {
+            let log = temporaryFolder().appendingPathComponent("strace-\(UUID().uuidString).txt")
+            // Killed after 90 s: a client that reached the listener waits for an answer that never comes.
+            let result = try await runOffPool("timeout", ["-s", "KILL", "90", "strace", "-f", "-s", "4096", "-e", "trace=connect", "-o", log.path, Cravey.executable] + arguments,
+                                              environment: environment)
+            return (result, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        }
+
+        // When the client configuration names that port over TCP, in a file PULSE_CLIENTCONFIG
+        // names and in the person's own ~/.config/pulse/client.conf (with localhost allowed too),
+        // and when the X display's root window names it
+        let named = temporaryFolder().appendingPathComponent("client-\(UUID().uuidString.prefix(8)).conf")
+        try Data("default-server = tcp:127.0.0.1:\(listener.port)\nautospawn = yes\n".utf8).write(to: named)
+        var fromFile = local
+        fromFile["PULSE_CLIENTCONFIG"] = named.path
+        let home = temporaryFolder().appendingPathComponent("home-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent(".config/pulse"), withIntermediateDirectories: true)
+        try Data("default-server = tcp4:localhost:\(listener.port)\nauto-connect-localhost = yes\n".utf8)
+            .write(to: home.appendingPathComponent(".config/pulse/client.conf"))
+        var fromHome = local
+        fromHome["HOME"] = home.path
+        fromHome.removeValue(forKey: "XDG_CONFIG_HOME")
+        fromHome.removeValue(forKey: "XDG_RUNTIME_DIR")
+        fromHome["PULSE_RUNTIME_PATH"] = runtime + "/pulse"
+        // (A window manager keeps a client connected: an X server left with none resets, and
+        // forgets its root window's properties.)
+        let display = try VirtualDisplay(windowManager: true)
+        let property = try await runOffPool("xprop", ["-display", display.name, "-root", "-f", "PULSE_SERVER", "8s", "-set", "PULSE_SERVER",
+                                                      "tcp:127.0.0.1:\(listener.port)"])
+        let set = try await runOffPool("xprop", ["-display", display.name, "-root", "PULSE_SERVER"])
+        try #require(property.status == 0 && set.output.contains("tcp:127.0.0.1:\(listener.port)"), "\(property.error) \(set.output)")
+        // (The client library reads the display's properties only in an ssh session, as it
+        // would be when the display is forwarded to this computer.)
+        let fromDisplay = local.merging(display.environment) { $1 }.merging(["SSH_CONNECTION": "192.0.2.7 50022 192.0.2.1 22"]) { $1 }
+        let before = try RecordingLibrary(at: folder).count()
+        for (what, environment) in [("PULSE_CLIENTCONFIG", fromFile), ("~/.config/pulse/client.conf", fromHome), ("the X display", fromDisplay)] {
+            for arguments in [["play", id, "--no-count", "--library", folder.path], ["record", "--seconds", "1", "--library", folder.path], ["devices"]] {
+                let (result, calls) = try await traced(arguments, environment)
+
+                // Then each works against the local server, and no TCP socket was connected
+                #expect(result.status == 0, "\(what) \(arguments[0]): \(result.status) \(result.error)")
+                #expect(!calls.contains("AF_INET"), "\(what) \(arguments[0]): \(calls)")
+                #expect(calls.contains(socket), "\(what) \(arguments[0]): the local server's socket was not used: \(calls)")
+                #expect(listener.connections() == 0, "\(what) \(arguments[0]): the listener was reached")
+            }
+        }
+        #expect(try RecordingLibrary(at: folder).count() == before + 3)
+
+        // And with no server on this computer, it stops with 69 saying so, reaching for no other
+        guard !FileManager.default.fileExists(atPath: "/var/run/pulse/native") else { return }
+        let empty = temporaryFolder().appendingPathComponent("runtime-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        var none = fromFile
+        none["XDG_RUNTIME_DIR"] = empty.path
+        for arguments in [["devices"], ["play", id, "--no-count", "--library", folder.path]] {
+            let (result, calls) = try await traced(arguments, none)
+            #expect(result.status == 69 && result.error.contains("No sound server is running on this computer")
+                    && result.error.contains(empty.path + "/pulse/native") && result.error.contains("client.conf"), "\(arguments[0]): \(result.status) \(result.error)")
+            #expect(!calls.contains("AF_INET"), "\(arguments[0]): \(calls)")
+            #expect(listener.connections() == 0, "\(arguments[0]): the listener was reached")
+        }
+    }
+
+    @Test("a refusal quotes at most a line of what it was given: a title, a purpose or a setting as long as the kernel lets an argument be (128 KiB) with a forbidden character at its end, and a backup's 5 MB title, each refused (64, 65) in a few hundred bytes, nothing changed")
+    func refusalsQuoteALine() async throws {
+        // Given a clip, and words as long as one argument may be, ending in a character no title takes
+        let library = try Fixture.library(titles: ["Short"])
+        let clip = try #require(try library.recordings().first)
+        let longest = 128 * 1024 - 2
+        let titles = [String(repeating: "a", count: longest - 1) + "\u{1B}",
+                      String(repeating: "\u{E9}", count: longest / 2 - 2) + "\u{07}",
+                      "b" + String(repeating: "\u{301}", count: longest / 2 - 2) + "\u{9B}"]
+        var refused: [(String, CommandResult, Int32)] = []
+        for title in titles {
+            refused.append(("edit --title of \(title.utf8.count) bytes", try await Cravey.run(["edit", clip.id.description, "--title", title, "--library", library.url.path]), 64))
+        }
+        let word = String(repeating: "z", count: longest)
+        refused.append(("edit --purpose", try await Cravey.run(["edit", clip.id.description, "--purpose", word, "--library", library.url.path]), 64))
+        refused.append(("settings set list.sort", try await Cravey.run(["settings", "set", "list.sort", word]), 64))
+        refused.append(("settings set KEY", try await Cravey.run(["settings", "set", word, "true"]), 64))
+        refused.append(("info ID", try await Cravey.run(["info", word, "--library", library.url.path]), 64))
+
+        // And a backup whose clip's title is 5 MB, with an escape at its end
+        let record = ClipFiles(clip).file(.copy)!.path
+        let archive = try await rebuiltBackup(of: library) { folder in
+            let file = folder.appendingPathComponent(record)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            try #require(text.contains("\"title\" : \"Short\""), "\(text)")
+            try text.replacingOccurrences(of: "\"title\" : \"Short\"", with: "\"title\" : \"" + String(repeating: "T", count: 5 << 20) + "\\u001b\"")
+                .write(to: file, atomically: true, encoding: .utf8)
+        }
+        let into = temporaryLibrary()
+        try FileManager.default.createDirectory(at: into, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        refused.append(("restore of a 5 MB title", try await Cravey.run(["restore", archive.path, "--library", into.path]), 65))
+
+        // Then each is refused with its code, in a message of a few hundred bytes, and nothing changed
+        for (what, result, code) in refused {
+            #expect(result.status == code, "\(what): \(result.status) \(result.error.prefix(300))")
+            #expect(result.error.utf8.count < 600, "\(what): \(result.error.utf8.count) bytes: \(result.error.prefix(300))")
+        }
+        #expect(try library.recordings().map(\.title) == ["Short"])
+        #expect(try library.recordings().first?.purpose == clip.purpose)
+        #expect(try RecordingLibrary(at: into).count() == 0)
+    }
+}
+
+/// A TCP socket listening on 127.0.0.1 at a port of the system's choosing, that accepts
+/// nothing by itself: ``connections()`` counts the clients that reached it since it last looked.
+final class TCPListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound, listen(descriptor, 64) == 0 else {
+            close(descriptor)
+            throw TestFailure("bind or listen: \(errno)")
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+
+    /// How many clients connected since the last call (each accepted and closed).
+    func connections() -> Int {
+        var count = 0
+        while true {
+            let client = accept(descriptor, nil, nil)
+            guard client >= 0 else { return count }
+            close(client)
+            count += 1
+        }
+    }
 }

@@ -479,7 +479,7 @@ enum Backup {
             // whole, naming the clip and the field.
             let problems = record.recording.problems(plays: record.plays)
             guard problems.isEmpty else {
-                throw Tar.Damage("the clip \"\(record.recording.title)\" (\(clip.id.description)) holds values no clip has: "
+                throw Tar.Damage("the clip \(CraveyError.quoted(record.recording.title, "\"")) (\(clip.id.description)) holds values no clip has: "
                                  + problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))
             }
             var checked = Clip(record: record, media: media)

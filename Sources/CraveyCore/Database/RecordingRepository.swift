@@ -122,7 +122,7 @@ package struct RecordingRepository {
     package func recording(matching prefix: String) throws -> Recording {
         let prefix = prefix.lowercased()
         guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw CraveyError(.invalidInput, "'\(prefix)' is not a recording id: ids are UUIDs.", advice: .listRecordings)
+            throw CraveyError(.invalidInput, "\(CraveyError.quoted(prefix)) is not a recording id: ids are UUIDs.", advice: .listRecordings)
         }
         let matches = try Recording.filter(Recording.Columns.id.like("\(prefix)%")).limit(2).fetchAll(db)
         switch matches.count {

@@ -22,6 +22,9 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case cannotWrite
         /// The library was written by a newer cravey: it can be read, but nothing in it changed.
         case newerLibrary
+        /// A configuration file that is not read: a link, not a regular file, larger than such a
+        /// file may be, or one that another user owns or can change (it, or its folder).
+        case unsafeConfiguration
         /// A backup that is damaged, cut short, altered or not a cravey backup: nothing in it was
         /// restored (or, found part way, nothing more).
         case damagedArchive
@@ -53,6 +56,22 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// How much of a person's words a message quotes: this many characters (Unicode scalars, so
+    /// that a character of a million combining marks is not one) before it is cut.
+    package static let quotedLength = 60
+
+    /// Words a person gave (a title, a value, a line of a file) as a message quotes them, between
+    /// `mark`s: whole when short, else their first ``quotedLength`` characters, "…" and how long
+    /// they are, so that a message stays a line whatever it was given ('aaaa…' (5242880 characters)).
+    /// Every message that quotes input quotes it through here.
+    package static func quoted(_ text: some StringProtocol, _ mark: String = "'") -> String {
+        let scalars = text.unicodeScalars
+        guard !scalars.dropFirst(quotedLength).isEmpty else { return mark + String(text) + mark }
+        let length = text.count
+        return mark + String(String.UnicodeScalarView(scalars.prefix(quotedLength))) + "…" + mark
+            + " (\(length) character\(length == 1 ? "" : "s"))"
+    }
 
     /// The ways out a person has, named by the library and worded by the command line (which
     /// knows its own commands and options; an embedder's program has others).

@@ -35,9 +35,9 @@ extension Recording {
         if playCount < 0 || playCount < plays.count {
             problems.append("playCount: \(playCount) is not a count of its \(plays.count) play\(plays.count == 1 ? "" : "s")")
         }
-        if filePath != clip.media().path { problems.append("filePath: '\(filePath)' is not the clip's own file (\(clip.media().path))") }
+        if filePath != clip.media().path { problems.append("filePath: \(CraveyError.quoted(filePath)) is not the clip's own file (\(clip.media().path))") }
         if let thumbnailPath, thumbnailPath != clip.file(.thumbnail)?.path {
-            problems.append("thumbnailPath: '\(thumbnailPath)' is not the clip's own thumbnail")
+            problems.append("thumbnailPath: \(CraveyError.quoted(thumbnailPath)) is not the clip's own thumbnail")
         }
         for play in plays {
             if play.recordingId != id { problems.append("plays: a play names another clip (\(play.recordingId.description))") }

@@ -77,7 +77,7 @@ public struct RecordingMetadata: Sendable, Equatable {
         if trimmed.isEmpty || trimmed == "none" { return nil }
         guard let purpose = RecordingPurpose(rawValue: trimmed) else {
             let valid = RecordingPurpose.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CraveyError(.invalidInput, "'\(name)' is not a purpose. Use one of: \(valid), or none.")
+            throw CraveyError(.invalidInput, "\(CraveyError.quoted(name)) is not a purpose. Use one of: \(valid), or none.")
         }
         return purpose
     }

@@ -47,7 +47,7 @@ package enum Cameras {
             throw CraveyError(.invalidInput, "\(named.count) cameras are called \"\(pathOrName)\": \(named.map(\.path).joined(separator: ", ")). Name one by its path instead.")
         }
         guard let camera = named.first else {
-            throw CraveyError(.unavailable, "There is no camera called \"\(pathOrName)\". " + others(cameras), advice: .chooseCamera)
+            throw CraveyError(.unavailable, "There is no camera called \(CraveyError.quoted(pathOrName, "\"")). " + others(cameras), advice: .chooseCamera)
         }
         return camera
     }

@@ -26,9 +26,9 @@ final class PlaybackStream: @unchecked Sendable {
     private let sampleRate: Int
     private var reporter: Reporter?
 
-    /// Connects to the server and opens a playback stream on `sink` (nil: the default sink) that
-    /// keeps `bufferDuration` seconds queued at the server, and starts to play once they are
-    /// there. The corresponding C functions are `pa_context_connect` and `pa_stream_connect_playback`.
+    /// Connects to the server on this computer (``LocalServers/soundServer(_:)``) and opens a
+    /// playback stream on `sink` (nil: the default sink) that keeps `bufferDuration` seconds
+    /// queued at the server, and starts to play once they are there. The corresponding C functions are `pa_context_connect` and `pa_stream_connect_playback`.
     ///
     /// The stream is set up as `paplay`'s is:
     /// - `tlength` 2 s (the server's default): the writer may be late by that much before the
@@ -42,7 +42,7 @@ final class PlaybackStream: @unchecked Sendable {
     ///   pause is quiet at once all the same, since a cork rewinds the sink.
     init(sink: String?, sampleRate: Int, channels: Int, bufferDuration: Double = 2,
          applicationName: String = "cravey", mediaName: String = "Playback") throws(PulseAudioError) {
-        try PulseAudioError.refuseNetworkServer()
+        let server = try PulseAudioError.server()
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_threaded_mainloop_new")
         }
@@ -62,7 +62,7 @@ final class PlaybackStream: @unchecked Sendable {
             return error
         }
         pa_threaded_mainloop_lock(mainloop)
-        guard pa_context_connect(context, nil, PA_CONTEXT_NOFLAGS, nil) >= 0,
+        guard pa_context_connect(context, server, PulseAudioError.connectFlags(for: server), nil) >= 0,
               pa_threaded_mainloop_start(mainloop) >= 0 else { throw abandon("pa_context_connect") }
         while pa_context_get_state(context) != PA_CONTEXT_READY {
             switch pa_context_get_state(context) {

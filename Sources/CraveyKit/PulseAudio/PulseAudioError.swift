@@ -26,15 +26,24 @@ package struct PulseAudioError: Error, Equatable, Sendable, CustomStringConverti
     package static let accessDenied = PulseAudioError(code: Int32(PA_ERR_ACCESS.rawValue), operation: "")
     package static let timeout = PulseAudioError(code: Int32(PA_ERR_TIMEOUT.rawValue), operation: "")
     /// The server named is not one to connect to: malformed, or (refused by cravey before any
-    /// socket is opened) one over the network (``LocalServers``).
+    /// socket is opened) one over the network, or none on this computer (``LocalServers``).
     package static let invalidServer = PulseAudioError(code: Int32(PA_ERR_INVALIDSERVER.rawValue), operation: "")
 
-    /// Throws ``invalidServer`` when the environment names a sound server (or a display the
-    /// client library would read) over the network: called before every connection.
-    static func refuseNetworkServer(_ operation: StaticString = #function) throws(PulseAudioError) {
-        if LocalServers.soundServerRefusal() != nil {
-            throw PulseAudioError(code: invalidServer.code, operation: "\(operation)")
+    /// The server to name to `pa_context_connect` or `pa_simple_new`, so that the library takes
+    /// none of its own (``LocalServers/soundServer(_:)``); nil, the library's own choice, when the
+    /// network is allowed. Throws ``invalidServer`` when there is none to use: called before
+    /// every connection.
+    static func server(_ operation: StaticString = #function) throws(PulseAudioError) -> String? {
+        switch LocalServers.soundServer() {
+        case .success(let server): return server
+        case .failure: throw PulseAudioError(code: invalidServer.code, operation: "\(operation)")
         }
+    }
+
+    /// The flags of `pa_context_connect` for `server`: a server named is never spawned (the
+    /// library turns its `autospawn` off then too); the library's own choice spawns as it always did.
+    static func connectFlags(for server: String?) -> pa_context_flags_t {
+        server == nil ? PA_CONTEXT_NOFLAGS : PA_CONTEXT_NOAUTOSPAWN
     }
 }
 

@@ -8,10 +8,10 @@ final class ServerConnection {
     private let mainloop: OpaquePointer
     private let context: OpaquePointer
 
-    /// Connects to the server named by `PULSE_SERVER` or the default one.
+    /// Connects to the server on this computer (``LocalServers/soundServer(_:)``).
     /// The corresponding C functions are `pa_context_new` and `pa_context_connect`.
     init(applicationName: String = "cravey") throws(PulseAudioError) {
-        try PulseAudioError.refuseNetworkServer()
+        let server = try PulseAudioError.server()
         guard let mainloop = pa_mainloop_new() else {
             throw PulseAudioError(code: Int32(PA_ERR_INTERNAL.rawValue), operation: "pa_mainloop_new")
         }
@@ -21,7 +21,7 @@ final class ServerConnection {
         }
         self.mainloop = mainloop
         self.context = context
-        if pa_context_connect(context, nil, PA_CONTEXT_NOFLAGS, nil) < 0 {
+        if pa_context_connect(context, server, PulseAudioError.connectFlags(for: server), nil) < 0 {
             throw PulseAudioError(code: pa_context_errno(context), operation: "pa_context_connect")
         }
         while true {

@@ -17,12 +17,13 @@ extension CraveyError {
         // `Errno.connectionRefused ~= error` (its `~=(Errno, Error)`) and never be true.
         switch error {
         case PulseAudioError.invalidServer:
-            let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " PULSE_SERVER=\($0)" } ?? ""
-            return LocalServers.soundServerRefusal()
-                ?? CraveyError(.unavailable, "The sound server\(server) is not one to connect to (\(error.message)).",
+            let chosen = LocalServers.soundServer()
+            if case .failure(let refusal) = chosen { return refusal }
+            let server = (try? chosen.get())?.map { " \($0)" } ?? ""
+            return CraveyError(.unavailable, "The sound server\(server) is not one to connect to (\(error.message)).",
                                advice: .startSoundServer, underlying: error)
         case PulseAudioError.connectionRefused, PulseAudioError.timeout, PulseAudioError.accessDenied:
-            let server = ProcessInfo.processInfo.environment["PULSE_SERVER"].map { " at \($0)" } ?? ""
+            let server = (try? LocalServers.soundServer().get())?.map { " at \($0)" } ?? ""
             return CraveyError(.unavailable, "No sound server is reachable\(server) (\(error.message)).", advice: .startSoundServer,
                                underlying: error)
         case PulseAudioError.noSuchEntity:
