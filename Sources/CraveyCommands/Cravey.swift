@@ -47,8 +47,8 @@ package struct Cravey: ParsableCommand {
             wrong passphrase), 66 unknown id or missing file, 69 no sound server, device or \
             camera (or one over the network: see network.allow-servers; cravey names the local server's socket to \
             PulseAudio, never taking one from its client.conf or the X display), 73 cannot write, 75 another cravey changed the same clip meanwhile (try \
-            again), 78 a library a newer cravey wrote or a settings file not read (a link, over \
-            64 KiB, or one others can change: see `cravey help settings`), 130 an import stopped \
+            again), 77 a settings file not read (a link, over 64 KiB, or one others can change: \
+            see `cravey help settings`), 78 a library a newer cravey wrote, 130 an import stopped \
             by Ctrl-C (or a passphrase prompt left), 1 anything else. Output to a closed pipe \
             (`cravey list | head`) ends quietly with 0.
             """,

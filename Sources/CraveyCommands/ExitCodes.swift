@@ -26,7 +26,7 @@ extension ParsableCommand {
 }
 
 extension CraveyError.Kind {
-    /// The documented exit code: 64, 65, 66, 69, 73, 75, 78, or 1 for anything else.
+    /// The documented exit code: 64, 65, 66, 69, 73, 75, 77, 78, or 1 for anything else.
     package var exitCode: Int32 {
         switch self {
         case .invalidInput: 64
@@ -35,7 +35,7 @@ extension CraveyError.Kind {
         case .unavailable: 69
         case .cannotWrite: 73
         case .newerLibrary: 78
-        case .unsafeConfiguration: 78
+        case .unsafeConfiguration: 77
         case .damagedArchive: 65
         case .busy: 75
         case .other: 1

@@ -124,7 +124,7 @@ public struct Settings: Sendable {
     /// What is wrong with the file, each with its line: it is ignored then.
     public private(set) var problems: [(line: Int, message: String)] = []
     /// Why the file is not read at all (``SettingsFile/read(_:)``: a link, too large, one that
-    /// others can change): it is ignored, and no command runs until it is fixed (exit 78).
+    /// others can change): it is ignored, and no command runs until it is fixed (exit 77).
     public private(set) var refusal: CraveyError?
 
     /// The settings of this process, read once; a damaged file is reported on stderr then.
@@ -134,7 +134,7 @@ public struct Settings: Sendable {
         return settings
     }()
 
-    /// Throws why the settings file is not read (``refusal``, exit 78) before `command` runs: each
+    /// Throws why the settings file is not read (``refusal``, exit 77) before `command` runs: each
     /// executable calls it once it has parsed its command line. Help (`--help`, `help`, which
     /// ArgumentParser parses as its own `help` command) still answers, and says what to do.
     public static func refuseUnreadFile(before command: any ParsableCommand) throws {

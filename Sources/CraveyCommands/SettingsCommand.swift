@@ -35,7 +35,7 @@ struct SettingsCommand: ParsableCommand {
             only in a state only you could have made: a file that is a symbolic link or not a \
             regular file, is larger than 64 KiB, belongs to another user, or that other users \
             can change (group- or world-writable), or whose folder they can, is not read at all, \
-            and every command stops (exit 78) naming it and the fix (chmod 600 the file, chmod \
+            and every command stops (exit 77) naming it and the fix (chmod 600 the file, chmod \
             700 its folder, or move it aside) until it is fixed. No more than 64 KiB of it is \
             ever read, and what it holds is shown escaped, each quote cut to a line.
             """,

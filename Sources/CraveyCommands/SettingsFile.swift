@@ -22,7 +22,7 @@ enum SettingsFile {
     /// `O_NONBLOCK` (a pipe does not hold the command), and never more than ``largest`` + 1 bytes
     /// of it read.
     ///
-    /// Throws a ``CraveyError`` of kind `.unsafeConfiguration` (exit 78), naming the file, why it
+    /// Throws a ``CraveyError`` of kind `.unsafeConfiguration` (exit 77), naming the file, why it
     /// is not read and the fix, when it is a link or not a regular file, is larger than
     /// ``largest``, belongs to another user, or can be changed by other users, or its folder can:
     /// the file can let cravey use the network (`network.allow-servers`), so it is believed only

@@ -168,7 +168,7 @@ struct SettingsTests {
 
 /// A settings file is believed only in a state only its owner could have made: read bounded
 /// (never more than its limit), never through a link, and not when others can change it or its
-/// folder (it can turn `network.allow-servers` on). Such a file stops every command (78) with
+/// folder (it can turn `network.allow-servers` on). Such a file stops every command (77) with
 /// a message naming it and the fix; what a file holds is shown escaped and cut.
 @Suite("Settings file state", .temporaryFiles)
 struct SettingsFileStateTests {
@@ -195,7 +195,7 @@ struct SettingsFileStateTests {
         text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) }
     }
 
-    @Test("a settings file that is a link, not a regular file, larger than 64 KiB (a sparse 2 GB one: at once, in little memory), or that others can change (the file 0666 or 0620, its folder 0777 or 0770) stops every command (78) naming the file and the fix; --help still answers; nothing is written")
+    @Test("a settings file that is a link, not a regular file, larger than 64 KiB (a sparse 2 GB one: at once, in little memory), or that others can change (the file 0666 or 0620, its folder 0777 or 0770) stops every command (77) naming the file and the fix; --help still answers; nothing is written")
     func unsafeFilesRefused() async throws {
         let library = temporaryLibrary().path
         let secret = temporaryFolder().appendingPathComponent("elsewhere.txt")
@@ -247,9 +247,9 @@ struct SettingsFileStateTests {
             let set = try await Cravey.run(["settings", "set", "play.loudness", "-20"], environment: environment)
             let help = try await Cravey.run(["settings", "--help"], environment: environment)
 
-            // Then each stops (78) before doing anything, naming the file, why and the fix
+            // Then each stops (77) before doing anything, naming the file, why and the fix
             for result in [list, devices, show, set] {
-                #expect(result.status == 78 && result.error.contains(file.path) && result.error.contains("was not read"),
+                #expect(result.status == 77 && result.error.contains(file.path) && result.error.contains("was not read"),
                         "\(what): \(result.status) \(result.error)")
                 for words in expected { #expect(result.error.contains(words), "\(what): no \(words) in \(result.error)") }
                 #expect(!result.error.contains("s3cr3t") && !result.output.contains("s3cr3t"), "\(what): \(result.error)")
@@ -257,7 +257,7 @@ struct SettingsFileStateTests {
             }
             // At once and in little memory, whatever the file's size (it was 14 s and 2.1 GB)
             #expect(seconds < 10 && kilobytes < 200_000, "\(what): \(seconds) s, \(kilobytes) KB")
-            #expect(help.status == 0 && help.output.contains("78"), "\(what): \(help.status) \(help.error)")
+            #expect(help.status == 0 && help.output.contains("77"), "\(what): \(help.status) \(help.error)")
             #expect(!FileManager.default.fileExists(atPath: library), "\(what): the library was made")
             #expect(fingerprint(file) == before, "\(what): the file changed")
         }
