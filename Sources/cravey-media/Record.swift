@@ -16,7 +16,7 @@ struct Record: AsyncParsableCommand {
         var options = RecordingOptions(source: command.device, maxDuration: command.seconds)
         if command.video {
             let size = command.pictureSize
-            options.camera = CameraSource(argument: command.cameraDevice)
+            options.camera = command.cameraDevice
             (options.width, options.height, options.frameRate) = (size.width, size.height, command.frameRate)
         }
         let createdAt = Date()

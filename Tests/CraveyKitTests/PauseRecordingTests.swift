@@ -104,7 +104,7 @@ struct PauseRecordingTests {
         let microphone = try VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
-        let options = RecordingOptions(source: microphone.monitor, maxDuration: 4, camera: .test,
+        let options = RecordingOptions(source: microphone.monitor, maxDuration: 4, camera: "test",
                                        width: 160, height: 120, frameRate: 10)
 
         // When 4 s are recorded with a 2 s pause after the first 1.5

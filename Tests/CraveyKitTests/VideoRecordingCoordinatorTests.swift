@@ -14,7 +14,7 @@ struct VideoRecordingCoordinatorTests {
     }
 
     func coordinator(_ microphone: VirtualMicrophone, seconds: Double? = nil) -> Recorder {
-        let options = RecordingOptions(source: microphone.monitor, maxDuration: seconds, camera: .test,
+        let options = RecordingOptions(source: microphone.monitor, maxDuration: seconds, camera: "test",
                                        width: 160, height: 120, frameRate: 25)
         return Recorder(into: library.store, coordinator: VideoRecordingCoordinator(options: options, camera: .test))
     }
@@ -67,7 +67,7 @@ struct VideoRecordingCoordinatorTests {
     @Test("a camera that cannot be opened is 'unavailable', names the device and offers audio; nothing is written")
     func missingCamera() async throws {
         let microphone = try VirtualMicrophone()
-        let options = RecordingOptions(source: microphone.monitor, camera: .device("/dev/video9"))
+        let options = RecordingOptions(source: microphone.monitor, camera: "/dev/video9")
         let recorder = Recorder(into: library.store, coordinator: VideoRecordingCoordinator(options: options, camera: .device("/dev/video9")))
         await #expect { try await recorder.start() } throws: { error in
             guard let error = error as? CraveyError else { return false }

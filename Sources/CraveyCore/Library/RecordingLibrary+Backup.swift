@@ -2,25 +2,25 @@ import Foundation
 
 extension RecordingLibrary {
     /// What ``backup(to:replacing:progress:)`` wrote.
-    public struct BackupSummary: Sendable, Codable {
+    package struct BackupSummary: Sendable, Codable {
         /// The clips in the backup.
-        public var clips: Int
+        package var clips: Int
         /// The size of the backup file.
-        public var bytes: Int64
+        package var bytes: Int64
         /// Clips whose media could not be read (deleted while the backup was written, or missing:
         /// `doctor` says which), and are not in it.
-        public var leftOut: [Recording]
+        package var leftOut: [Recording]
     }
 
     /// What ``restore(from:progress:)`` did.
-    public struct RestoreSummary: Sendable, Codable {
+    package struct RestoreSummary: Sendable, Codable {
         /// The clips added to the library, each with its words, date, plays and thumbnail.
-        public var restored: [Recording]
+        package var restored: [Recording]
         /// How many clips of the backup the library already had (by id); they are left as they are.
-        public var alreadyThere: Int
+        package var alreadyThere: Int
         /// Clips whose place in `Recordings/` a file without a library entry holds: a repair
         /// registers that file (and then the clip is there), or moves it aside.
-        public var blocked: [Recording]
+        package var blocked: [Recording]
     }
 
     /// Writes every clip (media, thumbnail, words, date, plays, loudness) to one new file at
@@ -36,7 +36,7 @@ extension RecordingLibrary {
     /// `progress` gets the fraction done, from 0 to 1. Refused (`.invalidInput`) as an export's
     /// place is: inside the library folder, or something already there unless `replacing` (and
     /// even then, anything but a regular file).
-    public func backup(to url: URL, replacing: Bool = false, encryptingWith passphrase: String? = nil,
+    package func backup(to url: URL, replacing: Bool = false, encryptingWith passphrase: String? = nil,
                        progress: ((Double) -> Void)? = nil) throws -> BackupSummary {
         let written = try Backup.write(self, to: url, replacing: replacing, encryptingWith: passphrase.map { Array($0.utf8) },
                                        now: Date(), progress: progress)

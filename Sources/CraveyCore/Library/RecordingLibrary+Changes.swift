@@ -44,15 +44,15 @@ extension RecordingLibrary {
     }
 
     /// What ``deleteAll()`` removed.
-    public struct DeletionSummary: Sendable, Equatable, Codable {
+    package struct DeletionSummary: Sendable, Equatable, Codable {
         /// Recordings (rows) deleted.
-        public var recordings: Int
+        package var recordings: Int
         /// Files deleted: media, thumbnails, and anything a crash had left in `Recordings/`.
-        public var files: Int
+        package var files: Int
         /// The bytes those files held.
-        public var bytes: Int64
+        package var bytes: Int64
         /// Files in `Recordings/` cravey did not make (a person's own), left where they are.
-        public var untouched: [String]
+        package var untouched: [String]
     }
 
     /// Deletes one recording: its row, its play history, its media file, its thumbnail, its
@@ -73,7 +73,7 @@ extension RecordingLibrary {
     /// a deleted clip never comes back. Files that cannot be deleted keep their clips, and the
     /// error says how many.
     @discardableResult
-    public func deleteAll() throws -> DeletionSummary {
+    package func deleteAll() throws -> DeletionSummary {
         guard store.isStored else { return DeletionSummary(recordings: 0, files: 0, bytes: 0, untouched: []) }
         let deleted = try store.write { tx in try tx.deleteAll() }
         if let (_, first) = deleted.failures.first {

@@ -2,7 +2,7 @@ import Foundation
 
 extension RecordingLibrary {
     /// The formats ``export(_:raw:exportDate:)`` writes the library's metadata in.
-    public enum ExportFormat: String, Sendable, CaseIterable {
+    package enum ExportFormat: String, Sendable, CaseIterable {
         /// RFC 4180: CRLF line ends; fields with commas, quotes or line breaks are quoted.
         case csv
         /// `{"exportDate": ..., "recordings": [...], "version": 1}`, each recording as `--json` prints it.
@@ -18,7 +18,7 @@ extension RecordingLibrary {
     /// CSV is for spreadsheets: a cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading
     /// apostrophe, so a title such as `=HYPERLINK(...)` stays text (OWASP's advice on CSV
     /// injection). `raw` keeps every cell verbatim, for scripts. JSON is always verbatim.
-    public func export(_ format: ExportFormat, raw: Bool = false, exportDate: Date = Date()) throws -> Data {
+    package func export(_ format: ExportFormat, raw: Bool = false, exportDate: Date = Date()) throws -> Data {
         let recordings = try recordings(sortedBy: .recent)
         switch format {
         case .json:
@@ -32,7 +32,7 @@ extension RecordingLibrary {
     /// (`.invalidInput`): any place inside the library folder (its database, its clips);
     /// something already at `url` unless `replacing`; and, even then, anything there that is not
     /// a regular file (a device, a folder, a link).
-    public func export(_ format: ExportFormat, raw: Bool = false, to url: URL, replacing: Bool = false) throws {
+    package func export(_ format: ExportFormat, raw: Bool = false, to url: URL, replacing: Bool = false) throws {
         let data = try export(format, raw: raw)
         try writeOutside(to: url, doing: "write the export to", replacing: replacing) { try $0.write(data) }
     }

@@ -145,20 +145,20 @@ public final class RecordingLibrary: Sendable {
     }
 
     /// How much room the library takes, and what it holds (``storageReport()``).
-    public struct StorageReport: Codable, Sendable, Equatable {
+    package struct StorageReport: Codable, Sendable, Equatable {
         /// Bytes of every file under `Recordings/`, thumbnails included.
-        public var totalBytes: Int64
+        package var totalBytes: Int64
         /// The same, as a person reads it ("1.5 MB").
-        public var totalSize: String
-        public var recordings: Int
+        package var totalSize: String
+        package var recordings: Int
         /// Recordings by type: `audio`, `video`.
-        public var byType: [String: Int]
+        package var byType: [String: Int]
         /// Recordings by purpose, `none` for those without one.
-        public var byPurpose: [String: Int]
+        package var byPurpose: [String: Int]
     }
 
     /// How much room the library takes, and its recordings by type and purpose.
-    public func storageReport() throws -> StorageReport {
+    package func storageReport() throws -> StorageReport {
         let recordings = try recordings()
         let total = [StoredFile.Folder.recordings, .thumbnails].flatMap { store.files?.entries(in: $0) ?? [] }
             .reduce(Int64(0)) { $0 + ($1.status.size ?? 0) }

@@ -3,19 +3,19 @@ import Foundation
 /// The part of a clip worth keeping as its stored waveform shows it: from a little before its
 /// first sound to a little after its last, the fumble for the key and the reach for it cut away.
 /// What `trim --auto` proposes, read from the peaks alone, without decoding the clip.
-public struct TrimProposal: Sendable, Equatable, Codable {
+package struct TrimProposal: Sendable, Equatable, Codable {
     /// Where the kept part starts and ends, in seconds into the clip.
-    public var start: Double
-    public var end: Double
+    package var start: Double
+    package var end: Double
     /// The clip's own noise floor: the level (dBFS, of its 10 ms peaks) that a tenth of the clip
     /// stays under.
-    public var noiseFloor: Double
+    package var noiseFloor: Double
     /// The level (dBFS) a peak must reach to be sound: ``Waveform/thresholdAboveFloor`` above the
     /// floor, kept between ``Waveform/lowestThreshold`` and ``Waveform/thresholdBelowLoudest`` under
     /// the loudest peak.
-    public var threshold: Double
+    package var threshold: Double
 
-    public init(start: Double, end: Double, noiseFloor: Double, threshold: Double) {
+    package init(start: Double, end: Double, noiseFloor: Double, threshold: Double) {
         self.start = start
         self.end = end
         self.noiseFloor = noiseFloor
@@ -23,7 +23,7 @@ public struct TrimProposal: Sendable, Equatable, Codable {
     }
 
     /// Whether the proposal keeps the whole clip of `duration` seconds (nothing to cut).
-    public func keepsAll(of duration: Double) -> Bool {
+    package func keepsAll(of duration: Double) -> Bool {
         start <= 0.005 && end >= duration - 0.005
     }
 }

@@ -1,5 +1,5 @@
-/// A camera of this machine (a V4L2 device): its device file and its name, what
-/// ``RecordingOptions/camera`` takes as a ``CameraSource/device(_:)``.
+/// A camera of this machine (a V4L2 device): its device file and its name, either of which
+/// ``RecordingOptions/camera`` takes.
 public struct CameraDevice: Sendable, Equatable, Codable {
     /// The device file, for example `/dev/video0`.
     public var path: String

@@ -24,8 +24,8 @@ final class AACEncoderStage {
     /// would start every other track that much late, stretching the video's first frame.
     init(muxer: Muxer, resampler: Resampler, bitRate: Int, primingAtZero: Bool = false) throws(FFmpegError) {
         let output = resampler.output
-        encoder = try Encoder(audioCodec: "aac", sampleRate: output.sampleRate, channels: output.channels,
-                              bitRate: bitRate, globalHeader: muxer.wantsGlobalHeader)
+        encoder = try Encoder(AudioEncoding(codec: "aac", sampleRate: Int(output.sampleRate), channels: Int(output.channels),
+                                            bitRate: bitRate), globalHeader: muxer.wantsGlobalHeader)
         self.resampler = resampler
         self.muxer = muxer
         fifo = try AudioFIFO(format: output, capacity: encoder.frameSize * 8)
@@ -49,8 +49,7 @@ final class AACEncoderStage {
         // reallocated only when a push needs more samples than they hold.
         if capacity > converted.sampleCount {
             let output = fifo.format
-            try converted.allocateAudio(samples: capacity, format: output.sampleFormat,
-                                        sampleRate: output.sampleRate, layout: output.layout)
+            try converted.allocateAudio(samples: capacity, format: output)
         }
         let written = try resampler.convert(planes, count: count, into: converted.mutableAudioPlanes, capacity: capacity)
         if written > 0 { try fifo.write(converted, count: written) }

@@ -29,8 +29,7 @@ final class AudioFIFO {
 
     /// Moves up to `count` samples into a freshly allocated frame. The corresponding C function is `av_audio_fifo_read`.
     func read(count: Int, into frame: Frame) throws(FFmpegError) {
-        try frame.allocateAudio(samples: count, format: format.sampleFormat,
-                                sampleRate: format.sampleRate, layout: format.layout)
+        try frame.allocateAudio(samples: count, format: format)
         let planes = UnsafeRawPointer(frame.mutableAudioPlanes).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
         let read = try check(av_audio_fifo_read(fifo, UnsafeMutablePointer(mutating: planes), Int32(count)),
                              "av_audio_fifo_read")

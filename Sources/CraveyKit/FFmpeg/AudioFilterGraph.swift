@@ -13,10 +13,22 @@ final class AudioFilterGraph {
     private var source: UnsafeMutablePointer<AVFilterContext>?
     private var sink: UnsafeMutablePointer<AVFilterContext>?
 
-    /// Builds a graph for audio in `format` with `layout` (a decoder's), timed in samples
-    /// (time base 1/rate), through `filters`. The corresponding C functions are
-    /// `avfilter_graph_alloc`, `avfilter_graph_parse_ptr` and `avfilter_graph_config`.
-    init(for format: AudioFormat, layout: AVChannelLayout, filters: String) throws(FFmpegError) {
+    /// Builds a graph for the sound `decoder` gives (its sample format, rate and channel layout),
+    /// timed in samples (time base 1/rate), through `filters`.
+    convenience init(decoding decoder: Decoder, filters: String) throws(FFmpegError) {
+        try self.init(for: decoder.audioFormat, layout: decoder.channelLayout, filters: filters)
+    }
+
+    /// Builds a graph for audio in `format`, in the usual layout for its channels, timed in
+    /// samples (time base 1/rate), through `filters`.
+    convenience init(for format: AudioFormat, filters: String) throws(FFmpegError) {
+        try self.init(for: format, layout: format.layout, filters: filters)
+    }
+
+    /// Builds a graph for audio in `format` with `layout`, timed in samples (time base 1/rate),
+    /// through `filters`. The corresponding C functions are `avfilter_graph_alloc`,
+    /// `avfilter_graph_parse_ptr` and `avfilter_graph_config`.
+    private init(for format: AudioFormat, layout: AVChannelLayout, filters: String) throws(FFmpegError) {
         library = try LibAVFilter.shared.get()
         guard let graph = library.graphAlloc() else { throw FFmpegError.outOfMemory }
         self.graph = graph
@@ -67,8 +79,10 @@ final class AudioFilterGraph {
     /// The samples a chain delays its output by, measured: an impulse taken through it (a chain
     /// whose filters run in their pass-through mode delays exactly as it does filtering, as
     /// `afftdn=om=i` does), found again in what comes out. Used to line the cleaned sound up
-    /// with the original sample for sample.
-    static func latency(of filters: String, sampleRate: Int32, layout: AVChannelLayout) throws(FFmpegError) -> Int {
+    /// with the original sample for sample. Measured at the rate and in the layout of the sound
+    /// `decoder` gives.
+    static func latency(of filters: String, decoding decoder: Decoder) throws(FFmpegError) -> Int {
+        let (sampleRate, layout) = (decoder.audioFormat.sampleRate, decoder.channelLayout)
         let channels = Int(max(layout.nb_channels, 1))
         let floats = AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLT, sampleRate: sampleRate, channels: Int32(channels))
         let graph = try AudioFilterGraph(for: floats, layout: layout, filters: filters + ",aformat=sample_fmts=flt")

@@ -23,15 +23,18 @@ final class Encoder {
         try check(avcodec_open2(context, codec, &dictionary.pointer), "avcodec_open2")
     }
 
-    /// Opens an audio encoder taking float planar samples, for example FFmpeg's native `aac`.
-    convenience init(audioCodec name: String, sampleRate: Int32, channels: Int32, bitRate: Int,
-                     globalHeader: Bool) throws(FFmpegError) {
-        try self.init(codec: name, globalHeader: globalHeader) { context in
-            context.pointee.sample_rate = sampleRate
-            context.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            context.pointee.bit_rate = Int64(bitRate)
-            context.pointee.time_base = AVRational(num: 1, den: sampleRate)
-            av_channel_layout_default(&context.pointee.ch_layout, channels)
+    /// Opens an audio encoder as `settings` describe it, timed in samples (time base 1/rate).
+    convenience init(_ settings: AudioEncoding, globalHeader: Bool) throws(FFmpegError) {
+        try self.init(codec: settings.codec, globalHeader: globalHeader) { context in
+            context.pointee.sample_fmt = switch settings.samples {
+            case .floatPlanar: AV_SAMPLE_FMT_FLTP
+            case .codecsFirst: context.pointee.codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_S16
+            }
+            context.pointee.sample_rate = Int32(settings.sampleRate)
+            context.pointee.time_base = AVRational(num: 1, den: Int32(settings.sampleRate))
+            context.pointee.bit_rate = Int64(settings.bitRate)
+            if settings.bitExact { context.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT) }
+            av_channel_layout_default(&context.pointee.ch_layout, Int32(settings.channels))
         }
     }
 

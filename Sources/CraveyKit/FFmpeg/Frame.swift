@@ -94,6 +94,24 @@ final class Frame {
         try check(av_channel_layout_copy(&pointer.pointee.ch_layout, &layout), "av_channel_layout_copy")
         try check(av_frame_get_buffer(pointer, 0), "av_frame_get_buffer")
     }
+
+    /// Allocates writable audio buffers for `samples` samples in `format`, in the usual layout
+    /// for its channels.
+    func allocateAudio(samples: Int, format: AudioFormat) throws(FFmpegError) {
+        try allocateAudio(samples: samples, format: format.sampleFormat, sampleRate: format.sampleRate, layout: format.layout)
+    }
+
+    /// A frame of `samples` samples of silence as `decoder` gives its sound: its sample format,
+    /// rate and channel layout. The corresponding C function is `av_samples_set_silence`.
+    static func silence(samples: Int, as decoder: Decoder) throws(FFmpegError) -> Frame {
+        let frame = try Frame()
+        let format = decoder.audioFormat
+        try frame.allocateAudio(samples: samples, format: format.sampleFormat, sampleRate: format.sampleRate,
+                                layout: decoder.channelLayout)
+        let audio = frame.pointer.pointee
+        _ = av_samples_set_silence(audio.extended_data, 0, audio.nb_samples, audio.ch_layout.nb_channels, format.sampleFormat)
+        return frame
+    }
 }
 
 @available(*, unavailable)

@@ -13,6 +13,16 @@ extension Muxer {
         }
     }
 
+    /// Writes `packet`, read from `input`, as a packet of stream `stream`, its timestamps rescaled
+    /// from its input stream's time base to the output's; its byte position in the input, which
+    /// means nothing in the output, is forgotten.
+    func write(copied packet: Packet, of input: Demuxer, to stream: Int32) throws(FFmpegError) {
+        let timeBase = input.timeBase(ofStream: packet.streamIndex)
+        packet.streamIndex = stream
+        packet.pointer.pointee.pos = -1
+        try write(packet, timeBase: timeBase)
+    }
+
     /// Opens the file at `input` by its path (a file outside the library) and copies its audio and
     /// video streams into `output`, as the variant taking a ``Demuxer`` does.
     static func remux(_ input: URL, into output: MediaFile, format: String, audioPriming: Int64 = 0) throws {
@@ -29,25 +39,23 @@ extension Muxer {
     static func remux(_ source: Demuxer, into output: MediaFile, format: String, audioPriming: Int64 = 0) throws {
         let muxer = try Muxer(writingTo: output, format: format)
         try muxer.closing {
-            var mapping: [Int32: (index: Int32, timeBase: AVRational, shift: Int64)] = [:]
+            var mapping: [Int32: (index: Int32, shift: Int64)] = [:]
             for stream in source.info.streams where (stream.kind == .audio || stream.kind == .video) && !stream.isAttachedPicture {
                 let index = Int32(stream.index)
                 let timeBase = source.timeBase(ofStream: index)
                 let shift = stream.kind == .audio && audioPriming > 0
                     ? av_rescale_q(audioPriming, AVRational(num: 1, den: Int32(stream.sampleRate ?? 48_000)), timeBase) : 0
-                mapping[index] = (try muxer.addStream(copying: index, of: source), timeBase, shift)
+                mapping[index] = (try muxer.addStream(copying: index, of: source), shift)
             }
             guard !mapping.isEmpty else { throw FFmpegError.streamNotFound }
             try muxer.writeHeader(options: ["movflags": "+faststart"])
             try source.walk(packets: { (packet) throws(FFmpegError) in
                 guard let target = mapping[packet.streamIndex] else { return .next }
-                packet.streamIndex = target.index
-                packet.pointer.pointee.pos = -1
                 if target.shift != 0 {
                     if packet.pointer.pointee.pts != noTimestamp { packet.pointer.pointee.pts -= target.shift }
                     if packet.pointer.pointee.dts != noTimestamp { packet.pointer.pointee.dts -= target.shift }
                 }
-                try muxer.write(packet, timeBase: target.timeBase)
+                try muxer.write(copied: packet, of: source, to: target.index)
                 return .next
             })
         }

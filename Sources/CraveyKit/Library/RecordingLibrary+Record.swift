@@ -10,7 +10,7 @@ extension RecordingLibrary {
     /// leaves nothing behind.
     public func record(_ options: RecordingOptions = RecordingOptions()) async throws -> Recorder {
         if let refusal = store.refusal { throw refusal }
-        let coordinator: any RecordingCoordinator = if let camera = options.camera {
+        let coordinator: any RecordingCoordinator = if let camera = options.cameraSource {
             VideoRecordingCoordinator(options: options, camera: camera)
         } else {
             AudioRecordingCoordinator(options: options)

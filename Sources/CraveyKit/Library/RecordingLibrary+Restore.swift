@@ -17,7 +17,7 @@ extension RecordingLibrary {
     /// An encrypted backup (the age format, from `backup(to:encryptingWith:)` or `age -p`) gets
     /// its passphrase from `passphrase`, called once and only then; a wrong one, or a single
     /// byte altered anywhere, restores nothing (`.damagedArchive`).
-    public func restore(from url: URL, passphrase: (() throws -> String)? = nil,
+    package func restore(from url: URL, passphrase: (() throws -> String)? = nil,
                         progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
         try restore(try Self.checkBackup(at: url, for: self.url, passphrase: passphrase, progress: progress), progress: progress)
     }

@@ -5,23 +5,23 @@ import SystemPackage
 /// two (``RecordingLibrary/play(_:options:)``), then ``RecordingLibrary/keep(_:)`` it, which
 /// replaces the clip as a trim does, or ``RecordingLibrary/discard(_:)`` it, which changes nothing.
 /// One dropped unkept is discarded.
-public final class NoiseCleanup: Sendable {
+package final class NoiseCleanup: Sendable {
     /// The clip as it was when cleaned.
-    public let recording: Recording
+    package let recording: Recording
     /// The stretch of the clip its noise was learnt from (its quietest), in seconds.
-    public let noiseSample: Range<Double>
+    package let noiseSample: Range<Double>
     /// The noise's level over that stretch (RMS, dBFS) before and after.
-    public let noiseFloorBefore: Double
-    public let noiseFloorAfter: Double
+    package let noiseFloorBefore: Double
+    package let noiseFloorAfter: Double
     /// How much the clip's loudness (its speech) changed, in LU; nil when either is not measured
     /// (a silent clip).
-    public let speechLevelChange: Double?
+    package let speechLevelChange: Double?
     /// The filter chain that ran (libavfilter's syntax).
-    public let filters: String
+    package let filters: String
     /// The cleaned clip's loudness: what it plays at.
     package var loudness: LoudnessMeasurement? { measured.loudness }
     /// Seconds of the cleaned sound.
-    public var duration: Double { measured.duration }
+    package var duration: Double { measured.duration }
 
     let replacement: ClipFinisher.Replacement
     let measured: ClipFinisher.Measured
@@ -70,7 +70,7 @@ extension RecordingLibrary {
     /// one made first for a clip saved without it): from 150 ms before its first sound to 150 ms
     /// after its last, a sound being peaks 12 dB above the clip's own noise floor (see
     /// ``TrimProposal``). Nil for a clip without sound, or none that reaches the threshold.
-    public func proposedTrim(of recording: Recording) async throws -> TrimProposal? {
+    package func proposedTrim(of recording: Recording) async throws -> TrimProposal? {
         try await waveform(of: recording)?.proposedTrim(duration: recording.duration)
     }
 
@@ -113,7 +113,7 @@ extension RecordingLibrary {
     /// learn its noise from (its quiet parts digital silence, or its quietest stretch within 10 dB
     /// of its loudness: speech, not noise); `.notFound`, `.undecodableMedia`,
     /// `.cannotWrite` as ``trim(_:from:to:)``.
-    public func cleanNoise(of recording: Recording) async throws -> NoiseCleanup {
+    package func cleanNoise(of recording: Recording) async throws -> NoiseCleanup {
         guard let waveform = try await waveform(of: recording) else {
             throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound to clean.")
         }
@@ -149,7 +149,7 @@ extension RecordingLibrary {
     /// Keeps a clean-up: the clip is replaced by its cleaned version in one durable step, as
     /// ``trim(_:from:to:)`` replaces it. Returns the row as it now is. Throws `.invalidInput` for
     /// one already kept or discarded, and as ``trim(_:from:to:)`` otherwise (nothing changes then).
-    public func keep(_ cleanup: NoiseCleanup) async throws -> Recording {
+    package func keep(_ cleanup: NoiseCleanup) async throws -> Recording {
         guard cleanup.settle() else {
             throw CraveyError(.invalidInput, "This clean-up of \"\(cleanup.recording.title)\" was already kept or discarded.")
         }
@@ -159,13 +159,13 @@ extension RecordingLibrary {
     }
 
     /// Discards a clean-up: its file goes, the clip stays as it was.
-    public func discard(_ cleanup: NoiseCleanup) {
+    package func discard(_ cleanup: NoiseCleanup) {
         cleanup.discard()
     }
 
     /// Plays a clean-up's sound, never counted, at the level cravey plays the clip at (its own
     /// loudness turned toward -16 LUFS, as the clip's is: the two compare at one level).
-    public func play(_ cleanup: NoiseCleanup, options: PlaybackOptions = PlaybackOptions()) async throws -> PlaybackManager {
+    package func play(_ cleanup: NoiseCleanup, options: PlaybackOptions = PlaybackOptions()) async throws -> PlaybackManager {
         var options = options
         options.countsPlay = false
         if options.normalize { options.gainDB = cleanup.loudness?.playbackGain() ?? 0 }

@@ -1,5 +1,4 @@
 import Foundation
-internal import CFFmpeg
 
 /// Decoded samples played faster or slower with their pitch kept: FFmpeg's `atempo` filter
 /// (waveform-similarity overlap-add, as mpv's `scaletempo`), between the decoder stage's
@@ -22,8 +21,7 @@ final class AudioTempo {
     /// times as fast. The corresponding C functions are libavfilter's (``AudioFilterGraph``).
     init(sampleRate: Int, channels: Int, speed: Double) throws(FFmpegError) {
         format = .floatInterleaved(sampleRate: sampleRate, channels: channels)
-        graph = try AudioFilterGraph(for: format, layout: format.layout,
-                                     filters: "atempo=\(speed),aformat=sample_fmts=flt")
+        graph = try AudioFilterGraph(for: format, filters: "atempo=\(speed),aformat=sample_fmts=flt")
         input = try Frame()
         output = try Frame()
     }
@@ -33,7 +31,7 @@ final class AudioTempo {
     func process(_ samples: [Float]) throws(FFmpegError) -> [Float] {
         let count = samples.count / Int(format.channels)
         guard count > 0 else { return [] }
-        try input.allocateAudio(samples: count, format: format.sampleFormat, sampleRate: format.sampleRate, layout: format.layout)
+        try input.allocateAudio(samples: count, format: format)
         samples.withUnsafeBytes { bytes in
             UnsafeMutableRawPointer(input.mutableAudioPlanes[0]!).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         }

@@ -1,6 +1,8 @@
 import Foundation
 
 /// A level reading of the input: RMS and peak in dBFS, and the recording's elapsed time.
+/// Public because an embedder draws a meter from it: ``RecordingEvent/level(_:)`` carries one for
+/// each block of sound recorded.
 public struct AudioLevel: Sendable, Equatable, Codable {
     /// Root mean square level in dBFS (0 is full scale; silence reads ``AudioLevel/floor``).
     public var rms: Double

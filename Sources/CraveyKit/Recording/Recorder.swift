@@ -270,7 +270,7 @@ package struct RecordingResult: Sendable, Equatable {
         self.fileURL = fileURL
         sampleRate = options.sampleRate
         source = options.source ?? "default"
-        camera = options.camera
+        camera = options.cameraSource
         if options.camera != nil {
             (width, height, frameRate) = (options.width, options.height, options.frameRate)
         }

@@ -8,8 +8,10 @@ public struct RecordingOptions: Sendable {
     public var source: String?
     /// Stop by itself after this many seconds of audio (counted in samples, not wall time).
     public var maxDuration: Double?
-    /// A camera to record video from as well; nil records sound only.
-    public var camera: CameraSource?
+    /// A camera to record video from as well, as ``CameraDevice/list()`` gives it: its device
+    /// file (`/dev/video0`) or its name; `test` for the synthetic camera (a moving test pattern
+    /// with a running clock, in real time). Nil records sound only.
+    public var camera: String?
     /// The size of the recorded pictures (even numbers, 32 to 4096); the camera is asked for it.
     public var width: Int
     public var height: Int
@@ -22,7 +24,7 @@ public struct RecordingOptions: Sendable {
     /// How often the server hands over audio, and so how often levels arrive (PulseAudio's `fragsize`).
     public var levelInterval: Double
 
-    public init(source: String? = nil, maxDuration: Double? = nil, camera: CameraSource? = nil,
+    public init(source: String? = nil, maxDuration: Double? = nil, camera: String? = nil,
                 width: Int = 1280, height: Int = 720, frameRate: Int = 30,
                 sampleRate: Int = 48_000, channels: Int = 1, bitRate: Int = 96_000, levelInterval: Double = 0.04) {
         self.source = source
@@ -36,6 +38,9 @@ public struct RecordingOptions: Sendable {
         self.bitRate = bitRate
         self.levelInterval = levelInterval
     }
+
+    /// Where the pictures come from, as ``camera`` names it; nil for sound only.
+    package var cameraSource: CameraSource? { camera.map(CameraSource.init(argument:)) }
 }
 
 /// What happens while recording, in order; the stream ends when the recording has.

@@ -1,5 +1,4 @@
 import Foundation
-internal import CFFmpeg
 
 /// Renders a clip for someone else (`share`): its sound decoded, turned to the level cravey
 /// plays it at, and encoded in the format a file's extension names; a video's pictures copied
@@ -63,14 +62,9 @@ enum ClipRenderer {
         muxer.writeOnly(tags: title.map { ["title": $0] } ?? [:])
         try muxer.closing {
             let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: format == .mp4)
-            let encoder = try Encoder(codec: format.encoder, globalHeader: muxer.wantsGlobalHeader) { context in
-                context.pointee.sample_fmt = context.pointee.codec.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_S16
-                context.pointee.sample_rate = 48_000
-                context.pointee.time_base = AVRational(num: 1, den: 48_000)
-                context.pointee.bit_rate = Int64(format.bitRate(channels: channels))
-                context.pointee.flags |= Int32(AV_CODEC_FLAG_BITEXACT)
-                av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
-            }
+            let encoder = try Encoder(AudioEncoding(codec: format.encoder, sampleRate: 48_000, channels: channels,
+                                                    bitRate: format.bitRate(channels: channels), samples: .codecsFirst, bitExact: true),
+                                      globalHeader: muxer.wantsGlobalHeader)
             let audio = try muxer.addStream(try encoder.parameters())
             try muxer.writeHeader(options: format == .m4a || format == .mp4 ? ["movflags": "+faststart"] : [:])
             let sampleFormat = encoder.sampleFormatName ?? "s16"
@@ -78,7 +72,7 @@ enum ClipRenderer {
             var filters = "atrim=end_sample=\(length),volume=\(String(format: "%.2f", gain))dB,"
                 + "aformat=sample_fmts=\(sampleFormat):sample_rates=48000:channel_layouts=\(channels == 1 ? "mono" : "stereo")"
             if encoder.frameSize > 0 { filters += ",asetnsamples=n=\(encoder.frameSize):p=0" }
-            let graph = try AudioFilterGraph(for: sourceFormat, layout: decoder.channelLayout, filters: filters)
+            let graph = try AudioFilterGraph(decoding: decoder, filters: filters)
             let packet = try Packet()
             let filtered = try Frame()
             var encoded: Int64 = 0

@@ -1,5 +1,4 @@
 import Foundation
-internal import CFFmpeg
 
 /// Takes the steady noise (a fan, traffic, the hiss of a room) out of a clip's sound with
 /// FFmpeg's own filters, learning the noise from the clip itself: no profile to pick by hand.
@@ -17,7 +16,7 @@ internal import CFFmpeg
 ///   above 30 dB it changed nothing in these measurements.
 ///
 /// `afftdn` delays its output by its window's overlap (1,200 samples at 48 kHz in FFmpeg 5.1);
-/// the delay is measured (``AudioFilterGraph/latency(of:sampleRate:layout:)``), that much silence
+/// the delay is measured (``AudioFilterGraph/latency(of:decoding:)``), that much silence
 /// is fed after the clip's end and that much of the output's start dropped, so the cleaned sound
 /// lines up with the original sample for sample and keeps its length.
 enum NoiseCleaner {
@@ -83,14 +82,13 @@ enum NoiseCleaner {
         let info = input.info
         guard let stream = info.audioStream else { throw FFmpegError.streamNotFound }
         let decoder = try Decoder(stream: Int32(stream.index), of: input)
-        let sourceFormat = decoder.audioFormat
-        let rate = Int(sourceFormat.sampleRate)
+        let rate = Int(decoder.audioFormat.sampleRate)
         let channels = min(max(Int(decoder.channelCount), 1), 2)
         let filters = filters(stretch: stretch, noiseFloor: noiseFloor, speechLevel: speechLevel)
-        let delay = try AudioFilterGraph.latency(of: "afftdn=om=i", sampleRate: sourceFormat.sampleRate, layout: decoder.channelLayout)
+        let delay = try AudioFilterGraph.latency(of: "afftdn=om=i", decoding: decoder)
         let length = Int((duration * Double(rate)).rounded())
         let layout = channels == 1 ? "mono" : "stereo"
-        let graph = try AudioFilterGraph(for: sourceFormat, layout: decoder.channelLayout, filters: """
+        let graph = try AudioFilterGraph(decoding: decoder, filters: """
             \(filters),atrim=start_sample=\(delay):end_sample=\(delay + length),asetpts=N/SR/TB,\
             aformat=sample_fmts=fltp:sample_rates=48000:channel_layouts=\(layout),asetnsamples=n=1024:p=0
             """)
@@ -99,8 +97,9 @@ enum NoiseCleaner {
         var after = (sum: 0.0, count: 0)
         try muxer.closing {
             let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: true)
-            let encoder = try Encoder(audioCodec: "aac", sampleRate: 48_000, channels: Int32(channels),
-                                      bitRate: channels == 1 && rewrite.video == nil ? 96_000 : 128_000, globalHeader: muxer.wantsGlobalHeader)
+            let encoder = try Encoder(AudioEncoding(codec: "aac", sampleRate: 48_000, channels: channels,
+                                                    bitRate: channels == 1 && rewrite.video == nil ? 96_000 : 128_000),
+                                      globalHeader: muxer.wantsGlobalHeader)
             let audio = try muxer.addStream(try encoder.parameters())
             try muxer.writeHeader(options: ["movflags": "+faststart"])
             let packet = try Packet()
@@ -126,11 +125,7 @@ enum NoiseCleaner {
             }
             let fed = try rewrite.run(through: graph) { (_) throws(FFmpegError) in try encode() }
             // The filter's delay, fed as silence, brings the clip's last samples out.
-            let silence = try Frame()
-            try silence.allocateAudio(samples: max(delay, 1), format: sourceFormat.sampleFormat, sampleRate: sourceFormat.sampleRate,
-                                      layout: decoder.channelLayout)
-            _ = av_samples_set_silence(silence.pointer.pointee.extended_data, 0, silence.pointer.pointee.nb_samples,
-                                       silence.pointer.pointee.ch_layout.nb_channels, sourceFormat.sampleFormat)
+            let silence = try Frame.silence(samples: max(delay, 1), as: decoder)
             silence.pts = fed
             try graph.push(silence)
             try graph.push(nil)

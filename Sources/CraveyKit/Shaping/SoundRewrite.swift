@@ -1,5 +1,4 @@
 import Foundation
-internal import CFFmpeg
 
 /// What every rewrite of a clip's sound (its shared copy, its cleaned version) does around its
 /// filters: a video stream kept is copied packet by packet; the audio is decoded and pushed
@@ -8,8 +7,8 @@ struct SoundRewrite {
     private let input: Demuxer
     private let decoder: Decoder
     private let muxer: Muxer
-    /// The video stream copied: its index in the input, in the output, and its time base.
-    let video: (index: Int32, target: Int32, timeBase: AVRational)?
+    /// The video stream copied: its index in the input and in the output.
+    let video: (index: Int32, target: Int32)?
 
     /// A rewrite of `input`'s audio (decoded by `decoder`) into `muxer`, its first video stream
     /// copied too when `copyingVideo` and it has one. Adds the video stream to the muxer: call it
@@ -18,7 +17,7 @@ struct SoundRewrite {
         (self.input, self.decoder, self.muxer) = (input, decoder, muxer)
         if copyingVideo, let picture = input.info.videoStream {
             let index = Int32(picture.index)
-            video = (index, try muxer.addStream(copying: index, of: input), input.timeBase(ofStream: index))
+            video = (index, try muxer.addStream(copying: index, of: input))
         } else {
             video = nil
         }
@@ -31,9 +30,7 @@ struct SoundRewrite {
         var fed: Int64 = 0
         try input.walk(decoding: [decoder], packets: { (packet) throws(FFmpegError) in
             guard let video, packet.streamIndex == video.index else { return .next }
-            packet.streamIndex = video.target
-            packet.pointer.pointee.pos = -1
-            try muxer.write(packet, timeBase: video.timeBase)
+            try muxer.write(copied: packet, of: input, to: video.target)
             return .next
         }, frames: { (_, frame) throws(FFmpegError) in
             frame.pts = fed

@@ -24,7 +24,7 @@ extension HomeScreen {
                 message = ("No camera was found (/dev/video*): R records video with one. r records sound alone.", false)
                 return
             }
-            options.camera = .device(camera.path)
+            options.camera = camera.path
         }
         playing?.manager.stop()
         lookBack = nil
