@@ -10,17 +10,24 @@ struct SoundRewrite {
     private let muxer: Muxer
     /// The video stream copied: its index in the input, in the output, and its time base.
     let video: (index: Int32, target: Int32, timeBase: AVRational)?
+    /// What the copied video's packets go through on their way: nothing, or a filter that drops
+    /// the encoder's messages (``BitstreamFilter/withoutSEI(ofStream:of:)``).
+    private let videoFilter: BitstreamFilter?
 
     /// A rewrite of `input`'s audio (decoded by `decoder`) into `muxer`, its first video stream
-    /// copied too when `copyingVideo` and it has one. Adds the video stream to the muxer: call it
+    /// copied too when `copyingVideo` and it has one; `withoutEncoderNotes` drops the SEI
+    /// messages of an H.264 video on the way (where x264 names itself, its version and its
+    /// settings), for a copy given to someone else. Adds the video stream to the muxer: call it
     /// before the audio's stream is added.
-    init(_ input: Demuxer, decoder: Decoder, into muxer: Muxer, copyingVideo: Bool) throws(FFmpegError) {
+    init(_ input: Demuxer, decoder: Decoder, into muxer: Muxer, copyingVideo: Bool,
+         withoutEncoderNotes: Bool = false) throws(FFmpegError) {
         (self.input, self.decoder, self.muxer) = (input, decoder, muxer)
         if copyingVideo, let picture = input.info.videoStream {
             let index = Int32(picture.index)
-            video = (index, try muxer.addStream(copying: index, of: input), input.timeBase(ofStream: index))
+            videoFilter = withoutEncoderNotes ? try BitstreamFilter.withoutSEI(ofStream: index, of: input) : nil
+            video = (index, try muxer.addStream(copying: index, of: input, through: videoFilter), input.timeBase(ofStream: index))
         } else {
-            video = nil
+            (video, videoFilter) = (nil, nil)
         }
     }
 
@@ -33,7 +40,11 @@ struct SoundRewrite {
             guard let video, packet.streamIndex == video.index else { return .next }
             packet.streamIndex = video.target
             packet.pointer.pointee.pos = -1
-            try muxer.write(packet, timeBase: video.timeBase)
+            if let videoFilter {
+                try videoFilter.filter(packet) { (out) throws(FFmpegError) in try muxer.write(out, timeBase: video.timeBase) }
+            } else {
+                try muxer.write(packet, timeBase: video.timeBase)
+            }
             return .next
         }, frames: { (_, frame) throws(FFmpegError) in
             frame.pts = fed
@@ -42,6 +53,12 @@ struct SoundRewrite {
             try pushed(fed)
             return .next
         })
+        if let video, let videoFilter {
+            try videoFilter.filter(nil) { (out) throws(FFmpegError) in
+                out.streamIndex = video.target
+                try muxer.write(out, timeBase: video.timeBase)
+            }
+        }
         return fed
     }
 }
