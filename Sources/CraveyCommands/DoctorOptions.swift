@@ -16,7 +16,8 @@ package struct DoctorOptions: ParsableCommand {
             outside the library. Every clip's media is read to its end, its sound decoded and \
             every packet of its pictures walked: one that stops early, holds a packet that does \
             not decode, or decodes shorter or longer than it says (by more than 50 ms or two \
-            frames) is "damaged media". That reading costs about a second per hour of sound. A \
+            frames) is "damaged media". That reading costs about 0.3 s of CPU for 10 minutes of \
+            sound, 0.4 s for 10 minutes of 720p video. A \
             recording or import still in progress in another process is left alone.
 
             --repair registers playable files that have no entry with the title, notes, purpose, \
