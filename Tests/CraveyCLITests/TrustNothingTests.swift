@@ -345,7 +345,7 @@ struct TrustNothingTests {
         ("cut at 90%", { $0.prefix($0.count * 9 / 10) }),
     ]
 
-    @Test("a backup whose clip's media decodes only at its start (random bytes or zeros from a byte on, cut short), with a manifest that agrees, restores nothing (65, naming the clip); doctor reports such media in a library as damaged (exit 1); whole media restores and is healthy")
+    @Test("a backup whose clip's media decodes only at its start (random bytes or zeros from a byte on, cut short), with a manifest that agrees, restores nothing (65, naming the clip); its import is refused (65); doctor reports such media in a library as damaged (exit 1); whole media restores and is healthy")
     func damagedMediaRefused() async throws {
         // Given a library of a 30 s sound and an 8 s video, each imported
         let folder = temporaryLibrary()
@@ -379,6 +379,13 @@ struct TrustNothingTests {
                 let left = try? RecordingLibrary(at: into, creating: false)
                 #expect(try left?.count() ?? 0 == 0, "\(clip.title), \(what)")
                 #expect(left?.store.storedFiles().isEmpty ?? true, "\(clip.title), \(what): \(left?.store.storedFiles() ?? [])")
+
+                // And an import of such a file is refused (65), nothing stored
+                let outside = temporaryFolder().appendingPathComponent("damaged-\(UUID().uuidString.prefix(8)).\(media.pathExtension)")
+                try damage(original).write(to: outside)
+                let imported = try await Cravey.run(["import", outside.path, "--library", folder.path])
+                #expect(imported.status == 65 && imported.error.contains("Nothing was stored"), "\(clip.title), \(what): \(imported.status) \(imported.error)")
+                #expect(try library.count() == 2, "\(clip.title), \(what): an import stored it")
 
                 // And when the library's own file is damaged so, doctor says so (1), naming it
                 try damage(original).write(to: media)
