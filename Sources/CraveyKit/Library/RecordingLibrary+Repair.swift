@@ -260,8 +260,8 @@ extension RecordingLibrary {
 
     /// Sets the values of rows no clip has to what the clip's file and plays tell: the length
     /// its media has, a creation date from the file (or now), the last play its plays say, a play
-    /// count of the number of its plays, a loudness not measured (measured next). Words a person gave are left
-    /// to them (`edit`), and said so.
+    /// count of the number of its plays, a loudness not measured (measured next). Words a person
+    /// gave are left to them (`edit`), and said so.
     private func repairValues(_ report: inout RepairReport) throws {
         for bad in report.badValues {
             guard let recording = try recording(bad.id) else { continue }
