@@ -13,8 +13,12 @@ package struct DoctorOptions: ParsableCommand {
             entries whose file is missing, files with no entry (a recording cut off by a crash, \
             for example), thumbnails, waveforms and clip records with no entry, size mismatches, \
             interrupted deletions and imports, and stored paths (media or thumbnail) that point \
-            outside the library. A recording or import still in progress in another process is \
-            left alone.
+            outside the library. Every clip's media is read to its end, its sound decoded and \
+            every packet of its pictures walked: one that stops early, holds a packet that does \
+            not decode, or decodes shorter or longer than it says (by more than 50 ms or two \
+            frames) is "damaged media". That reading costs about 0.3 s of CPU for 10 minutes of \
+            sound, 0.4 s for 10 minutes of 720p video. A \
+            recording or import still in progress in another process is left alone.
 
             --repair registers playable files that have no entry with the title, notes, purpose, \
             date and plays of the clip's own record (Recordings/<type>_<id>.json), or as \
@@ -25,7 +29,9 @@ package struct DoctorOptions: ParsableCommand {
             sound (a fragment holding not one packet), which holds nothing and goes. A file in \
             Recordings/ that cravey did not name (a WAV put there, a name that is not UTF-8, a \
             .m4a whose bytes are no MP4) is never deleted, renamed or registered: it is \
-            reported as "not made by cravey", to move away or `cravey import`.
+            reported as "not made by cravey", to move away or `cravey import`. Damaged media is \
+            not repaired: what decodes still plays; `cravey delete` the clip, then `cravey \
+            restore` a backup that holds it whole.
 
             It also counts clips whose loudness is not measured yet, or whose waveform is not \
             made yet (which is no problem: playing one measures it, `cravey waveform` makes it); \

@@ -11,11 +11,14 @@ package struct RestoreOptions: ParsableCommand {
         discussion: """
             Every byte of the backup is checked first against its manifest; a backup that is \
             damaged, cut short, altered or not cravey's restores nothing (exit 65) and makes no \
-            library. Every value of every clip is checked too (dates, lengths, counts, words, paths, \
-            plays): one no clip has refuses the backup whole (exit 65, naming the clip and the \
-            field). Then each clip the library lacks (by id) is written and its media decoded \
-            and measured against its record (media that does not decode, or is not as long as \
-            its record says, refuses the backup whole: exit 65, nothing changed); then they are \
+            library. Every value of every clip is checked too (dates, lengths, words, paths, \
+            plays, a play count that is the number of its plays, a loudness a measurement \
+            gives): one no clip has refuses the backup whole (exit 65, naming the clip and the \
+            field). Then each clip the library lacks (by id) is written and its media read to \
+            its end (its sound decoded, its pictures' packets read for their structure) and \
+            measured against its record (media with a packet that does not decode, that stops \
+            early or decodes shorter than it says, or is not as long as its record says, \
+            refuses the backup whole: exit 65, nothing changed); then they are \
             all saved at once, durably as a recording is, with their words, dates, plays and \
             thumbnails; clips the library has are left as they are. A \
             clip deleted since the backup comes back. Running it twice adds nothing the second \

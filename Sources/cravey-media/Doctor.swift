@@ -52,8 +52,11 @@ struct Doctor: AsyncParsableCommand {
         } else if report.databaseIsDamaged {
             let database = command.options.libraryURL.appendingPathComponent("library.sqlite").path
             lines.append(Messages.words(for: .moveDamagedDatabase(database)))
-        } else if !report.isHealthy {
+        } else if report.problems.count > report.damagedMedia.count {
             lines.append("Run `cravey doctor --repair` to fix these.")
+        }
+        if !report.damagedMedia.isEmpty {
+            lines.append("Damaged media is not repaired: what decodes still plays; `cravey delete` the clip, then `cravey restore` a backup that holds it whole, brings it back.")
         }
         // Titles and paths come from stored rows and file names: no control character reaches the terminal.
         return lines.map(Format.visible).joined(separator: "\n")

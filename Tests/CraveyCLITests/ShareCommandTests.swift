@@ -65,6 +65,43 @@ struct ShareCommandTests {
         #expect(refused.status == 64 && refused.error.contains(".m4a"), "\(refused.error)")
     }
 
+    @Test("a shared video names no encoder: x264's notes (its SEI: name, version, options) are gone from the pictures of an H.264 clip kept as it came and of one cravey encoded; no encoder tag; it still decodes whole with ffmpeg and GStreamer")
+    func videoNamesNoEncoder() async throws {
+        // Given a video imported as it came (H.264 from x264, remuxed) and one cravey encoded (MPEG-4 Part 2, transcoded)
+        let sources = [("kept as it came", try Fixture.video(seconds: 2, size: "320x240")),
+                       ("encoded by cravey", try Fixture.video(seconds: 2, size: "320x240", ext: "mkv", codec: ["-c:v", "mpeg4", "-c:a", "aac"]))]
+        for (what, source) in sources {
+            let (id, recording) = try await imported(source)
+            let stored = try Data(contentsOf: try RecordingLibrary(at: library).fileURL(of: recording))
+            try #require(stored.range(of: Data("x264".utf8)) != nil, "\(what): the clip itself carries x264's notes, which is what is taken out")
+
+            // When it is shared as .mp4
+            let output = temporaryFolder().appendingPathComponent("shared-\(id.prefix(8)).mp4")
+            let shared = try await Cravey.run(["share", id, "--output", output.path, "--library", library.path])
+            try #require(shared.status == 0, "\(what): \(shared.error)")
+
+            // Then no byte names the encoder or FFmpeg's libraries, and no tag does
+            let bytes = Data(try Data(contentsOf: output).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
+            for name in ["x264", "lavf", "lavc", "libx264", "h.264/mpeg-4 avc codec"] {
+                #expect(bytes.range(of: Data(name.utf8)) == nil, "\(what): the shared file holds \"\(name)\"")
+            }
+            let shown = try run("ffprobe", ["-v", "error", "-show_format", "-show_streams", output.path]).output.lowercased()
+            #expect(!shown.contains("encoder") && !shown.contains("x264") && !shown.contains("lav"), "\(what): \(shown)")
+            // And it decodes whole: every picture and every sample, without an error, by both
+            let decoded = try run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
+            #expect(decoded.status == 0 && decoded.error.isEmpty, "\(what): \(decoded.error)")
+            func pictures(_ file: URL) throws -> Int {
+                let counted = try run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                                  "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path])
+                return Int(counted.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            }
+            // Every picture of the clip's, but one past the end of its sound, which the copy ends at.
+            let (kept, had) = (try pictures(output), try pictures(try RecordingLibrary(at: library).fileURL(of: recording)))
+            #expect(kept >= had - 1 && kept <= had && had >= 49, "\(what): \(kept) of its \(had) pictures")
+            #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 2) < 0.1, "\(what): GStreamer")
+        }
+    }
+
     @Test("refused as export --output refuses (64): a file already there without --force, a place inside the library, a folder even with --force; an extension of no format; --force replaces a file")
     func refusals() async throws {
         let (id, _) = try await imported()

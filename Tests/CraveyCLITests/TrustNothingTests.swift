@@ -41,17 +41,19 @@ struct TrustNothingTests {
         #expect(try library.recordings().map(\.title) == ["Keep me"])
     }
 
-    @Test("rows with values no clip has (a date past year 9999, an infinite length, a loudness of +200 LUFS, a negative play count) are listed, played and reported; repair sets what it can tell")
+    @Test("rows with values no clip has (a date past year 9999, an infinite length, a loudness of +200 LUFS, a negative play count, a play count of 2^63-1 over one play) are listed, played and reported; repair sets what it can tell")
     func impossibleRows() async throws {
         // Given a library whose rows were edited by hand
-        let library = try Fixture.library(titles: ["Future", "Endless", "Loud", "Negative"])
+        let library = try Fixture.library(titles: ["Future", "Endless", "Loud", "Negative", "Leader"])
         let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id.description) })
+        try library.countPlay(of: try #require(try library.recording(RecordingID(byTitle["Leader"]!)!)))
         let database = library.url.appendingPathComponent("library.sqlite").path
         let edit = try run("sqlite3", [database, """
             UPDATE recording SET createdAt = '275760-09-13 00:00:00.000' WHERE id = '\(byTitle["Future"]!)';
             UPDATE recording SET duration = 9e999 WHERE id = '\(byTitle["Endless"]!)';
             UPDATE recording SET loudnessIntegrated = 200, loudnessTruePeak = 180 WHERE id = '\(byTitle["Loud"]!)';
             UPDATE recording SET playCount = -5 WHERE id = '\(byTitle["Negative"]!)';
+            UPDATE recording SET playCount = 9223372036854775807 WHERE id = '\(byTitle["Leader"]!)';
             """])
         try #require(edit.status == 0, "\(edit.error)")
         let path = library.url.path
@@ -68,15 +70,17 @@ struct TrustNothingTests {
         // repair the library is healthy, with the length its file has
         #expect(list.status == 0 && info.status == 0 && quickplay.status == 0, "\(list.error) \(info.error) \(quickplay.error)")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
-        #expect(listed.count == 4)
+        #expect(listed.count == 5)
         #expect(doctor.status == 1, "\(doctor.output)")
-        for title in ["Future", "Endless", "Loud", "Negative"] {
+        for title in ["Future", "Endless", "Loud", "Negative", "Leader"] {
             #expect(doctor.output.contains("impossible values: \"\(title)\""), "\(title): \(doctor.output)")
         }
         #expect(repair.status == 0 && after.status == 0, "\(repair.output) \(repair.error) \(after.output)")
         let endless = try #require(try library.recording(RecordingID(byTitle["Endless"]!)!))
         #expect(abs(endless.duration - 0.5) < 0.1)
         #expect(try library.recording(RecordingID(byTitle["Loud"]!)!)?.loudness.map { $0.integrated < 0 } ?? true)
+        #expect(try library.recording(RecordingID(byTitle["Leader"]!)!)?.playCount == 1, "the count of its one play")
+        #expect(try library.recording(RecordingID(byTitle["Negative"]!)!)?.playCount == 0)
     }
 
     @Test("a loudness no measurement gives is never applied: it reads as not measured, and no gain is past 30 dB")
@@ -261,9 +265,10 @@ struct TrustNothingTests {
             with tarfile.open(out, "w", format=tarfile.USTAR_FORMAT) as tar:
                 for folder in ["cravey-backup", "cravey-backup/Recordings", "cravey-backup/Recordings/Thumbnails"]:
                     tar.add(os.path.join(root, folder), arcname=folder, recursive=False)
-                for name in sorted(os.listdir(os.path.join(root, "cravey-backup/Recordings"))):
-                    if name != "Thumbnails":
-                        tar.add(os.path.join(root, "cravey-backup/Recordings", name), arcname="cravey-backup/Recordings/" + name)
+                for folder in ["cravey-backup/Recordings", "cravey-backup/Recordings/Thumbnails"]:
+                    for name in sorted(os.listdir(os.path.join(root, folder))):
+                        if name != "Thumbnails":
+                            tar.add(os.path.join(root, folder, name), arcname=folder + "/" + name)
                 tar.add(path, arcname="cravey-backup/manifest.json")
             """
         let packed = try run("python3", ["-c", script, folder.path, rebuilt.path])
@@ -271,11 +276,12 @@ struct TrustNothingTests {
         return rebuilt
     }
 
-    @Test("a backup whose record holds a value no clip has, or whose media does not decode, with a manifest that agrees, restores nothing (65, naming the clip and what), and the library is unchanged")
+    @Test("a backup whose record holds a value no clip has (a loudness no measurement gives, a play count that is not the number of its plays), or whose media does not decode, with a manifest that agrees, restores nothing (65, naming the clip and what), and the library is unchanged")
     func badBackupsRefusedWhole() async throws {
-        // Given a library of two clips, and backups of it with one value or one file changed
+        // Given a library of two clips, one played once, and backups of it with one value or one file changed
         let library = try Fixture.library(titles: ["Kept", "Changed"])
-        let changed = try #require(try library.recordings().first { $0.title == "Changed" })
+        var changed = try #require(try library.recordings().first { $0.title == "Changed" })
+        changed = try library.countPlay(of: changed, secondsListened: 0.5, completed: true)
         let record = { (folder: URL) in folder.appendingPathComponent(ClipFiles(changed).file(.copy)!.path) }
         func editRecord(_ from: String, _ to: String) -> (URL) throws -> Void {
             { folder in
@@ -288,7 +294,22 @@ struct TrustNothingTests {
             ("a date past year 9999", editRecord("\"createdAt\" : \"2026", "\"createdAt\" : \"9026"), "createdAt"),
             ("an infinite length", editRecord("\"duration\" : 0.5", "\"duration\" : \"inf\""), "duration"),
             ("a length its media does not have", editRecord("\"duration\" : 0.5", "\"duration\" : 90"), "duration"),
-            ("a negative play count", editRecord("\"playCount\" : 0", "\"playCount\" : -3"), "playCount"),
+            ("a negative play count", editRecord("\"playCount\" : 1", "\"playCount\" : -3"), "playCount"),
+            // A count its plays do not make, which would own Quick Play for good: the largest, one
+            // more than its plays, one fewer, none.
+            ("a play count of 2^63-1", editRecord("\"playCount\" : 1", "\"playCount\" : 9223372036854775807"), "playCount"),
+            ("a play count one over its plays", editRecord("\"playCount\" : 1", "\"playCount\" : 2"), "playCount"),
+            ("a play count one under its plays", editRecord("\"playCount\" : 1", "\"playCount\" : 0"), "playCount"),
+            ("a play count of -0 with a play", editRecord("\"playCount\" : 1", "\"playCount\" : -0"), "playCount"),
+            ("a play count of 1,000,000", editRecord("\"playCount\" : 1", "\"playCount\" : 1000000"), "playCount"),
+            ("a loudness of -200 LUFS", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : -200, \"truePeak\" : -3 }"), "loudness"),
+            ("a loudness of NaN", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : \"nan\", \"truePeak\" : -3 }"), "loudness"),
+            ("a loudness of +inf", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : \"inf\", \"truePeak\" : -3 }"), "loudness"),
+            ("a loudness of 1e308", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : 1e308, \"truePeak\" : -3 }"), "loudness"),
+            ("a loudness of -71 LUFS, under the gate", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : -71, \"truePeak\" : -3 }"), "loudness"),
+            ("a true peak of NaN", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : -20, \"truePeak\" : \"nan\" }"), "loudness"),
+            ("a true peak of +inf", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : -20, \"truePeak\" : \"inf\" }"), "loudness"),
+            ("a true peak of -1e300", editRecord("\"loudness\" : null", "\"loudness\" : { \"integrated\" : \"-inf\", \"truePeak\" : -1e300 }"), "loudness"),
             ("a title with an escape", editRecord("\"title\" : \"Changed\"", "\"title\" : \"Chan\\u001bged\""), "title"),
             ("media that does not decode", { folder in
                 try Data(repeating: 0x5A, count: 4096).write(to: folder.appendingPathComponent(changed.filePath))
@@ -307,6 +328,72 @@ struct TrustNothingTests {
             let left = (try? RecordingLibrary(at: into, creating: false))
             #expect(try left?.count() ?? 0 == 0, "\(what)")
             #expect(left?.store.storedFiles().isEmpty ?? true, "\(what): \(left?.store.storedFiles() ?? [])")
+        }
+    }
+
+    /// Ways a clip's media can be damaged after its first seconds, each leaving a file that opens
+    /// and decodes a first frame: random bytes or zeros from a byte on, or the file cut short.
+    static let damages: [(String, @Sendable (Data) -> Data)] = [
+        ("random bytes after 20 KB", { $0.prefix(20_000) + Data((20_000..<$0.count).map { _ in UInt8.random(in: 0...255) }) }),
+        ("random bytes after 70% of it", { data in
+            let from = data.count * 7 / 10
+            return data.prefix(from) + Data((from..<data.count).map { _ in UInt8.random(in: 0...255) })
+        }),
+        ("zeros after 2 KB", { $0.prefix(2_048) + Data(count: $0.count - 2_048) }),
+        ("zeros after 40% of it", { $0.prefix($0.count * 4 / 10) + Data(count: $0.count - $0.count * 4 / 10) }),
+        ("cut in half", { $0.prefix($0.count / 2) }),
+        ("cut at 90%", { $0.prefix($0.count * 9 / 10) }),
+    ]
+
+    @Test("a backup whose clip's media decodes only at its start (random bytes or zeros from a byte on, cut short), with a manifest that agrees, restores nothing (65, naming the clip); its import is refused (65); doctor reports such media in a library as damaged (exit 1); whole media restores and is healthy")
+    func damagedMediaRefused() async throws {
+        // Given a library of a 30 s sound and an 8 s video, each imported
+        let folder = temporaryLibrary()
+        for (title, source) in [("Spoken words", try Fixture.audio(seconds: 30)),
+                                ("Seen things", try Fixture.video(seconds: 8, size: "320x240"))] {
+            let imported = try await Cravey.run(["import", source.path, "--title", title, "--library", folder.path])
+            try #require(imported.status == 0, "\(imported.error)")
+        }
+        let library = try RecordingLibrary(at: folder)
+        let healthy = try await Cravey.run(["doctor", "--library", folder.path])
+        try #require(healthy.status == 0, "whole media is healthy: \(healthy.output)")
+        let whole = try await rebuiltBackup(of: library) { _ in }
+        let into = temporaryLibrary()
+        let restored = try await Cravey.run(["restore", whole.path, "--library", into.path])
+        try #require(restored.status == 0, "whole media restores: \(restored.error)")
+
+        for clip in try library.recordings() {
+            let media = try library.fileURL(of: clip)
+            let original = try Data(contentsOf: media)
+            for (what, damage) in Self.damages {
+                // When a backup holds it damaged, its manifest made to agree, and it is restored
+                let archive = try await rebuiltBackup(of: library) { backup in
+                    try damage(original).write(to: backup.appendingPathComponent(clip.filePath))
+                }
+                let into = temporaryLibrary()
+                let restore = try await Cravey.run(["restore", archive.path, "--library", into.path])
+
+                // Then nothing is restored, and the message names the clip and the media
+                #expect(restore.status == 65 && restore.error.contains(clip.title) && restore.error.contains("does not decode"),
+                        "\(clip.title), \(what): \(restore.status) \(restore.error)")
+                let left = try? RecordingLibrary(at: into, creating: false)
+                #expect(try left?.count() ?? 0 == 0, "\(clip.title), \(what)")
+                #expect(left?.store.storedFiles().isEmpty ?? true, "\(clip.title), \(what): \(left?.store.storedFiles() ?? [])")
+
+                // And an import of such a file is refused (65), nothing stored
+                let outside = temporaryFolder().appendingPathComponent("damaged-\(UUID().uuidString.prefix(8)).\(media.pathExtension)")
+                try damage(original).write(to: outside)
+                let imported = try await Cravey.run(["import", outside.path, "--library", folder.path])
+                #expect(imported.status == 65 && imported.error.contains("Nothing was stored"), "\(clip.title), \(what): \(imported.status) \(imported.error)")
+                #expect(try library.count() == 2, "\(clip.title), \(what): an import stored it")
+
+                // And when the library's own file is damaged so, doctor says so (1), naming it
+                try damage(original).write(to: media)
+                let doctor = try await Cravey.run(["doctor", "--library", folder.path])
+                #expect(doctor.status == 1 && doctor.output.contains("damaged media") && doctor.output.contains(clip.title),
+                        "\(clip.title), \(what): \(doctor.status) \(doctor.output)")
+                try original.write(to: media)
+            }
         }
     }
 

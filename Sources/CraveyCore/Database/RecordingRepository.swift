@@ -96,12 +96,14 @@ package struct RecordingRepository {
     }
 
     /// The ids of rows whose stored numbers no clip has: a length that is infinite, negative or
-    /// past ``Recording/Bounds/duration``, a negative play count, a loudness out of its bounds
+    /// past ``Recording/Bounds/duration``, a play count that is not the number of its plays (a
+    /// negative one, or 2^63-1 that would lead Quick Play for good), a loudness out of its bounds
     /// (which reads as not measured).
     package func rowsWithImpossibleNumbers() throws -> Set<String> {
         let (duration, integrated, peak) = (Recording.Bounds.duration, Recording.Bounds.integratedLoudness, Recording.Bounds.truePeak)
         return try String.fetchSet(db, sql: """
             SELECT id FROM recording WHERE NOT (duration BETWEEN ? AND ?) OR playCount < 0
+                OR playCount != (SELECT count(*) FROM playEvent WHERE playEvent.recordingId = recording.id)
                 OR (loudnessIntegrated IS NOT NULL AND loudnessIntegrated > -9e999 AND NOT (loudnessIntegrated BETWEEN ? AND ?))
                 OR (loudnessTruePeak IS NOT NULL AND loudnessTruePeak > -9e999 AND NOT (loudnessTruePeak BETWEEN ? AND ?))
             """, arguments: [duration.lowerBound, duration.upperBound, integrated.lowerBound, integrated.upperBound,

@@ -18,10 +18,12 @@ extension Recording {
     }
 
     /// What is wrong with this clip's values for a clip of the library, one "field: why" each;
-    /// empty when they are what a fresh recording's could be. `plays` are its plays, checked too.
-    /// A loudness out of its bounds is no fault here: it reads as not measured
-    /// (``LoudnessMeasurement/isPlausible``).
-    package func problems(plays: [PlayEvent] = []) -> [String] {
+    /// empty when they are what a fresh recording's could be. `plays` are its plays, when they
+    /// come with it (a backup's record, a clip's own copy): checked too, and its play count must
+    /// be their number, as every play adds one of each. A loudness out of its bounds
+    /// (``LoudnessMeasurement/isPlausible``: NaN, -200 LUFS, +inf) is one no measurement gives;
+    /// a row's reads as not measured before it gets here.
+    package func problems(plays: [PlayEvent]? = nil) -> [String] {
         var problems: [String] = []
         let clip = ClipFiles(self)
         if let refusal = Self.refusal(title: title, notes: notes) { problems.append(refusal) }
@@ -32,14 +34,19 @@ extension Recording {
         }
         if !duration.isFinite || !Bounds.duration.contains(duration) { problems.append("duration: \(duration) is not a length of a clip") }
         if fileSize < 0 { problems.append("fileSize: \(fileSize) is negative") }
-        if playCount < 0 || playCount < plays.count {
-            problems.append("playCount: \(playCount) is not a count of its \(plays.count) play\(plays.count == 1 ? "" : "s")")
+        if let plays, playCount != plays.count {
+            problems.append("playCount: \(playCount) is not the count of its \(plays.count) play\(plays.count == 1 ? "" : "s")")
+        } else if playCount < 0 {
+            problems.append("playCount: \(playCount) is negative")
+        }
+        if let loudness, !loudness.isPlausible {
+            problems.append("loudness: \(loudness.integrated) LUFS, true peak \(loudness.truePeak) dBTP, is not one a measurement gives")
         }
         if filePath != clip.media().path { problems.append("filePath: \(CraveyError.quoted(filePath)) is not the clip's own file (\(clip.media().path))") }
         if let thumbnailPath, thumbnailPath != clip.file(.thumbnail)?.path {
             problems.append("thumbnailPath: \(CraveyError.quoted(thumbnailPath)) is not the clip's own thumbnail")
         }
-        for play in plays {
+        for play in plays ?? [] {
             if play.recordingId != id { problems.append("plays: a play names another clip (\(play.recordingId.description))") }
             if !Bounds.dates.contains(play.playedAt) { problems.append("plays: \(Self.describe(play.playedAt)) is not a date of a play") }
             if !play.secondsListened.isFinite || !Bounds.duration.contains(play.secondsListened) {

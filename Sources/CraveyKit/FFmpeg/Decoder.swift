@@ -5,12 +5,19 @@ final class Decoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     /// The index of the stream this decoder reads in its input file.
     let streamIndex: Int32
+    /// How many packets ``decode(_:into:_:)`` skipped because the decoder refused them as damaged.
+    private(set) var refusedPackets = 0
 
     /// Opens the decoder for a stream; `slicedOnThreads` decodes the slices of a picture (VP9's
     /// tiles) on as many threads as FFmpeg sees fit for the machine, but never several pictures
     /// at once: frame threading keeps a copy of the decoder's state per thread. The corresponding C functions are `avcodec_find_decoder`,
     /// `avcodec_parameters_to_context` and `avcodec_open2`.
-    init(stream index: Int32, of input: Demuxer, slicedOnThreads: Bool = false) throws(FFmpegError) {
+    ///
+    /// `structureOnly` makes no picture: the decoder reads each packet's structure (H.264's NAL
+    /// units and their headers) and refuses a packet where it is broken, but skips the pictures'
+    /// data (`skip_frame` set to `AVDISCARD_ALL`), for a check of a whole file at a fraction of
+    /// a decoding's cost.
+    init(stream index: Int32, of input: Demuxer, slicedOnThreads: Bool = false, structureOnly: Bool = false) throws(FFmpegError) {
         let parameters = try input.parameters(ofStream: index)
         guard let codec = avcodec_find_decoder(parameters.codecID) else {
             throw FFmpegError(code: FFmpegError.decoderNotFound.code, operation: "avcodec_find_decoder")
@@ -24,6 +31,7 @@ final class Decoder {
             context.pointee.thread_count = 0
             context.pointee.thread_type = FF_THREAD_SLICE
         }
+        if structureOnly { context.pointee.skip_frame = AVDISCARD_ALL }
         try check(avcodec_open2(context, codec, nil), "avcodec_open2")
     }
 
@@ -72,11 +80,13 @@ final class Decoder {
             _ = try send(nil)
             return try drain()
         }
-        if try unlessOutOfMemory({ () throws(FFmpegError) in try send(packet) }) == .needsMore {
+        var sent = try unlessOutOfMemory({ () throws(FFmpegError) in try send(packet) })
+        if sent == .needsMore {
             // The decoder is full: take its frames out, then it accepts the packet.
             if try drain() == .stop { return .stop }
-            _ = try unlessOutOfMemory { () throws(FFmpegError) in try send(packet) }
+            sent = try unlessOutOfMemory { () throws(FFmpegError) in try send(packet) }
         }
+        if sent == nil { refusedPackets += 1 }
         return try drain()
     }
 

@@ -15,12 +15,28 @@ extension Muxer {
 
     /// Writes `packet`, read from `input`, as a packet of stream `stream`, its timestamps rescaled
     /// from its input stream's time base to the output's; its byte position in the input, which
-    /// means nothing in the output, is forgotten.
-    func write(copied packet: Packet, of input: Demuxer, to stream: Int32) throws(FFmpegError) {
+    /// means nothing in the output, is forgotten. Through `filter`, what comes out of it is
+    /// written instead (``flush(_:ofStream:of:to:)`` writes what it holds at the end).
+    func write(copied packet: Packet, of input: Demuxer, to stream: Int32,
+               through filter: BitstreamFilter? = nil) throws(FFmpegError) {
         let timeBase = input.timeBase(ofStream: packet.streamIndex)
         packet.streamIndex = stream
         packet.pointer.pointee.pos = -1
-        try write(packet, timeBase: timeBase)
+        guard let filter else { return try write(packet, timeBase: timeBase) }
+        try filter.filter(packet) { (out) throws(FFmpegError) in
+            out.streamIndex = stream
+            try write(out, timeBase: timeBase)
+        }
+    }
+
+    /// Writes what `filter` still holds once the packets of `input`'s stream `index` have all
+    /// gone through it, as packets of stream `stream`.
+    func flush(_ filter: BitstreamFilter, ofStream index: Int32, of input: Demuxer, to stream: Int32) throws(FFmpegError) {
+        let timeBase = input.timeBase(ofStream: index)
+        try filter.filter(nil) { (out) throws(FFmpegError) in
+            out.streamIndex = stream
+            try write(out, timeBase: timeBase)
+        }
     }
 
     /// Opens the file at `input` by its path (a file outside the library) and copies its audio and

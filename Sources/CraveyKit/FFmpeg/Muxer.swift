@@ -102,9 +102,11 @@ final class Muxer {
     }
 
     /// Adds a stream that copies a stream of an input file packet for packet, its side data
-    /// included; returns its index.
-    func addStream(copying index: Int32, of input: Demuxer) throws(FFmpegError) -> Int32 {
-        let target = try addStream(try input.parameters(ofStream: index))
+    /// included, as `filter` gives them when its packets go through one; returns its index.
+    func addStream(copying index: Int32, of input: Demuxer, through filter: BitstreamFilter? = nil) throws(FFmpegError) -> Int32 {
+        let parameters: CodecParameters
+        if let filter { parameters = try filter.outputParameters() } else { parameters = try input.parameters(ofStream: index) }
+        let target = try addStream(parameters)
         // The input container's tag for the codec may mean nothing in this one: the muxer picks.
         context.pointee.streams[Int(target)]!.pointee.codecpar.pointee.codec_tag = 0
         try copySideData(ofStream: index, of: input, to: target)

@@ -83,6 +83,7 @@ enum Importer {
         let type: RecordingType = info.videoStream != nil ? .video : .audio
         let partial = ClipFiles(id: id, type: type).media(.importing)
         var created = false
+        let imported: Imported
         do {
             try store.create(partial) { file in
                 created = true
@@ -92,7 +93,7 @@ enum Importer {
                     try Transcoder.transcode(source, into: file, container: Container(for: type), until: { store.isAbandoned(id) })
                 }
             }
-            return Imported(file: partial, type: type, duration: try MediaProbe.duration(of: store.media(partial)))
+            imported = Imported(file: partial, type: type, duration: try MediaProbe.duration(of: store.media(partial)))
         } catch {
             // A file that was there before is not ours to remove.
             if created { store.remove(partial) }
@@ -105,6 +106,18 @@ enum Importer {
             }
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): \(error). Nothing was stored.")
         }
+        // Read to its end: a file random, zeroed or cut off after its first seconds opens and
+        // decodes a first frame, and its copy would keep the damage without a word.
+        let damage: String?
+        do {
+            damage = try MediaProbe.damage(of: store.media(partial))
+        } catch {
+            store.remove(partial)
+            throw error
+        }
+        guard let damage else { return imported }
+        store.remove(partial)
+        throw CraveyError(.undecodableMedia, "Cannot import \(source.path): it \(damage). Nothing was stored.")
     }
 
     /// Refuses, before FFmpeg opens anything, what is not a regular file once links are followed:

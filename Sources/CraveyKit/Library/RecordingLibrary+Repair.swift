@@ -1,8 +1,8 @@
 import Foundation
 
 extension RecordingLibrary {
-    /// Checks that the library's rows and files agree, changing nothing; on a thread of its own
-    /// (probing files blocks).
+    /// Checks that the library's rows and files agree, and that every clip's media decodes to
+    /// its end as long as it says, changing nothing; on a thread of its own (reading files blocks).
     public func examine() async throws -> RepairReport {
         try await onDedicatedThread(named: "cravey.doctor") { try self.examine(repair: false, deleteUnplayable: false) }
     }
@@ -50,7 +50,7 @@ extension RecordingLibrary {
             // Paths are the unsafe paths' and thumbnails' to report; the rest are values.
             var problems = row.problems().filter { !$0.hasPrefix("filePath:") && !$0.hasPrefix("thumbnailPath:") }
             if impossible.contains(row.id.description) {
-                problems.append("numbers: a length, a play count or a loudness no clip has (read as 0, 0 and not measured)")
+                problems.append("numbers: a length, a play count (not the number of its plays) or a loudness no clip has (a length read as 0, a negative count as 0, a loudness as not measured)")
             }
             if !problems.isEmpty { report.badValues.append(.init(id: row.id, title: row.title, problems: problems)) }
             // Every part of the clip is its row's, but its thumbnail (the row names it, or not)
@@ -79,6 +79,11 @@ extension RecordingLibrary {
                 if size != row.fileSize {
                     report.sizeMismatches.append(.init(id: row.id, filePath: row.filePath, recorded: row.fileSize, actual: size))
                 }
+            }
+            // Read to its end: media damaged after its first seconds still opens, decodes a
+            // first frame and says its whole length.
+            if let damage = try MediaProbe.damage(of: store.media(clip.media())) {
+                report.damagedMedia.append(.init(id: row.id, title: row.title, filePath: row.filePath, damage: damage))
             }
             if store.status(of: clip.file(.copy)!) == .missing { report.missingCopies.append(entry) }
             let missingWaveform = !store.holdsWaveform(of: clip)
@@ -257,8 +262,8 @@ extension RecordingLibrary {
 
     /// Sets the values of rows no clip has to what the clip's file and plays tell: the length
     /// its media has, a creation date from the file (or now), the last play its plays say, a play
-    /// count of its plays, a loudness not measured (measured next). Words a person gave are left
-    /// to them (`edit`), and said so.
+    /// count of the number of its plays, a loudness not measured (measured next). Words a person
+    /// gave are left to them (`edit`), and said so.
     private func repairValues(_ report: inout RepairReport) throws {
         for bad in report.badValues {
             guard let recording = try recording(bad.id) else { continue }
@@ -267,14 +272,15 @@ extension RecordingLibrary {
             let modified = if case .regular(_, let date) = store.status(of: media), Recording.Bounds.dates.contains(date) { date } else { Date() }
             try store.write { tx in
                 guard let current = try tx.repository.recording(bad.id) else { return }
-                let plays = try tx.repository.plays(of: bad.id).filter { Recording.Bounds.dates.contains($0.playedAt) }
+                let allPlays = try tx.repository.plays(of: bad.id)
+                let plays = allPlays.filter { Recording.Bounds.dates.contains($0.playedAt) }
                 try tx.db.execute(sql: """
-                    UPDATE recording SET duration = ?, createdAt = ?, playCount = max(playCount, ?), lastPlayedAt = ?,
+                    UPDATE recording SET duration = ?, createdAt = ?, playCount = ?, lastPlayedAt = ?,
                         loudnessIntegrated = ?, loudnessTruePeak = ? WHERE id = ?
                     """, arguments: [
                         probed ?? current.duration,
                         Recording.storedText(Recording.Bounds.dates.contains(current.createdAt) ? current.createdAt : modified),
-                        plays.count, plays.map(\.playedAt).max().map(Recording.storedText),
+                        allPlays.count, plays.map(\.playedAt).max().map(Recording.storedText),
                         current.loudness?.integrated, current.loudness?.truePeak, bad.id.description,
                     ])
             }

@@ -44,7 +44,19 @@ extension RecordingLibrary {
             package var thumbnailPath: String
         }
 
+        /// A clip whose media does not read to its end as it says (damaged, zeroed or cut short
+        /// after its first seconds): what decoding it found, as a phrase after "it".
+        package struct DamagedMedia: Codable, Sendable, Equatable {
+            package var id: RecordingID
+            package var title: String
+            package var filePath: String
+            package var damage: String
+        }
+
         package var missingFiles: [Row] = []
+        /// Clips whose media does not decode to its end. Nothing repairs them: what decodes still
+        /// plays; a backup holds the clip whole, or `delete` removes it.
+        package var damagedMedia: [DamagedMedia] = []
         package var unsafePaths: [Row] = []
         package var unsafeThumbnails: [Thumbnail] = []
         /// Files in `Recordings/` cravey did not make (named otherwise, a name that is not UTF-8,
@@ -120,6 +132,9 @@ extension RecordingLibrary {
             var lines = databaseProblems.map { "database damaged: \($0)" }
             let short = { (id: RecordingID) in id.description.prefix(8) }
             for row in missingFiles { lines.append("missing file: \"\(row.title)\" (\(short(row.id))) expects \(row.filePath)") }
+            for clip in damagedMedia {
+                lines.append("damaged media: \"\(clip.title)\" (\(short(clip.id))): \(clip.filePath) \(clip.damage)")
+            }
             for row in unsafePaths { lines.append("unsafe path: \"\(row.title)\" (\(short(row.id))) points outside the library: \(row.filePath)") }
             for row in badValues {
                 lines.append("impossible values: \"\(row.title)\" (\(short(row.id))): " + row.problems.joined(separator: "; "))
@@ -159,7 +174,7 @@ extension RecordingLibrary {
         /// No fault found. Loudness not measured yet is none: the first play measures it; nor is
         /// a waveform not made yet: the first use makes it.
         public var isHealthy: Bool {
-            databaseProblems.isEmpty && missingFiles.isEmpty && unsafePaths.isEmpty && badValues.isEmpty && unreadableRows.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+            databaseProblems.isEmpty && missingFiles.isEmpty && damagedMedia.isEmpty && unsafePaths.isEmpty && badValues.isEmpty && unreadableRows.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty && interruptedReplacements.isEmpty
                 && orphanCopies.isEmpty && orphanWaveforms.isEmpty && orphanParts.isEmpty
         }

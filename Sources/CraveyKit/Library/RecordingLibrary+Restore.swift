@@ -9,7 +9,8 @@ extension RecordingLibrary {
     /// value of every clip against what a clip can have); a backup that is damaged, cut short,
     /// altered, not cravey's, or holds a value no clip has, restores nothing
     /// (`.damagedArchive`). Then each clip to add is written and its media decoded and measured
-    /// against its record; media that does not decode, or not as long as its record says,
+    /// against its record: media that does not decode to its end (a damaged packet, a file that
+    /// stops early, fewer seconds decoded than the file says), or not as long as its record says,
     /// restores nothing either. Then they are all saved in one transaction, durably as a
     /// recording is. `.cannotWrite` when the disk has no room for them (nothing is restored),
     /// `.newerLibrary` for a backup a newer cravey wrote.
@@ -27,13 +28,10 @@ extension RecordingLibrary {
     package func restore(_ checked: CheckedBackup, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
         try restore(checked, checking: { [store] file, recording in
             let media = store.media(file)
-            let probed: Double
-            do {
-                guard try MediaProbe.undecodableReason(try media.open()) == nil else { throw CraveyError(.undecodableMedia, "") }
-                probed = try MediaProbe.duration(of: media)
-            } catch {
-                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)) holds media that does not decode. Nothing was restored.")
+            if let damage = try MediaProbe.damage(of: media) {
+                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)) holds media that does not decode: it \(damage). Nothing was restored.")
             }
+            let probed = try MediaProbe.duration(of: media)
             guard abs(probed - recording.duration) <= max(1, probed * 0.01) else {
                 throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)): duration: its record says \(recording.duration) s, its media is \(probed) s long. Nothing was restored.")
             }

@@ -2,8 +2,9 @@ import Foundation
 
 /// Renders a clip for someone else (`share`): its sound decoded, turned to the level cravey
 /// plays it at, and encoded in the format a file's extension names; a video's pictures copied
-/// as they are. The file says nothing of where it comes from: no creation time, no encoder, no
-/// device, no cravey id; only a title when one is asked for.
+/// as they are, less the encoder's notes in them (x264's SEI). The file says nothing of where it
+/// comes from: no creation time, no encoder, no device, no cravey id; only a title when one is
+/// asked for.
 enum ClipRenderer {
     /// The formats a shared clip can take, by the extension that names them.
     enum Format: String, CaseIterable, Sendable {
@@ -61,7 +62,7 @@ enum ClipRenderer {
         let muxer = try Muxer(writingTo: output, format: format.muxer)
         muxer.writeOnly(tags: title.map { ["title": $0] } ?? [:])
         try muxer.closing {
-            let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: format == .mp4)
+            let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: format == .mp4, withoutEncoderNotes: true)
             let encoder = try Encoder(AudioEncoding(codec: format.encoder, sampleRate: 48_000, channels: channels,
                                                     bitRate: format.bitRate(channels: channels), samples: .codecsFirst, bitExact: true),
                                       globalHeader: muxer.wantsGlobalHeader)
