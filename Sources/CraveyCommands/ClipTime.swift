@@ -10,15 +10,19 @@ package struct ClipTime: ExpressibleByArgument, Sendable, Equatable {
         self.seconds = seconds
     }
 
+    /// Only the forms the help names: digits, with a decimal point and digits after it in the
+    /// seconds, and one or two `:` before them (`12`, `12.5`, `1:02.5`, `1:02:03`). Not a sign,
+    /// a space, an exponent, a hexadecimal float, `inf` or `nan`, which `Double` would take.
     package init?(argument: String) {
         let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), let last = Double(parts.last!), last >= 0, last.isFinite,
-              parts.count == 1 || last < 60 else { return nil }
+        guard (1...3).contains(parts.count), let secondsPart = parts.last, secondsPart.wholeMatch(of: #/[0-9]+(\.[0-9]+)?/#) != nil,
+              let last = Double(secondsPart), last.isFinite, parts.count == 1 || last < 60 else { return nil }
         var total = last
         for (index, part) in parts.dropLast().reversed().enumerated() {
-            guard let value = Int(part), value >= 0, index == parts.count - 2 || value < 60 else { return nil }
+            guard part.wholeMatch(of: #/[0-9]+/#) != nil, let value = Int(part), index == parts.count - 2 || value < 60 else { return nil }
             total += Double(value) * (index == 0 ? 60 : 3600)
         }
+        guard total.isFinite else { return nil }
         seconds = total
     }
 

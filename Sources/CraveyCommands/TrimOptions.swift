@@ -13,9 +13,17 @@ package struct TrimOptions: ParsableCommand {
             waveform alone, without decoding it: from 150 ms before its first sound to 150 ms \
             after its last. A sound is 50 ms of 10 ms peaks within 100 ms reaching the \
             threshold: 12 dB above the clip's own noise floor (the level a tenth of its peaks \
-            stay under), never below -70 dBFS nor closer than 20 dB under its loudest peak; so a \
-            lone click (a key, under 50 ms) is not the first sound, and the threshold follows a \
-            fan or traffic up. --start or --end with --auto replace that side of the proposal.
+            stay under), never below -70 dBFS, and at most halfway (in dB) from the floor to its \
+            loudest peak: a fan or traffic within 24 dB of the voice puts it between the two. \
+            So a lone click (a key, under 50 ms) is not the first sound, and the threshold \
+            follows a fan or traffic up, always above it. A clip whose loudest peak stands less \
+            than 6 dB over its floor is all sound: nothing to cut. --start or --end with --auto \
+            replace that side of the proposal.
+
+            A time is seconds (12, 12.5) or m:ss.fff (1:02.5; h:mm:ss.fff too): digits, one \
+            decimal point, no sign or exponent. A --start at or past the clip's end, an --end \
+            past it, a span shorter than 0.1 s or the whole clip is refused (64) by a --dry-run \
+            as by the cut itself.
 
             It prints what it would cut, then asks "The cut parts cannot be recovered." (--yes \
             when stdin is not a terminal; --dry-run prints and changes nothing, on stdout, as \

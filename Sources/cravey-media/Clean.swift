@@ -29,7 +29,7 @@ struct Clean: AsyncParsableCommand {
             throw CraveyError(.invalidInput, "Refusing to clean without confirmation: stdin is not a terminal. Add --yes to keep the cleaned clip, or --dry-run to see the figures only.")
         }
         Terminal.diagnostic("Cleaning \"\(Format.visible(recording.title))\"...")
-        let cleanup = try await library.cleanNoise(of: recording)
+        let cleanup = try await library.cleanNoise(of: recording, asked: library.version(of: recording))
         Terminal.diagnostic(CleanListening.figures(cleanup))
         var kept: Recording?
         if command.dryRun {

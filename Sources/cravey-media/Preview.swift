@@ -203,7 +203,7 @@ struct Preview {
                 return Terminal.diagnostic("No sound above the clip's own noise: nothing to propose.")
             }
             cut = (proposal.start, proposal.end)
-            Terminal.diagnostic(String(format: "Proposed from the waveform: sound above %.0f dBFS (12 dB over its noise floor, at least -70), 150 ms kept on each side.",
+            Terminal.diagnostic(String(format: "Proposed from the waveform: sound above %.0f dBFS (12 dB over its noise floor, at least -70, at most halfway to its loudest peak), 150 ms kept on each side.",
                                        proposal.threshold))
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error))")
@@ -235,6 +235,7 @@ struct Preview {
             return false
         }
         let (start, end) = keptSpan
+        let asked = library.version(of: recording)  // cut only while it is still the clip asked about
         guard case .line(let answer) = await Self.ask("Cut \"\(Format.visible(recording.title))\" to \(ClipTime.text(start))-\(ClipTime.text(end))? The cut parts cannot be recovered. [y/N] ", flushing: true),
               ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
             Terminal.diagnostic("Nothing was cut.")
@@ -242,7 +243,7 @@ struct Preview {
         }
         do {
             let before = recording.duration
-            recording = try await library.trim(recording, from: start, to: end)
+            recording = try await library.trim(recording, from: start, to: end, asked: asked)
             cut = (nil, nil)
             position = 0
             Terminal.diagnostic("Trimmed \"\(Format.visible(recording.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(recording.duration)).")
@@ -258,7 +259,7 @@ struct Preview {
     private mutating func cleanNoise() async -> Bool {
         Terminal.diagnostic("Cleaning the noise...")
         do {
-            let cleanup = try await library.cleanNoise(of: recording)
+            let cleanup = try await library.cleanNoise(of: recording, asked: library.version(of: recording))
             Terminal.diagnostic(CleanListening.figures(cleanup))
             guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink).decide() else { return false }
             recording = kept
@@ -280,6 +281,7 @@ struct Preview {
     private mutating func change(_ field: Field, _ prompt: String, current: String,
                                  _ apply: @escaping @Sendable (inout RecordingMetadata, String) throws -> Void) async {
         let line: String
+        let asked = library.version(of: recording)  // changed only while it is still the clip asked about
         switch await Self.ask(prompt + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") {
         case .line(let typed):
             line = typed
@@ -291,7 +293,7 @@ struct Preview {
         do {
             // SQLite and the writers' lock may wait: off the cooperative pool, as the reads are.
             recording = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
-                try library.edit(recording.id) { metadata in try apply(&metadata, line) }
+                try library.edit(recording.id, asked: asked) { metadata in try apply(&metadata, line) }
             }
             if field == .title { MetadataOptions.noteTrimmed(title: line, notes: nil) }
             if field == .notes { MetadataOptions.noteTrimmed(title: nil, notes: line) }
@@ -304,6 +306,7 @@ struct Preview {
     /// Asks, and deletes the clip on yes; true when it is gone.
     private func discard() async -> Bool {
         // Only what is typed after the question counts: a key typed ahead is no answer.
+        let asked = library.version(of: recording)  // discarded only while it is still the clip asked about
         switch await Self.ask("Discard recording? This cannot be undone. [y/N] ", flushing: true) {
         case .line(let answer) where ["y", "yes"].contains(answer.lowercased()):
             break
@@ -315,7 +318,7 @@ struct Preview {
             return false
         }
         do {
-            _ = try await onDedicatedThread(named: "cravey.delete") { [library, recording] in try library.delete(recording.id) }
+            _ = try await onDedicatedThread(named: "cravey.delete") { [library, recording] in try library.delete(recording.id, asked: asked) }
             Terminal.diagnostic("Discarded \"\(Format.visible(recording.title))\".")
             return true
         } catch {

@@ -26,6 +26,8 @@ struct Trim: AsyncParsableCommand {
     func run() async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
+        // The clip as the question shows it: the cut is made only while it is still so.
+        let asked = library.version(of: recording)
         var proposal: TrimProposal?
         if command.auto {
             proposal = try await library.proposedTrim(of: recording)
@@ -34,10 +36,13 @@ struct Trim: AsyncParsableCommand {
             }
         }
         let start = command.start?.seconds ?? proposal?.start ?? 0
-        let end = min(command.end?.seconds ?? proposal?.end ?? recording.duration, recording.duration)
+        let end = command.end?.seconds ?? proposal?.end ?? recording.duration
         let plan = Plan(id: recording.id.description, duration: recording.duration, start: start, end: end,
                         cutBefore: start, cutAfter: max(recording.duration - end, 0),
                         noiseFloor: proposal?.noiseFloor, threshold: proposal?.threshold)
+        if proposal?.keepsAll(of: recording.duration) != true || command.start != nil || command.end != nil {
+            try library.checkTrim(of: recording, from: start, to: end)  // a dry run refuses what the cut refuses
+        }
         Terminal.diagnostic(Self.describe(plan, of: recording))
         if command.dryRun {
             return try Terminal.print(plan, json: command.json) { "\(ClipTime.text($0.start)) \(ClipTime.text($0.end))" }
@@ -47,7 +52,7 @@ struct Trim: AsyncParsableCommand {
         }
         guard try Terminal.confirm("Cut \"\(Format.visible(recording.title))\"? The cut parts cannot be recovered.", yes: command.yes,
                                    action: "cut", declined: "Nothing was cut.") else { return }
-        let trimmed = try await library.trim(recording, from: start, to: end)
+        let trimmed = try await library.trim(recording, from: start, to: end, asked: asked)
         Terminal.diagnostic("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(recording.duration)) -> \(ClipTime.text(trimmed.duration)).")
         try Terminal.print(trimmed, json: command.json) { $0.id.description }
     }
@@ -58,7 +63,7 @@ struct Trim: AsyncParsableCommand {
         var text = "Keeping \(ClipTime.text(plan.start))-\(ClipTime.text(plan.end)) of \(ClipTime.text(plan.duration)) of \"\(Format.visible(recording.title))\": cutting "
             + String(format: "%.3f s before and %.3f s after.", plan.cutBefore, plan.cutAfter)
         if let floor = plan.noiseFloor, let threshold = plan.threshold {
-            text += String(format: " (--auto: a sound reaches %.0f dBFS, 12 dB over the clip's noise floor of %.0f dBFS or at least -70; 150 ms kept on each side.)",
+            text += String(format: " (--auto: a sound reaches %.0f dBFS, over the clip's noise floor of %.0f dBFS: 12 dB over it, at least -70, at most halfway to its loudest peak; 150 ms kept on each side.)",
                            threshold, floor)
         }
         return text

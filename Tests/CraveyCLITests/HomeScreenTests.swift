@@ -369,6 +369,33 @@ struct HomeScreenTests {
         try terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
+
+    @Test("x asked, then another process trims the clip, then y: the status line says another cravey changed it and nothing was cut; the clip's row and media are as the other left them")
+    func cutAfterAnotherTrim() async throws {
+        // Given the clip of 1 s of silence, 3 s of a tone and 1.5 s of silence, and x asked
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let source = try Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
+                                              "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
+        let clip = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Fumble"))
+        let terminal = try await Self.home(library)
+        try terminal.type("x")
+        try await Self.shows(terminal, "The cut parts cannot be recovered. [y/N]")
+
+        // When another cravey cuts it meanwhile, and then the question is answered yes
+        let other = try await Cravey.run(["trim", clip.id.description, "--start", "0.5", "--end", "5", "--yes", "--library", library.url.path])
+        try #require(other.status == 0, "\(other.error)")
+        let row = try library.recording(clip.id), media = try Data(contentsOf: try library.fileURL(of: clip))
+        try terminal.type("y")
+
+        // Then the status line says so, and the clip is as the other process left it
+        try await Self.shows(terminal, "changed by another cravey", within: 60)
+        #expect(terminal.screen.contains("Nothing was cut"), "\(terminal.screen)")
+        #expect(try library.recording(clip.id) == row)
+        #expect(abs(try #require(row).duration - 4.5) < 0.01)
+        #expect(try Data(contentsOf: try library.fileURL(of: clip)) == media)
+        try terminal.type("q")
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
+    }
 }
 
 /// The home screen's sound, heard at the sink's monitor in real time (run alone by scripts/test).

@@ -12,14 +12,14 @@ import Foundation
 /// | what | methods | file |
 /// |---|---|---|
 /// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
-/// | change words and plays, delete | ``edit(_:_:)``, ``countPlay(of:secondsListened:completed:)``, ``delete(_:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
+/// | change words and plays, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
 /// | export, back up | ``export(_:raw:exportDate:)``, ``backup(to:replacing:encryptingWith:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
 /// | restore | `restore(from:passphrase:progress:)` | `CraveyKit/Library/RecordingLibrary+Restore.swift` |
 /// | record | `record(_:)` | `CraveyKit/Library/RecordingLibrary+Record.swift` |
 /// | import | `importFile(at:metadata:createdAt:)` | `CraveyKit/Library/RecordingLibrary+Import.swift` |
 /// | play | `play(_:options:)` | `CraveyKit/Library/RecordingLibrary+Play.swift` |
 /// | thumbnails, waveforms | `makeThumbnail(of:at:)`, `writeThumbnail(of:at:to:replacing:)`, `waveform(of:)` | `CraveyKit/Library/RecordingLibrary+Analysis.swift` |
-/// | trim, clean up, share | `proposedTrim(of:)`, `trim(_:from:to:)`, `cleanNoise(of:)`, `keep(_:)`, `discard(_:)`, `share(_:to:title:replacing:progress:)` | `CraveyKit/Library/RecordingLibrary+Shape.swift` |
+/// | trim, clean up, share | `proposedTrim(of:)`, `trim(_:from:to:asked:)`, `checkTrim(of:from:to:)`, `cleanNoise(of:asked:)`, `keep(_:)`, `discard(_:)`, `share(_:to:title:replacing:progress:)` | `CraveyKit/Library/RecordingLibrary+Shape.swift` |
 /// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Library/RecordingLibrary+Repair.swift` |
 ///
 /// The parts that work on media (record, import, play, thumbnails, waveforms, trim, repair,

@@ -36,7 +36,7 @@ public struct RecordingMetadata: Sendable, Equatable {
         self.purpose = purpose
     }
 
-    /// A recording's words as they are stored, unchecked: what ``RecordingLibrary/edit(_:_:)``
+    /// A recording's words as they are stored, unchecked: what ``RecordingLibrary/edit(_:asked:_:)``
     /// hands its change to.
     package init(stored recording: Recording) {
         title = recording.title

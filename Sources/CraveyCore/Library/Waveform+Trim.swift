@@ -10,9 +10,9 @@ package struct TrimProposal: Sendable, Equatable, Codable {
     /// The clip's own noise floor: the level (dBFS, of its 10 ms peaks) that a tenth of the clip
     /// stays under.
     package var noiseFloor: Double
-    /// The level (dBFS) a peak must reach to be sound: ``Waveform/thresholdAboveFloor`` above the
-    /// floor, kept between ``Waveform/lowestThreshold`` and ``Waveform/thresholdBelowLoudest`` under
-    /// the loudest peak.
+    /// The level (dBFS) a peak must reach to be sound (``Waveform/threshold(floor:loudest:)``):
+    /// ``Waveform/thresholdAboveFloor`` above the floor, never below
+    /// ``Waveform/lowestThreshold``, and at most halfway from the floor to the loudest peak.
     package var threshold: Double
 
     package init(start: Double, end: Double, noiseFloor: Double, threshold: Double) {
@@ -37,9 +37,12 @@ extension Waveform {
     /// The threshold never goes below -70 dBFS: what is quieter is silence whatever the floor (a
     /// digitally silent lead-in has no floor to speak of).
     package static let lowestThreshold = -70.0
-    /// ...nor closer than 20 dB under the loudest peak, so a clip whose noise is nearly as loud as
-    /// its voice still finds the voice.
+    /// A clip with nothing ``standingOut`` of its floor has its threshold this far under its
+    /// loudest peak: all of it is sound.
     package static let thresholdBelowLoudest = 20.0
+    /// A clip whose loudest peak is less than 6 dB over its floor has nothing standing out of
+    /// its noise (a steady noise's own 10 ms peaks spread about that much): it is kept whole.
+    package static let standingOut = 6.0
     /// A sound is 50 ms of peaks above the threshold within 100 ms: a lone click (a key, a tap
     /// on the microphone, under 50 ms) is not taken for the first or last sound.
     package static let soundWindow = 10
@@ -71,7 +74,7 @@ extension Waveform {
             }
         }
         let floor = Self.decibels(floorMagnitude)
-        let threshold = min(max(floor + Self.thresholdAboveFloor, Self.lowestThreshold), Self.decibels(loudest) - Self.thresholdBelowLoudest)
+        let threshold = Self.threshold(floor: floor, loudest: Self.decibels(loudest))
         let level = Int((pow(10, threshold / 20) * 32768).rounded(.up))
         guard loudest >= level else { return nil }
         let loud = peaks.map { $0.magnitude >= level }
@@ -81,6 +84,20 @@ extension Waveform {
         let end = min(Double(last + 1) * seconds + Self.trimMargin, duration)
         guard end > start else { return nil }
         return TrimProposal(start: start, end: end, noiseFloor: floor, threshold: threshold)
+    }
+
+    /// The level (dBFS) a peak must reach to be sound in a clip of this noise `floor` and this
+    /// `loudest` peak (``TrimProposal/threshold``): 12 dB over the floor, at least -70, and at
+    /// most halfway (in dB) from the floor to the loudest peak. So a steady noise (a fan, traffic)
+    /// within 24 dB of the voice puts the threshold between the two, above the noise's own peaks
+    /// (which spread about 6 dB over its floor) and under the voice's; it is never under the
+    /// floor. A clip with nothing ``standingOut`` of its floor has it ``thresholdBelowLoudest``
+    /// under its loudest peak: all sound, nothing cut.
+    package static func threshold(floor: Double, loudest: Double) -> Double {
+        let overFloor = max(floor + thresholdAboveFloor, lowestThreshold)
+        // Nothing stands out of the floor (a steady sound filling the clip, or a noise alone).
+        guard loudest - floor >= standingOut else { return min(overFloor, loudest - thresholdBelowLoudest) }
+        return min(overFloor, (floor + loudest) / 2)
     }
 
     /// The index of the first loud peak of the first sound (``soundWindow``, ``soundPeaks``) from

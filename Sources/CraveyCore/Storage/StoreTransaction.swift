@@ -45,6 +45,21 @@ package final class StoreTransaction {
     /// Where a file is, for messages.
     package func url(of file: StoredFile) -> URL { files.url(of: file) }
 
+    /// Refuses the change unless the clip is still as `version` shows it (``ClipVersion``):
+    /// `.notFound` when it is gone, `.busy` when another process changed it since the question.
+    /// Returns the row as it is.
+    @discardableResult
+    package func expect(_ version: ClipVersion) throws -> Recording {
+        let shown = version.recording
+        guard let current = try repository.recording(shown.id) else {
+            throw CraveyError(.notFound, "\"\(shown.title)\" is no longer in the library; nothing was changed.")
+        }
+        guard version.matches(current, media: MediaIdentity(of: ClipFiles(current).media(), in: store)) else {
+            throw CraveyError(.busy, "\"\(current.title)\" was changed by another cravey meanwhile; nothing was changed. Look at it again, then try again.")
+        }
+        return current
+    }
+
     // MARK: - Saving
 
     /// Saves a finished file as the clip `recording` with its plays: `file` (one of the clip's

@@ -1,37 +1,6 @@
 import Foundation
 import SystemPackage
 
-/// Which file a clip's media was when something was made from it: its device, inode, size and
-/// change time, read from the descriptor it was read through. A replacement made from one file
-/// is refused once the clip's media is another (another process changed it meanwhile).
-struct MediaIdentity: Equatable, Sendable {
-    private let device: UInt64
-    private let inode: UInt64
-    private let size: Int64
-    private let changed: Int64
-
-    /// The identity of the file open at `descriptor`; nil when it cannot be told. The
-    /// corresponding C function is `fstat`.
-    init?(of descriptor: FileDescriptor) {
-        var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0 else { return nil }
-        self.init(info)
-    }
-
-    private init(_ info: stat) {
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-    }
-
-    /// The identity of `file` in `store`, looked at without following a link.
-    init?(of file: StoredFile, in store: LibraryStore) {
-        guard let info = store.files?.information(about: file) else { return nil }
-        self.init(info)
-    }
-}
-
 extension ClipFinisher {
     /// A clip's new media (trimmed, cleaned), written in `Recordings/` under its writing name,
     /// and what it was made from.
@@ -40,8 +9,9 @@ extension ClipFinisher {
         var recording: Recording
         /// The new media, complete, under the clip's `.importing` name, held by this process.
         var file: StoredFile
-        /// The media file it was made from.
-        var source: MediaIdentity
+        /// The clip as it was when its new media was made from it, or as the question that
+        /// led to the change showed it: the replacement is refused once it is no longer so.
+        var source: ClipVersion
     }
 
     /// What the new media holds, measured once: its duration, its loudness and waveform (one
@@ -78,7 +48,8 @@ extension ClipFinisher {
     ///
     /// A kill or a power cut at any instant leaves the whole old clip or the whole new one, once
     /// `doctor --repair` has run. Under the writers' lock, in order: the clip is read again and
-    /// must still be what the replacement was made from (else nothing changes, `.busy`); the
+    /// must still be the version the replacement was made from or asked about (else nothing
+    /// changes, `.busy`; ``StoreTransaction/expect(_:)``); the
     /// clip's journal is flushed; the new media takes the clip's name in one rename, its folder
     /// flushed; the waveform and thumbnail are written; the row gets the new facts and its copy
     /// is written before the commit; after the commit the journal goes. A crash between the
@@ -89,12 +60,7 @@ extension ClipFinisher {
         let clip = ClipFiles(replacement.recording)
         defer { store.remove(replacement.file) }  // gone already once it took the clip's name
         return try store.write { tx in
-            guard let current = try tx.repository.recording(id) else {
-                throw CraveyError(.notFound, "\"\(replacement.recording.title)\" is no longer in the library; nothing was changed.")
-            }
-            guard MediaIdentity(of: clip.media(), in: store) == replacement.source else {
-                throw CraveyError(.busy, "\"\(current.title)\" was changed by another cravey while this change was being made; nothing was changed. Try again.")
-            }
+            let current = try tx.expect(replacement.source)
             let size = try tx.replaceMedia(of: clip, with: replacement.file)
             do {
                 var thumbnail: String?

@@ -80,24 +80,38 @@ extension RecordingLibrary {
     /// duration, size, loudness, waveform and thumbnail are those of the part kept. The cut parts
     /// are deleted with the old file and cannot be recovered. Returns the row as it now is.
     ///
+    /// The cut is made only while the clip is still as `asked` shows it (the version taken when
+    /// the question "Cut it?" was asked, ``version(of:)``), or, without it, as `recording` is and
+    /// its media was when the cut began.
+    ///
     /// Throws ``CraveyError``: `.invalidInput` for a span outside the clip, shorter than 0.1 s or
-    /// the whole clip; `.notFound` when the clip or its file is gone; `.undecodableMedia` for
-    /// media that does not read; `.cannotWrite` for a full disk. Nothing changes then.
-    public func trim(_ recording: Recording, from start: Double, to end: Double) async throws -> Recording {
-        let end = min(end, recording.duration)
+    /// the whole clip; `.notFound` when the clip or its file is gone; `.busy` when another
+    /// process changed it meanwhile; `.undecodableMedia` for media that does not read;
+    /// `.cannotWrite` for a full disk. Nothing changes then.
+    public func trim(_ recording: Recording, from start: Double, to end: Double, asked: ClipVersion? = nil) async throws -> Recording {
+        try checkTrim(of: recording, from: start, to: end)
+        return try await onDedicatedThread(named: "cravey.trim") { [self] in
+            try shape(recording, asked: asked) { input, file in
+                try Muxer.trim(input, into: file, format: Container(for: recording.type).formatName, from: start, to: end)
+            }
+        }
+    }
+
+    /// Refuses, as ``trim(_:from:to:asked:)`` does, a cut of `recording` to `start`-`end`
+    /// seconds: a span outside the clip (an end past it included), shorter than 0.1 s or the
+    /// whole clip (`.invalidInput`). What a dry run checks without cutting.
+    public func checkTrim(of recording: Recording, from start: Double, to end: Double) throws {
         guard start >= 0, start.isFinite, end.isFinite, start < recording.duration else {
             throw CraveyError(.invalidInput, "Cannot cut \"\(recording.title)\" from \(Self.seconds(start)): it is \(Self.seconds(recording.duration)) long.")
+        }
+        guard end <= recording.duration + 0.0005 else {
+            throw CraveyError(.invalidInput, "Cannot cut \"\(recording.title)\" up to \(Self.seconds(end)): it is \(Self.seconds(recording.duration)) long.")
         }
         guard end - start >= 0.1 else {
             throw CraveyError(.invalidInput, "Cannot cut \"\(recording.title)\" to \(Self.seconds(start))-\(Self.seconds(end)): what is kept must be at least 0.1 s.")
         }
         guard start > 0.0005 || end < recording.duration - 0.0005 else {
             throw CraveyError(.invalidInput, "Nothing to cut: \(Self.seconds(start))-\(Self.seconds(end)) is the whole of \"\(recording.title)\".")
-        }
-        return try await onDedicatedThread(named: "cravey.trim") { [self] in
-            try shape(recording) { input, file in
-                try Muxer.trim(input, into: file, format: Container(for: recording.type).formatName, from: start, to: end)
-            }
         }
     }
 
@@ -112,8 +126,9 @@ extension RecordingLibrary {
     /// Throws ``CraveyError``: `.invalidInput` for a clip without sound or without a stretch to
     /// learn its noise from (its quiet parts digital silence, or its quietest stretch within 10 dB
     /// of its loudness: speech, not noise); `.notFound`, `.undecodableMedia`,
-    /// `.cannotWrite` as ``trim(_:from:to:)``.
-    package func cleanNoise(of recording: Recording) async throws -> NoiseCleanup {
+    /// `.cannotWrite` as ``trim(_:from:to:asked:)``. With `asked` (``version(of:)``), the
+    /// clean-up is made, and later kept, only while the clip is still as it shows it (`.busy`).
+    package func cleanNoise(of recording: Recording, asked: ClipVersion? = nil) async throws -> NoiseCleanup {
         guard let waveform = try await waveform(of: recording) else {
             throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound to clean.")
         }
@@ -129,7 +144,7 @@ extension RecordingLibrary {
         let speech = recording.loudness?.integrated
         return try await onDedicatedThread(named: "cravey.clean") { [self, recording] in
             var result: NoiseCleaner.Result?
-            let (replacement, measured) = try make(recording) { input, file in
+            let (replacement, measured) = try make(recording, asked: asked) { input, file in
                 // The noise's level over the stretch, from a reader of its own (the other reads from the start).
                 let floor = try NoiseCleaner.level(of: try openWithIdentity(recording).0, over: stretch)
                 // Its quietest stretch as loud as its voice: that is the voice, not a noise under it.
@@ -147,8 +162,8 @@ extension RecordingLibrary {
     }
 
     /// Keeps a clean-up: the clip is replaced by its cleaned version in one durable step, as
-    /// ``trim(_:from:to:)`` replaces it. Returns the row as it now is. Throws `.invalidInput` for
-    /// one already kept or discarded, and as ``trim(_:from:to:)`` otherwise (nothing changes then).
+    /// ``trim(_:from:to:asked:)`` replaces it. Returns the row as it now is. Throws `.invalidInput` for
+    /// one already kept or discarded, and as ``trim(_:from:to:asked:)`` otherwise (nothing changes then).
     package func keep(_ cleanup: NoiseCleanup) async throws -> Recording {
         guard cleanup.settle() else {
             throw CraveyError(.invalidInput, "This clean-up of \"\(cleanup.recording.title)\" was already kept or discarded.")
@@ -229,17 +244,24 @@ extension RecordingLibrary {
     /// Makes a new version of `recording`'s media with `body` (which writes it into the file it
     /// is given, reading the media from its start) and replaces the clip with it
     /// (``ClipFinisher/replace(_:with:)``). Blocking.
-    private func shape(_ recording: Recording, _ body: (Demuxer, MediaFile) throws -> Void) throws -> Recording {
-        let (replacement, measured) = try make(recording, body)
+    private func shape(_ recording: Recording, asked: ClipVersion?, _ body: (Demuxer, MediaFile) throws -> Void) throws -> Recording {
+        let (replacement, measured) = try make(recording, asked: asked, body)
         return try ClipFinisher(store: store).replace(replacement, with: measured)
     }
 
     /// Makes a new version of `recording`'s media with `body` under the clip's `.importing`
     /// name (held by this process; one a crash left is removed first, one another process holds
-    /// refused), and measures it. A failure leaves nothing.
-    private func make(_ recording: Recording, _ body: (Demuxer, MediaFile) throws -> Void)
+    /// refused), and measures it. A failure leaves nothing. The replacement keeps the version
+    /// it must still find at its commit: `asked`, else `recording` with the media read; a media
+    /// file already other than `asked`'s is refused (`.busy`) before anything is made.
+    private func make(_ recording: Recording, asked: ClipVersion?, _ body: (Demuxer, MediaFile) throws -> Void)
         throws -> (ClipFinisher.Replacement, ClipFinisher.Measured) {
+        try expectSame(recording.id, asked)
         let (input, identity) = try openWithIdentity(recording)
+        let source = asked ?? ClipVersion(recording: recording, media: identity)
+        guard source.media == identity else {
+            throw CraveyError(.busy, "\"\(recording.title)\" was changed by another cravey meanwhile; nothing was changed. Look at it again, then try again.")
+        }
         let file = ClipFiles(recording).media(.importing)
         let media: MediaFile
         do {
@@ -261,7 +283,7 @@ extension RecordingLibrary {
                 throw error
             }
             let measured = try ClipFinisher(store: store).measure(file, type: recording.type)
-            return (ClipFinisher.Replacement(recording: recording, file: file, source: identity), measured)
+            return (ClipFinisher.Replacement(recording: recording, file: file, source: source), measured)
         } catch {
             store.remove(file)
             if error is CraveyError { throw error }

@@ -15,7 +15,7 @@ extension HomeScreen {
 
     /// Asks for `recording`'s title, notes and purpose, each filled in with what it is now.
     func edit(_ recording: Recording) {
-        mode = .prompt(Prompt(question: Self.editQuestions[0], text: recording.title, purpose: .edit(recording, answers: [])))
+        mode = .prompt(Prompt(question: Self.editQuestions[0], text: recording.title, purpose: .edit(library.version(of: recording), answers: [])))
     }
 
     /// A key typed into a prompt: Enter answers, Escape gives up, Backspace, Ctrl-U and Ctrl-W
@@ -46,28 +46,30 @@ extension HomeScreen {
     private func answer(_ prompt: Prompt) {
         mode = .browsing
         switch prompt.purpose {
-        case .edit(let recording, var answers):
+        case .edit(let asked, var answers):
             answers.append(prompt.text)
             guard answers.count == Self.editQuestions.count else {
+                let recording = asked.recording
                 let current = [recording.title, recording.notes ?? "", recording.purpose?.rawValue ?? ""][answers.count]
-                mode = .prompt(Prompt(question: Self.editQuestions[answers.count], text: current, purpose: .edit(recording, answers: answers)))
+                mode = .prompt(Prompt(question: Self.editQuestions[answers.count], text: current, purpose: .edit(asked, answers: answers)))
                 return
             }
-            change(recording, Array(answers.enumerated()))
-        case .lookBack(let recording, let field):
-            change(recording, [(field, prompt.text)])
+            change(asked, Array(answers.enumerated()))
+        case .lookBack(let asked, let field):
+            change(asked, [(field, prompt.text)])
         }
     }
 
-    /// Changes `recording`'s words (0 the title, 1 the notes, 2 the purpose) as `cravey edit`
-    /// does, in one change: a refusal changes nothing.
-    private func change(_ recording: Recording, _ fields: [(offset: Int, element: String)]) {
-        let library = library, inbox = inbox, id = recording.id
+    /// Changes the words (0 the title, 1 the notes, 2 the purpose) of the clip `asked` shows as
+    /// `cravey edit` does, in one change, only while the clip is still so: a refusal changes
+    /// nothing.
+    private func change(_ asked: ClipVersion, _ fields: [(offset: Int, element: String)]) {
+        let library = library, inbox = inbox, id = asked.recording.id
         let answers = fields.map { ($0.offset, $0.element) }
         Task {
             do {
                 let updated = try await onDedicatedThread(named: "cravey.edit") {
-                    try library.edit(id) { metadata in
+                    try library.edit(id, asked: asked) { metadata in
                         for (field, text) in answers {
                             switch field {
                             case 0: metadata.title = text.isEmpty ? nil : text
@@ -98,22 +100,24 @@ extension HomeScreen {
         refresh()
     }
 
-    /// Deletes `recording` (asked first, by `d`) through the door: its file, thumbnail and row.
-    func delete(_ recording: Recording) {
-        remove(recording, said: "Deleted", kept: "It was kept")
+    /// Deletes the clip `asked` shows (asked first, by `d`) through the door: its file,
+    /// thumbnail and row, only while it is still so.
+    func delete(_ asked: ClipVersion) {
+        remove(asked, said: "Deleted", kept: "It was kept")
     }
 
-    /// Deletes the clip just recorded (the look back's `d`).
-    func discard(_ recording: Recording) {
-        remove(recording, said: "Discarded", kept: "The clip was kept")
+    /// Deletes the clip just recorded (the look back's `d`), only while it is still as asked.
+    func discard(_ asked: ClipVersion) {
+        remove(asked, said: "Discarded", kept: "The clip was kept")
     }
 
-    private func remove(_ recording: Recording, said: String, kept: String) {
-        if playing?.recording.id == recording.id { playing?.manager.stop() }
-        let library = library, inbox = inbox, id = recording.id
+    private func remove(_ asked: ClipVersion, said: String, kept: String) {
+        let id = asked.recording.id
+        if playing?.recording.id == id { playing?.manager.stop() }
+        let library = library, inbox = inbox
         Task {
             do {
-                let deleted = try await onDedicatedThread(named: "cravey.delete") { try library.delete(id) }
+                let deleted = try await onDedicatedThread(named: "cravey.delete") { try library.delete(id, asked: asked) }
                 inbox.post { home in
                     if home.lookBack?.id == id { home.lookBack = nil }
                     home.message = ("\(said) \"\(Format.visible(deleted.title))\".", false)
@@ -129,6 +133,7 @@ extension HomeScreen {
     /// `recording`, found from its stored waveform as `cravey trim --auto` finds it, and asks.
     func proposeCut(_ recording: Recording) {
         let library = library, inbox = inbox
+        let asked = library.version(of: recording)  // cut only while it is still the clip the proposal is of
         Task {
             do {
                 let proposal = try await library.proposedTrim(of: recording)
@@ -137,7 +142,7 @@ extension HomeScreen {
                     if let proposal, !proposal.keepsAll(of: recording.duration) {
                         // The clip's title heads its details above: the question fits 80 columns without it.
                         let question = "Cut to \(ClipTime.text(proposal.start))-\(ClipTime.text(proposal.end)) of \(ClipTime.text(recording.duration))? The cut parts cannot be recovered. [y/N]"
-                        home.mode = .confirm(question: question, recording: recording, yes: .cut(start: proposal.start, end: proposal.end))
+                        home.mode = .confirm(question: question, asked: asked, yes: .cut(start: proposal.start, end: proposal.end))
                     } else {
                         home.message = (proposal == nil ? "No sound above the noise of \"\(title)\": nothing to cut." : "Nothing to cut: the sound fills \"\(title)\".", false)
                     }
@@ -152,15 +157,17 @@ extension HomeScreen {
         }
     }
 
-    /// Cuts `recording` to `start`-`end` seconds (asked first, by `x`) through the door: one
-    /// durable replacement that keeps its id, words and plays. A play of it stops first.
-    func cut(_ recording: Recording, from start: Double, to end: Double) {
+    /// Cuts the clip `asked` shows to `start`-`end` seconds (asked first, by `x`) through the
+    /// door: one durable replacement that keeps its id, words and plays, made only while the
+    /// clip is still so. A play of it stops first.
+    func cut(_ asked: ClipVersion, from start: Double, to end: Double) {
+        let recording = asked.recording
         if playing?.recording.id == recording.id { playing?.manager.stop() }
         let library = library, inbox = inbox
         message = ("Cutting \"\(Format.visible(recording.title))\"...", false)
         Task {
             do {
-                let trimmed = try await library.trim(recording, from: start, to: end)
+                let trimmed = try await library.trim(recording, from: start, to: end, asked: asked)
                 inbox.post { home in
                     if home.lookBack?.id == trimmed.id { home.lookBack = trimmed }
                     home.message = ("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(recording.duration)) -> \(ClipTime.text(trimmed.duration)).", false)

@@ -141,15 +141,15 @@ extension HomeScreen {
             play(clip, counted: false)
         case .character("t"):
             mode = .prompt(Prompt(question: "Title (at most \(RecordingMetadata.maxTitleLength) characters; empty: \"Recording <date>\"):",
-                                  text: clip.title, purpose: .lookBack(clip, field: 0)))
+                                  text: clip.title, purpose: .lookBack(library.version(of: clip), field: 0)))
         case .character("n"):
             mode = .prompt(Prompt(question: "Notes (at most \(RecordingMetadata.maxNotesLength) characters; empty: none):",
-                                  text: clip.notes ?? "", purpose: .lookBack(clip, field: 1)))
+                                  text: clip.notes ?? "", purpose: .lookBack(library.version(of: clip), field: 1)))
         case .character("u"):
             mode = .prompt(Prompt(question: "Purpose (motivational, craving, reflection or milestone; empty: none):",
-                                  text: clip.purpose?.rawValue ?? "", purpose: .lookBack(clip, field: 2)))
+                                  text: clip.purpose?.rawValue ?? "", purpose: .lookBack(library.version(of: clip), field: 2)))
         case .character("d"):
-            mode = .confirm(question: "Discard recording? This cannot be undone. [y/N]", recording: clip, yes: .discard)
+            mode = .confirm(question: "Discard recording? This cannot be undone. [y/N]", asked: library.version(of: clip), yes: .discard)
         case .enter, .escape:
             lookBack = nil
             message = ("Kept \"\(Format.visible(clip.title))\".", false)

@@ -25,8 +25,9 @@ final class HomeScreen {
         case help
         /// A line being typed on the status line.
         case prompt(Prompt)
-        /// A yes-or-no question on the status line: what a yes does to this clip.
-        case confirm(question: String, recording: Recording, yes: Confirmed)
+        /// A yes-or-no question on the status line: what a yes does to this clip, as the
+        /// question showed it (a yes changes it only while it is still so).
+        case confirm(question: String, asked: ClipVersion, yes: Confirmed)
     }
 
     /// What a yes to a question does.
@@ -52,9 +53,9 @@ final class HomeScreen {
     struct Prompt {
         enum Purpose {
             /// `e`: the title, the notes, then the purpose of a clip (`answers` so far).
-            case edit(Recording, answers: [String])
+            case edit(ClipVersion, answers: [String])
             /// The look back's `t`, `n` or `u`: one word of the clip just recorded.
-            case lookBack(Recording, field: Int)
+            case lookBack(ClipVersion, field: Int)
         }
         var question: String
         var text: String
@@ -270,15 +271,16 @@ final class HomeScreen {
             filter(key)
         case .prompt(let prompt):
             type(key, into: prompt)
-        case .confirm(_, let recording, let yes):
+        case .confirm(_, let asked, let yes):
             // A key typed before the question showed is no answer: it is dropped.
             guard questionShown else { return }
             mode = .browsing
+            let recording = asked.recording
             if key == .character("y") || key == .character("Y") {
                 switch yes {
-                case .delete: delete(recording)
-                case .discard: discard(recording)
-                case .cut(let start, let end): cut(recording, from: start, to: end)
+                case .delete: delete(asked)
+                case .discard: discard(asked)
+                case .cut(let start, let end): cut(asked, from: start, to: end)
                 }
             } else {
                 message = (yes.declined(recording), false)
@@ -322,7 +324,7 @@ final class HomeScreen {
             if let recording = selectedRecording { edit(recording) }
         case .character("d"):
             if let recording = selectedRecording {
-                mode = .confirm(question: "Delete \"\(Format.visible(recording.title))\"? This cannot be undone. [y/N]", recording: recording, yes: .delete)
+                mode = .confirm(question: "Delete \"\(Format.visible(recording.title))\"? This cannot be undone. [y/N]", asked: library.version(of: recording), yes: .delete)
             }
         case .character("x"):
             if let recording = selectedRecording { proposeCut(recording) }
