@@ -81,7 +81,7 @@ final class HomeScreen {
         // A question asked now has not been shown yet (``questionShown``).
         didSet { questionShown = false }
     }
-    /// Whether the question on the status line (``Mode/confirm(question:recording:yes:)``) has
+    /// Whether the question on the status line (``Mode/confirm(question:asked:yes:)``) has
     /// been drawn: only a key read after that answers it, as `cravey`'s questions read only what
     /// is typed after they ask.
     private var questionShown = false
@@ -359,9 +359,9 @@ final class HomeScreen {
             message = nil
             prompt.text += text
             mode = .prompt(prompt)
-        case .confirm(_, let recording, let yes):
+        case .confirm(_, let asked, let yes):
             mode = .browsing
-            message = ("Pasted text is no answer. \(yes.declined(recording))", true)
+            message = ("Pasted text is no answer. \(yes.declined(asked.recording))", true)
         case .browsing, .help:
             message = ("Pasted text is not a key: nothing was done.", true)
         }
