@@ -63,18 +63,24 @@ public enum Fixture {
 
     /// Runs ffmpeg with `arguments` into a new file with the extension `ext`, in the test's temporary folder by default.
     ///
-    /// A file made only from ffmpeg's own sources (no argument naming a file) is made once per
-    /// run and copied to each test that asks for it: see ``made(_:_:)``.
+    /// A file of one of the ``singleFiles`` formats made only from ffmpeg's own sources (no
+    /// argument naming a file) is made once per run and copied to each test that asks for it:
+    /// see ``made(_:_:)``.
     public static func make(_ ext: String, in folder: URL? = nil, _ arguments: [String]) throws -> URL {
         let folder = folder ?? temporaryFolder()
         let url = folder.appendingPathComponent("fixture-\(UUID().uuidString).\(ext)")
-        guard !arguments.contains(where: { $0.hasPrefix("/") }) else {
+        guard singleFiles.contains(ext), !arguments.contains(where: { $0.hasPrefix("/") }) else {
             try ffmpeg(arguments, into: url)
             return url
         }
         try FileManager.default.copyItem(at: made(ext, arguments), to: url)
         return url
     }
+
+    /// The formats ffmpeg writes as one file, which a copy of it is whole (an HLS playlist's
+    /// segments, for one, are files beside it).
+    private static let singleFiles: Set = ["m4a", "mp4", "wav", "mp3", "ogg", "opus", "flac", "webm", "mkv", "mov", "avi",
+                                           "aac", "mpg", "ogv", "jpg", "png"]
 
     /// The run's one copy of the file ffmpeg makes of `arguments`, named by them (a 64-bit FNV-1a hash)
     /// in the run's temporary folder (`scripts/test` gives each run its own `TMPDIR`), made the
