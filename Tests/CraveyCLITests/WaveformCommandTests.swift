@@ -76,7 +76,11 @@ struct WaveformCommandTests {
         let id = try #require(try fixture.recordings().first).id
         let alone = temporaryFolder().appendingPathComponent("alone")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Cravey.executable, toPath: alone.appendingPathComponent("cravey").path)
+        // Copied by cp, not by this process: a copy open for writing here is inherited by any
+        // process another test starts meanwhile, and executing it fails with ETXTBSY until that
+        // process ends (seen in a parallel run).
+        let copied = try await runOffPool("cp", [Cravey.executable, alone.appendingPathComponent("cravey").path])
+        try #require(copied.status == 0, "\(copied.error)")
         let arguments = ["waveform", id.description, "--json", "--library", fixture.url.path]
 
         // Then cravey alone cannot make it, and says what is missing
