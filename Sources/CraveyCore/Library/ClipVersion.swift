@@ -12,9 +12,9 @@ import Foundation
 /// time): a trim, a kept clean-up, an edit, a repair that measured it again or a restore all
 /// change one of them. A counted play, and the loudness a first play measures, do not: they
 /// change nothing the question showed.
-public struct ClipVersion: Sendable, Equatable {
+package struct ClipVersion: Sendable, Equatable {
     /// The clip as the question showed it.
-    public let recording: Recording
+    package let recording: Recording
     /// Its media file then; nil when there was none to see.
     package let media: MediaIdentity?
 

@@ -10,10 +10,14 @@ extension RecordingLibrary {
     /// limit existed stays as it is while the notes change). Only those three columns are
     /// written, in one transaction, so a play counted meanwhile by another process is kept.
     /// Throws `.notFound` when there is no such recording, `.invalidInput` for refused words.
-    /// With `asked` (the clip as a question showed it, ``version(of:)``): `.busy`, nothing
-    /// changed, when the clip is no longer so.
     @discardableResult
-    public func edit(_ id: RecordingID, asked: ClipVersion? = nil, _ change: (inout RecordingMetadata) throws -> Void) throws -> Recording {
+    public func edit(_ id: RecordingID, _ change: (inout RecordingMetadata) throws -> Void) throws -> Recording {
+        try edit(id, asked: nil, change)
+    }
+
+    /// ``edit(_:_:)`` after a question: with `asked` (the clip as the question showed it,
+    /// ``version(of:)``), `.busy`, nothing changed, when the clip is no longer so.
+    package func edit(_ id: RecordingID, asked: ClipVersion?, _ change: (inout RecordingMetadata) throws -> Void) throws -> Recording {
         try expectSame(id, asked)
         guard let current = try recording(id) else {
             throw CraveyError(.notFound, "No recording has the id \(id.description).", advice: .listRecordings)
@@ -65,12 +69,17 @@ extension RecordingLibrary {
     ///
     /// A crash half-way leaves the files renamed aside; the next repair restores them if the row
     /// is still there and finishes the deletion if it is not.
-    ///
-    /// With `asked` (the clip as the question "Delete it?" showed it, ``version(of:)``): `.busy`,
-    /// nothing deleted, when the clip changed since (trimmed, cleaned, its words edited): the
-    /// person agreed to delete the clip they were shown, not the one it became.
     @discardableResult
-    public func delete(_ id: RecordingID, asked: ClipVersion? = nil) throws -> Recording {
+    public func delete(_ id: RecordingID) throws -> Recording {
+        try delete(id, asked: nil)
+    }
+
+    /// ``delete(_:)`` after a question: with `asked` (the clip as the question "Delete it?"
+    /// showed it, ``version(of:)``), `.busy`, nothing deleted, when the clip changed since
+    /// (trimmed, cleaned, its words edited): the person agreed to delete the clip they were
+    /// shown, not the one it became.
+    @discardableResult
+    package func delete(_ id: RecordingID, asked: ClipVersion?) throws -> Recording {
         try expectSame(id, asked)
         return try store.write { tx in
             if let asked { try tx.expect(asked) }
@@ -81,7 +90,7 @@ extension RecordingLibrary {
     /// The clip as a question about it shows it now (``ClipVersion``): `recording` as the
     /// caller has it, with the identity of its media file. Take it when asking; hand it to the
     /// change the answer makes, which is refused (`.busy`) if the clip changed meanwhile.
-    public func version(of recording: Recording) -> ClipVersion {
+    package func version(of recording: Recording) -> ClipVersion {
         ClipVersion(recording: recording, media: MediaIdentity(of: ClipFiles(recording).media(), in: store))
     }
 

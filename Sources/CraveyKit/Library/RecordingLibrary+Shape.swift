@@ -80,15 +80,20 @@ extension RecordingLibrary {
     /// duration, size, loudness, waveform and thumbnail are those of the part kept. The cut parts
     /// are deleted with the old file and cannot be recovered. Returns the row as it now is.
     ///
-    /// The cut is made only while the clip is still as `asked` shows it (the version taken when
-    /// the question "Cut it?" was asked, ``version(of:)``), or, without it, as `recording` is and
-    /// its media was when the cut began.
+    /// The cut is made only while the clip is still as `recording` is and its media was when the
+    /// cut began.
     ///
     /// Throws ``CraveyError``: `.invalidInput` for a span outside the clip, shorter than 0.1 s or
     /// the whole clip; `.notFound` when the clip or its file is gone; `.busy` when another
     /// process changed it meanwhile; `.undecodableMedia` for media that does not read;
     /// `.cannotWrite` for a full disk. Nothing changes then.
-    public func trim(_ recording: Recording, from start: Double, to end: Double, asked: ClipVersion? = nil) async throws -> Recording {
+    public func trim(_ recording: Recording, from start: Double, to end: Double) async throws -> Recording {
+        try await trim(recording, from: start, to: end, asked: nil)
+    }
+
+    /// ``trim(_:from:to:)`` after a question: made only while the clip is still as `asked` shows
+    /// it (the version taken when the question "Cut it?" was asked, ``version(of:)``).
+    package func trim(_ recording: Recording, from start: Double, to end: Double, asked: ClipVersion?) async throws -> Recording {
         try checkTrim(of: recording, from: start, to: end)
         return try await onDedicatedThread(named: "cravey.trim") { [self] in
             try shape(recording, asked: asked) { input, file in
