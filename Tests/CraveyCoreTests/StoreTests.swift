@@ -168,6 +168,25 @@ final class StoreTests: Sendable {
         }
     }
 
+    @Test("clips being written: a file held by its writer is, one nobody holds is a leftover, one gone since it was listed was saved by its writer meanwhile")
+    func clipsBeingWritten() throws {
+        // Given an import being written (held), one a crash left (nobody holds it) and one listed
+        // before its writer saved it under the clip's name (gone now)
+        let library = try RecordingLibrary(at: folder.appendingPathComponent("library-\(UUID().uuidString)"))
+        let held = ClipFiles(id: RecordingID(), type: .audio), left = ClipFiles(id: RecordingID(), type: .audio)
+        let saved = ClipFiles(id: RecordingID(), type: .audio)
+        let writing = try library.store.create(held.media(.importing))
+        defer { library.store.discard(writing) }
+        try Data("cut off".utf8).write(to: library.url.appendingPathComponent(left.media(.importing).path))
+
+        // When the store is asked which of the three are being written
+        let listed = [held.media(.importing), left.media(.importing), saved.media(.importing)]
+        let answer = library.store.clipsBeingWritten(listed, rows: [])
+
+        // Then the held one and the gone one are, and the leftover is not
+        #expect(answer == [held, saved])
+    }
+
     @Test("a change waits for the writers' lock another process holds, and runs once it is let go")
     func lockHeldElsewhere() async throws {
         // Given another process holding the library's lock (flock(1)) until told to let go

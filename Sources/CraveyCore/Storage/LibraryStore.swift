@@ -302,13 +302,16 @@ package final class LibraryStore: Sendable {
     /// The clips of `files` some process is writing (or finishing for a repair): its files, and
     /// the clip's other files, are not to be touched by anyone else. Only files being written
     /// and media without a row (`rows`: the ids that have one) can be held, so only those are
-    /// asked.
+    /// asked. A file that has gone since `files` was listed counts as held: its owner saved it
+    /// under its clip's name, or removed it, in between (an import that ended while a repair
+    /// looked at other clips was taken for one a crash cut off).
     package func clipsBeingWritten(_ files: [StoredFile], rows: Set<RecordingID>) -> Set<ClipFiles> {
         guard let library = self.files else { return [] }
         var clips: Set<ClipFiles> = []
         for file in files {
             guard let name = StoredName(file), name.marker == nil, name.part == .media,
-                  name.isWriting || !rows.contains(name.clip.id), library.isLocked(file) else { continue }
+                  name.isWriting || !rows.contains(name.clip.id),
+                  library.isLocked(file) || library.status(of: file) == .missing else { continue }
             clips.insert(name.clip)
         }
         return clips

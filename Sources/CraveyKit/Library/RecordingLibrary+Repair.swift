@@ -43,6 +43,11 @@ extension RecordingLibrary {
             return (try repository.recordings(), try repository.rowsWithImpossibleNumbers(),
                     [StoredFile.Folder.recordings, .thumbnails].flatMap { folder in files.entries(in: folder).map { (folder, $0) } })
         }
+        // Each file as the settled look saw it: a clip trimmed or deleted while earlier clips are
+        // decoded is not taken for a size that disagrees with its row, or for a missing file.
+        var settled: [StoredFile: FileStorageManager.Status] = [:]
+        for (folder, entry) in entries { if let file = entry.file(in: folder) { settled[file] = entry.status } }
+        func status(_ file: StoredFile) -> FileStorageManager.Status { settled[file] ?? .missing }
         var referenced: Set<StoredFile> = []
         for row in rows {
             let clip = ClipFiles(row)
@@ -58,7 +63,7 @@ extension RecordingLibrary {
             referenced.formUnion(ClipFiles.Part.all.filter { $0 != .thumbnail && $0.origin != .transient }.compactMap(clip.file))
             if let thumbnail = row.thumbnailPath {
                 // Its own thumbnail, or a path that is not (a row edited by hand), or a link there.
-                if let own = clip.file(.thumbnail), thumbnail == own.path, store.status(of: own).size != nil || store.status(of: own) == .missing {
+                if let own = clip.file(.thumbnail), thumbnail == own.path, status(own).size != nil || status(own) == .missing {
                     referenced.insert(own)
                 } else {
                     report.unsafeThumbnails.append(.init(id: row.id, title: row.title, thumbnailPath: thumbnail))
@@ -68,7 +73,8 @@ extension RecordingLibrary {
                 report.unsafePaths.append(entry)
                 continue
             }
-            switch store.status(of: clip.media()) {
+            let media = status(clip.media())
+            switch media {
             case .missing:
                 report.missingFiles.append(entry)
                 continue
@@ -82,10 +88,12 @@ extension RecordingLibrary {
             }
             // Read to its end: media damaged after its first seconds still opens, decodes a
             // first frame and says its whole length.
-            if let damage = try MediaProbe.damage(of: store.media(clip.media())) {
+            // Read while another process may change it: damage in a file trimmed or deleted
+            // meanwhile is not this file's.
+            if let damage = try MediaProbe.damage(of: store.media(clip.media())), store.status(of: clip.media()) == media {
                 report.damagedMedia.append(.init(id: row.id, title: row.title, filePath: row.filePath, damage: damage))
             }
-            if store.status(of: clip.file(.copy)!) == .missing { report.missingCopies.append(entry) }
+            if status(clip.file(.copy)!) == .missing { report.missingCopies.append(entry) }
             let missingWaveform = !store.holdsWaveform(of: clip)
             // A video without sound has nothing to measure; looking costs one open of its file.
             guard row.loudness == nil || missingWaveform,
