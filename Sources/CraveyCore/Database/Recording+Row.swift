@@ -5,11 +5,10 @@ extension RecordingType: DatabaseValueConvertible {}
 extension RecordingPurpose: DatabaseValueConvertible {}
 
 extension Recording {
-    /// The columns every request selects, in this order, so rows are read by index.
+    /// The columns every request selects, in this order (``fields``', then the loudness), so
+    /// rows are read by index.
     public static var databaseSelection: [any SQLSelectable] {
-        [Columns.id, Columns.type, Columns.title, Columns.notes, Columns.purpose, Columns.createdAt,
-         Columns.duration, Columns.filePath, Columns.thumbnailPath, Columns.fileSize, Columns.playCount,
-         Columns.lastPlayedAt, Columns.loudnessIntegrated, Columns.loudnessTruePeak]
+        fields.map { Column($0.key) } + [Columns.loudnessIntegrated, Columns.loudnessTruePeak]
     }
 
     /// Reads a row by column index, which is several times faster than the Codable path on

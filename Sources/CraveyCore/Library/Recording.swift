@@ -52,7 +52,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
 
     /// The JSON fields, which are also the columns of the v1 table; ``loudness`` has columns of
     /// its own (``Columns/loudnessIntegrated``, ``Columns/loudnessTruePeak``).
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, type, title, notes, purpose, createdAt, duration, filePath, thumbnailPath
         case fileSize, playCount, lastPlayedAt
     }
@@ -102,18 +102,7 @@ extension Recording: FetchableRecord, PersistableRecord {
     /// Writes every column, the loudness ones included (which the `Encodable` shape, the JSON's,
     /// leaves out).
     public func encode(to container: inout PersistenceContainer) throws {
-        container[Columns.id] = id.description
-        container[Columns.type] = type
-        container[Columns.title] = title
-        container[Columns.notes] = notes
-        container[Columns.purpose] = purpose
-        container[Columns.createdAt] = Self.storedText(createdAt)
-        container[Columns.duration] = duration
-        container[Columns.filePath] = filePath
-        container[Columns.thumbnailPath] = thumbnailPath
-        container[Columns.fileSize] = fileSize
-        container[Columns.playCount] = playCount
-        container[Columns.lastPlayedAt] = lastPlayedAt.map(Self.storedText)
+        for field in Self.fields { container[field.key.rawValue] = field.stored(self) }
         container[Columns.loudnessIntegrated] = loudness?.integrated
         container[Columns.loudnessTruePeak] = loudness?.truePeak
     }

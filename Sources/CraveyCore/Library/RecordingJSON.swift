@@ -91,18 +91,10 @@ struct JSONBuffer {
 
     mutating func write(_ r: Recording, indent: Int) {
         append("{\n")
-        field("createdAt", indent) { $0.date(r.createdAt) }
-        field("duration", indent) { $0.append(r.duration.isFinite ? "\(r.duration)" : "0") }
-        field("fileSize", indent) { $0.append(String(r.fileSize)) }
-        field("filePath", indent) { $0.string(r.filePath) }
-        field("id", indent) { $0.uuid(r.id) }
-        field("lastPlayedAt", indent) { out in r.lastPlayedAt.map { out.date($0) } ?? out.append("null") }
-        field("notes", indent) { out in r.notes.map { out.string($0) } ?? out.append("null") }
-        field("playCount", indent) { $0.append(String(r.playCount)) }
-        field("purpose", indent) { out in r.purpose.map { out.string($0.rawValue) } ?? out.append("null") }
-        field("thumbnailPath", indent) { out in r.thumbnailPath.map { out.string($0) } ?? out.append("null") }
-        field("title", indent) { $0.string(r.title) }
-        field("type", indent, last: true) { $0.string(r.type.rawValue) }
+        let fields = Recording.jsonFields
+        for (index, field) in fields.enumerated() {
+            self.field(field.key.rawValue, indent, last: index == fields.count - 1) { field.json(r, &$0) }
+        }
         pad(indent)
         append("}")
     }
@@ -112,6 +104,11 @@ struct JSONBuffer {
         append("\"\(key)\" : ")
         value(&self)
         append(last ? "\n" : ",\n")
+    }
+
+    /// An optional value: `null`, or the value as `write` writes it.
+    mutating func optional<Value>(_ value: Value?, _ write: (inout JSONBuffer, Value) -> Void) {
+        if let value { write(&self, value) } else { append("null") }
     }
 
     private mutating func pad(_ count: Int) {
