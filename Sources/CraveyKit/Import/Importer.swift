@@ -83,7 +83,6 @@ enum Importer {
         let type: RecordingType = info.videoStream != nil ? .video : .audio
         let partial = ClipFiles(id: id, type: type).media(.importing)
         var created = false
-        let imported: Imported
         do {
             try store.create(partial) { file in
                 created = true
@@ -93,7 +92,6 @@ enum Importer {
                     try Transcoder.transcode(source, into: file, container: Container(for: type), until: { store.isAbandoned(id) })
                 }
             }
-            imported = Imported(file: partial, type: type, duration: try MediaProbe.duration(of: store.media(partial)))
         } catch {
             // A file that was there before is not ours to remove.
             if created { store.remove(partial) }
@@ -106,16 +104,18 @@ enum Importer {
             }
             throw CraveyError(.undecodableMedia, "Cannot import \(source.path): \(error). Nothing was stored.")
         }
-        // Read to its end: a file random, zeroed or cut off after its first seconds opens and
-        // decodes a first frame, and its copy would keep the damage without a word.
-        let damage: String?
+        // Read to its end, in the one reading that gives its length: a file random, zeroed or cut
+        // off after its first seconds opens and decodes a first frame, and its copy would keep
+        // the damage without a word.
+        let decoding: MediaProbe.Decoding
         do {
-            damage = try MediaProbe.damage(of: store.media(partial))
+            decoding = try MediaProbe.decoding(of: store.media(partial))
         } catch {
             store.remove(partial)
+            if error is CraveyError { throw CraveyError(.undecodableMedia, "Cannot import \(source.path): \(error). Nothing was stored.") }
             throw error
         }
-        guard let damage else { return imported }
+        guard let damage = decoding.problem else { return Imported(file: partial, type: type, duration: decoding.declared) }
         store.remove(partial)
         throw CraveyError(.undecodableMedia, "Cannot import \(source.path): it \(damage). Nothing was stored.")
     }

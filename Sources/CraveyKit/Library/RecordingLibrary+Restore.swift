@@ -27,11 +27,17 @@ extension RecordingLibrary {
     /// clip's media before any is saved.
     package func restore(_ checked: CheckedBackup, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
         try restore(checked, checking: { [store] file, recording in
-            let media = store.media(file)
-            if let damage = try MediaProbe.damage(of: media) {
+            // One reading: to the end, and the length the file says, which its record must say too.
+            let decoding: MediaProbe.Decoding
+            do {
+                decoding = try MediaProbe.decoding(of: store.media(file))
+            } catch let error as CraveyError {
+                throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)) holds media that does not decode: it does not open as media (\(error.message)). Nothing was restored.")
+            }
+            if let damage = decoding.problem {
                 throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)) holds media that does not decode: it \(damage). Nothing was restored.")
             }
-            let probed = try MediaProbe.duration(of: media)
+            let probed = decoding.declared
             guard abs(probed - recording.duration) <= max(1, probed * 0.01) else {
                 throw CraveyError(.damagedArchive, "The backup's clip \"\(recording.title)\" (\(recording.id.description)): duration: its record says \(recording.duration) s, its media is \(probed) s long. Nothing was restored.")
             }
