@@ -6,9 +6,10 @@ import CraveyCore
 package struct QuickPlayOptions: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "quickplay",
-        abstract: "List Quick Play, the 3 most played recordings, or play one of them.",
+        abstract: "List Quick Play (the pinned recordings, then the most played: 3 in all), or play one of them.",
         discussion: """
-            Without N, lists them. With N (1 to 3), plays the Nth at once, as `cravey play` does \
+            Without N, lists them: the recordings pinned to a slot (`cravey pin ID [SLOT]`) in \
+            their slots, the other slots filled with the most played. With N (1 to 3), plays the Nth at once, as `cravey play` does \
             (same keys, window, media controls, counting and exit codes); an empty library exits \
             66 and says how to record the first clip.
 
@@ -39,7 +40,7 @@ package struct QuickPlayOptions: ParsableCommand {
         try Terminal.printRecordings(try options.open().quickPlay(), json: json, columns: [
             "ID": Format.shortID, "TITLE": { Format.visible($0.title) }, "PLAYS": { String($0.playCount) },
             "LAST PLAYED": { $0.lastPlayedAt.map(Format.date) ?? "never" },
-            "DURATION": { Format.duration($0.duration) },
+            "DURATION": { Format.duration($0.duration) }, "PINNED": { $0.pinnedSlot.map { "slot \($0)" } ?? "" },
         ])
     }
 

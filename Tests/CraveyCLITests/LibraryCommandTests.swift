@@ -66,6 +66,48 @@ struct LibraryCommandTests {
         #expect(try Recording.jsonDecoder().decode([Recording].self, from: Data(quick.output.utf8)).map(\.id) == [recording.id])
     }
 
+    @Test("pin and unpin: quickplay lists the pinned clip in its slot; a taken slot is said; every slot pinned and none named exits 64; an unknown id 66")
+    func pinAndUnpin() async throws {
+        // Given clips "Played", "Quiet" and "Third", the first played once
+        let library = try Fixture.library(titles: ["Played", "Quiet", "Third", "Fourth"])
+        let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0) })
+        try library.countPlay(of: #require(byTitle["Played"]))
+        let path = library.url.path
+        func id(_ title: String) -> String { String(byTitle[title]!.id.description.prefix(8)) }
+
+        // When "Quiet" is pinned to slot 1
+        let pinned = try await Cravey.run(["pin", id("Quiet"), "1", "--library", path])
+        #expect(pinned.status == 0, "\(pinned.error)")
+        #expect(pinned.error.contains("Pinned \"Quiet\" to Quick Play slot 1"))
+
+        // Then quickplay lists it first, pinned, and its JSON says its slot
+        let listed = try await Cravey.run(["quickplay", "--json", "--library", path])
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(objects.map { $0["title"] as? String } == ["Quiet", "Played", "Fourth"])
+        #expect(objects.first?["pinnedSlot"] as? Int == 1 && objects.last?["pinnedSlot"] is NSNull)
+        #expect(try await Cravey.run(["quickplay", "--library", path]).output.contains("slot 1"))
+
+        // When "Third" takes slot 1, and then every slot is pinned and one more asks for any
+        let taken = try await Cravey.run(["pin", id("Third"), "1", "--library", path])
+        #expect(taken.status == 0 && taken.error.contains("\"Quiet\"") && taken.error.contains("no longer pinned"))
+        for (title, slot) in [("Quiet", "2"), ("Played", "3")] {
+            #expect(try await Cravey.run(["pin", id(title), slot, "--library", path]).status == 0)
+        }
+        let before = try library.recordings()
+        let full = try await Cravey.run(["pin", id("Fourth"), "--library", path])
+        #expect(full.status == 64 && full.error.contains("cravey unpin"))
+        let outOfRange = try await Cravey.run(["pin", id("Fourth"), "4", "--library", path])
+        #expect(outOfRange.status == 64)
+        #expect(try library.recordings() == before)
+
+        // Then unpin lets a slot go, says when there was nothing to do, and an unknown id is 66
+        let unpinned = try await Cravey.run(["unpin", id("Third"), "--library", path])
+        #expect(unpinned.status == 0 && unpinned.error.contains("Unpinned \"Third\" from Quick Play slot 1"))
+        #expect(try await Cravey.run(["unpin", id("Third"), "--library", path]).error.contains("was not pinned"))
+        #expect(try await Cravey.run(["pin", "0000dead", "--library", path]).status == 66)
+        #expect(try library.quickPlay().map(\.pinnedSlot) == [nil, 2, 3])
+    }
+
     @Test("a control character in --title or --notes exits 64 naming it; list, quickplay, info, delete and doctor show a stored one escaped")
     func controlCharacters() async throws {
         let library = try Fixture.library(titles: ["Breathe", "Other"])

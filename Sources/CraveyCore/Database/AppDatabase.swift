@@ -230,6 +230,14 @@ package struct AppDatabase: Sendable {
             // This database's identity: a delete-all's journal names it, and applies only to it.
             try db.execute(sql: "INSERT INTO libraryInfo (key, value) VALUES ('libraryID', lower(hex(randomblob(16))))")
         }
+        // The Quick Play slot a clip is pinned to (1 to 3), NULL when it is not; each slot holds
+        // at most one clip.
+        migrator.registerMigration("pins") { db in
+            try db.alter(table: "recording") { t in
+                t.add(column: "pinnedSlot", .integer).check { $0 == nil || [1, 2, 3].contains($0) }
+            }
+            try db.execute(sql: "CREATE UNIQUE INDEX recording_on_pinnedSlot ON recording(pinnedSlot) WHERE pinnedSlot IS NOT NULL")
+        }
         return migrator
     }
 }

@@ -28,7 +28,12 @@ extension Recording {
                   createdAt: Self.storedDate(row[5]) ?? Date(timeIntervalSince1970: 0),
                   duration: duration.isFinite && Bounds.duration.contains(duration) ? duration : 0, filePath: row[7],
                   thumbnailPath: row[8], fileSize: row[9], playCount: max(playCount, 0),
-                  lastPlayedAt: Self.storedDate(row[11]), loudness: Self.loudness(row[12], row[13]))
+                  lastPlayedAt: Self.storedDate(row[11]), pinnedSlot: Self.slot(row[12]), loudness: Self.loudness(row[13], row[14]))
+    }
+
+    /// A stored Quick Play slot; one no slot has (a database edited by hand) is none.
+    static func slot(_ stored: Int?) -> Int? {
+        stored.flatMap { (1...RecordingRepository.quickPlayCount).contains($0) ? $0 : nil }
     }
 
     /// A stored measurement: both columns set, or none (not measured); one no measurement gives

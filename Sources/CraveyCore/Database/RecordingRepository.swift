@@ -110,9 +110,17 @@ package struct RecordingRepository {
                              peak.lowerBound, peak.upperBound])
     }
 
-    /// The most played recordings: by play count, then last played, then newest.
+    /// Quick Play: each slot's pinned recording, and the slots no recording is pinned to filled
+    /// with the most played of the others (by play count, then last played, then newest), in
+    /// the slots' order. With fewer recordings than slots, a pinned one moves up to the first
+    /// slot left empty before it.
     package func quickPlay() throws -> [Recording] {
-        try Recording.all().order(RecordingSort.mostPlayed.ordering).limit(Self.quickPlayCount).fetchAll(db)
+        let pinned = try Recording.filter(Recording.Columns.pinnedSlot != nil).fetchAll(db)
+        var others = try Recording.filter(Recording.Columns.pinnedSlot == nil).order(RecordingSort.mostPlayed.ordering)
+            .limit(Self.quickPlayCount - pinned.count).fetchAll(db)[...]
+        return (1...Self.quickPlayCount).compactMap { slot in
+            pinned.first { $0.pinnedSlot == slot } ?? others.popFirst()
+        }
     }
 
     package func recording(_ id: RecordingID) throws -> Recording? {

@@ -31,6 +31,7 @@ package struct ClipVersion: Sendable, Equatable {
         shown.createdAt = current.createdAt
         shown.playCount = current.playCount
         shown.lastPlayedAt = current.lastPlayedAt
+        shown.pinnedSlot = current.pinnedSlot
         shown.loudness = current.loudness
         return shown == current && media == self.media
     }

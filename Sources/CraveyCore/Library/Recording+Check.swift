@@ -33,6 +33,9 @@ extension Recording {
             problems.append("lastPlayedAt: \(Self.describe(lastPlayedAt)) is not a date of a clip")
         }
         if !duration.isFinite || !Bounds.duration.contains(duration) { problems.append("duration: \(duration) is not a length of a clip") }
+        if let pinnedSlot, !(1...RecordingRepository.quickPlayCount).contains(pinnedSlot) {
+            problems.append("pinnedSlot: \(pinnedSlot) is not a Quick Play slot (1 to \(RecordingRepository.quickPlayCount))")
+        }
         if fileSize < 0 { problems.append("fileSize: \(fileSize) is negative") }
         if let plays, playCount != plays.count {
             problems.append("playCount: \(playCount) is not the count of its \(plays.count) play\(plays.count == 1 ? "" : "s")")

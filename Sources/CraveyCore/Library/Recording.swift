@@ -45,6 +45,9 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     public var fileSize: Int64
     public var playCount: Int
     public var lastPlayedAt: Date?
+    /// The Quick Play slot (1 to 3) the clip is pinned to, whatever its play count; nil when it
+    /// is not pinned (``RecordingLibrary/pin(_:slot:)``).
+    public var pinnedSlot: Int?
     /// How loud the clip is; nil until it has been measured (when saved or imported, by
     /// `doctor --repair`, or at its first play). Stored in the database only: the JSON that
     /// `--json` and the export print has no such field.
@@ -54,13 +57,13 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     /// its own (``Columns/loudnessIntegrated``, ``Columns/loudnessTruePeak``).
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, type, title, notes, purpose, createdAt, duration, filePath, thumbnailPath
-        case fileSize, playCount, lastPlayedAt
+        case fileSize, playCount, lastPlayedAt, pinnedSlot
     }
 
     package init(id: RecordingID = RecordingID(), type: RecordingType, title: String, notes: String? = nil,
                 purpose: RecordingPurpose? = nil, createdAt: Date = Date(), duration: Double,
                 filePath: String, thumbnailPath: String? = nil, fileSize: Int64,
-                playCount: Int = 0, lastPlayedAt: Date? = nil, loudness: LoudnessMeasurement? = nil) {
+                playCount: Int = 0, lastPlayedAt: Date? = nil, pinnedSlot: Int? = nil, loudness: LoudnessMeasurement? = nil) {
         self.id = id
         self.type = type
         self.title = title
@@ -73,6 +76,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
         self.fileSize = fileSize
         self.playCount = playCount
         self.lastPlayedAt = lastPlayedAt
+        self.pinnedSlot = pinnedSlot
         self.loudness = loudness
     }
 }
@@ -93,6 +97,7 @@ extension Recording: FetchableRecord, PersistableRecord {
         static let fileSize = Column(CodingKeys.fileSize)
         static let playCount = Column(CodingKeys.playCount)
         static let lastPlayedAt = Column(CodingKeys.lastPlayedAt)
+        static let pinnedSlot = Column(CodingKeys.pinnedSlot)
         /// Integrated loudness in LUFS (-Inf for a silent clip); NULL: not measured.
         static let loudnessIntegrated = Column("loudnessIntegrated")
         /// True peak in dBTP (-Inf for digital silence); NULL: not measured.

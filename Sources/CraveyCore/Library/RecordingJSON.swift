@@ -199,5 +199,12 @@ struct JSONBuffer {
         }
     }
 
+    /// A date as ``date(_:)`` writes it, without the quotes: "2026-11-22T15:42:00Z".
+    static func text(_ date: Date) -> String {
+        var out = JSONBuffer()
+        out.date(date)
+        return String(decoding: out.bytes.dropFirst().dropLast(), as: UTF8.self)
+    }
+
     private static let hex = Array("0123456789abcdef".utf8)
 }

@@ -35,6 +35,25 @@ extension RecordingLibrary {
         }
     }
 
+    /// Pins a recording to a Quick Play slot (1 to ``quickPlayCount``), where it stays whatever
+    /// its play count: `slot` nil keeps the slot it is pinned to, or takes the first free one.
+    /// A recording already in the slot is unpinned, and returned as `displaced`. The change is
+    /// one transaction, and each clip's copy (and so its backups) keeps its pin.
+    ///
+    /// Throws ``CraveyError``: `.notFound` for a recording not in the library, `.invalidInput`
+    /// for a slot out of range, or no slot given while every slot is pinned (nothing changes).
+    @discardableResult
+    public func pin(_ id: RecordingID, slot: Int? = nil) throws -> (pinned: Recording, displaced: Recording?) {
+        try store.write { tx in try QuickPlayPins(tx.db).pin(id, to: slot) }
+    }
+
+    /// Unpins a recording: it stays in Quick Play only while it is among the most played. Returns
+    /// its row as it now is; `.notFound` when it is not in the library.
+    @discardableResult
+    public func unpin(_ id: RecordingID) throws -> Recording {
+        try store.write { tx in try QuickPlayPins(tx.db).unpin(id) }
+    }
+
     /// Counts a play of `recording` that happened elsewhere (another program, handed
     /// ``fileURL(of:)``), or here: the event, `playCount` + 1 and `lastPlayedAt`, in one
     /// transaction. Returns the row as it now is; `.notFound` when it is gone.

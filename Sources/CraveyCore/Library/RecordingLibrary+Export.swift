@@ -10,8 +10,7 @@ extension RecordingLibrary {
     }
 
     /// The columns of the CSV export, in order.
-    package static let exportColumns = ["id", "type", "title", "notes", "purpose", "createdAt", "duration", "filePath",
-                                        "thumbnailPath", "fileSize", "playCount", "lastPlayedAt"]
+    package static let exportColumns = Recording.fields.map(\.key.rawValue)
 
     /// The library's metadata (not the media) as bytes, newest recording first.
     ///
@@ -38,17 +37,9 @@ extension RecordingLibrary {
     }
 
     package static func csv(_ recordings: [Recording], raw: Bool) -> String {
-        let iso = ISO8601DateFormatter()
         var lines = [exportColumns.joined(separator: ",")]
         for recording in recordings {
-            let fields: [String] = [
-                recording.id.description, recording.type.rawValue, recording.title,
-                recording.notes ?? "", recording.purpose?.rawValue ?? "", iso.string(from: recording.createdAt),
-                String(recording.duration), recording.filePath, recording.thumbnailPath ?? "",
-                String(recording.fileSize), String(recording.playCount),
-                recording.lastPlayedAt.map(iso.string(from:)) ?? "",
-            ]
-            lines.append(fields.map { csvField(raw ? $0 : inert($0)) }.joined(separator: ","))
+            lines.append(Recording.fields.map { csvField(raw ? $0.cell(recording) : inert($0.cell(recording))) }.joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }

@@ -12,7 +12,7 @@ import Foundation
 /// | what | methods | file |
 /// |---|---|---|
 /// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
-/// | change words and plays, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
+/// | change words and plays, pin, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``pin(_:slot:)``, ``unpin(_:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
 /// | export, back up | ``export(_:raw:exportDate:)``, ``backup(to:replacing:encryptingWith:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
 /// | restore | `restore(from:passphrase:progress:)` | `CraveyKit/Library/RecordingLibrary+Restore.swift` |
 /// | record | `record(_:)` | `CraveyKit/Library/RecordingLibrary+Record.swift` |
@@ -90,7 +90,10 @@ public final class RecordingLibrary: Sendable {
         try store.read { db in try RecordingRepository(db).recording(matching: prefix) }
     }
 
-    /// Quick Play: the ``quickPlayCount`` most played, ties broken by last played, then newest.
+    /// Quick Play, ``quickPlayCount`` recordings: those pinned to a slot (``pin(_:slot:)``) in
+    /// their slots, the other slots filled with the most played, ties broken by last played,
+    /// then newest. With fewer recordings than slots, a pinned one moves up to the first slot
+    /// left empty before it.
     public func quickPlay() throws -> [Recording] {
         try store.read { db in try RecordingRepository(db).quickPlay() }
     }

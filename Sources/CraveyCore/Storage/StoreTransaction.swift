@@ -87,6 +87,12 @@ package final class StoreTransaction {
             releasing.append(file)
             var saved = recording
             saved.filePath = clip.media().path
+            // A pin whose slot another clip holds (a clip restored, or registered from its copy)
+            // is left out: the slot keeps the clip it has.
+            if let slot = saved.pinnedSlot,
+               try QuickPlayPins(db).holder(of: slot) != nil || rows.contains(where: { $0.pinnedSlot == slot }) {
+                saved.pinnedSlot = nil
+            }
             do {
                 let descriptor = try files.open(file)
                 defer { try? descriptor.close() }
