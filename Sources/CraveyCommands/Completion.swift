@@ -25,6 +25,23 @@ enum Completion {
 
     static let purposes = CompletionKind.list(RecordingPurpose.allCases.map(\.rawValue))
 
+    /// The tags the library the command line names (`--library`) uses; for `cravey tag`, each
+    /// also as `+tag` and `-tag`.
+    static let tags = CompletionKind.custom { words, _, _ in
+        let explicit = words.indices.dropLast().last { words[$0] == "--library" }.map { words[$0 + 1] }
+        guard let library = try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false),
+              let tags = try? library.tags() else { return [] }
+        return tags
+    }
+
+    /// What `cravey tag ID` takes: `+tag` for a tag in use (adding it to another clip) and `-tag`.
+    static let tagChanges = CompletionKind.custom { words, index, prefix in
+        let explicit = words.indices.dropLast().last { words[$0] == "--library" }.map { words[$0 + 1] }
+        guard let library = try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false),
+              let tags = try? library.tags() else { return [] }
+        return tags.map { "+" + $0 } + tags.map { "-" + $0 }
+    }
+
     /// The sound server's sources (`kind` "source"), sinks ("sink") or cameras ("camera"), as
     /// `cravey-media devices --json` lists them; the cameras also `test`.
     static func devices(_ kind: String) -> CompletionKind {

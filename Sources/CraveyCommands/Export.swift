@@ -28,14 +28,15 @@ struct Export: ParsableCommand {
     var raw = false
     @Option(help: ArgumentHelp("Write to this new file (mode 0600) instead of stdout. Never a place inside the library.", valueName: "path")) var output: String?
     @Flag(help: "With --output: replace a regular file already there (never a folder, a link or a device).") var force = false
+    @Option(help: "Only the recordings tagged so (`cravey tag`).", completion: Completion.tags) var tag: String?
 
     func run() throws {
         let library = try options.open()
         if let output {
-            try library.export(format, raw: raw, to: URL(fileURLWithPath: output), replacing: force)
+            try library.export(format, raw: raw, tagged: tag, to: URL(fileURLWithPath: output), replacing: force)
             Terminal.diagnostic("Exported to \(output).")
         } else {
-            try Terminal.write(try library.export(format, raw: raw))
+            try Terminal.write(try library.export(format, raw: raw, tagged: tag))
         }
     }
 }

@@ -11,15 +11,18 @@ struct List: ParsableCommand {
     @Option(help: "Order: recent, most-played or title (default: the list.sort setting, else recent).")
     var sort: RecordingSort?
 
+    @Option(help: "Only the recordings tagged so (`cravey tag`).", completion: Completion.tags)
+    var tag: String?
+
     @Flag(help: "Print a JSON array of recordings.")
     var json = false
 
     func run() throws {
-        let recordings = try options.open().recordings(sortedBy: sort ?? Settings.current.listSort)
-        try Terminal.printRecordings(recordings, json: json, columns: [
+        let recordings = try options.open().recordings(sortedBy: sort ?? Settings.current.listSort, tagged: tag)
+        try Terminal.printRecordings(recordings, json: json, tagged: tag, columns: [
             "ID": Format.shortID, "TYPE": \.type.rawValue, "TITLE": { Format.visible($0.title) },
             "DATE": { Format.date($0.createdAt) }, "DURATION": { Format.duration($0.duration) },
-            "PLAYS": { String($0.playCount) },
+            "PLAYS": { String($0.playCount) }, "TAGS": { Format.visible($0.tags.joined(separator: " ")) },
         ])
     }
 }

@@ -23,6 +23,8 @@ package struct QuickPlayOptions: ParsableCommand {
 
     @OptionGroup package var options: LibraryOptions
     @Argument(help: "Play the Nth recording of Quick Play (1 to 3).") package var number: Int?
+    @Option(help: "Quick Play among the recordings tagged so (`cravey tag`).", completion: Completion.tags)
+    package var tag: String?
     @OptionGroup package var playback: PlaybackFlags
     @Flag(help: "Print a JSON array of recordings; with N, one JSON object per line while playing, as `play --json`.")
     package var json = false
@@ -37,7 +39,7 @@ package struct QuickPlayOptions: ParsableCommand {
 
     /// Prints Quick Play as a table, or a JSON array with `--json`.
     package func list() throws {
-        try Terminal.printRecordings(try options.open().quickPlay(), json: json, columns: [
+        try Terminal.printRecordings(try options.open().quickPlay(tagged: tag), json: json, tagged: tag, columns: [
             "ID": Format.shortID, "TITLE": { Format.visible($0.title) }, "PLAYS": { String($0.playCount) },
             "LAST PLAYED": { $0.lastPlayedAt.map(Format.date) ?? "never" },
             "DURATION": { Format.duration($0.duration) }, "PINNED": { $0.pinnedSlot.map { "slot \($0)" } ?? "" },
@@ -47,8 +49,11 @@ package struct QuickPlayOptions: ParsableCommand {
     /// The recording `quickplay N` plays; throws `.notFound` (exit 66) when there is none.
     package func chosen() throws -> (library: RecordingLibrary, recording: Recording) {
         let library = try options.open()
-        let top = try library.quickPlay()
+        let top = try library.quickPlay(tagged: tag)
         let number = number ?? 1
+        if top.isEmpty, let tag {
+            throw CraveyError(.notFound, "No recording is tagged \"\(Format.visible(tag))\": Quick Play for it is empty. `cravey tag ID +\(Format.visible(tag))` tags one.")
+        }
         guard !top.isEmpty else {
             throw CraveyError(.notFound, "Quick Play is empty: the library has no recordings yet. Record the first one with `cravey record --title \"Why I stopped\"` (Ctrl-C ends it), then `cravey quickplay 1` plays it.")
         }

@@ -93,9 +93,10 @@ package enum Terminal {
 
     /// Prints recordings: a JSON array with `--json`, else a table of `columns` (each a heading
     /// and how to show a recording under it), or a hint on stderr when there are none.
-    static func printRecordings(_ recordings: [Recording], json: Bool,
+    static func printRecordings(_ recordings: [Recording], json: Bool, tagged tag: String? = nil,
                                 columns: KeyValuePairs<String, (Recording) -> String>) throws {
         if recordings.isEmpty && !json {
+            if let tag { return diagnostic("No recording is tagged \"\(Format.visible(tag))\" (`cravey tag ID +\(Format.visible(tag))` tags one).") }
             return diagnostic("No recordings yet. Record one with `cravey record`.")
         }
         try print(recordings, json: json) { recordings in

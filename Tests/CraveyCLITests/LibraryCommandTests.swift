@@ -108,6 +108,42 @@ struct LibraryCommandTests {
         #expect(try library.quickPlay().map(\.pinnedSlot) == [nil, 2, 3])
     }
 
+    @Test("tag: +word adds, -word removes, a bare word adds, no change prints the tags; a bad tag exits 64 naming it; list, quickplay and export take --tag")
+    func tagCommand() async throws {
+        // Given two clips
+        let library = try Fixture.library(titles: ["Sister", "Walk"])
+        let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0) })
+        let path = library.url.path
+        func id(_ title: String) -> String { String(byTitle[title]!.id.description.prefix(8)) }
+
+        // When one is tagged +Calm family, then -family, and the other calm
+        let added = try await Cravey.run(["tag", id("Sister"), "+Calm", "family", "--library", path])
+        #expect(added.status == 0, "\(added.error)")
+        #expect(added.error.contains("#calm #family"))
+        #expect(try await Cravey.run(["tag", id("Sister"), "-family", "--library", path]).status == 0)
+        #expect(try await Cravey.run(["tag", id("Walk"), "+calm", "+outside", "--library", path]).status == 0)
+
+        // Then the tags print, list and export narrow to one, and --json has them
+        #expect(try await Cravey.run(["tag", id("Sister"), "--library", path]).output == "#calm\n")
+        let listed = try await Cravey.run(["list", "--tag", "outside", "--json", "--library", path])
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(objects.map { $0["title"] as? String } == ["Walk"] && objects.first?["tags"] as? [String] == ["calm", "outside"])
+        #expect(try await Cravey.run(["quickplay", "--tag", "calm", "--library", path]).output.contains("Sister"))
+        let csv = try await Cravey.run(["export", "--format", "csv", "--tag", "#outside", "--library", path])
+        #expect(csv.output.split(separator: "\r\n").count == 2)
+        let none = try await Cravey.run(["list", "--tag", "nothing", "--library", path])
+        #expect(none.status == 0 && none.error.contains("No recording is tagged \"nothing\""))
+
+        // When a tag is refused, nothing changes
+        let before = try library.recordings()
+        for bad in ["+two words", "+a#b", "+\u{1B}[31m", "+" + String(repeating: "x", count: 31)] {
+            let refused = try await Cravey.run(["tag", id("Sister"), "+ok", bad, "--library", path])
+            #expect(refused.status == 64 && refused.error.contains("tag"), "\(bad.debugDescription): \(refused.error)")
+        }
+        #expect(try await Cravey.run(["list", "--tag", "a b", "--library", path]).status == 64)
+        #expect(try library.recordings() == before)
+    }
+
     @Test("a control character in --title or --notes exits 64 naming it; list, quickplay, info, delete and doctor show a stored one escaped")
     func controlCharacters() async throws {
         let library = try Fixture.library(titles: ["Breathe", "Other"])

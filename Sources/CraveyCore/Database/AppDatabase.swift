@@ -238,6 +238,12 @@ package struct AppDatabase: Sendable {
             }
             try db.execute(sql: "CREATE UNIQUE INDEX recording_on_pinnedSlot ON recording(pinnedSlot) WHERE pinnedSlot IS NOT NULL")
         }
+        // A clip's tags, as ``ClipTags/stored(_:)`` writes them: " calm sister ", "" for none.
+        migrator.registerMigration("tags") { db in
+            try db.alter(table: "recording") { t in
+                t.add(column: "tags", .text).notNull().defaults(to: "")
+            }
+        }
         return migrator
     }
 }

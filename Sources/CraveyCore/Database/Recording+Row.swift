@@ -28,7 +28,8 @@ extension Recording {
                   createdAt: Self.storedDate(row[5]) ?? Date(timeIntervalSince1970: 0),
                   duration: duration.isFinite && Bounds.duration.contains(duration) ? duration : 0, filePath: row[7],
                   thumbnailPath: row[8], fileSize: row[9], playCount: max(playCount, 0),
-                  lastPlayedAt: Self.storedDate(row[11]), pinnedSlot: Self.slot(row[12]), loudness: Self.loudness(row[13], row[14]))
+                  lastPlayedAt: Self.storedDate(row[11]), pinnedSlot: Self.slot(row[12]), tags: ClipTags.parse(row[13]),
+                  loudness: Self.loudness(row[14], row[15]))
     }
 
     /// A stored Quick Play slot; one no slot has (a database edited by hand) is none.

@@ -16,13 +16,15 @@ package struct RecordingRepository {
 
     // MARK: - Reading
 
-    /// Every recording that can be read, in `sort`'s order; a row whose id is no UUID (a
-    /// database edited by hand) is left out, and ``unreadableRows()`` names it.
-    package func recordings(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
+    /// Every recording that can be read (with `tag`, those tagged so), in `sort`'s order; a
+    /// row whose id is no UUID (a database edited by hand) is left out, and
+    /// ``unreadableRows()`` names it.
+    package func recordings(sortedBy sort: RecordingSort = .recent, tagged tag: String? = nil) throws -> [Recording] {
+        let request = tag.map { Recording.filter(ClipTags.tagged($0)) } ?? Recording.all()
         // Every row reads, almost always: GRDB's fetch, row by row only when one does not.
-        if let recordings = try? Recording.all().order(sort.ordering).fetchAll(db) { return recordings }
+        if let recordings = try? request.order(sort.ordering).fetchAll(db) { return recordings }
         var recordings: [Recording] = []
-        let rows = try Row.fetchCursor(db, Recording.all().order(sort.ordering))
+        let rows = try Row.fetchCursor(db, request.order(sort.ordering))
         while let row = try rows.next() {
             if let recording = try? Recording(row: row) { recordings.append(recording) }
         }
@@ -75,9 +77,21 @@ package struct RecordingRepository {
     }
 
     /// The recordings whose title, notes or purpose contain `text`, `%`, `_` and `\` taken as
-    /// themselves.
+    /// themselves; each word of it that starts with `#` (`#calm`) is a tag they have instead.
     private static func containing(_ text: String, among rowIDs: [Int64]? = nil) -> QueryInterfaceRequest<Recording> {
-        let all = rowIDs.map { Recording.filter($0.contains(Column.rowID)) } ?? Recording.all()
+        var all = rowIDs.map { Recording.filter($0.contains(Column.rowID)) } ?? Recording.all()
+        var text = text
+        if text.contains("#") {
+            var words: [Substring] = []
+            for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+                guard word.count > 1, word.first == "#" else {
+                    words.append(word)
+                    continue
+                }
+                all = all.filter(ClipTags.tagged(word.dropFirst().lowercased()))
+            }
+            text = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        }
         guard !text.isEmpty else { return all }
         var escaped = ""
         for character in text {
@@ -114,9 +128,11 @@ package struct RecordingRepository {
     /// with the most played of the others (by play count, then last played, then newest), in
     /// the slots' order. With fewer recordings than slots, a pinned one moves up to the first
     /// slot left empty before it.
-    package func quickPlay() throws -> [Recording] {
-        let pinned = try Recording.filter(Recording.Columns.pinnedSlot != nil).fetchAll(db)
-        var others = try Recording.filter(Recording.Columns.pinnedSlot == nil).order(RecordingSort.mostPlayed.ordering)
+    /// With `tag`, only the recordings tagged so take part.
+    package func quickPlay(tagged tag: String? = nil) throws -> [Recording] {
+        let among = tag.map { Recording.filter(ClipTags.tagged($0)) } ?? Recording.all()
+        let pinned = try among.filter(Recording.Columns.pinnedSlot != nil).fetchAll(db)
+        var others = try among.filter(Recording.Columns.pinnedSlot == nil).order(RecordingSort.mostPlayed.ordering)
             .limit(Self.quickPlayCount - pinned.count).fetchAll(db)[...]
         return (1...Self.quickPlayCount).compactMap { slot in
             pinned.first { $0.pinnedSlot == slot } ?? others.popFirst()

@@ -36,6 +36,12 @@ extension Recording {
         if let pinnedSlot, !(1...RecordingRepository.quickPlayCount).contains(pinnedSlot) {
             problems.append("pinnedSlot: \(pinnedSlot) is not a Quick Play slot (1 to \(RecordingRepository.quickPlayCount))")
         }
+        for tag in tags where (try? ClipTags.checked(tag)) != tag {
+            problems.append("tags: \(CraveyError.quoted(tag, "\"")) is not a tag cravey gives (a word of at most \(ClipTags.maxLength) characters, in lower case)")
+        }
+        if tags.count > ClipTags.maxCount || Set(tags).count != tags.count || tags != tags.sorted() {
+            problems.append("tags: \(tags.count) tags, sorted and each once, at most \(ClipTags.maxCount)")
+        }
         if fileSize < 0 { problems.append("fileSize: \(fileSize) is negative") }
         if let plays, playCount != plays.count {
             problems.append("playCount: \(playCount) is not the count of its \(plays.count) play\(plays.count == 1 ? "" : "s")")

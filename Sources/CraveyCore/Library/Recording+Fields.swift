@@ -4,7 +4,8 @@ import GRDB
 extension Recording {
     /// One field of a recording, named once: its key (the JSON's and the column's name) and how
     /// its value is written as a stored value (the row), as JSON (``JSONBuffer``: `--json`, the
-    /// export, the clip's own copy and a backup's record) and through an `Encoder`.
+    /// export, the clip's own copy and a backup's record), as a CSV cell, and through an
+    /// `Encoder`, and read from a `Decoder` (the JSON read back: a clip's copy, a backup's record).
     struct Field: Sendable {
         let key: CodingKeys
         let stored: @Sendable (Recording) -> DatabaseValue
@@ -12,16 +13,28 @@ extension Recording {
         let encode: @Sendable (Recording, inout KeyedEncodingContainer<CodingKeys>) throws -> Void
         /// The field as a cell of the CSV export (an absent value: empty).
         let cell: @Sendable (Recording) -> String
+        /// Reads the field into a recording; a field a record may lack (an optional one, or one
+        /// added since it was written) keeps the recording's value, the others must be there.
+        let decode: @Sendable (inout Recording, KeyedDecodingContainer<CodingKeys>) throws -> Void
 
-        init<Value: Encodable & SendableMetatype>(_ key: CodingKeys, _ value: @escaping @Sendable (Recording) -> Value,
+        init<Value: Codable & SendableMetatype>(_ key: CodingKeys, _ path: WritableKeyPath<Recording, Value> & Sendable,
                                stored: @escaping @Sendable (Value) -> (any DatabaseValueConvertible)?,
                                json: @escaping @Sendable (Value, inout JSONBuffer) -> Void,
-                               cell: (@Sendable (Value) -> String)? = nil) {
+                               cell: (@Sendable (Value) -> String)? = nil, required: Bool = true) {
+            let value: @Sendable (Recording) -> Value = { $0[keyPath: path] }
             self.key = key
             self.stored = { stored(value($0))?.databaseValue ?? .null }
             self.json = { json(value($0), &$1) }
             self.encode = { try $1.encode(value($0), forKey: key) }
             // By default the cell is the JSON's text without its quotes ("null": empty).
+            let required = required && !(Value.self is any ExpressibleByNilLiteral.Type)
+            self.decode = { recording, container in
+                if let read = try container.decodeIfPresent(Value.self, forKey: key) {
+                    recording[keyPath: path] = read
+                } else if required {
+                    recording[keyPath: path] = try container.decode(Value.self, forKey: key)  // throws what is missing
+                }
+            }
             if let cell {
                 self.cell = { cell(value($0)) }
             } else {
@@ -39,23 +52,25 @@ extension Recording {
     /// index in this order). A new field is a stored property, a coding key, an entry here, its
     /// read in ``init(row:)`` and the migration that adds its column (docs/clip-parts.md).
     static let fields: [Field] = [
-        Field(.id, { $0.id }, stored: { $0.description }, json: { $1.uuid($0) }, cell: { $0.description }),
-        Field(.type, { $0.type }, stored: { $0 }, json: { $1.string($0.rawValue) }, cell: { $0.rawValue }),
-        Field(.title, { $0.title }, stored: { $0 }, json: { $1.string($0) }, cell: { $0 }),
-        Field(.notes, { $0.notes }, stored: { $0 }, json: { $1.optional($0) { $0.string($1) } }, cell: { $0 ?? "" }),
-        Field(.purpose, { $0.purpose }, stored: { $0 }, json: { $1.optional($0) { $0.string($1.rawValue) } },
+        Field(.id, \.id, stored: { $0.description }, json: { $1.uuid($0) }, cell: { $0.description }),
+        Field(.type, \.type, stored: { $0 }, json: { $1.string($0.rawValue) }, cell: { $0.rawValue }),
+        Field(.title, \.title, stored: { $0 }, json: { $1.string($0) }, cell: { $0 }),
+        Field(.notes, \.notes, stored: { $0 }, json: { $1.optional($0) { $0.string($1) } }, cell: { $0 ?? "" }),
+        Field(.purpose, \.purpose, stored: { $0 }, json: { $1.optional($0) { $0.string($1.rawValue) } },
               cell: { $0?.rawValue ?? "" }),
-        Field(.createdAt, { $0.createdAt }, stored: { Recording.storedText($0) }, json: { $1.date($0) },
+        Field(.createdAt, \.createdAt, stored: { Recording.storedText($0) }, json: { $1.date($0) },
               cell: { JSONBuffer.text($0) }),
-        Field(.duration, { $0.duration }, stored: { $0 }, json: { $1.append($0.isFinite ? "\($0)" : "0") }),
-        Field(.filePath, { $0.filePath }, stored: { $0 }, json: { $1.string($0) }, cell: { $0 }),
-        Field(.thumbnailPath, { $0.thumbnailPath }, stored: { $0 }, json: { $1.optional($0) { $0.string($1) } },
+        Field(.duration, \.duration, stored: { $0 }, json: { $1.append($0.isFinite ? "\($0)" : "0") }),
+        Field(.filePath, \.filePath, stored: { $0 }, json: { $1.string($0) }, cell: { $0 }),
+        Field(.thumbnailPath, \.thumbnailPath, stored: { $0 }, json: { $1.optional($0) { $0.string($1) } },
               cell: { $0 ?? "" }),
-        Field(.fileSize, { $0.fileSize }, stored: { $0 }, json: { $1.append(String($0)) }),
-        Field(.playCount, { $0.playCount }, stored: { $0 }, json: { $1.append(String($0)) }),
-        Field(.lastPlayedAt, { $0.lastPlayedAt }, stored: { $0.map(Recording.storedText) },
+        Field(.fileSize, \.fileSize, stored: { $0 }, json: { $1.append(String($0)) }),
+        Field(.playCount, \.playCount, stored: { $0 }, json: { $1.append(String($0)) }),
+        Field(.lastPlayedAt, \.lastPlayedAt, stored: { $0.map(Recording.storedText) },
               json: { $1.optional($0) { $0.date($1) } }, cell: { $0.map(JSONBuffer.text) ?? "" }),
-        Field(.pinnedSlot, { $0.pinnedSlot }, stored: { $0 }, json: { $1.optional($0) { $0.append(String($1)) } }),
+        Field(.pinnedSlot, \.pinnedSlot, stored: { $0 }, json: { $1.optional($0) { $0.append(String($1)) } }),
+        Field(.tags, \.tags, stored: { ClipTags.stored($0) }, json: { $1.strings($0) }, cell: { $0.joined(separator: " ") },
+              required: false),
     ]
 
     /// The fields in the JSON's order: keys sorted.

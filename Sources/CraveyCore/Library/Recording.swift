@@ -48,6 +48,9 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     /// The Quick Play slot (1 to 3) the clip is pinned to, whatever its play count; nil when it
     /// is not pinned (``RecordingLibrary/pin(_:slot:)``).
     public var pinnedSlot: Int?
+    /// The words a person tagged the clip with (`cravey tag`): lower case, sorted, each once
+    /// (`ClipTags`). A record written before clips had tags reads as having none.
+    public var tags: [String]
     /// How loud the clip is; nil until it has been measured (when saved or imported, by
     /// `doctor --repair`, or at its first play). Stored in the database only: the JSON that
     /// `--json` and the export print has no such field.
@@ -57,13 +60,14 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     /// its own (``Columns/loudnessIntegrated``, ``Columns/loudnessTruePeak``).
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, type, title, notes, purpose, createdAt, duration, filePath, thumbnailPath
-        case fileSize, playCount, lastPlayedAt, pinnedSlot
+        case fileSize, playCount, lastPlayedAt, pinnedSlot, tags
     }
 
     package init(id: RecordingID = RecordingID(), type: RecordingType, title: String, notes: String? = nil,
                 purpose: RecordingPurpose? = nil, createdAt: Date = Date(), duration: Double,
                 filePath: String, thumbnailPath: String? = nil, fileSize: Int64,
-                playCount: Int = 0, lastPlayedAt: Date? = nil, pinnedSlot: Int? = nil, loudness: LoudnessMeasurement? = nil) {
+                playCount: Int = 0, lastPlayedAt: Date? = nil, pinnedSlot: Int? = nil, tags: [String] = [],
+                loudness: LoudnessMeasurement? = nil) {
         self.id = id
         self.type = type
         self.title = title
@@ -77,6 +81,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
         self.playCount = playCount
         self.lastPlayedAt = lastPlayedAt
         self.pinnedSlot = pinnedSlot
+        self.tags = tags
         self.loudness = loudness
     }
 }
@@ -98,6 +103,8 @@ extension Recording: FetchableRecord, PersistableRecord {
         static let playCount = Column(CodingKeys.playCount)
         static let lastPlayedAt = Column(CodingKeys.lastPlayedAt)
         static let pinnedSlot = Column(CodingKeys.pinnedSlot)
+        /// The tags as ``ClipTags/stored(_:)`` writes them: " calm sister ", or "" for none.
+        static let tags = Column(CodingKeys.tags)
         /// Integrated loudness in LUFS (-Inf for a silent clip); NULL: not measured.
         static let loudnessIntegrated = Column("loudnessIntegrated")
         /// True peak in dBTP (-Inf for digital silence); NULL: not measured.

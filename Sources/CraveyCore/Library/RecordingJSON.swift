@@ -106,6 +106,16 @@ struct JSONBuffer {
         append(last ? "\n" : ",\n")
     }
 
+    /// An array of strings on one line: `["calm", "sister"]`.
+    mutating func strings(_ values: [String]) {
+        append("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { append(", ") }
+            string(value)
+        }
+        append("]")
+    }
+
     /// An optional value: `null`, or the value as `write` writes it.
     mutating func optional<Value>(_ value: Value?, _ write: (inout JSONBuffer, Value) -> Void) {
         if let value { write(&self, value) } else { append("null") }

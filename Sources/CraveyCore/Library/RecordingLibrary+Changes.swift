@@ -35,6 +35,17 @@ extension RecordingLibrary {
         }
     }
 
+    /// Adds tags to a recording and removes others, in one transaction; its copy (and so its
+    /// backups) keeps them. A tag is one word of at most 30 characters, kept in lower case (see
+    /// `ClipTags`); one both added and removed is removed. Returns the row as it now is.
+    ///
+    /// Throws ``CraveyError``: `.notFound` for a recording not in the library, `.invalidInput`
+    /// for a tag refused or more than 20 tags on the clip (nothing changes).
+    @discardableResult
+    public func tag(_ id: RecordingID, adding: [String] = [], removing: [String] = []) throws -> Recording {
+        try store.write { tx in try ClipTags(tx.db).change(id, adding: adding, removing: removing) }
+    }
+
     /// Pins a recording to a Quick Play slot (1 to ``quickPlayCount``), where it stays whatever
     /// its play count: `slot` nil keeps the slot it is pinned to, or takes the first free one.
     /// A recording already in the slot is unpinned, and returned as `displaced`. The change is

@@ -1,7 +1,7 @@
 import Foundation
 
 extension RecordingLibrary {
-    /// The formats ``export(_:raw:exportDate:)`` writes the library's metadata in.
+    /// The formats ``export(_:raw:tagged:exportDate:)`` writes the library's metadata in.
     package enum ExportFormat: String, Sendable, CaseIterable {
         /// RFC 4180: CRLF line ends; fields with commas, quotes or line breaks are quoted.
         case csv
@@ -17,8 +17,8 @@ extension RecordingLibrary {
     /// CSV is for spreadsheets: a cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading
     /// apostrophe, so a title such as `=HYPERLINK(...)` stays text (OWASP's advice on CSV
     /// injection). `raw` keeps every cell verbatim, for scripts. JSON is always verbatim.
-    package func export(_ format: ExportFormat, raw: Bool = false, exportDate: Date = Date()) throws -> Data {
-        let recordings = try recordings(sortedBy: .recent)
+    package func export(_ format: ExportFormat, raw: Bool = false, tagged tag: String? = nil, exportDate: Date = Date()) throws -> Data {
+        let recordings = try recordings(sortedBy: .recent, tagged: tag)
         switch format {
         case .json:
             return RecordingJSON.encodeExport(recordings, exportDate: exportDate, version: 1)
@@ -31,8 +31,9 @@ extension RecordingLibrary {
     /// (`.invalidInput`): any place inside the library folder (its database, its clips);
     /// something already at `url` unless `replacing`; and, even then, anything there that is not
     /// a regular file (a device, a folder, a link).
-    package func export(_ format: ExportFormat, raw: Bool = false, to url: URL, replacing: Bool = false) throws {
-        let data = try export(format, raw: raw)
+    package func export(_ format: ExportFormat, raw: Bool = false, tagged tag: String? = nil, to url: URL,
+                        replacing: Bool = false) throws {
+        let data = try export(format, raw: raw, tagged: tag)
         try writeOutside(to: url, doing: "write the export to", replacing: replacing) { try $0.write(data) }
     }
 

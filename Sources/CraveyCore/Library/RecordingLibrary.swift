@@ -11,9 +11,9 @@ import Foundation
 ///
 /// | what | methods | file |
 /// |---|---|---|
-/// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
-/// | change words and plays, pin, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``pin(_:slot:)``, ``unpin(_:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
-/// | export, back up | ``export(_:raw:exportDate:)``, ``backup(to:replacing:encryptingWith:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
+/// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay(tagged:)``, ``tags()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
+/// | change words and plays, tag, pin, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``tag(_:adding:removing:)``, ``pin(_:slot:)``, ``unpin(_:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
+/// | export, back up | ``export(_:raw:tagged:exportDate:)``, ``backup(to:replacing:encryptingWith:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
 /// | restore | `restore(from:passphrase:progress:)` | `CraveyKit/Library/RecordingLibrary+Restore.swift` |
 /// | record | `record(_:)` | `CraveyKit/Library/RecordingLibrary+Record.swift` |
 /// | import | `importFile(at:metadata:createdAt:)` | `CraveyKit/Library/RecordingLibrary+Import.swift` |
@@ -75,8 +75,17 @@ public final class RecordingLibrary: Sendable {
     // MARK: - Reading
 
     /// Every recording, in one of the orders the command line offers.
-    public func recordings(sortedBy sort: RecordingSort = .recent) throws -> [Recording] {
-        try store.read { db in try RecordingRepository(db).recordings(sortedBy: sort) }
+    ///
+    /// With `tag`, only the recordings tagged so (``tag(_:adding:removing:)``); a tag no
+    /// recording has lists none, and one no tag can be is refused (`.invalidInput`).
+    public func recordings(sortedBy sort: RecordingSort = .recent, tagged tag: String? = nil) throws -> [Recording] {
+        let tag = try tag.map(ClipTags.named)
+        return try store.read { db in try RecordingRepository(db).recordings(sortedBy: sort, tagged: tag) }
+    }
+
+    /// Every tag some recording has, sorted (what the shells' completion offers).
+    public func tags() throws -> [String] {
+        try store.read { db in try ClipTags(db).inUse() }
     }
 
     /// The recording with this id, or nil.
@@ -94,8 +103,10 @@ public final class RecordingLibrary: Sendable {
     /// their slots, the other slots filled with the most played, ties broken by last played,
     /// then newest. With fewer recordings than slots, a pinned one moves up to the first slot
     /// left empty before it.
-    public func quickPlay() throws -> [Recording] {
-        try store.read { db in try RecordingRepository(db).quickPlay() }
+    /// With `tag`, only the recordings tagged so take part.
+    public func quickPlay(tagged tag: String? = nil) throws -> [Recording] {
+        let tag = try tag.map(ClipTags.named)
+        return try store.read { db in try RecordingRepository(db).quickPlay(tagged: tag) }
     }
 
     /// Every play of a recording, oldest first.
