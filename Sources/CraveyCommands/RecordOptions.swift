@@ -26,6 +26,14 @@ package struct RecordOptions: ParsableCommand {
             --repair` registers what was left. A clean stop rewrites it with its index up front \
             and saves it durably before its id is printed.
 
+            --toggle is one command for a desktop shortcut: it starts a recording when none is \
+            running in this library, and stops and saves the one that is (it sends that process \
+            Ctrl-C's SIGINT and returns once the clip is saved). It needs no terminal: a desktop \
+            notification says "Recording" and "Saved a clip (0:12)", never a title, and the clip \
+            is kept at once, without a look back. Two toggles at once never start two \
+            recordings; a stop that comes while the recording is starting stops it once it has \
+            started. The library's record.toggle file (mode 0600) holds the recording's lock.
+
             Space on a terminal, or SIGUSR1 (`kill -USR1 PID`, for scripts and desktop \
             shortcuts), pauses the recording, and again resumes it: what is captured meanwhile is left out of the clip (sound and \
             video alike, in step), the joint makes no click, and --seconds counts only what was \
@@ -84,6 +92,9 @@ package struct RecordOptions: ParsableCommand {
 
     @Flag(help: "Print the whole recording as JSON instead of its id.")
     package var json = false
+
+    @Flag(help: "Start a recording when none is running, or stop and save the one that is (for a desktop shortcut: no terminal needed, a notification says it started and that it was saved).")
+    package var toggle = false
 
     package init() {}
 

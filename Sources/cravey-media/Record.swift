@@ -13,6 +13,24 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         let metadata = try command.metadata.metadata()
         let library = try command.options.open(creating: true)
+        var toggle: RecordToggle?
+        if command.toggle {
+            let file = try RecordToggle(library: library)
+            guard file.claim() else {
+                try await file.stopOther()
+                return Terminal.diagnostic("Stopped the recording that was running; it is saved.")
+            }
+            toggle = file
+        }
+        // A stop that comes before the recorder exists is kept, and carried out once it does.
+        let recorderOrStop = Locked<(recorder: Recorder?, stopped: Bool)>((nil, false))
+        let signals = StopOnSignals {
+            recorderOrStop.withLock { state in
+                state.stopped = true
+                return state.recorder
+            }?.stop()
+        }
+        defer { signals.cancel() }
         var options = RecordingOptions(source: command.device, maxDuration: command.seconds)
         if command.video {
             let size = command.pictureSize
@@ -21,13 +39,18 @@ struct Record: AsyncParsableCommand {
         }
         let createdAt = Date()
         let recorder = try await library.record(options)
-        let signals = StopOnSignals { recorder.stop() }
-        defer { signals.cancel() }
+        if recorderOrStop.withLock({ state in
+            state.recorder = recorder
+            return state.stopped
+        }) {
+            recorder.stop()
+        }
+        let notice = toggle == nil ? nil : await DesktopNotification.show("Recording")
         // `kill -USR1 PID` pauses and resumes, for scripts and desktop shortcuts.
         let pauses = OnSignals([SIGUSR1]) { recorder.isPaused ? recorder.resume() : recorder.pause() }
         defer { pauses.cancel() }
         // Space pauses and resumes on a terminal; Ctrl-C still stops (the terminal sends SIGINT).
-        let onTerminal = isatty(0) == 1 && isatty(2) == 1
+        let onTerminal = toggle == nil && isatty(0) == 1 && isatty(2) == 1
         let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: onTerminal)
         let keys = onTerminal ? KeyReader(redraw: { [drawn = view.drawn] in Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
             if key == .character(" ") { recorder.isPaused ? recorder.resume() : recorder.pause() }
@@ -44,6 +67,7 @@ struct Record: AsyncParsableCommand {
         }
         keys?.restore()
         pauses.cancel()
+        if toggle != nil { _ = await DesktopNotification.show("Saved a clip (\(Format.duration(recording.duration))).", replacing: notice) }
         Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         // Saved durably before the look back: whatever happens there, the clip is kept.
         if onTerminal && !command.noPreview {

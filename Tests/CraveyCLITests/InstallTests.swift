@@ -64,7 +64,7 @@ struct InstallTests {
                                        environment: environment)
         #expect(zsh.status == 0, "\(zsh.error)")
         // And the launchers are valid and start the installed cravey
-        for entry in ["cravey", "cravey-quickplay"] {
+        for entry in ["cravey", "cravey-quickplay", "cravey-record"] {
             let path = prefix.appendingPathComponent("share/applications/\(entry).desktop").path
             #expect(try await runOffPool("desktop-file-validate", [path]).status == 0)
             #expect(try String(contentsOfFile: path, encoding: .utf8).contains("Exec=\(bin)/cravey "))

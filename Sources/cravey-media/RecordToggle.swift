@@ -1,0 +1,74 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// `cravey record --toggle`: one key, from a desktop shortcut, that starts a recording when none
+/// is running and stops and saves the one that is.
+///
+/// The library's `record.toggle` file says which: the process recording holds an exclusive
+/// `flock` on it from before it starts until it has saved (the kernel lets go when it dies), and
+/// writes its process id in it. A toggle that gets the lock records; one that finds it held sends
+/// the recording process SIGINT (Ctrl-C: stop and save) and waits until the lock is let go, the
+/// clip saved. So two toggles never start two recordings, and a stop that comes while the
+/// recording is still starting stops it as soon as it has started.
+struct RecordToggle {
+    /// The file's name in the library folder.
+    static let fileName = "record.toggle"
+
+    let library: RecordingLibrary
+    private let descriptor: Int32
+
+    /// Opens (or makes, mode 0600) the library's toggle file: a regular file of this user's,
+    /// never through a link.
+    init(library: RecordingLibrary) throws {
+        self.library = library
+        let path = library.url.appendingPathComponent(Self.fileName).path
+        descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        var info = stat()
+        guard descriptor >= 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
+            let reason = descriptor < 0 ? String(cString: strerror(errno)) : "it is not a regular file of yours"
+            if descriptor >= 0 { close(descriptor) }
+            throw CraveyError(.cannotWrite, "Cannot use \(path) to start or stop a recording: \(reason). Remove it; cravey makes it again.")
+        }
+    }
+
+    /// Takes the toggle for this process, when no other process holds it; then writes this
+    /// process's id in it, for the next toggle to stop it.
+    func claim() -> Bool {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return true
+    }
+
+    /// Stops the process recording: SIGINT to the id it wrote (once it has written it, within
+    /// two seconds of taking the toggle), then waits, off the cooperative pool, until it has
+    /// saved and let go. Throws `.busy` when it did not let go within `patience` seconds.
+    func stopOther(patience: Double = 120) async throws {
+        let descriptor = descriptor
+        try await onDedicatedThread(named: "cravey.toggle") {
+            let deadline = ContinuousClock.now + .seconds(patience)
+            var signalled = false
+            while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+                if !signalled, let pid = Self.recorder(in: descriptor) {
+                    signalled = kill(pid, SIGINT) == 0 || errno == ESRCH
+                }
+                guard ContinuousClock.now < deadline else {
+                    throw CraveyError(.busy, "The recording another `cravey record --toggle` runs did not stop within \(Int(patience)) s. Try again, or stop it with Ctrl-C where it runs.")
+                }
+                usleep(20_000)
+            }
+        }
+    }
+
+    /// The id of the process the file names, when it is a `cravey-media` recording.
+    private static func recorder(in descriptor: Int32) -> pid_t? {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = pread(descriptor, &bytes, bytes.count, 0)
+        guard count > 0, let pid = pid_t(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+              pid > 0, let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+              String(decoding: command, as: UTF8.self).split(separator: "\0").contains("--toggle") else { return nil }
+        return pid
+    }
+}

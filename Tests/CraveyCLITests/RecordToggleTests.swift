@@ -1,0 +1,95 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// `cravey record --toggle`, the record key for a desktop shortcut: run as the built binary
+/// without a terminal, against a real PulseAudio server, a private session bus and a
+/// notification server of the tests' own.
+@Suite("cravey record --toggle", .temporaryFiles)
+struct RecordToggleTests {
+    let library = temporaryLibrary()
+
+    @Test("a toggle starts a recording without a terminal and the next stops and saves it; the notifications say so, never its title")
+    func startThenStop() async throws {
+        // Given a tone at the microphone and a notification server on a session bus
+        let bus = try DesktopSession()
+        let (server, log) = try await bus.startNotificationServer()
+        defer { kill(server.processIdentifier, SIGKILL) }
+        let microphone = try VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440)
+        defer { player.terminate() }
+
+        // When a toggle starts a recording, and once 1.5 s are recorded another toggle runs
+        let first = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor,
+                                      "--title", "Secret words"], environment: bus.environment)
+        try await waitForAudio(in: library, seconds: 1.5)
+        let second = try await Cravey.run(["record", "--toggle", "--library", library.path], environment: bus.environment)
+        await exit(of: first)
+
+        // Then the second returned once the clip was saved, the first ended cleanly, and the
+        // library holds the one clip, as long as what was recorded
+        #expect(second.status == 0 && second.error.contains("it is saved"), "\(second.error)")
+        #expect(first.terminationStatus == 0)
+        let rows = try await listed(library)
+        #expect(rows.count == 1 && rows.first?.title == "Secret words")
+        #expect((rows.first?.duration ?? 0) >= 1.5)
+        #expect(try partials(in: library).isEmpty)
+        // The notifications: "Recording", then "Saved a clip (0:0N)." in its place; no title
+        let calls = try DesktopSession.calls(in: log).filter { $0["call"] as? String == "Notify" }
+        #expect(calls.count == 2, "\(calls)")
+        #expect(calls.first?["summary"] as? String == "cravey" && calls.first?["body"] as? String == "Recording", "\(calls)")
+        #expect((calls.last?["body"] as? String)?.hasPrefix("Saved a clip (0:0") == true, "\(calls)")
+        #expect(!"\(calls)".contains("Secret"), "\(calls)")
+        let toggle = library.appendingPathComponent("record.toggle")
+        let mode = try FileManager.default.attributesOfItem(atPath: toggle.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("three toggles at once never start two recordings and leave nothing half-done; the next toggle starts again", .timeLimit(.minutes(2)))
+    func togglesAtOnce() async throws {
+        // Given a tone at the microphone
+        let microphone = try VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440)
+        defer { player.terminate() }
+
+        // When three toggles start at the same instant
+        let toggles = try (0..<3).map { _ in
+            try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor])
+        }
+        // One of them records; the others stop it: all three end
+        for toggle in toggles { await exit(of: toggle) }
+
+        // Then at most one clip was made, none is left half-written, and the library is healthy
+        #expect(try await listed(library).count <= 1)
+        #expect(try partials(in: library).isEmpty)
+        let doctor = try await Cravey.run(["doctor", "--library", library.path])
+        #expect(doctor.status == 0, "\(doctor.output)\(doctor.error)")
+
+        // When a toggle runs again, it records (the lock was let go), and one more saves it
+        let before = try await listed(library).count
+        let again = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor])
+        try await waitForAudio(in: library, seconds: 0.5)
+        #expect(try await Cravey.run(["record", "--toggle", "--library", library.path]).status == 0)
+        await exit(of: again)
+        #expect(again.terminationStatus == 0)
+        #expect(try await listed(library).count == before + 1)
+    }
+
+    @Test("a record.toggle that is a link is refused (exit 73), and what it points at is never touched")
+    func toggleFileThatIsALink() async throws {
+        // Given a library whose record.toggle is a link to a file outside it
+        _ = try RecordingLibrary(at: library)
+        let outside = temporaryFolder().appendingPathComponent("outside.txt")
+        try Data("not cravey's".utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(at: library.appendingPathComponent("record.toggle"), withDestinationURL: outside)
+
+        // When a toggle runs
+        let result = try await Cravey.run(["record", "--toggle", "--library", library.path, "--device", "nope"])
+
+        // Then it is refused, naming the file and the fix, and the file outside is as it was
+        #expect(result.status == 73, "\(result.error)")
+        #expect(result.error.contains("record.toggle") && result.error.contains("Remove it"))
+        #expect(try String(contentsOf: outside, encoding: .utf8) == "not cravey's")
+    }
+}
