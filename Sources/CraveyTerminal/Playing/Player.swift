@@ -1,16 +1,19 @@
-import ArgumentParser
 import CraveyCommands
 import CraveyKit
 import Foundation
 
 /// Plays a recording for `play` and `quickplay N`: the keys and progress bar on a terminal, JSON
 /// lines with `--json`, a clean stop on SIGINT/SIGTERM, and the play counted at the end.
-struct Player {
+package struct Player {
     let library: RecordingLibrary
     let flags: PlaybackFlags
     let json: Bool
 
-    func play(_ recording: Recording) async throws {
+    package init(library: RecordingLibrary, flags: PlaybackFlags, json: Bool) {
+        (self.library, self.flags, self.json) = (library, flags, json)
+    }
+
+    package func play(_ recording: Recording) async throws {
         let title = Format.visible(recording.title)
         let window = recording.type == .video && !flags.noVideo && Self.hasDisplay
         if recording.type == .video && !window {
@@ -104,7 +107,7 @@ struct Player {
     }
 
     /// `--open`: hands the file to the desktop's default player and counts the play.
-    func openInDesktop(_ recording: Recording) throws {
+    package func openInDesktop(_ recording: Recording) throws {
         let url = try library.fileURL(of: recording)
         guard Self.hasDisplay else {
             throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.description.prefix(8))`.")

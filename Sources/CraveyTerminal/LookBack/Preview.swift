@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The clip is saved durably before this starts, so every way out that is not a confirmed
 /// discard keeps it: Enter, end of input, a closed terminal (SIGHUP), Ctrl-C, SIGTERM.
-struct Preview {
+package struct Preview {
     let library: RecordingLibrary
     var recording: Recording
     /// The sink to play it back to (`--device` is the recording's source, so the default sink).
@@ -27,8 +27,12 @@ struct Preview {
     /// Where the last play back stopped: what `i` and `o` take outside a play back.
     var position = 0.0
 
+    package init(library: RecordingLibrary, recording: Recording, sink: String?, signals: OnSignals) {
+        (self.library, self.recording, self.sink, self.signals) = (library, recording, sink, signals)
+    }
+
     /// Runs the look back; returns the clip as kept, or nil when it was discarded.
-    mutating func run() async -> Recording? {
+    package mutating func run() async -> Recording? {
         // From here, a signal keeps the clip as it now stands and ends as Enter does, the
         // terminal's mode put back first.
         let kept = Locked(recording)
@@ -38,7 +42,7 @@ struct Preview {
             do {
                 try Terminal.output(kept.withLock { $0.id.description })
             } catch {
-                CraveyMedia.exit(reporting: error)  // a full disk is 73, as everywhere
+                Cravey.exit(reporting: error)  // a full disk is 73, as everywhere
             }
             Foundation.exit(0)
         }

@@ -16,7 +16,7 @@ import Foundation
 /// The parts: this file (the loop, the list, the keys that browse), `+Draw` (what is drawn
 /// where), `+Play` (the player line), `+Record` (recording and the look back), `+Change`
 /// (edit, delete, the prompts).
-final class HomeScreen {
+package final class HomeScreen {
     /// What the keys do now, besides the player's and the recorder's keys.
     enum Mode {
         case browsing
@@ -134,7 +134,7 @@ final class HomeScreen {
     /// Runs the home screen on the terminal until it is left; the terminal is given back on
     /// every way out. Throws `.invalidInput` when stdin and stdout are not a terminal that can
     /// show it.
-    static func run(_ library: RecordingLibrary) async throws {
+    package static func run(_ library: RecordingLibrary) async throws {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw CraveyError(.invalidInput, "The home screen needs a terminal on stdin and stdout. Run `cravey` in a terminal, or use the commands one by one (`cravey --help` lists them).")
         }
