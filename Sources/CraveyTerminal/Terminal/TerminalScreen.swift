@@ -45,6 +45,18 @@ final class TerminalScreen {
             default: false
             }
         }
+
+        /// `line` (the filter, a prompt) changed by this key: Backspace, Ctrl-U and Ctrl-W take
+        /// back a character, the line, a word; a character is added. Nil when it edits no line.
+        func edit(_ line: String) -> String? {
+            switch self {
+            case .character(let character): line + String(character)
+            case .backspace: String(line.dropLast())
+            case .control("u"): ""
+            case .control("w"): String(line.reversed().drop(while: { $0 == " " }).drop(while: { $0 != " " }).reversed())
+            default: nil
+            }
+        }
     }
 
     private let screen: OpaquePointer
@@ -126,15 +138,20 @@ final class TerminalScreen {
 
     // MARK: - Drawing
 
-    /// Clears the frame being drawn (nothing is written until ``show()``).
-    func erase() { werase(cravey_curses_stdscr()) }
+    /// Draws `frame` whole into ncurses' picture of the screen and writes it: only what changed
+    /// since the last one reaches the terminal.
+    func show(_ frame: TerminalFrame) {
+        werase(cravey_curses_stdscr())
+        for piece in frame.pieces { put(piece.text, row: piece.row, column: piece.column, style: piece.style) }
+        show(cursor: frame.cursor)
+    }
 
     /// Draws `text` at `row` and `column`, within `width` columns (the rest of the row when nil),
     /// cut with "…" when it is wider; wide characters take two columns and combining marks none,
     /// as the terminal shows them. Returns the columns used. The corresponding C function is
     /// `mvwaddnwstr`.
     @discardableResult
-    func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: Style = .plain) -> Int {
+    private func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: Style = .plain) -> Int {
         let room = min(width ?? (columns - column), columns - column)
         guard row >= 0, row < rows, column >= 0, room > 0 else { return 0 }
         let (characters, used) = Self.fitted(text, width: room)
@@ -146,17 +163,10 @@ final class TerminalScreen {
         return used
     }
 
-    /// Paints `width` columns of `row` from `column` blank in `style` (a selected row's bar).
-    func fill(row: Int, column: Int = 0, width: Int? = nil, style: Style) {
-        let room = min(width ?? (columns - column), columns - column)
-        guard room > 0 else { return }
-        put(String(repeating: " ", count: room), row: row, column: column, width: room, style: style)
-    }
-
     /// Writes the frame: only what changed since the last one reaches the terminal. With the
     /// cursor at `cursor`, it shows there (a prompt); else it stays hidden. The corresponding C
     /// functions are `wnoutrefresh` and `doupdate`.
-    func show(cursor: (row: Int, column: Int)? = nil) {
+    private func show(cursor: (row: Int, column: Int)?) {
         if let cursor {
             wmove(cravey_curses_stdscr(), Int32(cursor.row), Int32(min(cursor.column, columns - 1)))
             curs_set(1)
