@@ -39,3 +39,22 @@ struct TerminalPartsTests {
         #expect(HomeLayout(rows: 14, columns: 86).details.count == 1 && HomeLayout(rows: 14, columns: 86).listColumns.date == 21)
     }
 }
+
+/// The look back's choices, listed once for `cravey record` and the home screen.
+@Suite("The look back's choices")
+struct LookBackChoiceTests {
+    @Test("record's look back and the home screen's offer the same choices: the same keys line, labels and questions")
+    func oneList() {
+        #expect(Preview.keys == "p play · t title · n notes · u purpose · d discard · Enter keep")
+        #expect(KeyTable.labels(.lookBack) == LookBackChoice.allCases.map(\.label))
+        #expect(HomeMode.Prompt.questions == LookBackChoice.questions.map { $0 + ":" })
+        #expect(LookBackChoice.questions[0] == "Title (at most 40 characters; empty: \"Recording <date>\")")
+        for choice in LookBackChoice.allCases {
+            let key: TerminalScreen.Key = choice.key.map { .character($0) } ?? .enter
+            #expect(KeyTable.action(for: key, in: .lookBack) == .lookBack(choice))
+            if let character = choice.key { #expect(LookBackChoice(character) == choice) }
+        }
+        #expect(LookBackChoice("\r") == .keep && LookBackChoice("\n") == .keep && LookBackChoice("x") == nil)
+        #expect(KeyTable.action(for: .escape, in: .lookBack) == .lookBack(.keep))
+    }
+}

@@ -102,23 +102,23 @@ enum HomeKeys {
         case .player(let command): return [.player(command)]
         case .pauseRecording: return [.pauseRecording]
         case .stopRecording: return [.stopRecording]
-        case .playBack, .title, .notes, .purpose, .discard, .keep: return lookBack(action, &state)
+        case .lookBack(let choice): return lookBack(choice, &state)
         }
         return []
     }
 
     /// The look back's keys, `cravey record`'s: `p` plays it (not counted), `t`, `n` and `u`
     /// change its words, `d` discards it (asked first), Enter or Escape keep it.
-    private static func lookBack(_ action: HomeAction, _ state: inout HomeState) -> [HomeEffect] {
+    private static func lookBack(_ choice: LookBackChoice, _ state: inout HomeState) -> [HomeEffect] {
         guard let clip = state.media.lookBack else { return [] }
         let asked = state.library.version(of: clip)
-        switch action {
-        case .playBack: return play(clip, counted: false, &state)
-        case .title: state.dialog.mode = .prompt(HomeMode.Prompt(field: 0, of: asked, purpose: .lookBack(asked, field: 0)))
-        case .notes: state.dialog.mode = .prompt(HomeMode.Prompt(field: 1, of: asked, purpose: .lookBack(asked, field: 1)))
-        case .purpose: state.dialog.mode = .prompt(HomeMode.Prompt(field: 2, of: asked, purpose: .lookBack(asked, field: 2)))
-        case .discard: state.dialog.mode = .confirm(question: "Discard recording? This cannot be undone. [y/N]", asked: asked, yes: .discard)
-        default:
+        switch choice {
+        case .play: return play(clip, counted: false, &state)
+        case .title, .notes, .purpose:
+            let field = choice.field ?? 0
+            state.dialog.mode = .prompt(HomeMode.Prompt(field: field, of: asked, purpose: .lookBack(asked, field: field)))
+        case .discard: state.dialog.mode = .confirm(question: LookBackChoice.discardQuestion, asked: asked, yes: .discard)
+        case .keep:
             state.media.lookBack = nil
             state.dialog.say("Kept \"\(Format.visible(clip.title))\".")
         }

@@ -45,11 +45,7 @@ enum HomeMode {
         var purpose: Purpose
 
         /// The questions of a clip's words, in order: the title, the notes, the purpose.
-        static let questions = [
-            "Title (at most \(RecordingMetadata.maxTitleLength) characters; empty: \"Recording <date>\"):",
-            "Notes (at most \(RecordingMetadata.maxNotesLength) characters; empty: none):",
-            "Purpose (motivational, craving, reflection or milestone; empty: none):",
-        ]
+        static let questions = LookBackChoice.questions.map { $0 + ":" }
 
         /// Asks for word `field` (0 the title, 1 the notes, 2 the purpose) of `asked`'s clip,
         /// filled in with what it is now.

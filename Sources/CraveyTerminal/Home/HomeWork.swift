@@ -64,12 +64,8 @@ final class HomeWork {
                                        videoProblem: manager.videoProblem))
             }
             // The desktop's media keys and controls drive the same manager (MPRIS), for a
-            // counted play; best effort, as for `cravey play`.
-            let shown = settings.showsTitles
-            let desktop = counted
-                ? await MediaPlayerService.start(for: manager, playing: recording, title: shown ? recording.title : Player.discreetLine,
-                                                 artwork: shown ? library.thumbnailURL(of: recording) : nil, notification: nil)
-                : nil
+            // counted play, as for `cravey play`.
+            let desktop = counted ? await Player.desktop(for: manager, playing: recording, in: library, notifying: false) : nil
             for await event in manager.events {
                 desktop?.update(event)
                 inbox.post { home in

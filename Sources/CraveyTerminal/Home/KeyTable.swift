@@ -9,8 +9,8 @@ enum HomeAction: Equatable {
     case player(PlayerCommand)
     // A recording under way.
     case pauseRecording, stopRecording, saveAndQuit
-    // The look back at the clip just recorded.
-    case playBack, title, notes, purpose, discard, keep
+    /// A choice of the look back at the clip just recorded.
+    case lookBack(LookBackChoice)
 
     /// Whether it starts work that a recording under way must end first.
     var needsRecorder: Bool {
@@ -86,13 +86,11 @@ enum KeyTable {
         KeyBinding(.playing, "Esc Q", [.escape, .character("Q")], .player(.stop), label: "Esc stop", help: "stop (counted)"),
         KeyBinding(.playing, "f", [.character("f"), .character("F")], .player(.toggleFullScreen), help: "a video full screen"),
 
-        KeyBinding(.lookBack, "p", [.character("p")], .playBack, label: "p play", help: "play it (not counted)"),
-        KeyBinding(.lookBack, "t", [.character("t")], .title, label: "t title", help: "title"),
-        KeyBinding(.lookBack, "n", [.character("n")], .notes, label: "n notes", help: "notes"),
-        KeyBinding(.lookBack, "u", [.character("u")], .purpose, label: "u purpose", help: "purpose"),
-        KeyBinding(.lookBack, "d", [.character("d")], .discard, label: "d discard", help: "discard (asks first)"),
-        KeyBinding(.lookBack, "Enter Esc", [.enter, .escape], .keep, label: "Enter keep", help: "keep"),
-
+    ] + LookBackChoice.allCases.map { choice in
+        // `cravey record`'s choices (``Preview``), Escape keeping too.
+        KeyBinding(.lookBack, choice.key.map { String($0) } ?? "Enter Esc", choice.key.map { [.character($0)] } ?? [.enter, .escape],
+                   .lookBack(choice), label: choice.label, help: choice.help)
+    } + [
         KeyBinding(.browsing, "Enter", [.enter], .play, label: "Enter play", help: "play the selected clip"),
         KeyBinding(.browsing, "1 2 3", ["1", "2", "3"].map { .character($0) }, .quickPlay, label: "1-3 Quick Play", help: "play a Quick Play clip"),
         KeyBinding(.browsing, "r R", [(.character("r"), .record(video: false)), (.character("R"), .record(video: true))],

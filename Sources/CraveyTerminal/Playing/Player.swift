@@ -32,16 +32,8 @@ package struct Player {
         let pauses = OnSignals([SIGUSR1]) { manager.perform(.togglePause) }
         defer { pauses.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
-        // notification says what plays and how to stop it. Whoever sees the screen (the lock
-        // screen, a shared desk) reads "Playing your clip" and sees no picture, unless the
-        // desktop.show-titles setting says to show the title.
-        let shown = showsTitles
-        let desktop = await MediaPlayerService.start(
-            for: manager, playing: recording, title: shown ? recording.title : Self.discreetLine,
-            artwork: shown ? library.thumbnailURL(of: recording) : nil,
-            notification: Terminal.isAttached ? nil : (
-                shown ? "Playing \"\(title)\"" : "cravey",
-                "\(shown ? "" : Self.discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
+        // notification says what plays and how to stop it.
+        let desktop = await Self.desktop(for: manager, playing: recording, in: library, notifying: !Terminal.isAttached)
         // Keys need the terminal on stdin, and stderr one too for what they do. The line is drawn
         // again in place, so not on a terminal that only prints lines (TERM=dumb), which gets no
         // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
@@ -99,6 +91,21 @@ package struct Player {
     /// Whether the desktop (media controls, notification, the video's window) is shown the clip's
     /// title: the desktop.show-titles setting; the terminal's own line shows it either way.
     var showsTitles: Bool { Settings.current.showsTitles }
+
+    /// The desktop's media controls and keys (MPRIS) on a play, for `play`, `quickplay` and the
+    /// home screen alike, best effort; with `notifying`, a notification says what plays and how
+    /// to stop it. Whoever sees the screen (the lock screen, a shared desk) reads "Playing your
+    /// clip" and sees no picture, unless the desktop.show-titles setting says to show the title.
+    static func desktop(for manager: PlaybackManager, playing recording: Recording, in library: RecordingLibrary,
+                        notifying: Bool) async -> MediaPlayerService? {
+        let shown = Settings.current.showsTitles, title = Format.visible(recording.title)
+        return await MediaPlayerService.start(
+            for: manager, playing: recording, title: shown ? recording.title : discreetLine,
+            artwork: shown ? library.thumbnailURL(of: recording) : nil,
+            notification: !notifying ? nil : (
+                shown ? "Playing \"\(title)\"" : "cravey",
+                "\(shown ? "" : discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
+    }
 
     /// True when the environment names a display for a window (X11 or Wayland).
     static var hasDisplay: Bool {
