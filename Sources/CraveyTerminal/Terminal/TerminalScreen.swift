@@ -142,25 +142,21 @@ final class TerminalScreen {
     /// since the last one reaches the terminal.
     func show(_ frame: TerminalFrame) {
         werase(cravey_curses_stdscr())
-        for piece in frame.pieces { put(piece.text, row: piece.row, column: piece.column, style: piece.style) }
+        for piece in frame.pieces { put(piece) }
         show(cursor: frame.cursor)
     }
 
-    /// Draws `text` at `row` and `column`, within `width` columns (the rest of the row when nil),
-    /// cut with "…" when it is wider; wide characters take two columns and combining marks none,
-    /// as the terminal shows them. Returns the columns used. The corresponding C function is
+    /// Draws `piece`, fitted to its room when the frame was made
+    /// (``TerminalFrame/put(_:row:column:width:style:)``). The corresponding C function is
     /// `mvwaddnwstr`.
-    @discardableResult
-    private func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: Style = .plain) -> Int {
-        let room = min(width ?? (columns - column), columns - column)
-        guard row >= 0, row < rows, column >= 0, room > 0 else { return 0 }
-        let (characters, used) = Self.fitted(text, width: room)
-        wattr_set(cravey_curses_stdscr(), attributes(style), 0, nil)
+    private func put(_ piece: TerminalFrame.Piece) {
+        guard piece.row < rows, piece.column < columns else { return }
+        let characters = piece.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        wattr_set(cravey_curses_stdscr(), attributes(piece.style), 0, nil)
         characters.withUnsafeBufferPointer { buffer in
-            _ = mvwaddnwstr(cravey_curses_stdscr(), Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count))
+            _ = mvwaddnwstr(cravey_curses_stdscr(), Int32(piece.row), Int32(piece.column), buffer.baseAddress, Int32(buffer.count))
         }
         wattr_set(cravey_curses_stdscr(), 0, 0, nil)
-        return used
     }
 
     /// Writes the frame: only what changed since the last one reaches the terminal. With the
@@ -181,7 +177,7 @@ final class TerminalScreen {
         doupdate()
     }
 
-    /// Draws the whole screen again at the next ``show()``, whatever the terminal is thought to
+    /// Draws the whole screen again at the next ``show(_:)``, whatever the terminal is thought to
     /// show (after another program wrote over it). The corresponding C function is `clearok`.
     func redrawAll() {
         clearok(cravey_curses_stdscr(), true)
