@@ -126,7 +126,7 @@ enum HomeKeys {
     }
 
     /// Plays `recording` on the player line (a play under way is stopped, and counted, first).
-    static func play(_ recording: Recording, counted: Bool = true, _ state: inout HomeState) -> [HomeEffect] {
+    private static func play(_ recording: Recording, counted: Bool = true, _ state: inout HomeState) -> [HomeEffect] {
         guard state.media.capture == nil, !state.media.recorderBusy else {
             state.dialog.say("A recording is under way: Enter or s stops it first.")
             return []

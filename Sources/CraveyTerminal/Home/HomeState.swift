@@ -114,12 +114,12 @@ struct HomeState {
     }
 
     /// Reads again what is shown, after a change of the library (this process's or another's).
-    mutating func refresh() {
+    private mutating func refresh() {
         updateList { try $0.refresh() }
     }
 
     /// Lays the screen out for `rows` by `columns`.
-    mutating func resize(rows: Int, columns: Int) {
+    private mutating func resize(rows: Int, columns: Int) {
         view.layout = HomeLayout(rows: rows, columns: columns)
         list.rows = max(view.layout.list.count, 1)
     }
