@@ -294,7 +294,7 @@ final class TerminalScreen {
     }
 
     /// Takes the terminal again after ``suspend()`` (`fg`), and draws it whole at the next
-    /// ``show()``. The corresponding C functions are `reset_prog_mode` and `mousemask`.
+    /// ``show(_:)``. The corresponding C functions are `reset_prog_mode` and `mousemask`.
     func resume() {
         reset_prog_mode()
         mousemask(Self.mouseEvents, nil)
