@@ -103,6 +103,16 @@ let package = Package(
             name: "cravey",
             dependencies: ["CraveyCommands"]
         ),
+        // The terminal app: the home screen, the look back after a recording, the player line,
+        // the meter, the key reader and the terminal's mode, as `cravey-media`'s commands use them.
+        .target(
+            name: "CraveyTerminal",
+            dependencies: [
+                "CraveyCommands",
+                "CraveyKit",
+                "CNcurses",
+            ]
+        ),
         // Runs the commands that need FFmpeg and PulseAudio (their types live here); `cravey`
         // hands them over by verb before parsing.
         .executableTarget(
@@ -110,7 +120,7 @@ let package = Package(
             dependencies: [
                 "CraveyCommands",
                 "CraveyKit",
-                "CNcurses",
+                "CraveyTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -152,6 +162,12 @@ let package = Package(
             name: "cravey-fuzz",
             dependencies: ["CraveyCore", "CraveyKit"],
             path: "Tests/CraveyFuzz"
+        ),
+        // The terminal app's behaviour as values: keys in, state and screen text out, on real
+        // SQLite libraries, without a terminal.
+        .testTarget(
+            name: "CraveyTerminalTests",
+            dependencies: ["CraveyTerminal", "CraveyTestSupport"]
         ),
         .testTarget(
             name: "CraveyCLITests",

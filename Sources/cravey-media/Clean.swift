@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyCommands
 import CraveyKit
+import CraveyTerminal
 import Foundation
 
 /// Runs `cravey clean` (its command line is ``CleanOptions``, which `cravey` shows in its help).

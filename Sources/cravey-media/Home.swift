@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyCommands
 import CraveyKit
+import CraveyTerminal
 
 /// Runs `cravey home`, which `cravey` alone opens on a terminal (its command line and manual are
 /// ``HomeOptions``).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyCommands
 import CraveyKit
+import CraveyTerminal
 import Foundation
 
 /// Runs `cravey import` (its command line is ``ImportOptions``, which `cravey` shows in its help).

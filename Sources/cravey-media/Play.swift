@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyCommands
 import CraveyKit
+import CraveyTerminal
 import Foundation
 
 /// Runs `cravey play` (its command line is ``PlayOptions``, which `cravey` shows in its help).

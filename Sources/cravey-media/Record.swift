@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyCommands
 import CraveyKit
+import CraveyTerminal
 import Foundation
 
 /// Runs `cravey record` (its command line is ``RecordOptions``, which `cravey` shows in its help).

@@ -1,16 +1,19 @@
-import ArgumentParser
 import CraveyCommands
 import CraveyKit
 import Foundation
 
 /// Plays a recording for `play` and `quickplay N`: the keys and progress bar on a terminal, JSON
 /// lines with `--json`, a clean stop on SIGINT/SIGTERM, and the play counted at the end.
-struct Player {
+package struct Player {
     let library: RecordingLibrary
     let flags: PlaybackFlags
     let json: Bool
 
-    func play(_ recording: Recording) async throws {
+    package init(library: RecordingLibrary, flags: PlaybackFlags, json: Bool) {
+        (self.library, self.flags, self.json) = (library, flags, json)
+    }
+
+    package func play(_ recording: Recording) async throws {
         let title = Format.visible(recording.title)
         let window = recording.type == .video && !flags.noVideo && Self.hasDisplay
         if recording.type == .video && !window {
@@ -29,16 +32,8 @@ struct Player {
         let pauses = OnSignals([SIGUSR1]) { manager.perform(.togglePause) }
         defer { pauses.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
-        // notification says what plays and how to stop it. Whoever sees the screen (the lock
-        // screen, a shared desk) reads "Playing your clip" and sees no picture, unless the
-        // desktop.show-titles setting says to show the title.
-        let shown = showsTitles
-        let desktop = await MediaPlayerService.start(
-            for: manager, playing: recording, title: shown ? recording.title : Self.discreetLine,
-            artwork: shown ? library.thumbnailURL(of: recording) : nil,
-            notification: Terminal.isAttached ? nil : (
-                shown ? "Playing \"\(title)\"" : "cravey",
-                "\(shown ? "" : Self.discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
+        // notification says what plays and how to stop it.
+        let desktop = await Self.desktop(for: manager, playing: recording, in: library, notifying: !Terminal.isAttached)
         // Keys need the terminal on stdin, and stderr one too for what they do. The line is drawn
         // again in place, so not on a terminal that only prints lines (TERM=dumb), which gets no
         // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
@@ -97,6 +92,21 @@ struct Player {
     /// title: the desktop.show-titles setting; the terminal's own line shows it either way.
     var showsTitles: Bool { Settings.current.showsTitles }
 
+    /// The desktop's media controls and keys (MPRIS) on a play, for `play`, `quickplay` and the
+    /// home screen alike, best effort; with `notifying`, a notification says what plays and how
+    /// to stop it. Whoever sees the screen (the lock screen, a shared desk) reads "Playing your
+    /// clip" and sees no picture, unless the desktop.show-titles setting says to show the title.
+    static func desktop(for manager: PlaybackManager, playing recording: Recording, in library: RecordingLibrary,
+                        notifying: Bool) async -> MediaPlayerService? {
+        let shown = Settings.current.showsTitles, title = Format.visible(recording.title)
+        return await MediaPlayerService.start(
+            for: manager, playing: recording, title: shown ? recording.title : discreetLine,
+            artwork: shown ? library.thumbnailURL(of: recording) : nil,
+            notification: !notifying ? nil : (
+                shown ? "Playing \"\(title)\"" : "cravey",
+                "\(shown ? "" : discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
+    }
+
     /// True when the environment names a display for a window (X11 or Wayland).
     static var hasDisplay: Bool {
         let environment = ProcessInfo.processInfo.environment
@@ -104,7 +114,7 @@ struct Player {
     }
 
     /// `--open`: hands the file to the desktop's default player and counts the play.
-    func openInDesktop(_ recording: Recording) throws {
+    package func openInDesktop(_ recording: Recording) throws {
         let url = try library.fileURL(of: recording)
         guard Self.hasDisplay else {
             throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.description.prefix(8))`.")

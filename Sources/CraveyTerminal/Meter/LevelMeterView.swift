@@ -4,7 +4,7 @@ import Foundation
 
 /// Shows what is being recorded on stderr: a live meter on a terminal, a line otherwise, and
 /// what ended early and how many frames a video holds.
-struct LevelMeterView {
+package struct LevelMeterView {
     let seconds: Double?
     /// A video's options, for its summary line.
     let video: RecordingOptions?
@@ -12,9 +12,13 @@ struct LevelMeterView {
     var spaceToPause = false
     /// The meter's line as last drawn, to draw again when the terminal is taken back after
     /// Ctrl-Z and `fg`.
-    let drawn = Locked("")
+    package let drawn = Locked("")
 
-    func show(_ events: AsyncStream<RecordingEvent>) async {
+    package init(seconds: Double?, video: RecordingOptions?, spaceToPause: Bool = false) {
+        (self.seconds, self.video, self.spaceToPause) = (seconds, video, spaceToPause)
+    }
+
+    package func show(_ events: AsyncStream<RecordingEvent>) async {
         // The meter is drawn again in place: it needs a terminal on stderr that does more than
         // print lines (not TERM=dumb). NO_COLOR takes its colour, not the meter.
         let live = Terminal.canRedraw

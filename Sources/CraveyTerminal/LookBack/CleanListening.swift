@@ -4,17 +4,21 @@ import Foundation
 
 /// A clean-up compared with its clip on the terminal and kept or not: `cravey clean` and the
 /// look back's `c` both ask through it.
-struct CleanListening {
+package struct CleanListening {
     let library: RecordingLibrary
     let cleanup: NoiseCleanup
     /// The sink to listen on (nil: the default one).
     let sink: String?
 
+    package init(library: RecordingLibrary, cleanup: NoiseCleanup, sink: String?) {
+        (self.library, self.cleanup, self.sink) = (library, cleanup, sink)
+    }
+
     static let keys = "p listen (a switches before/after) · y keep the cleaned clip · n keep it as it was"
 
     /// What the clean-up measured, for a person: where the noise was learnt, its floor before
     /// and after, and the change of the speech level.
-    static func figures(_ cleanup: NoiseCleanup) -> String {
+    package static func figures(_ cleanup: NoiseCleanup) -> String {
         let sample = cleanup.noiseSample
         var text = "Noise learnt from \(ClipTime.text(sample.lowerBound))-\(ClipTime.text(sample.upperBound)), the clip's quietest stretch.\n"
         text += "Noise floor: \(level(cleanup.noiseFloorBefore)) before, \(level(cleanup.noiseFloorAfter)) after"
@@ -35,7 +39,7 @@ struct CleanListening {
 
     /// Asks until the person keeps the cleaned clip (`y`: returns the row as it now is) or not
     /// (`n`, Enter, the end of input: it is discarded, nil); `p` listens first.
-    func decide() async throws -> Recording? {
+    package func decide() async throws -> Recording? {
         while true {
             Terminal.diagnostic(Self.keys)
             let key = try? await onDedicatedThread(named: "cravey.keys", { Preview.readKey() }) ?? nil

@@ -8,21 +8,21 @@ import Foundation
 /// runs the action. A libdispatch signal source is no good here: it blocks the signal in the
 /// thread that makes it only, and with the sound server's and the pipeline's threads already
 /// running, a signal sent to the process could land in one of those and be ignored.
-class OnSignals {
+package class OnSignals {
     private let numbers: [Int32]
 
-    init(_ numbers: [Int32], _ action: @escaping @Sendable () -> Void) {
+    package init(_ numbers: [Int32], _ action: @escaping @Sendable () -> Void) {
         self.numbers = numbers
         SignalPipe.shared.install(numbers, action)
     }
 
     /// From now on, runs `action` instead.
-    func handle(with action: @escaping @Sendable () -> Void) {
+    package func handle(with action: @escaping @Sendable () -> Void) {
         SignalPipe.shared.install(numbers, action)
     }
 
     /// Back to what the signals did before: their default action, or being ignored.
-    func cancel() {
+    package func cancel() {
         SignalPipe.shared.remove(numbers)
     }
 }

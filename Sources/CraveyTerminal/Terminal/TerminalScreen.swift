@@ -45,6 +45,18 @@ final class TerminalScreen {
             default: false
             }
         }
+
+        /// `line` (the filter, a prompt) changed by this key: Backspace, Ctrl-U and Ctrl-W take
+        /// back a character, the line, a word; a character is added. Nil when it edits no line.
+        func edit(_ line: String) -> String? {
+            switch self {
+            case .character(let character): line + String(character)
+            case .backspace: String(line.dropLast())
+            case .control("u"): ""
+            case .control("w"): String(line.reversed().drop(while: { $0 == " " }).drop(while: { $0 != " " }).reversed())
+            default: nil
+            }
+        }
     }
 
     private let screen: OpaquePointer
@@ -126,37 +138,31 @@ final class TerminalScreen {
 
     // MARK: - Drawing
 
-    /// Clears the frame being drawn (nothing is written until ``show()``).
-    func erase() { werase(cravey_curses_stdscr()) }
-
-    /// Draws `text` at `row` and `column`, within `width` columns (the rest of the row when nil),
-    /// cut with "…" when it is wider; wide characters take two columns and combining marks none,
-    /// as the terminal shows them. Returns the columns used. The corresponding C function is
-    /// `mvwaddnwstr`.
-    @discardableResult
-    func put(_ text: String, row: Int, column: Int, width: Int? = nil, style: Style = .plain) -> Int {
-        let room = min(width ?? (columns - column), columns - column)
-        guard row >= 0, row < rows, column >= 0, room > 0 else { return 0 }
-        let (characters, used) = Self.fitted(text, width: room)
-        wattr_set(cravey_curses_stdscr(), attributes(style), 0, nil)
-        characters.withUnsafeBufferPointer { buffer in
-            _ = mvwaddnwstr(cravey_curses_stdscr(), Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count))
-        }
-        wattr_set(cravey_curses_stdscr(), 0, 0, nil)
-        return used
+    /// Draws `frame` whole into ncurses' picture of the screen and writes it: only what changed
+    /// since the last one reaches the terminal.
+    func show(_ frame: TerminalFrame) {
+        werase(cravey_curses_stdscr())
+        for piece in frame.pieces { put(piece) }
+        show(cursor: frame.cursor)
     }
 
-    /// Paints `width` columns of `row` from `column` blank in `style` (a selected row's bar).
-    func fill(row: Int, column: Int = 0, width: Int? = nil, style: Style) {
-        let room = min(width ?? (columns - column), columns - column)
-        guard room > 0 else { return }
-        put(String(repeating: " ", count: room), row: row, column: column, width: room, style: style)
+    /// Draws `piece`, fitted to its room when the frame was made
+    /// (``TerminalFrame/put(_:row:column:width:style:)``). The corresponding C function is
+    /// `mvwaddnwstr`.
+    private func put(_ piece: TerminalFrame.Piece) {
+        guard piece.row < rows, piece.column < columns else { return }
+        let characters = piece.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        wattr_set(cravey_curses_stdscr(), attributes(piece.style), 0, nil)
+        characters.withUnsafeBufferPointer { buffer in
+            _ = mvwaddnwstr(cravey_curses_stdscr(), Int32(piece.row), Int32(piece.column), buffer.baseAddress, Int32(buffer.count))
+        }
+        wattr_set(cravey_curses_stdscr(), 0, 0, nil)
     }
 
     /// Writes the frame: only what changed since the last one reaches the terminal. With the
     /// cursor at `cursor`, it shows there (a prompt); else it stays hidden. The corresponding C
     /// functions are `wnoutrefresh` and `doupdate`.
-    func show(cursor: (row: Int, column: Int)? = nil) {
+    private func show(cursor: (row: Int, column: Int)?) {
         if let cursor {
             wmove(cravey_curses_stdscr(), Int32(cursor.row), Int32(min(cursor.column, columns - 1)))
             curs_set(1)
@@ -171,7 +177,7 @@ final class TerminalScreen {
         doupdate()
     }
 
-    /// Draws the whole screen again at the next ``show()``, whatever the terminal is thought to
+    /// Draws the whole screen again at the next ``show(_:)``, whatever the terminal is thought to
     /// show (after another program wrote over it). The corresponding C function is `clearok`.
     func redrawAll() {
         clearok(cravey_curses_stdscr(), true)
@@ -288,7 +294,7 @@ final class TerminalScreen {
     }
 
     /// Takes the terminal again after ``suspend()`` (`fg`), and draws it whole at the next
-    /// ``show()``. The corresponding C functions are `reset_prog_mode` and `mousemask`.
+    /// ``show(_:)``. The corresponding C functions are `reset_prog_mode` and `mousemask`.
     func resume() {
         reset_prog_mode()
         mousemask(Self.mouseEvents, nil)

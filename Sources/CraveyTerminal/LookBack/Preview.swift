@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The clip is saved durably before this starts, so every way out that is not a confirmed
 /// discard keeps it: Enter, end of input, a closed terminal (SIGHUP), Ctrl-C, SIGTERM.
-struct Preview {
+package struct Preview {
     let library: RecordingLibrary
     var recording: Recording
     /// The sink to play it back to (`--device` is the recording's source, so the default sink).
@@ -19,7 +19,7 @@ struct Preview {
     /// The recording's SIGINT, SIGTERM and SIGHUP, which keep the clip from here on.
     let signals: OnSignals
 
-    static let keys = "p play · t title · n notes · u purpose · d discard · Enter keep"
+    static let keys = LookBackChoice.keys
     static let shapeKeys = "i/o start/end at the play position · a auto start/end · [ ] hear the first/last 3 s · x cut · c clean noise"
 
     /// The part to keep, as set so far (nil: the clip's start, its end); `x` cuts to it.
@@ -27,8 +27,12 @@ struct Preview {
     /// Where the last play back stopped: what `i` and `o` take outside a play back.
     var position = 0.0
 
+    package init(library: RecordingLibrary, recording: Recording, sink: String?, signals: OnSignals) {
+        (self.library, self.recording, self.sink, self.signals) = (library, recording, sink, signals)
+    }
+
     /// Runs the look back; returns the clip as kept, or nil when it was discarded.
-    mutating func run() async -> Recording? {
+    package mutating func run() async -> Recording? {
         // From here, a signal keeps the clip as it now stands and ends as Enter does, the
         // terminal's mode put back first.
         let kept = Locked(recording)
@@ -38,7 +42,7 @@ struct Preview {
             do {
                 try Terminal.output(kept.withLock { $0.id.description })
             } catch {
-                CraveyMedia.exit(reporting: error)  // a full disk is 73, as everywhere
+                Cravey.exit(reporting: error)  // a full disk is 73, as everywhere
             }
             Foundation.exit(0)
         }
@@ -56,41 +60,41 @@ struct Preview {
             guard let key = try? await onDedicatedThread(named: "cravey.keys", { Self.readKey() }) ?? nil else {
                 return recording  // end of input: kept
             }
-            switch key {
-            case .character("\n"), .character("\r"):
+            let choice = if case .character(let character) = key { LookBackChoice(character) } else { LookBackChoice?.none }
+            switch (choice, key) {
+            case (.keep?, _):
                 Terminal.diagnostic("Kept \"\(Format.visible(recording.title))\".")
                 return recording
-            case .character("p"):
+            case (.play?, _):
                 await playBack(waveform)
-            case .character("t"):
-                await change(.title, "Title (at most 40 characters; empty: \"Recording <date>\")", current: recording.title) { metadata, text in
+            case (.title?, _):
+                await change(.title, current: recording.title) { metadata, text in
                     metadata.title = text.isEmpty ? nil : text
                 }
-            case .character("n"):
-                await change(.notes, "Notes (at most 200 characters; empty: none)", current: recording.notes ?? "") { metadata, text in
+            case (.notes?, _):
+                await change(.notes, current: recording.notes ?? "") { metadata, text in
                     metadata.notes = text.isEmpty ? nil : text
                 }
-            case .character("u"):
-                await change(.purpose, "Purpose (motivational, craving, reflection or milestone; empty: none)",
-                       current: recording.purpose?.rawValue ?? "") { metadata, text in
+            case (.purpose?, _):
+                await change(.purpose, current: recording.purpose?.rawValue ?? "") { metadata, text in
                     metadata.purpose = try RecordingMetadata.purpose(named: text)
                 }
-            case .character("d"):
+            case (.discard?, _):
                 if await discard() { return nil }
-            case .character("i"), .character("o"):
+            case (nil, .character("i")), (nil, .character("o")):
                 mark(key == .character("i") ? .start : .end, at: position, duration: recording.duration)
                 showCut(waveform)
-            case .character("a"):
+            case (nil, .character("a")):
                 await proposeCut()
                 showCut(waveform)
-            case .character("["), .character("]"):
+            case (nil, .character("[")), (nil, .character("]")):
                 await hear(first: key == .character("["))
-            case .character("x"):
+            case (nil, .character("x")):
                 if await cutNow() {
                     waveform = try? await library.waveform(of: recording)
                     show(waveform)
                 }
-            case .character("c"):
+            case (nil, .character("c")):
                 if await cleanNoise() {
                     waveform = try? await library.waveform(of: recording)
                     show(waveform)
@@ -271,18 +275,22 @@ struct Preview {
         return false
     }
 
-    /// The words the look back asks for.
+    /// The words the look back asks for, in ``LookBackChoice/questions``' order.
     private enum Field: String {
         case title, notes, purpose
+
+        var question: String {
+            LookBackChoice.questions[self == .title ? 0 : self == .notes ? 1 : 2]
+        }
     }
 
     /// Asks for a line and changes the clip's `field` with it, as `cravey edit` would; a refusal
     /// is said and nothing changes, and so is text pasted with a line break (a field is one line).
-    private mutating func change(_ field: Field, _ prompt: String, current: String,
+    private mutating func change(_ field: Field, current: String,
                                  _ apply: @escaping @Sendable (inout RecordingMetadata, String) throws -> Void) async {
         let line: String
         let asked = library.version(of: recording)  // changed only while it is still the clip asked about
-        switch await Self.ask(prompt + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") {
+        switch await Self.ask(field.question + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") {
         case .line(let typed):
             line = typed
         case .pasted:
@@ -307,7 +315,7 @@ struct Preview {
     private func discard() async -> Bool {
         // Only what is typed after the question counts: a key typed ahead is no answer.
         let asked = library.version(of: recording)  // discarded only while it is still the clip asked about
-        switch await Self.ask("Discard recording? This cannot be undone. [y/N] ", flushing: true) {
+        switch await Self.ask(LookBackChoice.discardQuestion + " ", flushing: true) {
         case .line(let answer) where ["y", "yes"].contains(answer.lowercased()):
             break
         case .pasted:

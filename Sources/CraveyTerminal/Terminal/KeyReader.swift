@@ -18,7 +18,7 @@ import Synchronization
 /// never keys: it is dropped whole.
 ///
 /// Ctrl-C keeps its meaning (the terminal still sends SIGINT, which stops and counts).
-final class KeyReader: Sendable {
+package final class KeyReader: Sendable {
     /// The marks a terminal sends around a paste once asked (xterm's bracketed paste).
     static let pasteStart = Array("\u{1B}[200~".utf8), pasteEnd = Array("\u{1B}[201~".utf8)
 
@@ -34,7 +34,7 @@ final class KeyReader: Sendable {
     /// reading; with `mouse`, clicks are reported too, until ``restore()``. `redraw` draws the
     /// line again when the terminal is taken back after Ctrl-Z and `fg`.
     /// The corresponding C function for the wake pipe is `pipe`.
-    init(mouse: Bool = false, redraw: (@Sendable () -> Void)? = nil, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
+    package init(mouse: Bool = false, redraw: (@Sendable () -> Void)? = nil, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("cravey: cannot make a pipe for the keys: \(String(cString: strerror(errno)))") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -51,7 +51,7 @@ final class KeyReader: Sendable {
 
     /// Puts the terminal back as it was and stops reading, once the reading thread has ended
     /// (at once: the write to the wake pipe ends its `poll`); a second call does nothing.
-    func restore() {
+    package func restore() {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         while write(wake.input, &byte, 1) < 0, errno == EINTR {}

@@ -1,0 +1,80 @@
+import CraveyKit
+
+/// What happens to the home screen: what a person does, and what the library and the media say
+/// back. ``HomeState/apply(_:)`` decides what each does.
+enum HomeEvent {
+    /// A key, a click, the wheel or a paste.
+    case key(TerminalScreen.Key)
+    /// Enter with more keys after it, read at once or within 30 ms, while a line is typed: a
+    /// paste on a terminal without bracketed paste (a person does not type a key and the next
+    /// within a read).
+    case pastedLineBreak
+    /// The keys read at once are all handled: the filter they typed is read once.
+    case keysHandled
+    /// The question on the status line is drawn: the keys read from now on answer it.
+    case drawn
+    /// The rows are drawn and no key waits: the filter's matches are counted.
+    case idle
+    /// The library changed (this process's change, or another's).
+    case libraryChanged
+    /// The terminal has this size now (SIGWINCH, back from Ctrl-Z); `paused` when what played or
+    /// recorded was paused meanwhile.
+    case resized(rows: Int, columns: Int, paused: Bool)
+    /// q, Ctrl-C, SIGTERM or SIGHUP.
+    case quit
+    /// Something to say that came from no key: a refusal of the shell's, or a warning.
+    case said(HomeMessage)
+
+    /// A play started: the clip, its length and where it is, and a video's window that failed.
+    case playStarted(Recording, duration: Double, PlaybackEvent, counted: Bool, videoProblem: CraveyError?)
+    case played(PlaybackEvent)
+    /// A play ended: `current` when it is the one on the player line.
+    case playEnded(Recording, Result<PlaybackSummary, any Error>, current: Bool)
+    case playFailed(any Error)
+
+    /// A recording is about to start (a play stopped for it), in this library (made now if
+    /// it was not there yet); or the library could not be made.
+    case recordingStarting(Result<RecordingLibrary, any Error>)
+    case recordingStarted
+    case recordingFailed(any Error)
+    case recorded(RecordingEvent, paused: Bool)
+    case recordingSaved(Result<Recording, any Error>)
+
+    /// A clip's words changed (`trimmed`: the words whose spaces at the ends were removed).
+    case edited(Recording, trimmed: [String])
+    /// A clip deleted, and what to say.
+    case removed(Recording, said: String)
+    /// What `x` found to cut of a clip (nil: no sound above the noise), asked of this version.
+    case cutProposed(Recording, ClipVersion, TrimProposal?)
+    case cut(from: Recording, to: Recording)
+    /// A change that failed: said, then `suffix` (what was kept); with `refresh`, the list read again.
+    case failed(any Error, suffix: String, refresh: Bool)
+}
+
+/// What the home screen's shell carries out for an event (``HomeState/apply(_:)``): plays,
+/// recordings and changes through the library's door, and the terminal's own.
+enum HomeEffect: Equatable {
+    /// Plays a clip on the player line at `speed`; `counted` false for the look back's play.
+    case play(Recording, counted: Bool, speed: Double)
+    /// A key of the play under way.
+    case player(PlayerCommand)
+    /// Records (with `video`, the first camera too).
+    case record(video: Bool)
+    case pauseRecording
+    case stopRecording
+    /// Changes words of the clip `asked` shows (0 the title, 1 the notes, 2 the purpose).
+    case edit(ClipVersion, [Answer])
+    /// Deletes the clip `asked` shows: `.delete` or the look back's `.discard`.
+    case remove(ClipVersion, HomeMode.Confirmed)
+    /// Looks for the silence to cut at the ends of the clip `asked` shows.
+    case proposeCut(ClipVersion)
+    case cut(ClipVersion, start: Double, end: Double)
+    /// Draws the whole screen again (another program wrote over it).
+    case redrawAll
+
+    /// A word typed for a clip: 0 the title, 1 the notes, 2 the purpose.
+    struct Answer: Equatable {
+        let field: Int
+        let text: String
+    }
+}

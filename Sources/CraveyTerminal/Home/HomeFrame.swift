@@ -1,0 +1,247 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// What the home screen draws where (``HomeLayout``), a function of its state: each frame is
+/// drawn whole as text (``TerminalFrame``), and ncurses writes to the terminal only what differs
+/// from the last.
+struct HomeFrame {
+    private let state: HomeState
+    private var frame: TerminalFrame
+    /// The columns of the player line's bar, once drawn.
+    private var bar: Range<Int>?
+    private var layout: HomeLayout { state.view.layout }
+
+    /// The frame that shows `state`.
+    static func draw(_ state: HomeState) -> TerminalFrame {
+        var drawing = HomeFrame(state: state, frame: TerminalFrame(rows: state.view.layout.rows, columns: state.view.layout.columns))
+        drawing.draw()
+        return drawing.frame
+    }
+
+    /// The columns of the player line's bar, while it shows one.
+    static func playerBar(_ state: HomeState) -> Range<Int>? {
+        var drawing = HomeFrame(state: state, frame: TerminalFrame(rows: state.view.layout.rows, columns: state.view.layout.columns))
+        drawing.drawPlayer()
+        return drawing.bar
+    }
+
+    private mutating func draw() {
+        guard layout.fits else {
+            frame.put("cravey needs at least \(HomeLayout.smallest.columns)x\(HomeLayout.smallest.rows)", row: 0, column: 0)
+            frame.put("(now \(layout.columns)x\(layout.rows))", row: 1, column: 0)
+            return
+        }
+        drawHeader()
+        if case .help = state.dialog.mode {
+            drawHelp()
+        } else {
+            drawQuickPlay()
+            drawLibrary()
+            drawDetails()
+        }
+        drawPlayer()
+        frame.cursor = drawStatus()
+    }
+
+    private mutating func drawHeader() {
+        let page = state.list.page
+        frame.put(" cravey", row: layout.header, column: 0, style: .bold)
+        let clips = "\(page.total) clip\(page.total == 1 ? "" : "s") · ? help "
+        // "… of": the filter's matches are being counted.
+        let right = state.list.request.filter.isEmpty ? clips : "\(page.counted ? String(page.matching) : "…") of \(clips)"
+        frame.put(right, row: layout.header, column: max(layout.columns - TerminalScreen.width(of: right), 8))
+    }
+
+    private mutating func drawQuickPlay() {
+        let clips = state.list.page.quickPlay
+        guard let heading = layout.quickPlayHeading else {
+            // One row: "Quick Play  1 Breathe · 2 Walk · 3 Ten minutes".
+            let used = frame.put(" Quick Play ", row: layout.quickPlayRows[0], column: 0, style: .bold)
+            let text = clips.isEmpty ? "empty: r records your first clip"
+                : clips.enumerated().map { "\($0.offset + 1) \(Format.visible($0.element.title))" }.joined(separator: " · ")
+            frame.put(text, row: layout.quickPlayRows[0], column: used, style: clips.isEmpty ? .dim : .plain)
+            return
+        }
+        frame.put(" Quick Play", row: heading, column: 0, style: .bold)
+        guard !clips.isEmpty else {
+            frame.put("   Nothing here yet: press r to record your first clip, then play it in a hard moment.",
+                      row: layout.quickPlayRows[0], column: 0, style: .dim)
+            frame.put("   The clips you play most show here; 1, 2 and 3 play them at once.", row: layout.quickPlayRows[1],
+                      column: 0, style: .dim)
+            return
+        }
+        let width = layout.columns - 24
+        for (index, recording) in clips.enumerated() {
+            let row = layout.quickPlayRows[index]
+            frame.put("  \(index + 1)", row: row, column: 0, style: .accent)
+            frame.put("\(HomeText.icon(recording)) \(Format.visible(recording.title))", row: row, column: 4, width: width - 1)
+            let plays = "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
+            frame.put(HomeText.right(Format.duration(recording.duration), 8) + HomeText.right(plays, 11), row: row, column: layout.columns - 20)
+        }
+    }
+
+    private mutating func drawLibrary() {
+        let list = state.list
+        let order = switch list.request.sort {
+        case .recent: "recent"
+        case .mostPlayed: "most played"
+        case .title: "title"
+        }
+        var heading = " Library · \(order)"
+        if !list.request.filter.isEmpty { heading += " · filter: \(Format.visible(list.request.filter))" }
+        let columns = layout.listColumns
+        let labelled = frame.put(heading, row: layout.libraryHeading, column: 0, width: columns.title + 2, style: .bold)
+        var column = max(columns.title + 3, labelled + 1)
+        if let width = columns.date {
+            frame.put("made", row: layout.libraryHeading, column: column, style: .dim)
+            column += width
+        }
+        frame.put(HomeText.right("length", columns.length - 1) + HomeText.right("plays", columns.plays), row: layout.libraryHeading,
+                  column: column, style: .dim)
+        column += columns.length + columns.plays
+        if columns.purpose != nil { frame.put(" purpose", row: layout.libraryHeading, column: column, style: .dim) }
+        guard !list.page.rows.isEmpty else {
+            let empty = list.page.total == 0
+                ? "   The library is empty. Press r to record a clip, or run `cravey import FILE`."
+                : "   No clip holds \"\(Format.visible(list.request.filter))\" in its title, notes or purpose. Escape clears the filter."
+            if let row = layout.list.first { frame.put(empty, row: row, column: 0, style: .dim) }
+            return
+        }
+        for (offset, row) in layout.list.enumerated() {
+            let position = list.request.first + offset
+            let index = position - list.page.first
+            guard list.page.rows.indices.contains(index) else { break }
+            drawRow(list.page.rows[index], row: row, selected: position == list.selected)
+        }
+    }
+
+    private mutating func drawRow(_ recording: Recording, row: Int, selected: Bool) {
+        let columns = layout.listColumns
+        let style: TerminalScreen.Style = selected ? .selected : .plain
+        if selected { frame.fill(row: row, style: style) }
+        var column = 1
+        frame.put("\(HomeText.icon(recording)) \(Format.visible(recording.title))", row: row, column: column, width: columns.title + 1, style: style)
+        column += columns.title + 2
+        if let width = columns.date {
+            let date = columns.shortDate ? HomeText.shortDate(recording.createdAt) : Format.date(recording.createdAt)
+            frame.put(date, row: row, column: column, width: width, style: style)
+            column += width
+        }
+        frame.put(HomeText.right(Format.duration(recording.duration), columns.length - 1), row: row, column: column, style: style)
+        column += columns.length
+        frame.put(HomeText.right(String(recording.playCount), columns.plays - 1), row: row, column: column, style: style)
+        column += columns.plays
+        if let width = columns.purpose {
+            frame.put(" " + (recording.purpose?.rawValue ?? ""), row: row, column: column, width: width, style: style)
+        }
+    }
+
+    private mutating func drawDetails() {
+        let rows = layout.details
+        guard let recording = state.media.lookBack ?? state.list.selectedRecording, let last = rows.last else { return }
+        let plays = "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
+        let loudness = switch recording.loudness {
+        case nil: "loudness not measured"
+        case let measured? where measured.isSilent: "silent"
+        case let measured?: String(format: "%.1f LUFS", measured.integrated)
+        }
+        let played = recording.lastPlayedAt.map { "last played \(Format.date($0))" } ?? "never played"
+        let kind = "\(recording.type.rawValue) · \(Format.duration(recording.duration)) · \(plays)"
+        let facts = "\(loudness) · made \(Format.date(recording.createdAt)) · \(played)"
+        guard rows.count >= 4 else {
+            frame.put(" \(kind) · \(facts)", row: last, column: 0, style: .dim)
+            return
+        }
+        let title = "── \(Format.visible(recording.title)) "
+        let used = frame.put(title, row: rows.lowerBound, column: 0, width: layout.columns - TerminalScreen.width(of: kind) - 6, style: .bold)
+        let rule = max(layout.columns - used - TerminalScreen.width(of: kind) - 4, 0)
+        frame.put(String(repeating: "─", count: rule) + " " + kind + " ──", row: rows.lowerBound, column: used, style: .dim)
+        if let shown = state.view.waveform, shown.id == recording.id, let waveform = shown.waveform {
+            frame.put(" " + waveform.sparkline(width: max(layout.columns - 2, 1)), row: rows.lowerBound + 1, column: 0, style: .accent)
+        } else {
+            frame.put(" (no waveform stored yet: it is made at the first play)", row: rows.lowerBound + 1, column: 0, style: .dim)
+        }
+        let notes = recording.notes.map { Format.visible($0) } ?? ""
+        frame.put(notes.isEmpty ? " No notes." : " " + notes, row: rows.lowerBound + 2, column: 0, style: notes.isEmpty ? .dim : .plain)
+        frame.put(" " + facts, row: last, column: 0, style: .dim)
+    }
+
+    private mutating func drawPlayer() {
+        let row = layout.player, media = state.media
+        if let capture = media.capture {
+            guard let level = capture.level else {
+                frame.put(" ● starting to record…", row: row, column: 0, style: .warning)
+                return
+            }
+            let (mark, text) = capture.meter.parts(level, width: layout.columns - 1)
+            let used = frame.put(" " + mark, row: row, column: 0, style: capture.meter.paused ? .bold : .warning)
+            frame.put(" " + text, row: row, column: used)
+        } else if let playing = media.playing {
+            let line = playing.line, event = playing.event
+            var column = frame.put(" \(line.mark(event)) \(line.position(event)) [", row: row, column: 0, style: .bold)
+            let (bars, played) = line.bars(event)
+            let start = column
+            // Without colour, the played part is bold and the rest dim.
+            column += frame.put(String(bars[..<played]), row: row, column: column, style: state.view.colour ? .accent : .bold)
+            column += frame.put(String(bars[played...]), row: row, column: column, style: .dim)
+            bar = start..<column
+            column += frame.put("] \(line.total) ", row: row, column: column, style: .bold)
+            column += frame.put(String(format: "%.1fx ", event.speed), row: row, column: column, style: event.speed == 1 ? .dim : .accent)
+            frame.put(" " + Format.visible(playing.recording.title) + (playing.counted ? "" : " (not counted)"), row: row, column: column)
+        } else if let startingPlay = media.startingPlay {
+            frame.put(" ▶ starting \"\(Format.visible(startingPlay.title))\"…", row: row, column: 0, style: .dim)
+        } else if media.recorderBusy {
+            frame.put(" ● saving…", row: row, column: 0, style: .dim)
+        } else if let lookBack = media.lookBack {
+            frame.put(" Saved \"\(Format.visible(lookBack.title))\" · \(Format.duration(lookBack.duration)) · \(ByteCount.text(lookBack.fileSize)): keep it, or change it first.",
+                      row: row, column: 0, style: .bold)
+        }
+    }
+
+    /// Draws the status line; returns where the cursor stands when a line is being typed.
+    private mutating func drawStatus() -> (row: Int, column: Int)? {
+        let row = layout.status
+        switch state.dialog.mode {
+        case .filtering:
+            let used = frame.put("/" + state.list.request.filter, row: row, column: 0)
+            let hint = "  Enter keeps · Esc clears"
+            if used + TerminalScreen.width(of: hint) < layout.columns { frame.put(hint, row: row, column: used, style: .dim) }
+            return (row, used)
+        case .prompt(let prompt):
+            let question = frame.put(prompt.question + " ", row: row, column: 0, style: .bold)
+            // The end of what is typed stays in sight.
+            let room = layout.columns - question - 1
+            var shown = prompt.text
+            while TerminalScreen.width(of: shown) > room, !shown.isEmpty { shown.removeFirst() }
+            let used = frame.put(shown, row: row, column: question)
+            return (row, question + used)
+        case .confirm(let question, _, _):
+            let used = frame.put(question + " ", row: row, column: 0, style: .warning)
+            return (row, used)
+        case .help, .browsing:
+            if let message = state.dialog.message {
+                let style: TerminalScreen.Style = message.warning ? .warning : .bold
+                let playerFree = state.media.idle && state.media.lookBack == nil
+                if playerFree, TerminalScreen.width(of: message.text) > layout.columns, layout.player < row {
+                    // A long message takes the player line too, cut where a word ends.
+                    let (first, rest) = HomeText.split(message.text, width: layout.columns)
+                    frame.put(first, row: layout.player, column: 0, style: style)
+                    frame.put(rest, row: row, column: 0, style: style)
+                } else {
+                    frame.put(message.text, row: row, column: 0, style: style)
+                }
+            } else {
+                frame.put(HomeText.fitting(KeyTable.labels(state.media.context), width: layout.columns), row: row, column: 0, style: .dim)
+            }
+            return nil
+        }
+    }
+
+    private mutating func drawHelp() {
+        let rows = (layout.quickPlayHeading ?? layout.quickPlayRows[0])..<layout.player
+        for (row, line) in zip(rows, KeyTable.help(width: layout.columns - 1)) {
+            frame.put(" " + line, row: row, column: 0, style: row == rows.lowerBound ? .bold : .plain)
+        }
+    }
+}

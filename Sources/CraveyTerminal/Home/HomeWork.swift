@@ -1,0 +1,216 @@
+import CraveyCommands
+import CraveyKit
+import Foundation
+
+/// The home screen's work through the library's door and on the media: plays, recordings and
+/// changes, each on a task or thread of its own (the writers' lock may wait for another
+/// process), what they say posted back as events (``HomeEvent``) through the inbox.
+final class HomeWork {
+    /// Where the work's results are handed to the home screen's thread.
+    let inbox = HomeInbox()
+    /// The play on the player line, once started.
+    private(set) var manager: PlaybackManager?
+    /// The recording under way, once started.
+    private(set) var recorder: Recorder?
+    /// What to say on stderr once the terminal is given back (a recording saved on the way out).
+    private(set) var farewell: [String] = []
+
+    /// Carries out `effect` on `library`; returns what it says at once (a refusal, a library made).
+    func carry(_ effect: HomeEffect, on library: RecordingLibrary) -> [HomeEvent] {
+        switch effect {
+        case .play(let recording, let counted, let speed): play(recording, counted: counted, speed: speed, library)
+        case .player(let command): manager?.perform(command)
+        case .record(let video): return record(video: video, library)
+        case .pauseRecording:
+            if let recorder { recorder.isPaused ? recorder.resume() : recorder.pause() }
+        case .stopRecording: recorder?.stop()
+        case .edit(let asked, let answers): edit(asked, answers, library)
+        case .remove(let asked, let how): remove(asked, how, library)
+        case .proposeCut(let asked): proposeCut(asked, library)
+        case .cut(let asked, let start, let end): cut(asked, from: start, to: end, library)
+        case .redrawAll: break  // the terminal's: ``HomeScreen``
+        }
+        return []
+    }
+
+    /// Pauses what plays or records (Ctrl-Z); true when something plays or records.
+    func pause() -> Bool {
+        if let manager, manager.event.state == .playing { manager.pause() }
+        if let recorder, !recorder.isPaused { recorder.pause() }
+        return manager != nil || recorder != nil
+    }
+
+    /// Plays `recording` on the player line through the door (counted as `cravey play` counts),
+    /// a video in its window, the desktop's media keys on it.
+    private func play(_ recording: Recording, counted: Bool, speed: Double, _ library: RecordingLibrary) {
+        let inbox = inbox
+        let window = recording.type == .video && Player.hasDisplay
+        // As `cravey play` does: the settings' loudness, and the desktop shown the clip's title
+        // only when desktop.show-titles says so.
+        let settings = Settings.current
+        let options = PlaybackOptions(countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
+                                      loudnessTarget: settings.loudness, speed: speed)
+        Task {
+            let manager: PlaybackManager
+            do {
+                manager = try await library.play(recording, options: options)
+            } catch {
+                inbox.post { $0.send(.playFailed(error)) }
+                return
+            }
+            inbox.post { home in
+                home.work.manager = manager
+                home.send(.playStarted(recording, duration: manager.duration, manager.event, counted: counted,
+                                       videoProblem: manager.videoProblem))
+            }
+            // The desktop's media keys and controls drive the same manager (MPRIS), for a
+            // counted play, as for `cravey play`.
+            let desktop = counted ? await Player.desktop(for: manager, playing: recording, in: library, notifying: false) : nil
+            for await event in manager.events {
+                desktop?.update(event)
+                inbox.post { home in
+                    if home.work.manager === manager { home.send(.played(event)) }
+                }
+            }
+            let outcome: Result<PlaybackSummary, any Error>
+            do {
+                outcome = .success(try await manager.result())
+            } catch {
+                outcome = .failure(error)
+            }
+            await desktop?.end()
+            inbox.post { home in
+                let current = home.work.manager === manager
+                if current { home.work.manager = nil }
+                home.send(.playEnded(recording, outcome, current: current))
+            }
+        }
+    }
+
+    /// Records from the default microphone (with `video`, the first camera too) until stopped;
+    /// the clip is saved, then looked back at. A library that is not there yet is made now, as
+    /// `cravey record` makes it.
+    private func record(video: Bool, _ library: RecordingLibrary) -> [HomeEvent] {
+        var options = RecordingOptions()
+        if video {
+            // The cameras on this machine (V4L2); none is said, and nothing starts.
+            guard let camera = (try? Cameras.list())?.first else {
+                return [.said(HomeMessage(text: "No camera was found (/dev/video*): R records video with one. r records sound alone.", warning: false))]
+            }
+            options.camera = camera.path
+        }
+        manager?.stop()
+        let made = Result { library.store.isStored ? library : try RecordingLibrary(at: library.url, creating: true) }
+        guard case .success(let library) = made else { return [.recordingStarting(made)] }
+        let inbox = inbox, createdAt = Date()
+        Task {
+            let recorder: Recorder
+            do {
+                recorder = try await library.record(options)
+            } catch {
+                inbox.post { $0.send(.recordingFailed(error)) }
+                return
+            }
+            inbox.post { home in
+                home.work.recorder = recorder
+                home.send(.recordingStarted)
+            }
+            let events = Task {
+                for await event in recorder.events {
+                    inbox.post { home in
+                        if home.work.recorder === recorder { home.send(.recorded(event, paused: recorder.isPaused)) }
+                    }
+                }
+            }
+            let saved: Result<Recording, any Error>
+            do {
+                // Saved with the title `cravey record` gives a clip without one; the look back
+                // changes it.
+                saved = .success(try await recorder.save(try RecordingMetadata(), createdAt: createdAt))
+            } catch {
+                saved = .failure(error)
+            }
+            await events.value
+            inbox.post { home in
+                home.work.recorder = nil
+                if case .success(let clip) = saved, home.state.quitting {
+                    home.work.farewell.append("Saved \"\(Format.visible(clip.title))\" (\(Format.duration(clip.duration)), \(ByteCount.text(clip.fileSize))).")
+                }
+                home.send(.recordingSaved(saved))
+            }
+        }
+        return [.recordingStarting(made)]
+    }
+
+    /// Changes the words of the clip `asked` shows as `cravey edit` does, in one change, only
+    /// while the clip is still so: a refusal changes nothing.
+    private func edit(_ asked: ClipVersion, _ answers: [HomeEffect.Answer], _ library: RecordingLibrary) {
+        let inbox = inbox, id = asked.recording.id
+        Task {
+            do {
+                let updated = try await onDedicatedThread(named: "cravey.edit") {
+                    try library.edit(id, asked: asked) { metadata in
+                        for answer in answers {
+                            let text = answer.text
+                            switch answer.field {
+                            case 0: metadata.title = text.isEmpty ? nil : text
+                            case 1: metadata.notes = text.isEmpty ? nil : text
+                            default: metadata.purpose = try RecordingMetadata.purpose(named: text)
+                            }
+                        }
+                    }
+                }
+                let trimmed = answers.filter { answer in
+                    let text = answer.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    return answer.field < 2 && !text.isEmpty && text != answer.text
+                }.map { $0.field == 0 ? "title" : "notes" }
+                inbox.post { $0.send(.edited(updated, trimmed: trimmed)) }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: " Nothing was changed.", refresh: true)) }
+            }
+        }
+    }
+
+    /// Deletes the clip `asked` shows (`d`, or the look back's discard) through the door: its
+    /// file, thumbnail and row, only while it is still so.
+    private func remove(_ asked: ClipVersion, _ how: HomeMode.Confirmed, _ library: RecordingLibrary) {
+        let inbox = inbox, id = asked.recording.id
+        let (said, kept) = how == .discard ? ("Discarded", "The clip was kept") : ("Deleted", "It was kept")
+        Task {
+            do {
+                let deleted = try await onDedicatedThread(named: "cravey.delete") { try library.delete(id, asked: asked) }
+                inbox.post { $0.send(.removed(deleted, said: said)) }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: " \(kept).", refresh: false)) }
+            }
+        }
+    }
+
+    /// `x`: finds the silence before the first sound and after the last of the clip `asked`
+    /// shows, from its stored waveform as `cravey trim --auto` finds it.
+    private func proposeCut(_ asked: ClipVersion, _ library: RecordingLibrary) {
+        let inbox = inbox, recording = asked.recording
+        Task {
+            do {
+                let proposal = try await library.proposedTrim(of: recording)
+                inbox.post { $0.send(.cutProposed(recording, asked, proposal)) }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: " Nothing was cut.", refresh: true)) }
+            }
+        }
+    }
+
+    /// Cuts the clip `asked` shows to `start`-`end` seconds through the door: one durable
+    /// replacement that keeps its id, words and plays, made only while the clip is still so.
+    private func cut(_ asked: ClipVersion, from start: Double, to end: Double, _ library: RecordingLibrary) {
+        let inbox = inbox, recording = asked.recording
+        Task {
+            do {
+                let trimmed = try await library.trim(recording, from: start, to: end, asked: asked)
+                inbox.post { $0.send(.cut(from: recording, to: trimmed)) }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: " Nothing was cut.", refresh: true)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import CraveyKit
+import Testing
+@testable import CraveyTerminal
+
+/// The terminal app's parts that need no terminal: the key reader's sequences and the home
+/// screen's layout at each size.
+@Suite("The terminal's parts")
+struct TerminalPartsTests {
+    @Test("the key reader reads arrows, Home and End in both forms, a click, Escape alone and Backspace; waits for the rest of a sequence")
+    func keySequences() {
+        let bytes = { (text: String) in Array(text.utf8) }
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[C"))! == (.right, 3))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}OD"))! == (.left, 3))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[1~x"))! == (.home, 4))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[F"))! == (.end, 3))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<0;12;5M"))! == (.click(column: 12, row: 5), 10))
+        // A release or the wheel is no key, and is read whole
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<0;12;5m"))! == (nil, 10))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<64;1;1M"))! == (nil, 10))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}x"))! == (.escape, 1))
+        #expect(KeyReader.key(startingAt: [0x7F])! == (.backspace, 1))
+        #expect(KeyReader.key(startingAt: bytes(" "))! == (.character(" "), 1))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[")) == nil)
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}")) == nil)
+    }
+
+    @Test("the layout gives every block a place from 40x10 up; 18 rows give Quick Play its own lines, 22 the details four; 86 columns the full date")
+    func layout() {
+        let small = HomeLayout(rows: 10, columns: 40)
+        #expect(small.fits && small.quickPlayHeading == nil && small.quickPlayRows == [1])
+        #expect(small.details.isEmpty && small.player == 8 && small.status == 9 && small.list == 3..<8)
+        #expect(small.listColumns.date == nil && small.listColumns.purpose == nil)
+        #expect(!HomeLayout(rows: 9, columns: 40).fits && !HomeLayout(rows: 10, columns: 39).fits)
+
+        let large = HomeLayout(rows: 24, columns: 80)
+        #expect(large.quickPlayHeading == 1 && large.quickPlayRows == [2, 3, 4] && large.libraryHeading == 5)
+        #expect(large.details == 18..<22 && large.player == 22 && large.status == 23 && large.list == 6..<18)
+        #expect(large.listColumns.date == 13 && large.listColumns.shortDate && large.listColumns.purpose == 13)
+        #expect(HomeLayout(rows: 14, columns: 86).details.count == 1 && HomeLayout(rows: 14, columns: 86).listColumns.date == 21)
+    }
+}
+
+/// The look back's choices, listed once for `cravey record` and the home screen.
+@Suite("The look back's choices")
+struct LookBackChoiceTests {
+    @Test("record's look back and the home screen's offer the same choices: the same keys line, labels and questions")
+    func oneList() {
+        #expect(Preview.keys == "p play · t title · n notes · u purpose · d discard · Enter keep")
+        #expect(KeyTable.labels(.lookBack) == LookBackChoice.allCases.map(\.label))
+        #expect(HomeMode.Prompt.questions == LookBackChoice.questions.map { $0 + ":" })
+        #expect(LookBackChoice.questions[0] == "Title (at most 40 characters; empty: \"Recording <date>\")")
+        for choice in LookBackChoice.allCases {
+            let key: TerminalScreen.Key = choice.key.map { .character($0) } ?? .enter
+            #expect(KeyTable.action(for: key, in: .lookBack) == .lookBack(choice))
+            if let character = choice.key { #expect(LookBackChoice(character) == choice) }
+        }
+        #expect(LookBackChoice("\r") == .keep && LookBackChoice("\n") == .keep && LookBackChoice("x") == nil)
+        #expect(KeyTable.action(for: .escape, in: .lookBack) == .lookBack(.keep))
+    }
+}
