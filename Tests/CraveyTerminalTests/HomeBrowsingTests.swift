@@ -131,6 +131,32 @@ struct HomeBrowsingTests {
         #expect(Set(home.listed) == ["Morning", "Ten minutes", "Call Sam"])
     }
 
+    @Test("#word in the filter narrows to a tag, beside words; the selected clip's details show its tags, and a pinned clip says so in Quick Play")
+    func tagsAndPins() async throws {
+        // Given five clips, two tagged calm, and Breathe pinned to Quick Play's first slot
+        let library = try await Self.fiveClips()
+        let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id) })
+        try library.tag(byTitle["Breathe"]!, adding: ["calm", "night"])
+        try library.tag(byTitle["Walk it off"]!, adding: ["calm"])
+        try library.pin(byTitle["Breathe"]!, slot: 1)
+        var home = try HomeDriver(library)
+
+        // Then Quick Play's first row is Breathe, pinned
+        #expect(home.lines[2].contains("Breathe") && home.lines[2].hasSuffix("pinned"), "\(home.lines[2])")
+
+        // When the filter is #calm, then #calm with a word
+        home.type("/#calm")
+        #expect(Set(home.listed) == ["Breathe", "Walk it off"])
+        home.type(" walk")
+        #expect(home.listed == ["Walk it off"])
+
+        // Then the selected clip's details show its tags
+        home.press(.control("u"))
+        home.type("#night")
+        #expect(home.listed == ["Breathe"])
+        #expect(home.screen.contains("#calm · #night · "), "\(home.screen)")
+    }
+
     @Test("in the filter, Backspace, Ctrl-W and Ctrl-U take back a character, a word, the line")
     func filterEdits() async throws {
         var home = try HomeDriver(try await Self.fiveClips())

@@ -76,7 +76,8 @@ struct HomeFrame {
             let row = layout.quickPlayRows[index]
             frame.put("  \(index + 1)", row: row, column: 0, style: .accent)
             frame.put("\(HomeText.icon(recording)) \(Format.visible(recording.title))", row: row, column: 4, width: width - 1)
-            let plays = "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
+            // A pinned clip is there whatever its count (`cravey pin`): said instead of its plays.
+            let plays = recording.pinnedSlot != nil ? "pinned" : "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
             frame.put(HomeText.right(Format.duration(recording.duration), 8) + HomeText.right(plays, 11), row: row, column: layout.columns - 20)
         }
     }
@@ -148,7 +149,8 @@ struct HomeFrame {
         }
         let played = recording.lastPlayedAt.map { "last played \(Format.date($0))" } ?? "never played"
         let kind = "\(recording.type.rawValue) · \(Format.duration(recording.duration)) · \(plays)"
-        let facts = "\(loudness) · made \(Format.date(recording.createdAt)) · \(played)"
+        let tags = recording.tags.map { "#" + Format.visible($0) + " · " }.joined()
+        let facts = "\(tags)\(loudness) · made \(Format.date(recording.createdAt)) · \(played)"
         guard rows.count >= 4 else {
             frame.put(" \(kind) · \(facts)", row: last, column: 0, style: .dim)
             return

@@ -97,7 +97,7 @@ enum KeyTable {
                    label: "r record", help: "record sound (R: and video)"),
         KeyBinding(.browsing, "e", [.character("e")], .edit, label: "e edit", help: "edit title, notes, purpose"),
         KeyBinding(.browsing, "d", [.character("d")], .delete, label: "d delete", help: "delete (asks first)"),
-        KeyBinding(.browsing, "/", [.character("/")], .filter, label: "/ filter", help: "filter as you type; Enter keeps, Esc clears"),
+        KeyBinding(.browsing, "/", [.character("/")], .filter, label: "/ filter", help: "filter as you type (#word: a tag); Enter keeps, Esc clears"),
         KeyBinding(.browsing, "s", [.character("s")], .sort, label: "s sort", help: "order: recent, most played, title"),
         KeyBinding(.browsing, "x", [.character("x")], .cut, label: "x cut silence",
                    help: "cut the silence at the ends (asks first; cannot be undone)"),
