@@ -87,6 +87,10 @@ package struct PlaybackFlags: ParsableArguments {
                                valueName: "factor"))
     package var speed: Double = 1
 
+    @Flag(name: .customLong("skip-silence"),
+          help: "Skip the clip's quiet stretches of a second or more, read from its stored waveform (z turns it on and off while it plays; the line shows the time saved).")
+    package var skipSilence = false
+
     package init() {}
 
     package func validate() throws {

@@ -58,6 +58,32 @@ struct PlayCommandTests {
         #expect(event.completed && abs(event.secondsListened - 2) <= 0.2)
     }
 
+    @Test("--skip-silence jumps over a clip's 4 s of quiet (its stored waveform says where): the sink hears the two tones about half a second apart, and the play says what it skipped")
+    func skipsSilence() async throws {
+        // Given a clip of 1.5 s of 440 Hz, 4 s of silence and 1.5 s of 880 Hz, imported (which
+        // stores its waveform)
+        let sink = try VirtualMicrophone()
+        let (library, ids) = try await library([try Fixture.tones([(440, 1.5), (0, 4), (880, 1.5)])])
+        let capture = try await SinkCapture.start(sink: sink.sinkName)
+
+        // When it plays with --skip-silence
+        let result = try await Cravey.run(["play", ids[0], "--library", library.url.path, "--device", sink.sinkName,
+                                           "--json", "--skip-silence", "--no-count"])
+        let samples = try await offPool { try capture.stop() }
+
+        // Then both tones were heard whole, the quiet between them cut to the kept margins (and
+        // a seek's start), and the play reports the 3.5 s skipped
+        #expect(result.status == 0, "\(result.error)")
+        let sounding = ToneTrack.sounding(ToneTrack.spans(samples, frequencies: [440, 880]))
+        #expect(sounding.map(\.frequency) == [440, 880], "\(sounding)")
+        #expect(sounding.allSatisfy { abs($0.duration - 1.5) <= 0.2 }, "\(sounding)")
+        if sounding.count == 2 { #expect(sounding[1].start - sounding[0].end < 1.2, "\(sounding)") }
+        let play = try #require(try jsonLines(result.output).last?["play"] as? [String: Any])
+        let skipped = try #require(play["silenceSkipped"] as? Double)
+        #expect(skipped > 3 && skipped <= 3.5, "\(play)")
+        #expect(play["completed"] as? Bool == true)
+    }
+
     @Test("--no-count counts nothing; a missing file exits 66 and a dead sound server 69 within 2 s, counting nothing")
     func countsNothing() async throws {
         // Given a library with two clips, the second one's file gone

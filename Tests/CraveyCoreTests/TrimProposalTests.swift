@@ -22,6 +22,21 @@ struct TrimProposalTests {
         #expect(!proposal.keepsAll(of: 5.5))
     }
 
+    @Test("quiet stretches to skip: a second or more under the threshold, 250 ms kept at each end; a short pause and a clip all noise have none")
+    func quietSpans() throws {
+        // A voice, 3 s of silence, a voice, 0.8 s of silence, a voice, 1 s of silence at the end
+        let spans = waveform([(1, 16_000), (3, 0), (1, 16_000), (0.8, 0), (1, 16_000), (1, 0)]).quietSpans()
+        #expect(spans.count == 2)
+        #expect(abs(spans[0].lowerBound - 1.25) < 1e-9 && abs(spans[0].upperBound - 3.75) < 1e-9)
+        #expect(abs(spans[1].lowerBound - 7.05) < 1e-9 && abs(spans[1].upperBound - 7.55) < 1e-9)
+        // Under a fan's steady noise the voice still stands out: the noise between is quiet
+        let fan = Int16(32768 * pow(10, -40.0 / 20))
+        #expect(waveform([(1, 20_000), (2, fan), (1, 20_000)]).quietSpans().count == 1)
+        // Nothing stands out of the noise: nothing is quiet, nothing skipped; nor in a silent clip
+        #expect(waveform([(4, fan)]).quietSpans().isEmpty)
+        #expect(waveform([(4, 0)]).quietSpans().isEmpty)
+    }
+
     @Test("the threshold follows the clip's own noise: a fan at -40 dBFS peaks puts it at -28 dBFS, and the voice above it is found")
     func followsNoiseFloor() throws {
         let fan = Int16(32768 * pow(10, -40.0 / 20))

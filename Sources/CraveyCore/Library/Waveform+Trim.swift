@@ -55,6 +55,43 @@ extension Waveform {
     /// Linear in the peaks (one pass for a histogram of their magnitudes, one from each end),
     /// so an hour of peaks (360,000) takes milliseconds.
     package func proposedTrim(duration: Double) -> TrimProposal? {
+        guard let (floor, threshold, loud) = loudPeaks(),
+              let first = soundStart(loud, reversed: false), let last = soundStart(loud, reversed: true) else { return nil }
+        let seconds = Double(samplesPerPeak) / Double(sampleRate)
+        let start = max(Double(first) * seconds - Self.trimMargin, 0)
+        let end = min(Double(last + 1) * seconds + Self.trimMargin, duration)
+        guard end > start else { return nil }
+        return TrimProposal(start: start, end: end, noiseFloor: floor, threshold: threshold)
+    }
+
+    /// The margin kept at each end of a quiet stretch that `play --skip-silence` skips: 250 ms,
+    /// so a word's fall and the next one's onset are heard.
+    package static let skipMargin = 0.25
+
+    /// The stretches a player may skip (`play --skip-silence`): runs of peaks under the clip's
+    /// sound threshold (``threshold(floor:loudest:)``, as `trim --auto` finds it) at least
+    /// `minimum` seconds long, each less ``skipMargin`` at both ends; in seconds into the clip,
+    /// in order. None for a clip with nothing standing out of its noise (all of it is sound), or
+    /// without peaks. Linear in the peaks, read from the stored waveform: no decoding.
+    package func quietSpans(minimum: Double = 1) -> [Range<Double>] {
+        guard let (_, _, loud) = loudPeaks() else { return [] }
+        let seconds = Double(samplesPerPeak) / Double(sampleRate)
+        var spans: [Range<Double>] = []
+        var start: Int?
+        for index in 0...loud.count {
+            let quiet = index < loud.count && !loud[index]
+            if quiet, start == nil { start = index }
+            guard !quiet, let first = start else { continue }
+            start = nil
+            let lower = Double(first) * seconds + Self.skipMargin, upper = Double(index) * seconds - Self.skipMargin
+            if Double(index - first) * seconds >= minimum, upper > lower { spans.append(lower..<upper) }
+        }
+        return spans
+    }
+
+    /// The clip's noise floor (dBFS), the threshold a peak must reach to be sound, and which
+    /// peaks reach it; nil when none does (a silent clip) or there are no peaks.
+    private func loudPeaks() -> (floor: Double, threshold: Double, loud: [Bool])? {
         guard !peaks.isEmpty else { return nil }
         // The floor: the magnitude a tenth of the peaks stay under, from a histogram (no sort).
         var histogram = [Int](repeating: 0, count: 32769)
@@ -77,13 +114,7 @@ extension Waveform {
         let threshold = Self.threshold(floor: floor, loudest: Self.decibels(loudest))
         let level = Int((pow(10, threshold / 20) * 32768).rounded(.up))
         guard loudest >= level else { return nil }
-        let loud = peaks.map { $0.magnitude >= level }
-        guard let first = soundStart(loud, reversed: false), let last = soundStart(loud, reversed: true) else { return nil }
-        let seconds = Double(samplesPerPeak) / Double(sampleRate)
-        let start = max(Double(first) * seconds - Self.trimMargin, 0)
-        let end = min(Double(last + 1) * seconds + Self.trimMargin, duration)
-        guard end > start else { return nil }
-        return TrimProposal(start: start, end: end, noiseFloor: floor, threshold: threshold)
+        return (floor, threshold, peaks.map { $0.magnitude >= level })
     }
 
     /// The level (dBFS) a peak must reach to be sound in a clip of this noise `floor` and this

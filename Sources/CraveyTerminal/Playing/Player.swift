@@ -39,15 +39,23 @@ package struct Player {
         // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
         // goes to that point of the clip.
         let onTerminal = !json && isatty(0) == 1 && isatty(2) == 1
-        // The stored waveform is read only for a terminal's line, once the sound has started.
+        // The stored waveform is read for a terminal's line, once the sound has started, and for
+        // the quiet stretches to skip (with --skip-silence, or for z on a terminal).
+        let waveform = onTerminal || flags.skipSilence ? library.storedWaveform(of: recording) : nil
         let line = onTerminal && Terminal.canRedraw
-            ? ProgressLine(duration: manager.duration, waveform: library.storedWaveform(of: recording), colour: Terminal.isInteractive)
+            ? ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive)
             : nil
+        let silence = Locked(SilenceSkip(spans: waveform?.quietSpans() ?? [], isOn: flags.skipSilence))
+        if flags.skipSilence, waveform == nil, !json {
+            Terminal.diagnostic("cravey: \"\(title)\" has no stored waveform yet, so no quiet stretch is known to skip (this play makes it).")
+        }
         // The line last drawn, to draw again when the terminal is taken back after Ctrl-Z and `fg`.
         let drawn = Locked("")
         let keys = onTerminal ? KeyReader(mouse: line != nil, redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
             if case .click(let column, _) = key {
                 if let fraction = line?.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
+            } else if key == .character("z") || key == .character("Z") {
+                silence.withLock { $0.isOn.toggle() }
             } else {
                 PlayerCommand(key).map(manager.perform)
             }
@@ -56,14 +64,15 @@ package struct Player {
         defer { keys?.restore() }
         let full = windowShown ? " · f full screen" : ""
         if line != nil {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · q stop\(full)")
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · z skip silence · q stop\(full)")
         } else if onTerminal {
-            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): space pause · ←/→ 15 s · 0-9 jump · [ ] speed · q stop\(full).")
+            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): space pause · ←/→ 15 s · 0-9 jump · [ ] speed · z skip silence · q stop\(full).")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
         let view = Task { [manager, line, json] () -> (any Error)? in
-            await Player.show(manager, line: line, plain: onTerminal && line == nil, drawn: drawn, json: json, desktop: desktop)
+            await Player.show(manager, line: line, plain: onTerminal && line == nil, drawn: drawn, json: json, desktop: desktop,
+                              silence: silence)
         }
         let outcome: PlaybackSummary
         do {
@@ -81,8 +90,10 @@ package struct Player {
             Terminal.diagnostic("cravey: \(Messages.text(for: lost)) The play stopped there, as closing the window stops it.")
         }
         let pictures = windowShown ? (outcome.picturesShown, outcome.picturesDropped) : nil
+        let skipped = silence.withLock { $0.skipped }
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
-                   recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures)
+                   recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures,
+                   silenceSkipped: skipped > 0 || flags.skipSilence ? skipped : nil)
     }
 
     /// What the desktop shows of a playing clip when it is not shown the title.
@@ -142,14 +153,18 @@ package struct Player {
     /// in `drawn`), a line at each pause and resume on a terminal that only prints lines
     /// (`plain`), JSON lines with `--json`. Returns the error a write to stdout ended with (the
     /// playback is stopped then).
+    /// With `silence` on, a position in a quiet stretch jumps to its end.
     private static func show(_ manager: PlaybackManager, line progress: ProgressLine?, plain: Bool, drawn: Locked<String>, json: Bool,
-                             desktop: MediaPlayerService?) async -> (any Error)? {
+                             desktop: MediaPlayerService?, silence: Locked<SilenceSkip>) async -> (any Error)? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lastLine = ""
         var lastState: PlaybackState?
         for await event in manager.events {
             desktop?.update(event)
+            if event.state == .playing, let target = silence.withLock({ $0.target(from: event.position) }) {
+                manager.seek(to: target)
+            }
             if json {
                 do {
                     try Terminal.output(String(decoding: try encoder.encode(event), as: UTF8.self))
@@ -158,7 +173,8 @@ package struct Player {
                     return error
                 }
             } else if let progress {
-                let line = progress.draw(event)
+                let (on, skipped) = silence.withLock { ($0.isOn, $0.skipped) }
+                let line = progress.draw(event) + (on || skipped > 0 ? " · \(on ? "skipping silence" : "silence kept"), \(Format.duration(skipped)) saved" : "")
                 if line != lastLine {
                     Terminal.diagnostic(line, terminator: "")
                     drawn.withLock { $0 = line }
@@ -175,11 +191,11 @@ package struct Player {
 
     /// The play's last line; `pictures` (shown, dropped) when a video showed in a window.
     private func report(completed: Bool, secondsListened: Double, position: Double, recording: Recording, counted: Bool,
-                        title: String, pictures: (shown: Int, dropped: Int)? = nil) throws {
+                        title: String, pictures: (shown: Int, dropped: Int)? = nil, silenceSkipped: Double? = nil) throws {
         if json {
             let play = PlayReport(id: recording.id.description, counted: counted, completed: completed,
                                   secondsListened: secondsListened, position: position, playCount: recording.playCount,
-                                  picturesShown: pictures?.shown, picturesDropped: pictures?.dropped)
+                                  picturesShown: pictures?.shown, picturesDropped: pictures?.dropped, silenceSkipped: silenceSkipped)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try Terminal.output(String(decoding: try encoder.encode(["play": play]), as: UTF8.self))
@@ -189,7 +205,8 @@ package struct Player {
         let plays = recording.playCount
         let counts = counted ? "counted: \(plays) play\(plays == 1 ? "" : "s")" : "not counted"
         let shown = pictures.map { "; \($0.shown) pictures shown, \($0.dropped) dropped" } ?? ""
-        Terminal.diagnostic("Played \"\(title)\" \(how) (\(counts)\(shown)).")
+        let skipped = silenceSkipped.map { String(format: "; %.1f s of silence skipped", $0) } ?? ""
+        Terminal.diagnostic("Played \"\(title)\" \(how) (\(counts)\(shown)\(skipped)).")
     }
 
     /// The play as `--json` prints it on its last line.
@@ -203,6 +220,8 @@ package struct Player {
         /// A video's pictures in its window; absent without a window.
         var picturesShown: Int?
         var picturesDropped: Int?
+        /// Seconds of quiet skipped; absent unless silence was skipped (`--skip-silence`, z).
+        var silenceSkipped: Double?
     }
 }
 
