@@ -43,8 +43,13 @@ struct DiscreetPlaybackTests {
         try await offPool { play.waitUntilExit() }
         let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(play.terminationStatus == 0, "\(said)")
-        // What the bus carried: the monitor is given a moment to write the last messages out.
-        try await Task.sleep(for: .milliseconds(300))
+        // What the bus carried, once the monitor has written the player's last message out: the
+        // bus giving up its name when it went (NameOwnerChanged to no owner).
+        let released = try await poll(within: 10, every: 0.02) {
+            let traffic = (try? String(contentsOf: monitorLog, encoding: .utf8)) ?? ""
+            return traffic.contains(/string "org\.mpris\.MediaPlayer2\.cravey"\s+string ":[0-9.]+"\s+string ""/)
+        }
+        #expect(released, "the monitor never saw the player leave the bus")
         return (try String(contentsOf: monitorLog, encoding: .utf8), metadata)
     }
 
