@@ -12,7 +12,7 @@ struct AskedQuestionTests {
 
     /// Imports 4 s: a tone from 1 s to 3 s over pink noise (about -48 dBFS RMS); returns its id.
     func imported(title: String = "Asked") async throws -> String {
-        let source = try Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,3):s=48000:d=4",
+        let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,3):s=48000:d=4",
                                               "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.02:sample_rate=48000:seed=7:duration=4",
                                               "-filter_complex", "[0][1]amix=inputs=2:normalize=0:duration=first", "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
         let result = try await Cravey.run(["import", source.path, "--title", title, "--library", library.path])

@@ -10,7 +10,7 @@ struct BackupTests {
     /// A library of three audio clips with words and plays and one imported video (with its
     /// thumbnail and loudness).
     func livedIn() async throws -> RecordingLibrary {
-        let library = try Fixture.library(titles: ["Why I stopped", "Breathe", "Day 30"])
+        let library = try await Fixture.library(titles: ["Why I stopped", "Breathe", "Day 30"])
         for (index, recording) in try library.recordings().enumerated() {
             try library.edit(recording.id) { words in
                 words.notes = "Note \(index), with \"quotes\" and\na line"
@@ -18,7 +18,7 @@ struct BackupTests {
             }
             for _ in 0...index { try library.countPlay(of: recording, secondsListened: 0.25 * Double(index + 1), completed: index > 0) }
         }
-        let video = try await Cravey.run(["import", try Fixture.video(seconds: 1, size: "160x120").path, "--title", "Me, on day one",
+        let video = try await Cravey.run(["import", try await Fixture.video(seconds: 1, size: "160x120").path, "--title", "Me, on day one",
                                           "--library", library.url.path])
         try #require(video.status == 0, "\(video.error)")
         return library
@@ -81,11 +81,11 @@ struct BackupTests {
         // Then it is private, tar lists it, and every file unpacked matches the manifest
         let mode = try FileManager.default.attributesOfItem(atPath: archive.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        let listing = try run("tar", ["-tf", archive.path])
+        let listing = try await run("tar", ["-tf", archive.path])
         #expect(listing.status == 0 && listing.output.contains("cravey-backup/manifest.json"), "\(listing.error)")
         let unpacked = temporaryFolder().appendingPathComponent("unpacked")
         try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
-        let untar = try run("tar", ["-xf", archive.path, "-C", unpacked.path])
+        let untar = try await run("tar", ["-xf", archive.path, "-C", unpacked.path])
         try #require(untar.status == 0, "\(untar.error)")
         let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: unpacked.appendingPathComponent("cravey-backup/manifest.json"))) as? [String: Any]
         let files = try #require(manifest?["files"] as? [[String: Any]])
@@ -95,7 +95,7 @@ struct BackupTests {
         #expect(files.filter { ($0["path"] as? String)?.hasSuffix(".peaks.dat") == true }.count == 1)
         for file in files {
             let path = try #require(file["path"] as? String)
-            let sum = try run("sha256sum", [unpacked.appendingPathComponent("cravey-backup/" + path).path])
+            let sum = try await run("sha256sum", [unpacked.appendingPathComponent("cravey-backup/" + path).path])
             #expect(sum.output.prefix(64) == (file["sha256"] as? String ?? "")[...], "\(path)")
         }
 
@@ -184,19 +184,19 @@ struct BackupTests {
             try altered(archive, "record.tar") { $0[recordOffset + 2] ^= 0x01 },
             try altered(archive, "short.tar") { $0 = $0.prefix($0.count / 2) },
             try altered(archive, "no-end.tar") { $0 = $0.prefix($0.count - 1024) },
-            try Fixture.audio(seconds: 0.2),
+            try await Fixture.audio(seconds: 0.2),
         ]
         // a file added by hand, which its manifest does not list
         let added = try altered(archive, "added.tar") { _ in }
         let extra = temporaryFolder().appendingPathComponent("cravey-backup/Recordings")
         try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
         try Data("not mine".utf8).write(to: extra.appendingPathComponent("audio_\(RecordingID().description).m4a"))
-        let append = try run("tar", ["-rf", added.path, "-C", temporaryFolder().path, "cravey-backup"])
+        let append = try await run("tar", ["-rf", added.path, "-C", temporaryFolder().path, "cravey-backup"])
         try #require(append.status == 0, "\(append.error)")
         broken.append(added)
         // another program's tar
         let foreign = temporaryFolder().appendingPathComponent("other.tar")
-        _ = try run("tar", ["-cf", foreign.path, "-C", Fixture.audio(seconds: 0.2).deletingLastPathComponent().path, "."])
+        _ = try await run("tar", ["-cf", foreign.path, "-C", Fixture.audio(seconds: 0.2).deletingLastPathComponent().path, "."])
         broken.append(foreign)
 
         let before = contents(of: library.url)
@@ -218,7 +218,7 @@ struct BackupTests {
     @Test("a backup cravey wrote before clips kept waveforms (format 1) restores as it is; a repair then makes the waveforms")
     func formatOne() async throws {
         // Given a format-1 backup: a library of clips without waveforms, its manifest saying 1
-        let library = try Fixture.library(titles: ["Old", "Older"])
+        let library = try await Fixture.library(titles: ["Old", "Older"])
         let archive = try altered(try await backup(library), "format-1.tar") { data in
             // The manifest's (the archive's last file; the clips' records have a version of their own).
             let version = try #require(data.range(of: Data("\"version\" : 2".utf8), options: .backwards))
@@ -240,7 +240,7 @@ struct BackupTests {
 
     @Test("backup refuses a place inside the library and a file already there unless --force (exit 64); restore refuses a folder (64) and a missing file (66)")
     func refusals() async throws {
-        let library = try Fixture.library(titles: ["Kept"])
+        let library = try await Fixture.library(titles: ["Kept"])
         let inside = try await Cravey.run(["backup", "--output", library.url.appendingPathComponent("Recordings/b.tar").path, "--library", library.url.path])
         #expect(inside.status == 64 && inside.error.contains("inside the library folder"), "\(inside.error)")
 
@@ -260,7 +260,7 @@ struct BackupTests {
     @Test("a clip whose media is missing is left out and named; a file without a row holding a clip's place is left alone, and restored after a repair registers it")
     func leftOutAndBlocked() async throws {
         // Given a library whose first clip's file was lost by hand
-        let library = try Fixture.library(titles: ["Lost", "Kept"])
+        let library = try await Fixture.library(titles: ["Lost", "Kept"])
         let rows = try library.recordings()
         let lost = try #require(rows.first { $0.title == "Lost" })
         try FileManager.default.removeItem(at: library.url.appendingPathComponent(lost.filePath))
@@ -274,7 +274,7 @@ struct BackupTests {
 
         // Given a library where the kept clip's file is there without its row (its row removed with sqlite3)
         let kept = try #require(rows.first { $0.title == "Kept" })
-        let sql = try run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path,
+        let sql = try await run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path,
                                       "DELETE FROM recording WHERE id = '\(kept.id.description)';"])
         try #require(sql.status == 0, "\(sql.error)")
         let file = library.url.appendingPathComponent(kept.filePath)

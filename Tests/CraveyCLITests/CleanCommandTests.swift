@@ -10,11 +10,11 @@ struct CleanCommandTests {
 
     /// A spoken sentence (espeak-ng, 48 kHz mono) after 1.5 s and before 1.5 s of quiet, with
     /// pink noise of `noise` amplitude (0.02: about -48 dBFS RMS) under all of it, as AAC.
-    static func speech(noise: Double, color: String = "pink") throws -> URL {
+    static func speech(noise: Double, color: String = "pink") async throws -> URL {
         let spoken = temporaryFolder().appendingPathComponent("spoken-\(UUID().uuidString).wav")
-        let said = try run("espeak-ng", ["-w", spoken.path, "Breathe. This craving will pass. You have done this before, and you can do it again today."])
+        let said = try await run("espeak-ng", ["-w", spoken.path, "Breathe. This craving will pass. You have done this before, and you can do it again today."])
         guard said.status == 0 else { throw TestFailure("espeak-ng: \(said.error)") }
-        return try Fixture.make("m4a", ["-i", spoken.path, "-f", "lavfi", "-i", "anoisesrc=color=\(color):amplitude=\(noise):sample_rate=48000:seed=7",
+        return try await Fixture.make("m4a", ["-i", spoken.path, "-f", "lavfi", "-i", "anoisesrc=color=\(color):amplitude=\(noise):sample_rate=48000:seed=7",
                                         "-filter_complex", "[0]aresample=48000,adelay=1500,apad=pad_dur=1.5[s];[s][1]amix=inputs=2:normalize=0:duration=first",
                                         "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
     }
@@ -35,8 +35,8 @@ struct CleanCommandTests {
     @Test("speech over pink noise at -48 dBFS: the noise floor drops by at least 10 dB, the speech level moves by at most 1 dB, the sound stays in place sample for sample, and the figures are printed")
     func removesNoise() async throws {
         let (id, media) = try await imported(try Self.speech(noise: 0.02))
-        let before = try Witness.decodeFloat(["-i", media.path])
-        let speechBefore = try Witness.ebur128(["-i", media.path], dualMono: true).integrated
+        let before = try await Witness.decodeFloat(["-i", media.path])
+        let speechBefore = try await Witness.ebur128(["-i", media.path], dualMono: true).integrated
 
         let cleaned = try await Cravey.run(["clean", id, "--yes", "--json", "--library", library.path])
         try #require(cleaned.status == 0, "\(cleaned.error)")
@@ -46,14 +46,14 @@ struct CleanCommandTests {
         #expect(floorBefore - floorAfter >= 10, "printed \(floorBefore) -> \(floorAfter)")
         #expect(cleaned.error.contains("Noise floor:") && cleaned.error.contains("speech level"), "\(cleaned.error)")
 
-        let after = try Witness.decodeFloat(["-i", media.path])
+        let after = try await Witness.decodeFloat(["-i", media.path])
         #expect(after.count == before.count, "the same length")
         // Noise alone: the lead-in and the tail, measured by ffmpeg's decoding
         for (from, to) in [(0.2, 1.3), (Double(before.count) / 48_000 - 1.2, Double(before.count) / 48_000 - 0.2)] {
             let drop = Self.level(before, from, to) - Self.level(after, from, to)
             #expect(drop >= 10, "noise at \(from)-\(to) s: \(Self.level(before, from, to)) -> \(Self.level(after, from, to)) dBFS")
         }
-        let speechAfter = try Witness.ebur128(["-i", media.path], dualMono: true).integrated
+        let speechAfter = try await Witness.ebur128(["-i", media.path], dualMono: true).integrated
         #expect(abs(speechAfter - speechBefore) <= 1, "speech \(speechBefore) -> \(speechAfter) LUFS")
         // In place: the cleaned speech lines up with the original (no filter delay left)
         let window = before[96_000..<120_000]
@@ -68,10 +68,10 @@ struct CleanCommandTests {
     @Test("a clip without noise (a good microphone's hiss at -80 dBFS) is left about as it was; one whose pauses are digital silence has no noise to learn and is refused (64), unchanged")
     func noNoise() async throws {
         let (id, media) = try await imported(try Self.speech(noise: 0.0002, color: "white"))
-        let speechBefore = try Witness.ebur128(["-i", media.path], dualMono: true).integrated
+        let speechBefore = try await Witness.ebur128(["-i", media.path], dualMono: true).integrated
         let cleaned = try await Cravey.run(["clean", id, "--yes", "--library", library.path])
         try #require(cleaned.status == 0, "\(cleaned.error)")
-        #expect(abs(try Witness.ebur128(["-i", media.path], dualMono: true).integrated - speechBefore) <= 0.5)
+        #expect(abs(try await Witness.ebur128(["-i", media.path], dualMono: true).integrated - speechBefore) <= 0.5)
 
         let (silent, silentMedia) = try await imported(try Self.speech(noise: 0))
         let bytes = try Data(contentsOf: silentMedia)

@@ -69,7 +69,7 @@ struct ConfinementTests {
 
     @Test("export --output refuses what exists (unless --force), anything not a regular file (even with --force), and any place inside the library")
     func exportOutput() async throws {
-        let library = try Fixture.library(titles: ["Kept"])
+        let library = try await Fixture.library(titles: ["Kept"])
         let path = library.url.path
         let folder = temporaryFolder()
         let existing = folder.appendingPathComponent("existing.csv")
@@ -121,7 +121,7 @@ struct ConfinementTests {
         #expect(try mode(file.path) == 0o644)
 
         // Given a library the person made 0500
-        let library = try Fixture.library(clips: 1).url
+        let library = try await Fixture.library(clips: 1).url
         #expect(chmod(library.path, 0o500) == 0)
         // When listing it
         let listed = try await Cravey.run(["list", "--library", library.path])
@@ -132,7 +132,7 @@ struct ConfinementTests {
 
     @Test("a library others can reach is warned about once on stderr, naming the fix, and left as it is")
     func openLibraryWarned() async throws {
-        let library = try Fixture.library(clips: 1).url
+        let library = try await Fixture.library(clips: 1).url
         #expect(chmod(library.path, 0o755) == 0)
         let listed = try await Cravey.run(["list", "--library", library.path])
         #expect(listed.status == 0, "\(listed.error)")
@@ -151,7 +151,7 @@ struct ConfinementTests {
         // Given a default library (XDG_DATA_HOME/cravey) holding a clip
         let data = temporaryFolder().appendingPathComponent("xdg")
         let library = try RecordingLibrary(at: data.appendingPathComponent("cravey"))
-        let clip = try Fixture.audio(seconds: 0.5)
+        let clip = try await Fixture.audio(seconds: 0.5)
         _ = try await library.importFile(at: clip, metadata: RecordingMetadata())
         // When deleting everything in the library named ""
         let result = try await Cravey.run(["delete-all", "--yes", "--library", ""], environment: ["XDG_DATA_HOME": data.path])
@@ -165,7 +165,7 @@ struct ConfinementTests {
           .enabled(if: geteuid() == 0, "a read-only bind mount needs root"))
     func readOnlyLibrary() async throws {
         // Given a library with a clip, seen through a read-only bind mount in a private mount namespace
-        let library = try Fixture.library(titles: ["Calm"])
+        let library = try await Fixture.library(titles: ["Calm"])
         let id = try #require(try library.recordings().first).id.description
         let source = library.url.path
         let mounted = temporaryFolder().appendingPathComponent("readonly").path
@@ -179,7 +179,7 @@ struct ConfinementTests {
                     + " >/dev/null 2>&1; echo $?"
             }.joined(separator: "\n")
         // When each command runs there
-        let result = try run("unshare", ["--mount", "--propagation", "private", "sh", "-c", script], environment: Cravey.environment())
+        let result = try await run("unshare", ["--mount", "--propagation", "private", "sh", "-c", script], environment: Cravey.environment())
         // Then the reads succeed and the writes exit 73, and nothing changed
         #expect(result.output.split(separator: "\n") == ["0", "0", "0", "0", "73", "73"], "\(result.output) \(result.error)")
         #expect(try library.recordings().map(\.title) == ["Calm"])
@@ -188,7 +188,7 @@ struct ConfinementTests {
     @Test("doctor finds a thumbnail path pointing outside, --repair removes it, and the recording can then be deleted")
     func thumbnailOutside() async throws {
         // Given a row whose thumbnail path leaves the library
-        let library = try Fixture.library(titles: ["Odd"])
+        let library = try await Fixture.library(titles: ["Odd"])
         var recording = try #require(try library.recordings().first)
         recording.thumbnailPath = "../x.jpg"
         try library.store.write { tx in try tx.repository.updateThumbnail(of: recording.id, to: recording.thumbnailPath) }
@@ -209,7 +209,7 @@ struct ConfinementTests {
     @Test("a link where a clip's waveform belongs is never followed: waveform, info and doctor --repair neither read nor write what it points at")
     func waveformLink() async throws {
         // Given a clip whose waveform file was replaced by a link to a file outside the library
-        let library = try Fixture.library(titles: ["Linked"])
+        let library = try await Fixture.library(titles: ["Linked"])
         let row = try #require(try library.recordings().first)
         let outside = temporaryFolder().appendingPathComponent("outside.dat")
         let original = Waveform(sampleRate: 48_000, samplesPerPeak: 480, peaks: [.init(min: -9, max: 9)]).audiowaveformData()
@@ -238,7 +238,7 @@ struct ConfinementTests {
     @Test("a file whose name is not UTF-8 is not cravey's: doctor names it (escaped), delete-all and doctor --repair leave it")
     func nonUTF8Names() async throws {
         // Given a file in Recordings/ whose name holds the byte 0xFF
-        let library = try Fixture.library(clips: 1)
+        let library = try await Fixture.library(clips: 1)
         let folder = library.recordingsURL.path
         let name: [UInt8] = Array("bad-".utf8) + [0xFF, 0xFE] + Array(".m4a".utf8)
         let descriptor = (Array(folder.utf8) + [0x2F] + name + [0]).withUnsafeBufferPointer { bytes in
@@ -257,7 +257,7 @@ struct ConfinementTests {
         #expect(doctor.status == 1 && doctor.output.contains("not made by cravey: Recordings/bad-\\xFF\\xFE.m4a"), "\(doctor.output)")
         #expect(repair.status == 1, "\(repair.output)")
         #expect(deleteAll.status == 0 && deleteAll.error.contains("Left 1 file cravey did not make"), "\(deleteAll.error)")
-        let left = try run("ls", ["-A", folder])
+        let left = try await run("ls", ["-A", folder])
         #expect(left.output.split(separator: "\n").count == 2 && left.output.contains("Thumbnails"), "\(left.output)")
     }
 }
@@ -268,15 +268,15 @@ struct ConfinedReadTests {
     func noPathOpens() async throws {
         // Given a library with a video clip
         let library = temporaryLibrary()
-        let imported = try await Cravey.run(["import", "--library", library.path, try Fixture.video(seconds: 1, size: "160x120").path])
+        let imported = try await Cravey.run(["import", "--library", library.path, try await Fixture.video(seconds: 1, size: "160x120").path])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(imported.status == 0, "\(imported.error)")
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
 
         // When commands that read its media run under strace
         for arguments in [["play", id, "--no-count", "--device", sink.sinkName], ["thumbnail", id], ["doctor", "--repair"]] {
             let log = temporaryFolder().appendingPathComponent("strace-\(UUID().uuidString).txt")
-            let traced = try await runOffPool("strace", ["-f", "-e", "trace=open,openat,openat2,creat", "-o", log.path,
+            let traced = try await run("strace", ["-f", "-e", "trace=open,openat,openat2,creat", "-o", log.path,
                                                           Cravey.executable] + arguments + ["--library", library.path],
                                               environment: Cravey.environment())
             #expect(traced.status == 0, "\(arguments): \(traced.error)")

@@ -15,13 +15,13 @@ struct CrashTests {
     /// Waits (polling every millisecond, off the cooperative pool) until `condition` holds or
     /// `process` has ended; true when it held while the process still ran.
     func wait(for process: Process, until condition: @escaping @Sendable () -> Bool) async throws -> Bool {
-        try await offPool {
-            while process.isRunning {
-                if condition() { return true }
-                usleep(1000)
-            }
-            return false
+        let held = Locked(false)
+        _ = try await poll(within: 3600, every: 0.001) {
+            guard process.isRunning else { return true }
+            held.withLock { $0 = condition() }
+            return held.withLock { $0 }
         }
+        return held.withLock { $0 }
     }
 
     @Test("kill -9 in the middle of delete-all: the next command finishes it, and doctor --repair brings no deleted clip back", .timeLimit(.minutes(5)))
@@ -29,7 +29,7 @@ struct CrashTests {
         var killedMidway = false
         for _ in 0..<3 where !killedMidway {
             // Given a library of 1,500 clips
-            let library = try Fixture.library(clips: 1500)
+            let library = try await Fixture.library(clips: 1500)
             let path = library.url.path
             let recordings = library.recordingsURL
 
@@ -40,7 +40,7 @@ struct CrashTests {
                 ((try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? 0) < 1500
             }
             if killedMidway { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            await exit(of: process)
 
             // Then the next command sees nothing, the files are gone, and a repair recovers none
             let list = try await Cravey.run(["list", "--json", "--library", path])
@@ -58,7 +58,7 @@ struct CrashTests {
     func importInterrupted() async throws {
         // Given a long WAV, which import transcodes for about 15 s (a few seconds were too few:
         // under the full parallel run the poll below came late and the import had finished)
-        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1200:sample_rate=16000", "-ac", "1"])
+        let wav = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1200:sample_rate=16000", "-ac", "1"])
         for signal in [SIGINT, SIGKILL] {
             let library = try RecordingLibrary(at: temporaryLibrary())
             let path = library.url.path
@@ -75,7 +75,7 @@ struct CrashTests {
             }
             #expect(started, "the import ended before it could be interrupted")
             kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            await exit(of: process)
 
             if signal == SIGINT {
                 // Then Ctrl-C: exit 130, and nothing is left
@@ -129,10 +129,9 @@ struct CrashTests {
         // When Ctrl-C arrives while it prints, and the output is read after a second
         kill(process.processIdentifier, SIGINT)
         // A second, ended early if it exits: that it did not stop within it is what is tested.
-        try await offPool { for _ in 0..<1000 where process.isRunning { usleep(1000) } }
-        let stoppedAlone = !process.isRunning
+        let stoppedAlone = try await poll(within: 1, every: 0.001) { !process.isRunning }
         let printed = try await offPool { output.fileHandleForReading.readDataToEndOfFile() }
-        process.waitUntilExit()
+        await exit(of: process)
 
         // Then it did not stop on its own: it printed the id of the stored clip and exited 0
         #expect(!stoppedAlone, "exit \(process.terminationStatus) while its output was blocked")

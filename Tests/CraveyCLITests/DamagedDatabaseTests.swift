@@ -10,7 +10,7 @@ struct DamagedDatabaseTests {
     /// A library of three clips with words and plays, as a person's would be after a while;
     /// returns its folder and its rows with their plays, as they are.
     func livedIn() async throws -> (library: URL, rows: [Recording], plays: [RecordingID: [PlayEvent]]) {
-        let library = try Fixture.library(titles: ["Why I stopped", "Breathe", "Day 30"])
+        let library = try await Fixture.library(titles: ["Why I stopped", "Breathe", "Day 30"])
         for (index, recording) in try library.recordings().enumerated() {
             try library.edit(recording.id) { words in
                 words.notes = "Note \(index)"
@@ -25,10 +25,10 @@ struct DamagedDatabaseTests {
 
     /// Overwrites the first page of `table`'s b-tree in `database` (after moving the write-ahead
     /// log into the file), as a failing disk would.
-    func damage(_ table: String, in database: URL) throws {
-        let checkpoint = try run("sqlite3", [database.path, "PRAGMA wal_checkpoint(TRUNCATE);"])
+    func damage(_ table: String, in database: URL) async throws {
+        let checkpoint = try await run("sqlite3", [database.path, "PRAGMA wal_checkpoint(TRUNCATE);"])
         try #require(checkpoint.status == 0, "\(checkpoint.error)")
-        let facts = try run("sqlite3", [database.path, "PRAGMA page_size; SELECT rootpage FROM sqlite_master WHERE name = '\(table)';"])
+        let facts = try await run("sqlite3", [database.path, "PRAGMA page_size; SELECT rootpage FROM sqlite_master WHERE name = '\(table)';"])
         let numbers = facts.output.split(separator: "\n").compactMap { Int($0) }
         try #require(numbers.count == 2, "\(facts.output) \(facts.error)")
         let handle = try FileHandle(forWritingTo: database)
@@ -56,7 +56,7 @@ struct DamagedDatabaseTests {
     func damagedIndex() async throws {
         // Given a library whose title index's pages are overwritten
         let (library, rows, _) = try await livedIn()
-        try damage("recording_on_title", in: library.appendingPathComponent("library.sqlite"))
+        try await damage("recording_on_title", in: library.appendingPathComponent("library.sqlite"))
 
         // When the doctor looks, and is asked to repair
         let doctor = try await Cravey.run(["doctor", "--library", library.path])
@@ -74,7 +74,7 @@ struct DamagedDatabaseTests {
         // Given a library whose play history's pages are damaged
         let (library, rows, plays) = try await livedIn()
         let database = library.appendingPathComponent("library.sqlite")
-        try damage("playEvent", in: database)
+        try await damage("playEvent", in: database)
 
         // When delete-all fails on it
         let deleteAll = try await Cravey.run(["delete-all", "--yes", "--library", library.path])
@@ -110,11 +110,11 @@ struct DamagedDatabaseTests {
     func importIntoDamaged() async throws {
         // Given a library whose table of clips is damaged, so no row can be written
         let (library, _, _) = try await livedIn()
-        try damage("recording", in: library.appendingPathComponent("library.sqlite"))
+        try await damage("recording", in: library.appendingPathComponent("library.sqlite"))
         let before = try FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path).sorted()
 
         // When a file is imported
-        let imported = try await Cravey.run(["import", try Fixture.audio(seconds: 0.5).path, "--library", library.path])
+        let imported = try await Cravey.run(["import", try await Fixture.audio(seconds: 0.5).path, "--library", library.path])
 
         // Then it fails without claiming a file that is not there, and Recordings/ is as it was
         #expect(imported.status != 0)
@@ -128,7 +128,7 @@ struct DamagedDatabaseTests {
         // database would, when the file is already in place)
         let (library, _, _) = try await livedIn()
         let database = library.appendingPathComponent("library.sqlite").path
-        let refuse = try run("sqlite3", [database, "CREATE TRIGGER refuse BEFORE INSERT ON recording BEGIN SELECT RAISE(ABORT, 'no room'); END;"])
+        let refuse = try await run("sqlite3", [database, "CREATE TRIGGER refuse BEFORE INSERT ON recording BEGIN SELECT RAISE(ABORT, 'no room'); END;"])
         try #require(refuse.status == 0, "\(refuse.error)")
 
         // When a clip is recorded with words
@@ -138,7 +138,7 @@ struct DamagedDatabaseTests {
         // Then it says the file is saved without its entry; once the database takes rows again,
         // the repair registers it with its title and notes
         #expect(recorded.status == 73 && recorded.error.contains("saved to"), "\(recorded.error)")
-        _ = try run("sqlite3", [database, "DROP TRIGGER refuse;"])
+        _ = try await run("sqlite3", [database, "DROP TRIGGER refuse;"])
         let repair = try await Cravey.run(["doctor", "--repair", "--library", library.path])
         #expect(repair.status == 0 && repair.output.contains("as \"Words kept\"") && repair.output.contains("from its own copy"),
                 "\(repair.output)")

@@ -13,7 +13,7 @@ struct DesktopPlaybackTests {
     /// A library holding one clip made of `tones`, and its id.
     func library(_ tones: [(frequency: Double, seconds: Double)], title: String = "Breathe") async throws -> (folder: URL, id: String) {
         let folder = temporaryLibrary()
-        let imported = try await Cravey.run(["import", "--library", folder.path, "--title", title, try Fixture.tones(tones).path])
+        let imported = try await Cravey.run(["import", "--library", folder.path, "--title", title, try await Fixture.tones(tones).path])
         #expect(imported.status == 0, "\(imported.error)")
         return (folder, imported.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -48,8 +48,8 @@ struct DesktopPlaybackTests {
     @Test("playerctl -p cravey reads the metadata and position, pauses, resumes, seeks and stops a playing clip, and the sink agrees; PlaybackStatus and Seeked are signalled")
     func playerctlDrivesThePlay() async throws {
         // Given a clip of 3 s at 440 Hz then 3 s at 880 Hz, playing on a private session bus
-        let bus = try DesktopSession()
-        let sink = try VirtualMicrophone()
+        let bus = try await DesktopSession()
+        let sink = try await VirtualMicrophone()
         let (folder, id) = try await library([(440, 3), (880, 3)])
         let monitor = try bus.start("dbus-monitor", ["--session", "type='signal',path='/org/mpris/MediaPlayer2'"],
                                     output: bus.folder.appendingPathComponent("monitor.txt"))
@@ -122,8 +122,8 @@ struct DesktopPlaybackTests {
     @Test("a second play at once owns org.mpris.MediaPlayer2.cravey.instance<pid>; both answer")
     func secondInstance() async throws {
         // Given two plays of one clip at once on one bus
-        let bus = try DesktopSession()
-        let sink = try VirtualMicrophone()
+        let bus = try await DesktopSession()
+        let sink = try await VirtualMicrophone()
         let (folder, id) = try await library([(440, 4)])
         let arguments = ["play", id, "--library", folder.path, "--device", sink.sinkName, "--no-count"]
         let (first, _) = try start(arguments, environment: bus.environment)
@@ -142,10 +142,10 @@ struct DesktopPlaybackTests {
     @Test("with desktop.show-titles, a video's Metadata carries mpris:artUrl, the file:// URL of its thumbnail in the library")
     func videoArtwork() async throws {
         // Given a video in the library, playing on a private bus
-        let bus = try DesktopSession()
-        let sink = try VirtualMicrophone()
+        let bus = try await DesktopSession()
+        let sink = try await VirtualMicrophone()
         let folder = temporaryLibrary()
-        let imported = try await Cravey.run(["import", "--library", folder.path, try Fixture.video(seconds: 3).path, "--json"])
+        let imported = try await Cravey.run(["import", "--library", folder.path, try await Fixture.video(seconds: 3).path, "--json"])
         let row = try #require(try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any])
         let thumbnail = try #require(row["thumbnailPath"] as? String)
         let (play, _) = try start(["play", try #require(row["id"] as? String), "--library", folder.path, "--device", sink.sinkName, "--no-count"],
@@ -166,8 +166,8 @@ struct DesktopPlaybackTests {
     @Test("a play without a terminal shows a notification saying a clip plays (not which) and how to stop it; its Stop button stops the play, and the notification is closed")
     func notificationWithoutATerminal() async throws {
         // Given a notification server and a 10 s clip
-        let bus = try DesktopSession()
-        let sink = try VirtualMicrophone()
+        let bus = try await DesktopSession()
+        let sink = try await VirtualMicrophone()
         let (server, log) = try await bus.startNotificationServer()
         defer { kill(server.processIdentifier, SIGKILL) }
         let (folder, id) = try await library([(440, 10)], title: "Stay strong")
@@ -202,8 +202,8 @@ struct DesktopPlaybackTests {
     @Test("a play on a terminal shows no notification, and still serves the media controls")
     func noNotificationOnATerminal() async throws {
         // Given a notification server and a 1 s clip
-        let bus = try DesktopSession()
-        let sink = try VirtualMicrophone()
+        let bus = try await DesktopSession()
+        let sink = try await VirtualMicrophone()
         let (server, log) = try await bus.startNotificationServer()
         defer { kill(server.processIdentifier, SIGKILL) }
         let (folder, id) = try await library([(440, 1)])
@@ -223,11 +223,11 @@ struct DesktopPlaybackTests {
     @Test("without a session bus, or with a bus that is gone, a play works as before, with no error and no notification; a tcp: bus address is never used (no network socket, strace)")
     func noBus() async throws {
         // Given a 1 s clip
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (folder, id) = try await library([(440, 1)])
         let arguments = ["play", id, "--library", folder.path, "--device", sink.sinkName, "--no-count"]
         let empty = temporaryFolder().path
-        let goneEnvironment = try DesktopSession().environment
+        let goneEnvironment = try await DesktopSession().environment
 
         // When it plays without a bus, with a bus whose daemon is gone, and with a tcp: address, detached
         for environment in [["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": empty], goneEnvironment,
@@ -246,8 +246,8 @@ struct DesktopPlaybackTests {
     @Test("MPRIS's Rate is the play's speed: play --speed 1.2 reads 1.2 (MinimumRate 0.5, MaximumRate 2); setting it to 1.5 plays at 1.5x, 3 is held at 2")
     func rateIsTheSpeed() async throws {
         // Given a 10 s tone playing at 1.2x on a private session bus
-        let bus = try DesktopSession()
-        let sink = try VirtualMicrophone()
+        let bus = try await DesktopSession()
+        let sink = try await VirtualMicrophone()
         let (folder, id) = try await library([(440, 10)])
         let (play, output) = try start(["play", id, "--library", folder.path, "--device", sink.sinkName, "--no-count", "--json",
                                         "--speed", "1.2"], environment: bus.environment)

@@ -16,8 +16,8 @@ struct DiscreetPlaybackTests {
     /// that `dbus-monitor` watches whole, reads its metadata with playerctl meanwhile, and returns
     /// everything the monitor saw and what playerctl read.
     func busTraffic(environment extra: [String: String]) async throws -> (traffic: String, metadata: String) {
-        let bus = try DesktopSession()
-        let sink = try VirtualMicrophone()
+        let bus = try await DesktopSession()
+        let sink = try await VirtualMicrophone()
         let (server, _) = try await bus.startNotificationServer()
         defer { kill(server.processIdentifier, SIGKILL) }
         let monitorLog = bus.folder.appendingPathComponent("monitor.txt")
@@ -25,7 +25,7 @@ struct DiscreetPlaybackTests {
         defer { kill(monitor.processIdentifier, SIGKILL) }
         let folder = temporaryLibrary()
         let imported = try await Cravey.run(["import", "--library", folder.path, "--title", Self.title, "--notes", "a secret note",
-                                             "--purpose", "craving", try Fixture.audio(seconds: 2).path])
+                                             "--purpose", "craving", try await Fixture.audio(seconds: 2).path])
         try #require(imported.status == 0, "\(imported.error)")
 
         let output = temporaryFolder().appendingPathComponent("play-\(UUID().uuidString.prefix(8)).txt")
@@ -43,8 +43,13 @@ struct DiscreetPlaybackTests {
         try await offPool { play.waitUntilExit() }
         let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(play.terminationStatus == 0, "\(said)")
-        // What the bus carried: the monitor is given a moment to write the last messages out.
-        try await Task.sleep(for: .milliseconds(300))
+        // What the bus carried, once the monitor has written the player's last message out: the
+        // bus giving up its name when it went (NameOwnerChanged to no owner).
+        let released = try await poll(within: 10, every: 0.02) {
+            let traffic = (try? String(contentsOf: monitorLog, encoding: .utf8)) ?? ""
+            return traffic.contains(/string "org\.mpris\.MediaPlayer2\.cravey"\s+string ":[0-9.]+"\s+string ""/)
+        }
+        #expect(released, "the monitor never saw the player leave the bus")
         return (try String(contentsOf: monitorLog, encoding: .utf8), metadata)
     }
 
@@ -69,14 +74,14 @@ struct DiscreetPlaybackTests {
 
     /// What `ps -o args` and `/proc/PID/cmdline` show of process `pid`.
     func shown(_ pid: Int32) throws -> (ps: String, cmdline: String) {
-        let ps = try run("ps", ["-o", "args=", "-p", String(pid)]).output
+        let ps = try runBlocking("ps", ["-o", "args=", "-p", String(pid)]).output
         let cmdline = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return (ps, cmdline)
     }
 
     @Test("a running `cravey record --title X` (handed to cravey-media) and `cravey-media record --title X` show neither X nor the notes in ps or /proc/PID/cmdline; the clip keeps them")
     func titleHiddenFromProcessList() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let media = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent().appendingPathComponent("cravey-media").path
         for executable in [Cravey.executable, media] {
             // Given a recording started with a title and notes
@@ -96,11 +101,11 @@ struct DiscreetPlaybackTests {
                 let now = try shown(process.processIdentifier)
                 return now.ps.contains("cravey-media record") && now.ps.contains("(hidden)")
             }
-            let now = try shown(process.processIdentifier)
+            let now = try await offPool { [self] in try shown(process.processIdentifier) }
             #expect(running, "\(now)")
             var seen: [(ps: String, cmdline: String)] = []
             for _ in 0..<5 {
-                seen.append(try shown(process.processIdentifier))
+                seen.append(try await offPool { [self] in try shown(process.processIdentifier) })
                 try await Task.sleep(for: .milliseconds(200))
             }
             try await offPool { process.waitUntilExit() }

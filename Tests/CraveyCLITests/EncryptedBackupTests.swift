@@ -12,8 +12,8 @@ struct EncryptedBackupTests {
 
     /// A library of two short clips and a 20 s one (several 64 KiB chunks once encrypted).
     func library() async throws -> RecordingLibrary {
-        let library = try Fixture.library(titles: ["Don't buy weed today", "Breathe"])
-        let long = try await Cravey.run(["import", try Fixture.audio(seconds: 20).path, "--title", "Day 30", "--library", library.url.path])
+        let library = try await Fixture.library(titles: ["Don't buy weed today", "Breathe"])
+        let long = try await Cravey.run(["import", try await Fixture.audio(seconds: 20).path, "--title", "Day 30", "--library", library.url.path])
         try #require(long.status == 0, "\(long.error)")
         return library
     }
@@ -80,7 +80,7 @@ struct EncryptedBackupTests {
 
         // Then it is a tar that tar lists, with every clip's record
         #expect(decrypted.status == 0, "\(decrypted.shown)")
-        let listing = try run("tar", ["-tf", tar.path])
+        let listing = try await run("tar", ["-tf", tar.path])
         #expect(listing.status == 0 && listing.output.contains("cravey-backup/manifest.json"), "\(listing.error)")
         #expect(listing.output.split(separator: "\n").filter { $0.hasSuffix(".json") && $0.contains("Recordings/") }.count == 3)
 
@@ -88,7 +88,7 @@ struct EncryptedBackupTests {
         let restored = temporaryLibrary()
         let passphraseFile = temporaryFolder().appendingPathComponent("secret")
         try Data((Self.passphrase + "\n").utf8).write(to: passphraseFile)
-        let restore = try run("/bin/sh", ["-c", "exec \"$0\" restore \"$1\" --library \"$2\" --passphrase-fd 3 3<\"$3\"",
+        let restore = try await run("/bin/sh", ["-c", "exec \"$0\" restore \"$1\" --library \"$2\" --passphrase-fd 3 3<\"$3\"",
                                           Cravey.executable, archive.path, restored.path, passphraseFile.path],
                               environment: Cravey.environment())
         #expect(restore.status == 0 && restore.error.contains("Restored 3 clips"), "\(restore.error)")
@@ -158,7 +158,7 @@ struct EncryptedBackupTests {
         // (made by cravey, and held open by no other process: SQLite's shared memory file changes
         // whenever a second process opens a database another holds)
         let target = temporaryLibrary()
-        #expect(try await Cravey.run(["import", try Fixture.audio(seconds: 0.3).path, "--title", "Mine", "--library", target.path]).status == 0)
+        #expect(try await Cravey.run(["import", try await Fixture.audio(seconds: 0.3).path, "--title", "Mine", "--library", target.path]).status == 0)
         // Read once first: the first process to open a library after the one that wrote it folds
         // SQLite's log into library.sqlite, which is no change of its contents.
         #expect(try await Cravey.run(["list", "--library", target.path]).status == 0)

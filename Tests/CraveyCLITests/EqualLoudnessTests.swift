@@ -9,8 +9,8 @@ import Testing
 extension PlayCommandTests {
     /// A 3 s 1 kHz tone, peaking at `peak` dBFS (a sine's crest factor is 3 dB, so the ceiling
     /// never stops a quiet one short of the target).
-    func tone(peak: Double) throws -> URL {
-        try Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=1000:duration=3:sample_rate=48000",
+    func tone(peak: Double) async throws -> URL {
+        try await Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=1000:duration=3:sample_rate=48000",
                                  "-af", "volume=\(peak + 18)dB", "-c:a", "aac", "-b:a", "128k"])
     }
 
@@ -31,7 +31,7 @@ extension PlayCommandTests {
     @Test("two clips 12 dB apart play within 1 LU of each other, 12 dB apart with --no-normalize, and no sample clips")
     func equalLoudness() async throws {
         // Given a loud and a quiet clip, 12 dB apart
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (library, ids) = try await library([try tone(peak: -6), try tone(peak: -18)])
 
         // When each is played with normalisation, then without
@@ -50,7 +50,7 @@ extension PlayCommandTests {
     @Test("the play.loudness setting moves the level clips play at (-26 LUFS: 10 LU below the default); --no-normalize still plays a clip as recorded")
     func loudnessFromSettings() async throws {
         // Given a loud clip, and settings that ask for -26 LUFS
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (library, ids) = try await library([try tone(peak: -6)])
         let quieter = try Cravey.settings("play.loudness = -26\n")
         func heard(_ environment: [String: String], _ extra: [String] = []) async throws -> Double {
@@ -77,10 +77,10 @@ extension PlayCommandTests {
     @Test("a clip saved before loudness was measured is measured at its first play, and plays at the target")
     func measuredAtFirstPlay() async throws {
         // Given a quiet clip whose row lost its measurement, as a row from before the migration has none
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (library, ids) = try await library([try tone(peak: -6), try tone(peak: -18)])
         let database = library.url.appendingPathComponent("library.sqlite").path
-        let cleared = try run("sqlite3", [database, "UPDATE recording SET loudnessIntegrated = NULL, loudnessTruePeak = NULL"])
+        let cleared = try await run("sqlite3", [database, "UPDATE recording SET loudnessIntegrated = NULL, loudnessTruePeak = NULL"])
         #expect(cleared.status == 0, "\(cleared.error)")
         #expect(try library.recording(matching: ids[1]).loudness == nil)
 

@@ -8,7 +8,7 @@ import Testing
 struct ExitCodeTests {
     /// Runs the built `cravey` in `folder`, so a file name can be given relative to it.
     func run(in folder: URL, _ arguments: [String]) async throws -> CommandResult {
-        try await runOffPool("env", ["-C", folder.path, Cravey.executable] + arguments, environment: Cravey.environment())
+        try await CraveyTestSupport.run("env", ["-C", folder.path, Cravey.executable] + arguments, environment: Cravey.environment())
     }
 
     @Test("record --seconds under 0.1, negative, NaN or infinite is refused as invalid input (64), naming the range",
@@ -33,7 +33,7 @@ struct ExitCodeTests {
         // Given a real audio file whose name starts with a dash, in the current folder
         let folder = temporaryLibrary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try Fixture.audio(), to: folder.appendingPathComponent(name))
+        try FileManager.default.copyItem(at: try await Fixture.audio(), to: folder.appendingPathComponent(name))
         let library = folder.appendingPathComponent("library").path
 
         // When importing it by name, without `--`
@@ -51,7 +51,7 @@ struct ExitCodeTests {
         // Given a real audio file named -dash.m4a in the current folder
         let folder = temporaryLibrary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try Fixture.audio(), to: folder.appendingPathComponent("-dash.m4a"))
+        try FileManager.default.copyItem(at: try await Fixture.audio(), to: folder.appendingPathComponent("-dash.m4a"))
         let library = folder.appendingPathComponent("library").path
 
         // When importing it after `--`

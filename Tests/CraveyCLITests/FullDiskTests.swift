@@ -11,8 +11,8 @@ struct FullDiskTests {
         guard let folder = try? TemporaryFolder() else { return false }
         defer { folder.remove() }
         let point = folder.url
-        guard (try? run("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", point.path]).status) == 0 else { return false }
-        _ = try? run("umount", [point.path])
+        guard (try? runBlocking("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", point.path]).status) == 0 else { return false }
+        _ = try? runBlocking("umount", [point.path])
         return true
     }()
 
@@ -21,9 +21,9 @@ struct FullDiskTests {
     func fullDisk() async throws {
         let mountPoint = temporaryLibrary()
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        let mounted = try await runOffPool("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint.path])
+        let mounted = try await run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint.path])
         try #require(mounted.status == 0, "mount failed: \(mounted.error)")
-        defer { _ = try? run("umount", [mountPoint.path]) }
+        defer { _ = try? runBlocking("umount", [mountPoint.path]) }
         let library = mountPoint.appendingPathComponent("library")
         // Made by a command that writes: one that only reads makes nothing.
         #expect(try await Cravey.run(["doctor", "--repair", "--library", library.path]).status == 0)
@@ -31,7 +31,7 @@ struct FullDiskTests {
         let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: mountPoint.path)[.systemFreeSize] as? Int)
         try Data(count: free - 24 * 1024).write(to: mountPoint.appendingPathComponent("filler"))
 
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         let recorded = try await Cravey.run(["record", "--seconds", "8", "--device", microphone.monitor, "--library", library.path])
@@ -45,7 +45,7 @@ struct FullDiskTests {
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
         }
 
-        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3"])
+        let wav = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3"])
         let imported = try await Cravey.run(["import", wav.path, "--library", library.path])
         #expect(imported.status == 73 && imported.error.contains("Nothing was stored"))
         #expect(try partials(in: library).count == 1, "the failed import left nothing behind")

@@ -21,7 +21,7 @@ struct FuzzRegressionTests {
         // When: the target runs on each
         var environment = ProcessInfo.processInfo.environment
         environment["CRAVEY_FUZZ_SCRATCH"] = temporaryFolder().appendingPathComponent(target).path
-        let result = try await runOffPool(Self.driver, [target] + inputs, environment: environment)
+        let result = try await run(Self.driver, [target] + inputs, environment: environment)
 
         // Then: none crashes or breaks a check, and none takes 5 s
         #expect(result.status == 0, "\(result.error)")

@@ -27,7 +27,7 @@ struct HangUpTests {
     @Test("closing the terminal during a recording saves the clip with its title, as Ctrl-C does")
     func record() async throws {
         // Given a recording on a terminal, a tone playing into its microphone
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let library = temporaryLibrary()
@@ -51,9 +51,9 @@ struct HangUpTests {
     @Test("closing the terminal during a play counts the play, not completed")
     func play() async throws {
         // Given a 40 s clip playing on a terminal
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let library = temporaryLibrary()
-        let imported = try await Cravey.run(["import", "--library", library.path, try Fixture.tones([(440, 40)]).path])
+        let imported = try await Cravey.run(["import", "--library", library.path, try await Fixture.tones([(440, 40)]).path])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let terminal = try onTerminal(["play", id, "--library", library.path, "--device", sink.sinkName])
 
@@ -78,9 +78,9 @@ struct HangUpTests {
     @Test("SIGHUP during a play on a terminal that stays open puts the terminal's mode back and counts the play")
     func playModeRestored() async throws {
         // Given a 40 s clip playing under a shell on a terminal, which shows the mode before and after
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let library = temporaryLibrary()
-        let imported = try await Cravey.run(["import", "--library", library.path, try Fixture.tones([(440, 40)]).path])
+        let imported = try await Cravey.run(["import", "--library", library.path, try await Fixture.tones([(440, 40)]).path])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let script = "stty -g; '\(Cravey.executable)' play \(id) --library '\(library.path)' --device \(sink.sinkName); echo \"status $?\"; stty -g"
         let terminal = try PseudoTerminal("/usr/bin/setsid", ["--ctty", "--wait", "/bin/sh", "-c", script],
@@ -88,7 +88,8 @@ struct HangUpTests {
         #expect(try await shown(terminal, "0:01 ["), "\(terminal.output)")
 
         // When the player alone gets SIGHUP
-        let player = try #require(try descendant(of: terminal.process.processIdentifier, named: "cravey-media"))
+        let shell = terminal.process.processIdentifier
+        let player = try #require(try await offPool { try descendant(of: shell, named: "cravey-media") })
         kill(player, SIGHUP)
 
         // Then it ended with 0, the mode is as before, and the play is counted
@@ -103,7 +104,7 @@ struct HangUpTests {
     func importing() async throws {
         // Given a long import on a terminal
         let library = temporaryLibrary()
-        let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=600:sample_rate=16000"])
+        let long = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=600:sample_rate=16000"])
         let terminal = try onTerminal(["import", long.path, "--library", library.path])
 
         // When the terminal is closed once the import is writing (on a thread of the test's own,

@@ -14,7 +14,7 @@ struct HomeScreenPasteTests {
     func homeLookBack() async throws {
         // Given a clip just recorded on the home screen, at its look back
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let terminal = try await HomeScreenTests.home(library, environment: ["PULSE_SOURCE": microphone.monitor])
@@ -57,7 +57,7 @@ struct HomeScreenPasteTests {
     @Test("cravey record's look back (on tmux): a d and a y pasted at its keys are no keys (bracketed paste), and a title pasted with line breaks is refused; Enter keeps the clip as it was")
     func recordLookBack() async throws {
         let library = temporaryLibrary()
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let terminal = try TmuxTerminal(Cravey.executable, ["record", "--seconds", "1", "--title", "Before", "--library", library.path,
                                                             "--device", microphone.monitor],
                                         environment: HomeScreenTests.environment())
@@ -83,10 +83,10 @@ struct HomeScreenPasteTests {
     }
 
     /// A library of 100,001 clips, one of them ("Needle") with notes holding `needle`.
-    static func needleLibrary(_ needle: String) throws -> RecordingLibrary {
-        let library = try Fixture.largeLibrary(rows: 100_000)
+    static func needleLibrary(_ needle: String) async throws -> RecordingLibrary {
+        let library = try await Fixture.largeLibrary(rows: 100_000)
         // (Written by sqlite3: cravey's own edits keep notes within 200 characters.)
-        let edit = try run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path,
+        let edit = try await run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path,
                                        "UPDATE recording SET title = 'Needle', notes = 'found: \(needle)' WHERE title = 'Clip 77777'"])
         try #require(edit.status == 0, "\(edit.error)")
         return library
@@ -97,7 +97,7 @@ struct HomeScreenPasteTests {
 
     @Test("520 characters pasted into the filter over 100,000 clips (bracketed, then as if typed at once) show the one clip holding them within 3 s each")
     func filterPaste() async throws {
-        let library = try Self.needleLibrary(Self.needle)
+        let library = try await Self.needleLibrary(Self.needle)
         let terminal = try await HomeScreenTests.home(library)
         for bracketed in [true, false] {
             try terminal.type("/")
@@ -125,7 +125,7 @@ struct HomeScreenPasteTests {
 
     @Test("with 3,000 characters pasted into the filter over 100,000 clips, the terminal closed, a SIGHUP or Ctrl-C end the home screen within 2 s", arguments: Leaving.allCases)
     func leaveWithPasteQueued(_ leaving: Leaving) async throws {
-        let library = try Fixture.largeLibrary(rows: 100_000)
+        let library = try await Fixture.largeLibrary(rows: 100_000)
         let terminal = try await HomeScreenTests.home(library)
         let home = try #require(HomeScreenTests.child(of: terminal.shellID))
         try terminal.type("/")
@@ -151,7 +151,7 @@ struct HomeScreenPasteTests {
 
     @Test("every way out of the home screen (q, Ctrl-C, SIGTERM, SIGHUP) turns bracketed paste off again, as mouse reporting", arguments: ["q", "SIGINT", "SIGTERM", "SIGHUP"])
     func waysOutTurnPasteOff(_ way: String) async throws {
-        let library = try Fixture.library(clips: 1)
+        let library = try await Fixture.library(clips: 1)
         let terminal = try Cravey.startOnTerminal(["--library", library.url.path], environment: ["LANG": "C.UTF-8"])
         let asked = try await offPool { terminal.waitUntilShown(within: 30) { $0.contains("\u{1B}[?2004h") } }
         #expect(asked, "\(terminal.output.debugDescription)")

@@ -33,8 +33,8 @@ struct HomeScreenTests {
 
     /// Five clips made at fixed times (Sep 21, 2026, a second apart), the first three played
     /// 3, 2 and 1 times, a wide and a combining character among the titles.
-    static func library() throws -> RecordingLibrary {
-        let library = try Fixture.library(titles: ["Breathe", "Walk it off", "Ten minutes, then decide", "日本語のタイトル",
+    static func library() async throws -> RecordingLibrary {
+        let library = try await Fixture.library(titles: ["Breathe", "Walk it off", "Ten minutes, then decide", "日本語のタイトル",
                                                    "Cafe\u{301} cre\u{300}me"])
         for (index, recording) in try library.recordings(sortedBy: .recent).reversed().prefix(3).enumerated() {
             for _ in 0..<(3 - index) {
@@ -118,11 +118,11 @@ struct HomeScreenTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         var ids: [Double: RecordingID] = [:]
         for (frequency, plays) in [(440.0, 2), (660.0, 1), (880.0, 3)] {
-            let clip = try await library.importFile(at: try Fixture.tones([(frequency, 1)]), metadata: try RecordingMetadata(title: "\(Int(frequency)) Hz"))
+            let clip = try await library.importFile(at: try await Fixture.tones([(frequency, 1)]), metadata: try RecordingMetadata(title: "\(Int(frequency)) Hz"))
             for _ in 0..<plays { try library.countPlay(of: clip) }
             ids[frequency] = clip.id
         }
-        let speaker = try VirtualMicrophone()
+        let speaker = try await VirtualMicrophone()
         let terminal = try await Self.home(library, environment: ["PULSE_SINK": speaker.sinkName])
         let capture = try await SinkCapture.start(sink: speaker.sinkName)
 
@@ -138,7 +138,7 @@ struct HomeScreenTests {
 
     @Test("/ filters as it is typed and Escape brings every clip back; s orders by plays, then by title; a click selects a row")
     func filterSortAndMouse() async throws {
-        let library = try Self.library()
+        let library = try await Self.library()
         let terminal = try await Self.home(library)
 
         try terminal.type("/", "w", "a")
@@ -167,7 +167,7 @@ struct HomeScreenTests {
 
     @Test("30 clips: the wheel scrolls the list, j and PgDn move the selection a row and a page, G goes to the last clip and g to the first")
     func scrolling() async throws {
-        let library = try Fixture.library(clips: 30)
+        let library = try await Fixture.library(clips: 30)
         let terminal = try await Self.home(library)
         #expect(Self.listed(terminal.screen).first == "Clip 29")
         let rows = Self.listed(terminal.screen).count
@@ -197,7 +197,7 @@ struct HomeScreenTests {
 
     @Test("e changes title, notes and purpose as edit does, a refusal shown and nothing changed; d deletes after y and keeps after n")
     func editAndDelete() async throws {
-        let library = try Self.library()
+        let library = try await Self.library()
         let terminal = try await Self.home(library)
         let selected = try #require(try library.recordings(sortedBy: .recent).first)
 
@@ -240,9 +240,9 @@ struct HomeScreenTests {
 
     @Test("a clip another process imports shows within a second")
     func anotherProcessImports() async throws {
-        let library = try Self.library()
+        let library = try await Self.library()
         let terminal = try await Self.home(library)
-        let file = try Fixture.audio(seconds: 1)
+        let file = try await Fixture.audio(seconds: 1)
 
         // The screen watched while the import runs; the clip is saved once the import has ended.
         let importing = try Cravey.start(["import", file.path, "--title", "From elsewhere", "--library", library.url.path])
@@ -259,7 +259,7 @@ struct HomeScreenTests {
 
     @Test("Ctrl-Z gives the terminal back (its mode, the cursor, no mouse reporting, the normal screen) and fg takes it again")
     func suspendAndResume() async throws {
-        let library = try Self.library()
+        let library = try await Self.library()
         let terminal = try TmuxTerminal(shellWith: Self.environment())
         try terminal.type("cd '\(temporaryFolder().path)'; stty -a > stty.before; \(Cravey.executable) --library \(library.url.path)", "Enter")
         try await Self.shows(terminal, "? help")
@@ -287,8 +287,8 @@ struct HomeScreenTests {
     @Test("every way out (q, Ctrl-C, SIGTERM, SIGHUP) while a clip plays counts the play and gives the terminal back: stty -a as before, no mouse reporting, the cursor, the normal screen", arguments: WayOut.allCases)
     func wayOut(_ way: WayOut) async throws {
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let clip = try await library.importFile(at: try Fixture.tones([(440, 10)]), metadata: try RecordingMetadata(title: "Long"))
-        let speaker = try VirtualMicrophone()
+        let clip = try await library.importFile(at: try await Fixture.tones([(440, 10)]), metadata: try RecordingMetadata(title: "Long"))
+        let speaker = try await VirtualMicrophone()
         let terminal = try await Self.home(library, environment: ["PULSE_SINK": speaker.sinkName])
         try terminal.type("Enter")
         try await Self.shows(terminal, "Esc stop")
@@ -345,7 +345,7 @@ struct HomeScreenTests {
     func cutSilence() async throws {
         // Given a clip of 1 s of silence, 3 s of a tone and 1.5 s of silence, played once
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let source = try Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
+        let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
                                               "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
         let clip = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Fumble"))
         _ = try library.countPlay(of: clip.id, secondsListened: 5.5, completed: true)
@@ -374,7 +374,7 @@ struct HomeScreenTests {
     func cutAfterAnotherTrim() async throws {
         // Given the clip of 1 s of silence, 3 s of a tone and 1.5 s of silence, and x asked
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let source = try Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
+        let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
                                               "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
         let clip = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Fumble"))
         let terminal = try await Self.home(library)
@@ -404,8 +404,8 @@ struct HomeScreenSoundTests {
     @Test("Enter plays with the progress line; ] five times plays at 1.5x: a 2 s tone lasts 1.33 s at the sink, its pitch within 1%; the next Enter keeps the speed")
     func playAtSpeed() async throws {
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let clip = try await library.importFile(at: try Fixture.tones([(440, 2)]), metadata: try RecordingMetadata(title: "Tone"))
-        let speaker = try VirtualMicrophone()
+        let clip = try await library.importFile(at: try await Fixture.tones([(440, 2)]), metadata: try RecordingMetadata(title: "Tone"))
+        let speaker = try await VirtualMicrophone()
         let terminal = try await HomeScreenTests.home(library, environment: ["PULSE_SINK": speaker.sinkName])
 
         try terminal.type("Enter")
@@ -431,7 +431,7 @@ struct HomeScreenSoundTests {
     @Test("r records from the microphone with the live meter; s stops and saves; the look back changes the title and Enter keeps the clip, selected in the list; SIGTERM during a recording saves it")
     func recordAndLookBack() async throws {
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let terminal = try await HomeScreenTests.home(library, environment: ["PULSE_SOURCE": microphone.monitor])

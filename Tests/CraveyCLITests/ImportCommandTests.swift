@@ -8,7 +8,7 @@ struct ImportCommandTests {
     @Test("without --title the clip is named after its file (long names shortened at a word with …); --title wins; --title \"\" keeps the automatic title")
     func titleFromFileName() async throws {
         // Given: an empty library and a clip named coach-talk.mp3
-        let library = try Fixture.library(clips: 0)
+        let library = try await Fixture.library(clips: 0)
         let path = library.url.path
         let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -34,7 +34,7 @@ struct ImportCommandTests {
     @Test("a directory exits 64 at once, naming what it is; nothing is stored")
     func refusesDirectory() async throws {
         // Given: an empty library and a folder
-        let library = try Fixture.library(clips: 0)
+        let library = try await Fixture.library(clips: 0)
         let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // When: importing the folder
@@ -49,7 +49,7 @@ struct ImportCommandTests {
           arguments: MediaFixture.malformed)
     func refusesMalformed(fixture: MediaFixture) async throws {
         // Given: an empty library
-        let library = try Fixture.library(clips: 0)
+        let library = try await Fixture.library(clips: 0)
         // When: importing the malformed file
         let refused = try await Cravey.run(["import", fixture.url.path, "--library", library.url.path])
         // Then: 65 (undecodable media), the message names the file, and nothing is stored

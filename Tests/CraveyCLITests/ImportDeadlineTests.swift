@@ -10,7 +10,7 @@ struct ImportDeadlineTests {
     func ctrlCStopsAtOnce() async throws {
         // Given an import of 20 minutes of WAV under way (about 15 s of transcoding here)
         let library = temporaryLibrary()
-        let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1200:sample_rate=16000"])
+        let long = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1200:sample_rate=16000"])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Cravey.executable)
         process.arguments = ["import", long.path, "--library", library.path]

@@ -17,23 +17,23 @@ struct InstallTests {
         _ = FileManager.default.createFile(atPath: prefix.appendingPathComponent("bin/other").path, contents: Data("x".utf8))
         let before = try listing(prefix)
         let library = temporaryLibrary().path
-        let imported = try await Cravey.run(["import", "--library", library, "--title", "Stay: strong", try Fixture.audio().path])
+        let imported = try await Cravey.run(["import", "--library", library, "--title", "Stay: strong", try await Fixture.audio().path])
         let id = String(imported.output.prefix(8))
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
 
         // When the debug build is installed there
         let script = TestSoundServer.packageRoot.appendingPathComponent("scripts/install").path
         let built = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent().path
-        let install = try await runOffPool(script, ["--prefix", prefix.path, "--from", built])
+        let install = try await run(script, ["--prefix", prefix.path, "--from", built])
         #expect(install.status == 0, "\(install.error)")
         let bin = prefix.appendingPathComponent("bin").path
         let environment = Cravey.environment(["PATH": "\(bin):/usr/bin:/bin"])
 
         // Then the programs run from that PATH (a media command too: cravey-media is beside cravey)
-        #expect(try await runOffPool("/bin/sh", ["-c", "cravey list --library '\(library)' && cravey devices"], environment: environment).status == 0)
+        #expect(try await run("/bin/sh", ["-c", "cravey list --library '\(library)' && cravey devices"], environment: environment).status == 0)
         // And man renders both pages
         for page in ["cravey", "cravey-media"] {
-            let shown = try await runOffPool("man", ["-l", prefix.appendingPathComponent("share/man/man1/\(page).1").path],
+            let shown = try await run("man", ["-l", prefix.appendingPathComponent("share/man/man1/\(page).1").path],
                                              environment: environment.merging(["MANPAGER": "cat", "MANWIDTH": "100"]) { $1 })
             #expect(shown.status == 0 && shown.output.contains(page.uppercased()) && shown.output.contains("record"), "\(page): \(shown.error)")
         }
@@ -48,7 +48,7 @@ struct InstallTests {
                 "$(complete -p cravey | sed 's/.*-F \\([^ ]*\\) .*/\\1/')" cravey "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            return try await runOffPool("bash", ["-c", driver, "bash", line], environment: environment).output.split(separator: "\n").map(String.init)
+            return try await run("bash", ["-c", driver, "bash", line], environment: environment).output.split(separator: "\n").map(String.init)
         }
         #expect(try await complete("cravey play --library \(library) ") == [id])
         #expect(try await complete("cravey edit --purpose ") == ["motivational", "craving", "reflection", "milestone"])
@@ -56,23 +56,23 @@ struct InstallTests {
         #expect(try await complete("cravey help ").contains("record"))
         #expect(try await complete("cravey help qu") == ["quickplay"])
         // And fish (interactive, on a terminal: its scripts ask the command line) completes commands after help
-        let fish = try await runOffPool("script", ["-qc", "fish -i --no-config -c \"source \(prefix.path)/share/fish/vendor_completions.d/cravey.fish; complete -C 'cravey help qu'\"", "/dev/null"],
+        let fish = try await run("script", ["-qc", "fish -i --no-config -c \"source \(prefix.path)/share/fish/vendor_completions.d/cravey.fish; complete -C 'cravey help qu'\"", "/dev/null"],
                                         environment: environment)
         #expect(fish.output.contains("quickplay\tList Quick Play"), "\(fish.output) \(fish.error)")
         // And zsh loads its script
-        let zsh = try await runOffPool("zsh", ["-c", "autoload -U compinit && compinit -u -D && source \(prefix.path)/share/zsh/site-functions/_cravey"],
+        let zsh = try await run("zsh", ["-c", "autoload -U compinit && compinit -u -D && source \(prefix.path)/share/zsh/site-functions/_cravey"],
                                        environment: environment)
         #expect(zsh.status == 0, "\(zsh.error)")
         // And the launchers are valid and start the installed cravey
         for entry in ["cravey", "cravey-quickplay", "cravey-record"] {
             let path = prefix.appendingPathComponent("share/applications/\(entry).desktop").path
-            #expect(try await runOffPool("desktop-file-validate", [path]).status == 0)
+            #expect(try await run("desktop-file-validate", [path]).status == 0)
             #expect(try String(contentsOfFile: path, encoding: .utf8).contains("Exec=\(bin)/cravey "))
         }
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/icons/hicolor/scalable/apps/cravey.svg").path))
 
         // When it is uninstalled, then the prefix is as it was
-        let uninstall = try await runOffPool(script, ["--prefix", prefix.path, "--uninstall"])
+        let uninstall = try await run(script, ["--prefix", prefix.path, "--uninstall"])
         #expect(uninstall.status == 0, "\(uninstall.error)")
         #expect(try listing(prefix) == before)
     }

@@ -8,14 +8,14 @@ import Testing
 struct LibraryCommandTests {
     @Test("8 processes x 250 plays of one clip at once end at exactly 2,000 plays and 2,000 events")
     func concurrentPlays() async throws {
-        let library = try Fixture.library(clips: 1)
+        let library = try await Fixture.library(clips: 1)
         let recording = try #require(try library.recordings().first)
         let helper = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent()
             .appendingPathComponent("cravey-test-helper").path
         let results = try await withThrowingTaskGroup(of: CommandResult.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    try await runOffPool(helper, ["plays", library.url.path, recording.id.uuid.uuidString, "250"])
+                    try await run(helper, ["plays", library.url.path, recording.id.uuid.uuidString, "250"])
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -27,7 +27,7 @@ struct LibraryCommandTests {
 
     @Test("delete asks, refuses without a terminal or --yes (exit 64), and deletes with --yes")
     func deleteConfirmation() async throws {
-        let library = try Fixture.library(titles: ["Don't Do It"])
+        let library = try await Fixture.library(titles: ["Don't Do It"])
         let recording = try #require(try library.recordings().first)
         let path = library.url.path
         let id = String(recording.id.description.prefix(6))
@@ -49,7 +49,7 @@ struct LibraryCommandTests {
 
     @Test("info, edit and quickplay work on an id prefix; a 41-character edit exits 64 and changes nothing")
     func infoEditQuickPlay() async throws {
-        let library = try Fixture.library(titles: ["Breathe"])
+        let library = try await Fixture.library(titles: ["Breathe"])
         let recording = try #require(try library.recordings().first)
         let path = library.url.path
         let id = String(recording.id.uuid.uuidString.prefix(8))
@@ -69,7 +69,7 @@ struct LibraryCommandTests {
     @Test("pin and unpin: quickplay lists the pinned clip in its slot; a taken slot is said; every slot pinned and none named exits 64; an unknown id 66")
     func pinAndUnpin() async throws {
         // Given clips "Played", "Quiet" and "Third", the first played once
-        let library = try Fixture.library(titles: ["Played", "Quiet", "Third", "Fourth"])
+        let library = try await Fixture.library(titles: ["Played", "Quiet", "Third", "Fourth"])
         let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0) })
         try library.countPlay(of: #require(byTitle["Played"]))
         let path = library.url.path
@@ -111,7 +111,7 @@ struct LibraryCommandTests {
     @Test("tag: +word adds, -word removes, a bare word adds, no change prints the tags; a bad tag exits 64 naming it; list, quickplay and export take --tag")
     func tagCommand() async throws {
         // Given two clips
-        let library = try Fixture.library(titles: ["Sister", "Walk"])
+        let library = try await Fixture.library(titles: ["Sister", "Walk"])
         let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0) })
         let path = library.url.path
         func id(_ title: String) -> String { String(byTitle[title]!.id.description.prefix(8)) }
@@ -146,7 +146,7 @@ struct LibraryCommandTests {
 
     @Test("a control character in --title or --notes exits 64 naming it; list, quickplay, info, delete and doctor show a stored one escaped")
     func controlCharacters() async throws {
-        let library = try Fixture.library(titles: ["Breathe", "Other"])
+        let library = try await Fixture.library(titles: ["Breathe", "Other"])
         let recording = try #require(try library.recordings().first { $0.title == "Breathe" })
         let other = try #require(try library.recordings().first { $0.title == "Other" })
         let path = library.url.path
@@ -190,7 +190,7 @@ struct LibraryCommandTests {
 
     @Test("export writes a formula-looking title with a leading apostrophe; --raw keeps it verbatim")
     func exportFormula() async throws {
-        let library = try Fixture.library(titles: ["=HYPERLINK(\"http://x\",\"click\")"])
+        let library = try await Fixture.library(titles: ["=HYPERLINK(\"http://x\",\"click\")"])
         let path = library.url.path
         let safe = try await Cravey.run(["export", "--format", "csv", "--library", path])
         #expect(safe.status == 0, "\(safe.error)")
@@ -202,7 +202,7 @@ struct LibraryCommandTests {
 
     @Test("export --output writes a private file; storage counts bytes, types and purposes")
     func exportAndStorage() async throws {
-        let library = try Fixture.library(clips: 3)
+        let library = try await Fixture.library(clips: 3)
         let path = library.url.path
         let output = temporaryFolder().appendingPathComponent("export.csv")
         let exported = try await Cravey.run(["export", "--format", "csv", "--output", output.path, "--library", path])
@@ -221,9 +221,9 @@ struct LibraryCommandTests {
 
     @Test("import stores a WAV as AAC and prints its id; random bytes exit 65 and store nothing")
     func importCommand() async throws {
-        let library = try Fixture.library(clips: 0)
+        let library = try await Fixture.library(clips: 0)
         let path = library.url.path
-        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
+        let wav = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
         let imported = try await Cravey.run(["--library", path, "import", wav.path, "--title", "Breathe", "--purpose", "reflection"])
         #expect(imported.status == 0, "\(imported.error)")
         let id = try #require(RecordingID(imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -240,12 +240,12 @@ struct LibraryCommandTests {
 
     @Test("without cravey-media beside it, a media command exits 1 saying what is missing; library commands still work")
     func missingMediaExecutable() async throws {
-        let alone = URL(fileURLWithPath: try RoutingTests.craveyAlone())
+        let alone = await URL(fileURLWithPath: try RoutingTests.craveyAlone())
         let folder = alone.deletingLastPathComponent()
-        let devices = try await runOffPool(alone.path, ["devices"], environment: Cravey.environment())
+        let devices = try await run(alone.path, ["devices"], environment: Cravey.environment())
         #expect(devices.status == 1)
         #expect(devices.error.contains("cravey-media") && !devices.error.contains("Error:"), "\(devices.error)")
-        let list = try await runOffPool(alone.path, ["list", "--library", folder.appendingPathComponent("lib").path],
+        let list = try await run(alone.path, ["list", "--library", folder.appendingPathComponent("lib").path],
                                         environment: Cravey.environment())
         #expect(list.status == 0, "\(list.error)")
     }
@@ -265,7 +265,7 @@ struct LibraryCommandTests {
 
     @Test("delete-all --yes empties the library; doctor then reports it healthy")
     func deleteAllAndDoctor() async throws {
-        let library = try Fixture.library(clips: 5)
+        let library = try await Fixture.library(clips: 5)
         let path = library.url.path
         let refused = try await Cravey.run(["delete-all", "--library", path])
         #expect(refused.status == 64)

@@ -9,7 +9,7 @@ struct LoudnessCommandTests {
     @Test("info says a clip is not measured and how to measure it; doctor counts it; doctor --repair measures it; info then shows it; --json is unchanged")
     func infoAndDoctor() async throws {
         // Given a clip saved without a measurement, as clips were before loudness was measured
-        let library = try Fixture.library(titles: ["Breathe"])
+        let library = try await Fixture.library(titles: ["Breathe"])
         let recording = try #require(try library.recordings().first)
         let path = library.url.path
         let id = String(recording.id.description.prefix(8))

@@ -11,10 +11,10 @@ extension PlayCommandTests {
           arguments: MediaFixture.playable)
     func mediaFixturePlays(_ fixture: MediaFixture) async throws {
         // Given the fixture imported into a library
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (library, ids) = try await library([fixture.url])
         let recording = try library.recording(matching: try #require(ids.first))
-        let hasSound = try Witness.ffprobe(library.fileURL(recording.filePath)).audioCodec != nil
+        let hasSound = try await Witness.ffprobe(library.fileURL(recording.filePath)).audioCodec != nil
         let capture = try await SinkCapture.start(sink: sink.sinkName)
 
         // When it is played

@@ -19,7 +19,7 @@ struct OutputTests {
     @Test("output to a full disk (/dev/full) exits 73 saying the disk is full, for every printing command")
     func fullDisk() async throws {
         // Given a library with a clip, and stdout on /dev/full
-        let library = try Fixture.library(titles: ["Breathe"])
+        let library = try await Fixture.library(titles: ["Breathe"])
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         defer { try? full.close() }
 
@@ -36,7 +36,7 @@ struct OutputTests {
     @Test("output to a pipe nobody reads ends quietly with 0, for every printing command")
     func closedPipe() async throws {
         // Given a library with a clip
-        let library = try Fixture.library(titles: ["Breathe"])
+        let library = try await Fixture.library(titles: ["Breathe"])
 
         for arguments in try Self.printing(library) {
             // When a command prints into a pipe whose reader has gone

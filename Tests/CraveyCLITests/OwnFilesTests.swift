@@ -22,9 +22,9 @@ struct OwnFilesTests {
     func foreignFiles() async throws {
         // Given a library with a clip, and beside it a WAV, a text file, a cover picture in
         // Thumbnails/, and a WAV under a clip's name
-        let library = try Fixture.library(clips: 1)
+        let library = try await Fixture.library(clips: 1)
         let recordings = library.recordingsURL
-        let wav = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
+        let wav = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
         try FileManager.default.copyItem(at: wav, to: recordings.appendingPathComponent("voice memo.wav"))
         try Data("call Sam".utf8).write(to: recordings.appendingPathComponent("notes.txt"))
         try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: library.thumbnailsURL.appendingPathComponent("cover.jpg"))
@@ -56,7 +56,7 @@ struct OwnFilesTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         try Data("song".utf8).write(to: folder.appendingPathComponent("song.mp3"))
         let before = try contents(folder)
-        let clip = try Fixture.audio(seconds: 0.5)
+        let clip = try await Fixture.audio(seconds: 0.5)
 
         // When commands that read and that write are pointed at it
         for arguments in [["list"], ["storage"], ["import", clip.path], ["record", "--seconds", "1"], ["delete-all", "--yes"], ["doctor", "--repair"]] {
@@ -90,7 +90,7 @@ struct OwnFilesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty)
 
         // And a command that adds a clip makes the library
-        let imported = try await Cravey.run(["import", try Fixture.audio(seconds: 0.5).path, "--library", missing.path])
+        let imported = try await Cravey.run(["import", try await Fixture.audio(seconds: 0.5).path, "--library", missing.path])
         #expect(imported.status == 0, "\(imported.error)")
         #expect(FileManager.default.fileExists(atPath: missing.appendingPathComponent("library.sqlite").path))
     }
@@ -98,10 +98,10 @@ struct OwnFilesTests {
     @Test("a library a newer cravey wrote is read, but every change is refused (78) naming the version, and nothing changes")
     func newerLibrary() async throws {
         // Given a library with two clips, then migrated by a "newer cravey"
-        let library = try Fixture.library(clips: 2)
+        let library = try await Fixture.library(clips: 2)
         let path = library.url.path
         let database = library.url.appendingPathComponent("library.sqlite").path
-        let bumped = try run("sqlite3", [database, """
+        let bumped = try await run("sqlite3", [database, """
             INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future');
             INSERT OR REPLACE INTO libraryInfo (key, value) VALUES ('writtenBy', '9.0.0');
             """])
@@ -112,7 +112,7 @@ struct OwnFilesTests {
         // When it is listed, and changed every way
         let list = try await Cravey.run(["list", "--json", "--library", path])
         let changes = [["edit", ids[0], "--title", "New"], ["delete", ids[0], "--yes"], ["delete-all", "--yes"],
-                       ["import", try Fixture.audio(seconds: 0.5).path], ["record", "--seconds", "1"], ["doctor", "--repair"]]
+                       ["import", try await Fixture.audio(seconds: 0.5).path], ["record", "--seconds", "1"], ["doctor", "--repair"]]
         var refused: [CommandResult] = []
         for arguments in changes { refused.append(try await Cravey.run(arguments + ["--library", path])) }
 

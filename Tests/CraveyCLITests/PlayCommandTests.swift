@@ -34,8 +34,8 @@ struct PlayCommandTests {
     @Test("play --json plays the tone to the sink for its duration, reports at least 10 times a second, and counts one completed play")
     func playsAndCounts() async throws {
         // Given a library with a 2 s tone
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 2)])])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 2)])])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
 
         // When it is played with --json
@@ -62,8 +62,8 @@ struct PlayCommandTests {
     func skipsSilence() async throws {
         // Given a clip of 1.5 s of 440 Hz, 4 s of silence and 1.5 s of 880 Hz, imported (which
         // stores its waveform)
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 1.5), (0, 4), (880, 1.5)])])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 1.5), (0, 4), (880, 1.5)])])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
 
         // When it plays with --skip-silence
@@ -87,8 +87,8 @@ struct PlayCommandTests {
     @Test("--no-count counts nothing; a missing file exits 66 and a dead sound server 69 within 2 s, counting nothing")
     func countsNothing() async throws {
         // Given a library with two clips, the second one's file gone
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 0.5)]), try Fixture.tones([(440, 0.5)])])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 0.5)]), try await Fixture.tones([(440, 0.5)])])
         let path = library.url.path
         try FileManager.default.removeItem(at: library.fileURL(try library.recording(matching: ids[1]).filePath))
 
@@ -112,12 +112,14 @@ struct PlayCommandTests {
     @Test("quickplay N plays the Nth most played; an empty library exits 66 and says how to record the first clip")
     func quickPlay() async throws {
         // Given an empty library
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let empty = try await Cravey.run(["--library", temporaryLibrary().path, "quickplay", "1"])
         #expect(empty.status == 66 && empty.error.contains("cravey record"), "\(empty.error)")
 
         // And a library of three clips with scripted plays: B 3 times, C twice, A once
-        let (library, ids) = try await library((0..<3).map { _ in try Fixture.tones([(440, 0.3)]) })
+        var clips: [URL] = []
+        for _ in 0..<3 { clips.append(try await Fixture.tones([(440, 0.3)])) }
+        let (library, ids) = try await library(clips)
         for (index, plays) in [(1, 3), (2, 2), (0, 1)] {
             for _ in 0..<plays { try library.countPlay(of: RecordingID(ids[index])!, secondsListened: 1, completed: true) }
         }
@@ -139,8 +141,8 @@ struct PlayCommandTests {
     @Test("6 processes playing one clip at once count exactly 6 plays")
     func concurrentPlays() async throws {
         // Given a library with one short clip
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 0.5)])])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 0.5)])])
         let path = library.url.path
 
         // When 6 processes play it at once
@@ -160,8 +162,8 @@ struct PlayCommandTests {
     @Test("not on a terminal, SIGTERM and SIGINT stop the playback and count it as not completed", arguments: [SIGTERM, SIGINT])
     func signalStops(signal: Int32) async throws {
         // Given a 10 s clip playing
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 10)])])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 10)])])
         // A null sink alone with one stream has been seen to take it faster than real time; the
         // capture's stream of silence keeps it to the clock.
         let clock = try await SinkCapture.start(sink: sink.sinkName)
@@ -183,8 +185,8 @@ struct PlayCommandTests {
     @Test("a player that gets no CPU for 0.6 s (SIGSTOP) is not heard: what is queued at the server covers it")
     func starvedPlayer() async throws {
         // Given a 6 s tone of which the sink has played 1.5 s
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 6)])])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 6)])])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
         let process = try Cravey.start(["play", ids[0], "--library", library.url.path,
                                         "--device", sink.sinkName, "--no-count"])
@@ -242,8 +244,8 @@ struct PlayCommandTests {
     }
 
     func playingOnTerminal() async throws -> TerminalPlay {
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 40)])])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 40)])])
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         var environment = Cravey.environment()
         environment.removeValue(forKey: "NO_COLOR")
@@ -308,8 +310,8 @@ struct PlayCommandTests {
     ])
     func formatsPlay(ext: String, codec: [String]) async throws {
         // Given a 1.5 s tone in that format, imported
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.tones([(440, 1.5)], ext: ext, codec: codec, channels: 2)])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.tones([(440, 1.5)], ext: ext, codec: codec, channels: 2)])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
 
         // When played
@@ -326,8 +328,8 @@ struct PlayCommandTests {
     @Test("a video plays its audio track and says so; --open without a desktop exits 69 and counts nothing")
     func video() async throws {
         // Given a library with a 1 s video
-        let sink = try VirtualMicrophone()
-        let (library, ids) = try await library([try Fixture.video(seconds: 1, size: "160x120")])
+        let sink = try await VirtualMicrophone()
+        let (library, ids) = try await library([try await Fixture.video(seconds: 1, size: "160x120")])
         let path = library.url.path
 
         // When it is played, and opened without a desktop
@@ -344,7 +346,7 @@ struct PlayCommandTests {
     @Test("devices lists the sinks beside the sources, adding kind and isDefaultSink to the JSON")
     func devicesListSinks() async throws {
         // Given a sink of the test's own
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
 
         // When the devices are listed
         let json = try await Cravey.run(["devices", "--json"])

@@ -35,10 +35,10 @@ struct PreviewTests {
 
     @Test("the clip is saved before the look back, which shows its duration and waveform; t, n and u change its words as edit does (refusals kept out), p plays it uncounted, d asked and declined keeps it, Enter keeps it and prints its id")
     func lookBackAndKeep() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
-        let speaker = try VirtualMicrophone()
+        let speaker = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone, sink: speaker)
         tone.terminate()
         // Already saved, with the words typed before it started
@@ -79,7 +79,7 @@ struct PreviewTests {
 
     @Test("d and y discard the clip: its row and files are gone and nothing is printed on stdout")
     func discard() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone)
         let saved = try #require(try await listed(library).first)
         try await step(terminal, "d", until: { $0.contains("Discard recording? This cannot be undone.") })
@@ -95,7 +95,7 @@ struct PreviewTests {
 
     @Test("a title pasted with line breaks is no title, and nothing of the paste is read as keys: the clip is kept as it was; text pasted at the keys is no key")
     func pasteIsNotKeys() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone)
 
         // A title pasted with a discard and its "y" after it: refused, and neither key taken
@@ -115,7 +115,7 @@ struct PreviewTests {
 
     @Test("Ctrl-C, SIGTERM or a closed terminal at the look back keep the clip with its words, the terminal's mode put back")
     func signalsKeep() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             let terminal = try await recorded(microphone: microphone)
             try await step(terminal, "t", until: { $0.contains("Title") })
@@ -131,7 +131,7 @@ struct PreviewTests {
 
     @Test("--no-preview keeps at once on a terminal, and a script's stdin (not a terminal) sees today's behaviour")
     func noPreview() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let terminal = try Cravey.startOnTerminal(["record", "--seconds", "1", "--no-preview", "--library", library.path,
                                                    "--device", microphone.monitor])
         let shown = try await offPool { terminal.waitForExit() }
@@ -143,10 +143,10 @@ struct PreviewTests {
 
     @Test("trim keys: a proposes the cut from the waveform; i and o while it plays set the start and end, shown on the waveform; [ and ] play the first and last 3 s kept; x asks, then cuts (title and id kept); Enter keeps it")
     func trimKeys() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
-        let speaker = try VirtualMicrophone()
+        let speaker = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone, sink: speaker, seconds: 3)
         tone.terminate()
         let saved = try #require(try await listed(library).first)
@@ -183,9 +183,9 @@ struct PreviewTests {
     @Test("c cleans the noise and says by how much; p listens, a switches between after (B) and before (A); n keeps the clip as it was, y keeps the cleaned one; discard still asks")
     func cleanKeys() async throws {
         // Noise all the time, a tone every other second: any stretch of the recording holds both
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let sound = temporaryFolder().appendingPathComponent("noisy.s16")
-        let made = try run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
+        let made = try await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
                                       "aevalsrc=0.02*(2*random(0)-1)+0.4*sin(2*PI*440*t)*gte(mod(t\\,2)\\,1):s=48000:d=120",
                                       "-f", "s16le", "-ac", "1", sound.path])
         try #require(made.status == 0, "\(made.error)")
@@ -197,7 +197,7 @@ struct PreviewTests {
         try player.run()
         defer { kill(player.processIdentifier, SIGKILL) }
         try await Task.sleep(for: .milliseconds(500))
-        let speaker = try VirtualMicrophone()
+        let speaker = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone, sink: speaker, seconds: 4)
         kill(player.processIdentifier, SIGKILL)
         let saved = try #require(try await listed(library).first)

@@ -12,9 +12,7 @@ struct RaceTests {
     /// library and what the script printed.
     func trial(_ script: String) async throws -> (library: URL, output: String) {
         let library = temporaryLibrary()
-        let result = try await offPool {
-            try run("sh", ["-c", script], environment: Cravey.environment(["CRAVEY": Cravey.executable, "L": library.path]))
-        }
+        let result = try await run("sh", ["-c", script], environment: Cravey.environment(["CRAVEY": Cravey.executable, "L": library.path]))
         return (library, result.output + result.error)
     }
 
@@ -48,7 +46,7 @@ struct RaceTests {
 
     @Test("import racing delete-all: an import that exits 0 left a row with its file, or a later delete-all removed both", .timeLimit(.minutes(3)))
     func importWhileDeletingAll() async throws {
-        let clip = try Fixture.audio(seconds: 2)
+        let clip = try await Fixture.audio(seconds: 2)
         try await raceWithDeleteAll("\"$CRAVEY\" import '\(clip.path)'", label: "import", trials: 12)
     }
 

@@ -15,7 +15,7 @@ struct RecordCommandTests {
 
     @Test("records 2 s of a 440 Hz tone, prints the id, and `list --json` shows the row")
     func recordsAndLists() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
 
@@ -36,9 +36,9 @@ struct RecordCommandTests {
         #expect(row.filePath == "Recordings/audio_\(id).m4a")
         let file = library.appendingPathComponent(row.filePath)
         #expect(row.fileSize == (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64))
-        let probe = try Witness.ffprobe(file)
+        let probe = try await Witness.ffprobe(file)
         #expect(probe.audioCodec == "aac" && abs(probe.duration - 2) <= 0.1)
-        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(file)) - 440) <= 5)
+        #expect(abs(Witness.dominantFrequency(try await Witness.decodeAudio(file)) - 440) <= 5)
 
         // Private: folders 0700, files 0600.
         for folder in [library, library.appendingPathComponent("Recordings")] {
@@ -51,7 +51,7 @@ struct RecordCommandTests {
 
     @Test("--json prints the whole record with every field, nulls included")
     func jsonRecord() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "0.5",
                                      "--device", microphone.monitor, "--json"])
         #expect(result.status == 0, "\(result.error)")
@@ -75,7 +75,7 @@ struct RecordCommandTests {
 
     @Test("devices lists the server's sources, a virtual microphone's monitor among them")
     func devices() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let result = try await Cravey.run(["devices", "--json"])
         #expect(result.status == 0, "\(result.error)")
         let sources = try JSONDecoder().decode([AudioDevice].self, from: Data(result.output.utf8))
@@ -98,7 +98,7 @@ struct RecordCommandTests {
     @Test("SIGINT (Ctrl-C) and SIGTERM are clean stops: exit 0, the clip is saved as a normal MP4",
           arguments: [SIGINT, SIGTERM])
     func interruptSaves(signal: Int32) async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         let process = try Cravey.start(["record", "--library", library.path, "--device", microphone.monitor])
@@ -108,14 +108,14 @@ struct RecordCommandTests {
         #expect(process.terminationStatus == 0)
         let row = try #require(try await listed().first)
         #expect(row.duration > 1)
-        let probe = try Witness.ffprobe(library.appendingPathComponent(row.filePath))
+        let probe = try await Witness.ffprobe(library.appendingPathComponent(row.filePath))
         #expect(abs(probe.duration - row.duration) < 0.1)
         #expect(try partials(in: library).isEmpty)
     }
 
     @Test("kill -9 mid-recording leaves a .partial that ffprobe and the library read, within 1 s of the audio captured")
     func killedRecordingIsReadable() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         // On a terminal the meter shows the audio captured so far, counted in samples by cravey
@@ -128,11 +128,11 @@ struct RecordCommandTests {
         let captured = try #require(capturedSeconds(shownOn: shown))
 
         let partial = try #require(try partials(in: library).first)
-        let probe = try Witness.ffprobe(partial)
+        let probe = try await Witness.ffprobe(partial)
         #expect(probe.audioCodec == "aac")
         #expect(abs(probe.duration - captured) <= 1.0, "probed \(probe.duration) s of \(captured) s captured")
         #expect(abs(try MediaProbe.duration(of: .outside(partial)) - probe.duration) < 0.05)
-        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(partial)) - 440) <= 5)
+        #expect(abs(Witness.dominantFrequency(try await Witness.decodeAudio(partial)) - 440) <= 5)
     }
 }
 
@@ -160,13 +160,8 @@ func partials(in library: URL) throws -> [URL] {
 func waitForAudio(in library: URL, seconds: Double) async throws {
     let arrived = try await poll(within: 10 + seconds, every: 0.05) {
         guard let partial = try? partials(in: library).first,
-              let audio = try? Witness.streams(partial).first(where: { $0.kind == "audio" }) else { return false }
+              let audio = try? Witness.readStreams(partial).first(where: { $0.kind == "audio" }) else { return false }
         return audio.duration >= seconds
     }
     guard arrived else { throw TestFailure("\(seconds) s of audio did not reach \(library.path) within \(10 + seconds) s") }
-}
-
-/// Waits for a process to end without holding a cooperative thread.
-func exit(of process: Process) async {
-    _ = try? await offPool { process.waitUntilExit() }
 }

@@ -13,10 +13,10 @@ struct RecordToggleTests {
     @Test("a toggle starts a recording without a terminal and the next stops and saves it; the notifications say so, never its title")
     func startThenStop() async throws {
         // Given a tone at the microphone and a notification server on a session bus
-        let bus = try DesktopSession()
+        let bus = try await DesktopSession()
         let (server, log) = try await bus.startNotificationServer()
         defer { kill(server.processIdentifier, SIGKILL) }
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
 
@@ -49,7 +49,7 @@ struct RecordToggleTests {
     @Test("three toggles at once never start two recordings and leave nothing half-done; the next toggle starts again", .timeLimit(.minutes(2)))
     func togglesAtOnce() async throws {
         // Given a tone at the microphone
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
 

@@ -12,7 +12,7 @@ struct RoughEdgeTests {
         let library = temporaryLibrary().path
 
         // When a clip is imported and edited with titles starting with a dash
-        let imported = try await Cravey.run(["import", "--library", library, try Fixture.audio().path, "--title", "-2+3"])
+        let imported = try await Cravey.run(["import", "--library", library, try await Fixture.audio().path, "--title", "-2+3"])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let edited = try await Cravey.run(["edit", id, "--library", library, "--title", "-4", "--notes", "-minus", "--json"])
 
@@ -26,7 +26,7 @@ struct RoughEdgeTests {
     func trimmingIsSaid() async throws {
         // Given a clip
         let library = temporaryLibrary().path
-        let id = try await Cravey.run(["import", "--library", library, try Fixture.audio().path]).output
+        let id = try await Cravey.run(["import", "--library", library, try await Fixture.audio().path]).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
 
         // When it is given a title with spaces around it
@@ -42,7 +42,7 @@ struct RoughEdgeTests {
     func exportShapeIsDescribed() async throws {
         // Given the JSON export of a library
         let library = temporaryLibrary().path
-        _ = try await Cravey.run(["import", "--library", library, try Fixture.audio().path])
+        _ = try await Cravey.run(["import", "--library", library, try await Fixture.audio().path])
         let exported = try await Cravey.run(["export", "--library", library, "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(exported.output.utf8)) as? [String: Any])
 

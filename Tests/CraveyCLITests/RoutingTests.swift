@@ -7,14 +7,14 @@ import Testing
 @Suite("Routing by verb", .temporaryFiles)
 struct RoutingTests {
     /// A copy of `cravey` alone in a folder, without `cravey-media` beside it.
-    static func craveyAlone() throws -> String {
+    static func craveyAlone() async throws -> String {
         let folder = temporaryLibrary()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let alone = folder.appendingPathComponent("cravey")
         // Copied by `cp`, not in this process: a child another test spawns meanwhile would inherit
         // the copy's writing descriptor (FileManager's is not close-on-exec), and running the
         // copy would fail with ETXTBSY ("Text file busy") for as long as that child lives.
-        let copied = try run("cp", [Cravey.executable, alone.path])
+        let copied = try await run("cp", [Cravey.executable, alone.path])
         guard copied.status == 0 else { throw TestFailure("cp failed: \(copied.error)") }
         return alone.path
     }
@@ -36,12 +36,12 @@ struct RoutingTests {
     @Test("quickplay lists in cravey; quickplay with a number goes to cravey-media")
     func quickPlayRoutes() async throws {
         // Given cravey without cravey-media beside it
-        let alone = try Self.craveyAlone()
+        let alone = try await Self.craveyAlone()
         let library = temporaryLibrary().path
 
         // When listing, and when naming a clip to play
-        let list = try await runOffPool(alone, ["quickplay", "--json", "--library", library], environment: Cravey.environment())
-        let play = try await runOffPool(alone, ["--library", library, "quickplay", "2"], environment: Cravey.environment())
+        let list = try await run(alone, ["quickplay", "--json", "--library", library], environment: Cravey.environment())
+        let play = try await run(alone, ["--library", library, "quickplay", "2"], environment: Cravey.environment())
 
         // Then the list runs in cravey, and playing needs cravey-media
         #expect(list.status == 0 && list.output == "[]\n", "\(list.error)")
@@ -64,12 +64,12 @@ struct RoutingTests {
     @Test("cravey alone lists every command in its help and shows a media command's help; --version works")
     func help() async throws {
         // Given cravey without cravey-media beside it
-        let alone = try Self.craveyAlone()
+        let alone = try await Self.craveyAlone()
 
         // When asking for help and the version
-        let root = try await runOffPool(alone, ["--help"], environment: Cravey.environment())
-        let record = try await runOffPool(alone, ["help", "record"], environment: Cravey.environment())
-        let version = try await runOffPool(alone, ["--version"], environment: Cravey.environment())
+        let root = try await run(alone, ["--help"], environment: Cravey.environment())
+        let record = try await run(alone, ["help", "record"], environment: Cravey.environment())
+        let version = try await run(alone, ["--version"], environment: Cravey.environment())
 
         // Then every command is listed, and record's options are shown, without cravey-media
         #expect(root.status == 0)

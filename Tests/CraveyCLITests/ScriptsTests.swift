@@ -11,7 +11,7 @@ struct ScriptsTests {
     func scriptsExplainThemselves() async throws {
         // When scripts/check-scripts runs every script with --help, then with --bogus
         let check = TestSoundServer.packageRoot.appendingPathComponent("scripts/check-scripts").path
-        let result = try await runOffPool(check, [])
+        let result = try await run(check, [])
 
         // Then each answered as it should, the campaigns and the fuzzer among them
         #expect(result.status == 0, "\(result.error)")

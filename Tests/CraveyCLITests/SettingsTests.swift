@@ -89,7 +89,7 @@ struct SettingsTests {
     @Test("list.sort, clip.purpose, backup.encrypt and home.open are honoured, and a flag wins over each")
     func honoured() async throws {
         // Given a library of two clips, "A" older than "B"
-        let library = try Fixture.library(titles: ["A", "B"])
+        let library = try await Fixture.library(titles: ["A", "B"])
         let path = library.url.path
         let settingsFile = try Cravey.settings("""
             list.sort = "title"   # alphabetical
@@ -107,7 +107,7 @@ struct SettingsTests {
         #expect(titles(flagged) == titles(recent))
 
         // And an import gets the purpose unless --purpose (even none) is given
-        let wav = try Fixture.audio(seconds: 0.3)
+        let wav = try await Fixture.audio(seconds: 0.3)
         for (extra, expected) in [([String](), "craving"), (["--purpose", "milestone"], "milestone"), (["--purpose", "none"], nil)] {
             let imported = try await Cravey.run(["import", wav.path, "--json", "--library", path] + extra, environment: settingsFile)
             let row = try #require(try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any], "\(imported.error)")
@@ -124,7 +124,7 @@ struct SettingsTests {
         #expect(try await Cravey.run(["backup", "--output", encrypted.path, "--library", path], environment: withPassphrase).status == 0)
         #expect(try await Cravey.run(["backup", "--no-encrypt", "--output", plain.path, "--library", path], environment: settingsFile).status == 0)
         #expect(try Data(contentsOf: encrypted).starts(with: Data("age-encryption.org/v1\n".utf8)))
-        #expect(try run("tar", ["-tf", plain.path]).status == 0)
+        #expect(try await run("tar", ["-tf", plain.path]).status == 0)
 
         // And `cravey` alone not on a terminal prints its help, whatever home.open says (HomeScreenTests: on one)
         let alone = try await Cravey.run([], environment: settingsFile)
@@ -134,7 +134,7 @@ struct SettingsTests {
     @Test("a file damaged by hand is named with its line by the commands that read it and ignored (defaults hold); set and unset refuse to rewrite it (64)")
     func damaged() async throws {
         // Given a library and a settings file with a good line and two mistakes
-        let library = try Fixture.library(titles: ["A", "B"])
+        let library = try await Fixture.library(titles: ["A", "B"])
         let environment = try Cravey.settings("""
             list.sort = "title"
             desktop.show-titles = yes
@@ -238,7 +238,7 @@ struct SettingsFileStateTests {
             // When a library command, a media command and the settings commands run
             let timing = temporaryFolder().appendingPathComponent("time-\(UUID().uuidString.prefix(8))")
             let started = Date()
-            let list = try await runOffPool("/usr/bin/time", ["-f", "%M", "-o", timing.path, Cravey.executable, "list", "--library", library],
+            let list = try await run("/usr/bin/time", ["-f", "%M", "-o", timing.path, Cravey.executable, "list", "--library", library],
                                             environment: Cravey.environment(environment))
             let seconds = Date().timeIntervalSince(started)
             let kilobytes = Int(try String(contentsOf: timing, encoding: .utf8).split(separator: "\n").last ?? "") ?? .max

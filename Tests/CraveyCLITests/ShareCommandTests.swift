@@ -10,8 +10,8 @@ struct ShareCommandTests {
 
     /// Imports a 3 s tone at a tenth of full scale (about -23 LUFS: cravey plays it louder).
     func imported(_ file: URL? = nil) async throws -> (id: String, recording: Recording) {
-        let source = try file ?? Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3:sample_rate=48000",
-                                                       "-af", "volume=0.1", "-ac", "1", "-c:a", "aac"])
+        let source = if let file { file } else { try await Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3:sample_rate=48000",
+                                                       "-af", "volume=0.1", "-ac", "1", "-c:a", "aac"]) }
         let result = try await Cravey.run(["import", source.path, "--title", "For Sam", "--library", library.path])
         try #require(result.status == 0, "\(result.error)")
         let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -29,12 +29,12 @@ struct ShareCommandTests {
             let shared = try await Cravey.run(["share", id, "--output", output.path, "--title", "Breathe", "--library", library.path])
             try #require(shared.status == 0, "\(ext): \(shared.error)")
             #expect(try FileManager.default.attributesOfItem(atPath: output.path)[.posixPermissions] as? Int == 0o600)
-            #expect(abs(try Witness.ffprobe(output).duration - 3) < 0.1, "\(ext): ffprobe")
-            #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 3) < 0.1, "\(ext): GStreamer")
-            let level = try Witness.ebur128(["-i", output.path], dualMono: true).integrated
+            #expect(abs(try await Witness.ffprobe(output).duration - 3) < 0.1, "\(ext): ffprobe")
+            await #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 3) < 0.1, "\(ext): GStreamer")
+            let level = try await Witness.ebur128(["-i", output.path], dualMono: true).integrated
             #expect(abs(level - playLevel) <= 0.5, "\(ext): \(level) LUFS, cravey plays it at \(playLevel)")
             // Every line but the file's own name, which is the test's.
-            let shown = try run("ffprobe", ["-v", "error", "-show_format", "-show_streams", output.path]).output.lowercased()
+            let shown = try await run("ffprobe", ["-v", "error", "-show_format", "-show_streams", output.path]).output.lowercased()
                 .split(separator: "\n").filter { !$0.hasPrefix("filename=") }.joined(separator: "\n")
             #expect(!shown.contains("creation_time") && !shown.contains("encoder") && !shown.contains(id) && !shown.contains("cravey"),
                     "\(ext): \(shown)")
@@ -44,19 +44,19 @@ struct ShareCommandTests {
         }
         let untitled = temporaryFolder().appendingPathComponent("untitled.m4a")
         try #require(try await Cravey.run(["share", id, "--output", untitled.path, "--library", library.path]).status == 0)
-        let tags = try run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", untitled.path]).output
+        let tags = try await run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", untitled.path]).output
         #expect(!tags.contains("title") && !tags.contains("For Sam"), "no title unless asked: \(tags)")
     }
 
     @Test("a video shares as .mp4 (its pictures copied, GStreamer and ffprobe read both streams) or as sound alone; an audio clip as .mp4 is refused (64)")
     func video() async throws {
-        let (id, _) = try await imported(try Fixture.video(seconds: 2, size: "320x240"))
+        let (id, _) = try await imported(try await Fixture.video(seconds: 2, size: "320x240"))
         let output = temporaryFolder().appendingPathComponent("shared.mp4")
         let shared = try await Cravey.run(["share", id, "--output", output.path, "--library", library.path])
         try #require(shared.status == 0, "\(shared.error)")
-        let streams = try run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", output.path]).output
+        let streams = try await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", output.path]).output
         #expect(streams.contains("video") && streams.contains("audio"), "\(streams)")
-        #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 2) < 0.1)
+        await #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 2) < 0.1)
         let sound = temporaryFolder().appendingPathComponent("sound.opus")
         #expect(try await Cravey.run(["share", id, "--output", sound.path, "--library", library.path]).status == 0)
         let (audio, _) = try await imported()
@@ -68,8 +68,8 @@ struct ShareCommandTests {
     @Test("a shared video names no encoder: x264's notes (its SEI: name, version, options) are gone from the pictures of an H.264 clip kept as it came and of one cravey encoded; no encoder tag; it still decodes whole with ffmpeg and GStreamer")
     func videoNamesNoEncoder() async throws {
         // Given a video imported as it came (H.264 from x264, remuxed) and one cravey encoded (MPEG-4 Part 2, transcoded)
-        let sources = [("kept as it came", try Fixture.video(seconds: 2, size: "320x240")),
-                       ("encoded by cravey", try Fixture.video(seconds: 2, size: "320x240", ext: "mkv", codec: ["-c:v", "mpeg4", "-c:a", "aac"]))]
+        let sources = [("kept as it came", try await Fixture.video(seconds: 2, size: "320x240")),
+                       ("encoded by cravey", try await Fixture.video(seconds: 2, size: "320x240", ext: "mkv", codec: ["-c:v", "mpeg4", "-c:a", "aac"]))]
         for (what, source) in sources {
             let (id, recording) = try await imported(source)
             let stored = try Data(contentsOf: try RecordingLibrary(at: library).fileURL(of: recording))
@@ -85,20 +85,20 @@ struct ShareCommandTests {
             for name in ["x264", "lavf", "lavc", "libx264", "h.264/mpeg-4 avc codec"] {
                 #expect(bytes.range(of: Data(name.utf8)) == nil, "\(what): the shared file holds \"\(name)\"")
             }
-            let shown = try run("ffprobe", ["-v", "error", "-show_format", "-show_streams", output.path]).output.lowercased()
+            let shown = try await run("ffprobe", ["-v", "error", "-show_format", "-show_streams", output.path]).output.lowercased()
             #expect(!shown.contains("encoder") && !shown.contains("x264") && !shown.contains("lav"), "\(what): \(shown)")
             // And it decodes whole: every picture and every sample, without an error, by both
-            let decoded = try run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
+            let decoded = try await run("ffmpeg", ["-v", "error", "-i", output.path, "-f", "null", "-"])
             #expect(decoded.status == 0 && decoded.error.isEmpty, "\(what): \(decoded.error)")
-            func pictures(_ file: URL) throws -> Int {
-                let counted = try run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+            func pictures(_ file: URL) async throws -> Int {
+                let counted = try await run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
                                                   "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", file.path])
                 return Int(counted.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
             }
             // Every picture of the clip's, but one past the end of its sound, which the copy ends at.
-            let (kept, had) = (try pictures(output), try pictures(try RecordingLibrary(at: library).fileURL(of: recording)))
+            let (kept, had) = await (try pictures(output), try pictures(try RecordingLibrary(at: library).fileURL(of: recording)))
             #expect(kept >= had - 1 && kept <= had && had >= 49, "\(what): \(kept) of its \(had) pictures")
-            #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 2) < 0.1, "\(what): GStreamer")
+            await #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 2) < 0.1, "\(what): GStreamer")
         }
     }
 
@@ -119,7 +119,7 @@ struct ShareCommandTests {
         let export = try await Cravey.run(["export", "--format", "csv", "--output", existing.path, "--library", library.path])
         #expect(export.status == 64, "the same refusal as export's")
         let forced = try await Cravey.run(["share", id, "--output", existing.path, "--force", "--library", library.path])
-        let codec = try Witness.ffprobe(existing).audioCodec
+        let codec = try await Witness.ffprobe(existing).audioCodec
         #expect(forced.status == 0 && codec == "aac")
         let unknown = try await Cravey.run(["share", "0000", "--output", existing.path, "--force", "--library", library.path])
         #expect(unknown.status == 66)

@@ -8,7 +8,7 @@ import Testing
 struct TerminalTests {
     @Test("delete asks 'Delete '<title>'? This cannot be undone. [y/N]': no keeps the clip, y deletes it")
     func deletePrompt() async throws {
-        let library = try Fixture.library(titles: ["Don't Do It"])
+        let library = try await Fixture.library(titles: ["Don't Do It"])
         let recording = try #require(try library.recordings().first)
         let arguments = ["delete", recording.id.uuid.uuidString, "--library", library.url.path]
 
@@ -29,7 +29,7 @@ struct TerminalTests {
 
     @Test("delete and delete-all read only the answer typed after they ask: a y typed ahead is thrown away, and a pasted answer with more lines after it is no answer")
     func confirmationReadsWhatFollows() async throws {
-        let library = try Fixture.library(titles: ["Typed ahead", "Other"])
+        let library = try await Fixture.library(titles: ["Typed ahead", "Other"])
         let recording = try #require(try library.recordings().first { $0.title == "Typed ahead" })
 
         // A "y" typed before the question, then "n" after it: not deleted
@@ -45,7 +45,7 @@ struct TerminalTests {
 
     @Test("record shows a live meter on a terminal (the clock, the last seconds as a waveform, the level), plain with NO_COLOR, none when piped")
     func meter() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
         let library = temporaryLibrary().path
@@ -71,7 +71,7 @@ struct TerminalTests {
 
     @Test("space pauses a recording on a terminal and again resumes it: the meter says paused, its clock stands still, and the clip is the --seconds recorded")
     func spacePauses() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let library = temporaryLibrary()

@@ -42,7 +42,7 @@ struct ThumbnailCommandTests {
         let copy = temporaryFolder().appendingPathComponent("default.jpg")
         try again.write(to: copy)
         let late = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "1.8", "--json", "--library", library.path])
-        let lateDiffers = try Fixture.difference(copy, file)
+        let lateDiffers = try await Fixture.difference(copy, file)
         let end = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "2", "--library", library.path])
 
         // Then each exits 0; the file is a private 320x240 JPEG where the row says (the only
@@ -52,7 +52,7 @@ struct ThumbnailCommandTests {
         #expect(late.status == 0 && late.output.contains("\"thumbnailPath\" : \"\(path)\""), "\(late.error)")
         #expect(lateDiffers > 1, "the frame at 1.8 s looks like the one at 0.2 s")
         #expect(end.status == 0, "\(end.error)")
-        let picture = try Fixture.brightness(of: file)
+        let picture = try await Fixture.brightness(of: file)
         #expect(picture.width == 320 && picture.height == 240 && picture.mean > 20)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
         let (rows, files) = try await state()
@@ -74,7 +74,7 @@ struct ThumbnailCommandTests {
         #expect(result.status == 0, "\(result.error)")
         let row = try #require(try opened.recording(video.id))
         #expect(row.thumbnailPath == ClipFiles(id: video.id, type: .video).file(.thumbnail)!.path)
-        let picture = try Fixture.brightness(of: library.appendingPathComponent(try #require(row.thumbnailPath)))
+        let picture = try await Fixture.brightness(of: library.appendingPathComponent(try #require(row.thumbnailPath)))
         #expect(picture.width == 320 && picture.height > 320)
     }
 
@@ -98,7 +98,7 @@ struct ThumbnailCommandTests {
         // Then the new file is a 320 px JPEG, what exists is refused without --force (64),
         // replaced with it, a folder and the library refused (64), and the library unchanged
         #expect(written.status == 0 && written.output.isEmpty, "\(written.error)")
-        let picture = try Fixture.brightness(of: target)
+        let picture = try await Fixture.brightness(of: target)
         #expect(picture.width == 320 && picture.height == 240)
         #expect(try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int == 0o600)
         #expect(exists.status == 64 && exists.error.contains("--force"), "\(exists.error)")

@@ -9,8 +9,8 @@ struct TrimCommandTests {
     let library = temporaryLibrary()
 
     /// 1 s of silence, 3 s of a 440 Hz tone at half scale, 1.5 s of silence: AAC, 48 kHz mono.
-    static func silenceToneSilence() throws -> URL {
-        try Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
+    static func silenceToneSilence() async throws -> URL {
+        try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
                                  "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
     }
 
@@ -31,8 +31,8 @@ struct TrimCommandTests {
     }
 
     /// The duration GStreamer's discoverer reports, in seconds.
-    static func gstreamerDuration(_ url: URL) throws -> Double {
-        let result = try run("gst-discoverer-1.0", [url.path])
+    static func gstreamerDuration(_ url: URL) async throws -> Double {
+        let result = try await run("gst-discoverer-1.0", [url.path])
         guard let match = result.output.firstMatch(of: #/Duration: (\d+):(\d\d):(\d\d\.\d+)/#) else {
             throw TestFailure("gst-discoverer-1.0 could not read \(url.path): \(result.output) \(result.error)")
         }
@@ -61,8 +61,8 @@ struct TrimCommandTests {
         try #require(cut.status == 0, "\(cut.error)")
 
         // Then the decoded samples are the original's of that span, exactly
-        let original = try Witness.decodeFloat(["-i", originalFile.path])
-        let trimmed = try Witness.decodeFloat(["-i", try media(id).path])
+        let original = try await Witness.decodeFloat(["-i", originalFile.path])
+        let trimmed = try await Witness.decodeFloat(["-i", try media(id).path])
         let first = Int((start * 48_000).rounded()), count = Int(((end - start) * 48_000).rounded())
         try #require(trimmed.count >= count && trimmed.count < count + 1024, "decoded \(trimmed.count) of \(count) samples")
         let difference = zip(trimmed[0..<count], original[first..<first + count]).map { abs($0 - $1) }.max() ?? 1
@@ -71,8 +71,8 @@ struct TrimCommandTests {
         // ffprobe and GStreamer read the new duration, which the row holds
         let after = try row(id)
         #expect(abs(after.duration - Double(count) / 48_000) < 0.001)
-        #expect(abs(try Witness.ffprobe(try media(id)).duration - after.duration) < 0.001)
-        #expect(abs(try Self.gstreamerDuration(try media(id)) - after.duration) < 0.001)
+        #expect(abs(try await Witness.ffprobe(try media(id)).duration - after.duration) < 0.001)
+        await #expect(abs(try Self.gstreamerDuration(try media(id)) - after.duration) < 0.001)
         // Its words, date and plays stay
         #expect(after.id == before.id && after.title == "Fumble" && after.createdAt == before.createdAt)
         let plays = try RecordingLibrary(at: library).plays(of: before.id)
@@ -83,7 +83,7 @@ struct TrimCommandTests {
         let offset = first / 480
         #expect(first % 480 == 0 && abs(peaks.peaks.count - count / 480) <= 1)
         #expect(Array(peaks.peaks.dropLast()) == Array(originalPeaks.peaks[offset..<offset + peaks.peaks.count - 1]))
-        let measured = try Witness.ebur128(["-i", try media(id).path], dualMono: true)
+        let measured = try await Witness.ebur128(["-i", try media(id).path], dualMono: true)
         #expect(abs(try #require(after.loudness).integrated - measured.integrated) < 0.3)
         // The file cravey kept is what it says, and nothing else is left
         let doctor = try await Cravey.run(["doctor", "--library", library.path])
@@ -94,8 +94,8 @@ struct TrimCommandTests {
     }
 
     /// The MD5 of each audio packet's bytes, in order (ffmpeg's framemd5 of a stream copy).
-    static func packetHashes(_ url: URL) throws -> [String] {
-        let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "framemd5", "-"])
+    static func packetHashes(_ url: URL) async throws -> [String] {
+        let result = try await run("ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "framemd5", "-"])
         // stream, dts, pts, duration, size, hash (then any side data's)
         return result.output.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
             let fields = line.split(separator: ",")
@@ -107,42 +107,42 @@ struct TrimCommandTests {
     func cutInsideSound() async throws {
         // AAC without perceptual noise substitution: the decoder fills PNS bands from its own
         // random generator, whose state depends on where decoding began.
-        let source = try Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3:sample_rate=48000",
+        let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3:sample_rate=48000",
                                               "-ac", "1", "-c:a", "aac", "-aac_pns", "0", "-b:a", "96k"])
         let id = try await imported(source)
-        let original = try Witness.decodeFloat(["-i", try media(id).path])
-        let originalPackets = try Self.packetHashes(try media(id))
+        let original = try await Witness.decodeFloat(["-i", try media(id).path])
+        let originalPackets = try await Self.packetHashes(try media(id))
         let cut = try await Cravey.run(["trim", id, "--start", "1.00017", "--end", "0:02.5", "--yes", "--library", library.path])
         try #require(cut.status == 0, "\(cut.error)")
-        let packets = try Self.packetHashes(try media(id))
+        let packets = try await Self.packetHashes(try media(id))
         try #require(!packets.isEmpty && packets.count < originalPackets.count)
         #expect((0...originalPackets.count - packets.count).contains { Array(originalPackets[$0..<$0 + packets.count]) == packets },
                 "the kept frames are a run of the original's, byte for byte")
-        let trimmed = try Witness.decodeFloat(["-i", try media(id).path])
+        let trimmed = try await Witness.decodeFloat(["-i", try media(id).path])
         let first = Int((1.00017 * 48_000).rounded()), count = Int((2.5 * 48_000).rounded()) - first
         try #require(trimmed.count >= count)
         let difference = zip(trimmed[0..<count], original[first..<first + count]).map { abs($0 - $1) }.max() ?? 1
         #expect(difference == 0, "largest difference \(difference)")
-        #expect(abs(try Witness.ffprobe(try media(id)).duration - Double(count) / 48_000) < 0.001)
+        #expect(abs(try await Witness.ffprobe(try media(id)).duration - Double(count) / 48_000) < 0.001)
     }
 
     @Test("a video is cut at the exact picture: the first picture shown is the original's at the start, decoded identically (no picture re-encoded), and its thumbnail is made again")
     func video() async throws {
-        let id = try await imported(try Fixture.video(seconds: 4, size: "320x240"))
+        let id = try await imported(try await Fixture.video(seconds: 4, size: "320x240"))
         let original = try media(id)
-        func firstPicture(_ arguments: [String]) throws -> String {
-            let result = try run("ffmpeg", ["-v", "error"] + arguments + ["-frames:v", "1", "-f", "framemd5", "-"])
+        func firstPicture(_ arguments: [String]) async throws -> String {
+            let result = try await run("ffmpeg", ["-v", "error"] + arguments + ["-frames:v", "1", "-f", "framemd5", "-"])
             return try #require(result.output.split(separator: "\n").last { !$0.hasPrefix("#") }?.split(separator: ",").last)
                 .trimmingCharacters(in: .whitespaces)
         }
-        let atStart = try firstPicture(["-ss", "1.2", "-i", original.path, "-an"])
+        let atStart = try await firstPicture(["-ss", "1.2", "-i", original.path, "-an"])
         let copy = temporaryFolder().appendingPathComponent("original.mp4")
         try FileManager.default.copyItem(at: original, to: copy)
         let cut = try await Cravey.run(["trim", id, "--start", "1.2", "--end", "3.0", "--yes", "--library", library.path])
         try #require(cut.status == 0, "\(cut.error)")
-        #expect(try firstPicture(["-i", try media(id).path, "-an"]) == atStart)
-        #expect(abs(try Witness.ffprobe(try media(id)).duration - 1.8) < 0.05)
-        #expect(abs(try Self.gstreamerDuration(try media(id)) - 1.8) < 0.05)
+        await #expect(try firstPicture(["-i", try media(id).path, "-an"]) == atStart)
+        #expect(abs(try await Witness.ffprobe(try media(id)).duration - 1.8) < 0.05)
+        await #expect(abs(try Self.gstreamerDuration(try media(id)) - 1.8) < 0.05)
         let after = try row(id)
         #expect(abs(after.duration - 1.8) < 0.05 && after.thumbnailPath != nil)
         #expect(FileManager.default.fileExists(atPath: library.appendingPathComponent(try #require(after.thumbnailPath)).path))
@@ -150,7 +150,7 @@ struct TrimCommandTests {
 
     @Test("refusals change nothing: a span past the end, under 0.1 s or the whole clip, no confirmation, nothing asked (64), an unknown id (66)")
     func refusals() async throws {
-        let id = try await imported(try Fixture.audio(seconds: 2))
+        let id = try await imported(try await Fixture.audio(seconds: 2))
         let before = try Data(contentsOf: try media(id))
         for (arguments, status) in [(["--start", "3", "--yes"], Int32(64)), (["--start", "1", "--end", "1.05", "--yes"], 64),
                                     (["--start", "0", "--end", "5", "--yes"], 64), (["--start", "0.5"], 64), ([], 64),
@@ -169,7 +169,7 @@ struct TrimCommandTests {
           arguments: [("pink", 0.1, 0.178), ("brown", 0.05, 0.1), ("pink", 0.1, 0.1), ("white", 0.05, 0.3)])
     func autoUnderSteadyNoise(colour: String, noise: Double, voice: Double) async throws {
         // Given the noise (pink at 0.1 is about -34 dBFS RMS) under all of the clip, the tone over it
-        let source = try Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=\(voice)*sin(2*PI*440*t)*between(t\\,1\\,3):s=48000:d=4",
+        let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=\(voice)*sin(2*PI*440*t)*between(t\\,1\\,3):s=48000:d=4",
                                               "-f", "lavfi", "-i", "anoisesrc=color=\(colour):amplitude=\(noise):sample_rate=48000:seed=11:duration=4",
                                               "-filter_complex", "[0][1]amix=inputs=2:normalize=0:duration=first", "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
         let id = try await imported(source, title: "Fan")
@@ -191,7 +191,7 @@ struct TrimCommandTests {
 
     @Test("a dry run refuses what the cut refuses, an --end past the clip is refused (not cut short), and a time is only the help's forms: 64, nothing changed")
     func refusalsAsDocumented() async throws {
-        let id = try await imported(try Fixture.audio(seconds: 2))
+        let id = try await imported(try await Fixture.audio(seconds: 2))
         let before = try Data(contentsOf: try media(id)), rowBefore = try row(id)
         let spans = [["--start", "3"], ["--start", "2"], ["--start", "0.5", "--end", "2.5"], ["--end", "9"], ["--start", "1", "--end", "1.05"],
                      ["--start", "0", "--end", "2"]]
@@ -215,7 +215,7 @@ struct TrimCommandTests {
 
     @Test("on a terminal it asks \"The cut parts cannot be recovered.\"; no keeps the clip")
     func asks() async throws {
-        let id = try await imported(try Fixture.audio(seconds: 2))
+        let id = try await imported(try await Fixture.audio(seconds: 2))
         let declined = try await Cravey.answerOnTerminal(["trim", id, "--start", "0.5", "--library", library.path], "n\n")
         #expect(declined.status == 0 && declined.output.contains("The cut parts cannot be recovered.") && declined.output.contains("Nothing was cut."))
         #expect(try row(id).duration == 2)
@@ -227,7 +227,7 @@ struct TrimCommandTests {
     @Test("killed at each of its file steps (every rename, unlink, flush and commit, by strace), then repaired: the whole old clip or the whole new one, never lost, never two")
     func killedAtEachStep() async throws {
         let seed = temporaryFolder().appendingPathComponent("seed")
-        let result = try await Cravey.run(["import", try Fixture.audio(seconds: 1).path, "--title", "Step", "--library", seed.path])
+        let result = try await Cravey.run(["import", try await Fixture.audio(seconds: 1).path, "--title", "Step", "--library", seed.path])
         try #require(result.status == 0)
         let id = try #require(RecordingID(result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
         var states: [String: Int] = [:]
@@ -235,11 +235,11 @@ struct TrimCommandTests {
             for when in 1...60 {
                 let copy = temporaryFolder().appendingPathComponent("\(call)-\(when)")
                 try FileManager.default.copyItem(at: seed, to: copy)
-                let killed = try await runOffPool("strace", ["-f", "-o", "/dev/null", "-e", "trace=\(call)", "-e", "inject=\(call):signal=KILL:when=\(when)",
+                let killed = try await run("strace", ["-f", "-o", "/dev/null", "-e", "trace=\(call)", "-e", "inject=\(call):signal=KILL:when=\(when)",
                                                              Cravey.executable, "trim", id.uuid.uuidString, "--start", "0.2", "--end", "0.8", "--yes",
                                                              "--library", copy.path], environment: Cravey.environment())
                 _ = try await RecordingLibrary(at: copy).repair()
-                let state = try Self.version(of: id, in: copy)
+                let state = try await Self.version(of: id, in: copy)
                 #expect(state == "old" || state == "new", "killed at \(call) #\(when): \(state)")
                 states[state, default: 0] += 1
                 try? FileManager.default.removeItem(at: copy)
@@ -251,7 +251,7 @@ struct TrimCommandTests {
 
     /// "old" (1 s) or "new" (0.6 s) when the library holds one clip whose row, media, own copy
     /// and waveform agree; "lost", "two clips" or "inconsistent" otherwise.
-    static func version(of id: RecordingID, in folder: URL) throws -> String {
+    static func version(of id: RecordingID, in folder: URL) async throws -> String {
         let library = try RecordingLibrary(at: folder)
         let rows = try library.recordings()
         guard rows.count == 1 else { return rows.isEmpty ? "lost" : "two clips" }
@@ -260,7 +260,7 @@ struct TrimCommandTests {
         guard let peaks = library.storedWaveform(of: row) else { return "inconsistent: no waveform" }
         let media = folder.appendingPathComponent(row.filePath)
         let size = Int64((try? Data(contentsOf: media))?.count ?? -1)
-        let probed = try Witness.ffprobe(media).duration
+        let probed = try await Witness.ffprobe(media).duration
         guard size == row.fileSize, abs(probed - row.duration) < 0.005, copy.recording.duration == row.duration,
               copy.recording.fileSize == row.fileSize, copy.recording.loudness == row.loudness, copy.plays.count == row.playCount,
               abs(peaks.duration - row.duration) < 0.03 else {

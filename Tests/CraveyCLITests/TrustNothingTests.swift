@@ -22,7 +22,7 @@ struct TrustNothingTests {
     @Test("delete leaves none of the clip's words in any file of the library: not the database, not its write-ahead log")
     func deletedIsGone() async throws {
         // Given a clip with words only it has, played, beside another clip
-        let library = try Fixture.library(titles: ["Keep me", "Zebra whisper 8812"])
+        let library = try await Fixture.library(titles: ["Keep me", "Zebra whisper 8812"])
         let doomed = try #require(try library.recordings().first { $0.title.hasPrefix("Zebra") })
         try library.edit(doomed.id) { $0.notes = "Quartz lantern notes 4471" }
         try library.countPlay(of: doomed)
@@ -44,11 +44,11 @@ struct TrustNothingTests {
     @Test("rows with values no clip has (a date past year 9999, an infinite length, a loudness of +200 LUFS, a negative play count, a play count of 2^63-1 over one play) are listed, played and reported; repair sets what it can tell")
     func impossibleRows() async throws {
         // Given a library whose rows were edited by hand
-        let library = try Fixture.library(titles: ["Future", "Endless", "Loud", "Negative", "Leader"])
+        let library = try await Fixture.library(titles: ["Future", "Endless", "Loud", "Negative", "Leader"])
         let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id.description) })
         try library.countPlay(of: try #require(try library.recording(RecordingID(byTitle["Leader"]!)!)))
         let database = library.url.appendingPathComponent("library.sqlite").path
-        let edit = try run("sqlite3", [database, """
+        let edit = try await run("sqlite3", [database, """
             UPDATE recording SET createdAt = '275760-09-13 00:00:00.000' WHERE id = '\(byTitle["Future"]!)';
             UPDATE recording SET duration = 9e999 WHERE id = '\(byTitle["Endless"]!)';
             UPDATE recording SET loudnessIntegrated = 200, loudnessTruePeak = 180 WHERE id = '\(byTitle["Loud"]!)';
@@ -94,10 +94,10 @@ struct TrustNothingTests {
     @Test("a row whose id is no RecordingID is reported, and every other row works")
     func unreadableRow() async throws {
         // Given a library with one row whose id was edited into something else
-        let library = try Fixture.library(titles: ["Good", "Also good"])
+        let library = try await Fixture.library(titles: ["Good", "Also good"])
         let database = library.url.appendingPathComponent("library.sqlite").path
         let good = try #require(try library.recordings().first)
-        let edit = try run("sqlite3", [database, """
+        let edit = try await run("sqlite3", [database, """
             INSERT INTO recording (id, type, title, createdAt, duration, filePath, fileSize, playCount)
             VALUES ('not-a-uuid', 'audio', 'Hand made', '2026-01-01 00:00:00.000', 1, 'Recordings/x.m4a', 1, 0);
             """])
@@ -118,7 +118,7 @@ struct TrustNothingTests {
     func badCopiesDoNotBlockRecovery() async throws {
         // Given a library of four clips whose database is lost, one clip's copy naming another
         // clip's plays and another's copy replaced by a link
-        let library = try Fixture.library(titles: ["One", "Two", "Three", "Four"])
+        let library = try await Fixture.library(titles: ["One", "Two", "Three", "Four"])
         let rows = try library.recordings()
         for row in rows { try library.countPlay(of: row) }
         let copy = { (row: Recording) in library.fileURL(ClipFiles(row).file(.copy)!) }
@@ -160,14 +160,10 @@ struct TrustNothingTests {
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
         try process.run()
-        let ended = try await offPool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning, Date() < deadline { usleep(10_000) }  // polls the process's end, with a deadline
-            return !process.isRunning
-        }
+        let ended = try await poll(within: seconds, every: 0.01) { !process.isRunning }
         if !ended {
             process.terminate()
-            process.waitUntilExit()
+            await exit(of: process)
             return nil
         }
         return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
@@ -176,7 +172,7 @@ struct TrustNothingTests {
     @Test("a named pipe where a clip's copy or waveform belongs is reported, never waited on: info, waveform, doctor and doctor --repair end, and an edit is not kept waiting")
     func pipesAreNotRead() async throws {
         // Given a clip whose copy and waveform are named pipes nobody writes to
-        let library = try Fixture.library(titles: ["Piped"])
+        let library = try await Fixture.library(titles: ["Piped"])
         let clip = ClipFiles(try #require(try library.recordings().first))
         for part in [ClipFiles.Part.copy, .waveform] {
             let file = library.fileURL(try #require(clip.file(part)))
@@ -223,18 +219,18 @@ struct TrustNothingTests {
             let io = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/io", encoding: .utf8)) ?? ""
             return io.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
         }
-        let midway = try await offPool {
-            while process.isRunning {
-                if written() > 1 << 20 {
-                    kill(process.processIdentifier, SIGSTOP)
-                    return written() < 48 << 20
-                }
-                usleep(200)  // polls what the process wrote so far: no event says it
-            }
-            return false
+        // (Polled: no event says what the process wrote so far.)
+        let stoppedAt = Locked<Int?>(nil)
+        _ = try await poll(within: 600, every: 0.0002) {
+            guard process.isRunning else { return true }
+            guard written() > 1 << 20 else { return false }
+            kill(process.processIdentifier, SIGSTOP)
+            stoppedAt.withLock { $0 = written() }
+            return true
         }
+        let midway = stoppedAt.withLock { $0.map { $0 < 48 << 20 } ?? false }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await exit(of: process)
 
         // Then nothing is there
         #expect(midway, "the backup was not stopped part way")
@@ -250,7 +246,7 @@ struct TrustNothingTests {
         try #require(made.status == 0, "\(made.error)")
         let folder = temporaryFolder().appendingPathComponent("unpacked-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try #require(try run("tar", ["-xf", archive.path, "-C", folder.path]).status == 0)
+        try #require(try await run("tar", ["-xf", archive.path, "-C", folder.path]).status == 0)
         try change(folder.appendingPathComponent("cravey-backup"))
         let rebuilt = temporaryFolder().appendingPathComponent("rebuilt-\(UUID().uuidString.prefix(8)).tar")
         let script = """
@@ -271,7 +267,7 @@ struct TrustNothingTests {
                             tar.add(os.path.join(root, folder, name), arcname=folder + "/" + name)
                 tar.add(path, arcname="cravey-backup/manifest.json")
             """
-        let packed = try run("python3", ["-c", script, folder.path, rebuilt.path])
+        let packed = try await run("python3", ["-c", script, folder.path, rebuilt.path])
         try #require(packed.status == 0, "\(packed.error)")
         return rebuilt
     }
@@ -279,7 +275,7 @@ struct TrustNothingTests {
     @Test("a backup whose record holds a value no clip has (a loudness no measurement gives, a play count that is not the number of its plays), or whose media does not decode, with a manifest that agrees, restores nothing (65, naming the clip and what), and the library is unchanged")
     func badBackupsRefusedWhole() async throws {
         // Given a library of two clips, one played once, and backups of it with one value or one file changed
-        let library = try Fixture.library(titles: ["Kept", "Changed"])
+        let library = try await Fixture.library(titles: ["Kept", "Changed"])
         var changed = try #require(try library.recordings().first { $0.title == "Changed" })
         changed = try library.countPlay(of: changed, secondsListened: 0.5, completed: true)
         let record = { (folder: URL) in folder.appendingPathComponent(ClipFiles(changed).file(.copy)!.path) }
@@ -349,8 +345,8 @@ struct TrustNothingTests {
     func damagedMediaRefused() async throws {
         // Given a library of a 30 s sound and an 8 s video, each imported
         let folder = temporaryLibrary()
-        for (title, source) in [("Spoken words", try Fixture.audio(seconds: 30)),
-                                ("Seen things", try Fixture.video(seconds: 8, size: "320x240"))] {
+        for (title, source) in [("Spoken words", try await Fixture.audio(seconds: 30)),
+                                ("Seen things", try await Fixture.video(seconds: 8, size: "320x240"))] {
             let imported = try await Cravey.run(["import", source.path, "--title", title, "--library", folder.path])
             try #require(imported.status == 0, "\(imported.error)")
         }
@@ -399,7 +395,7 @@ struct TrustNothingTests {
 
     @Test("restore of a named pipe is refused at once (64), and two restores of one backup at the same time both end with each clip once")
     func restoreOddInputs() async throws {
-        let library = try Fixture.library(titles: ["One", "Two", "Three"])
+        let library = try await Fixture.library(titles: ["One", "Two", "Three"])
         let archive = try await rebuiltBackup(of: library) { _ in }
         let pipe = temporaryFolder().appendingPathComponent("backup.pipe")
         try #require(mkfifo(pipe.path, 0o600) == 0)
@@ -420,12 +416,12 @@ struct TrustNothingTests {
     func noNetworkServers() async throws {
         // Given a clip
         let folder = temporaryLibrary()
-        let imported = try await Cravey.run(["import", try Fixture.audio(seconds: 1).path, "--library", folder.path])
+        let imported = try await Cravey.run(["import", try await Fixture.audio(seconds: 1).path, "--library", folder.path])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(imported.status == 0, "\(imported.error)")
         func traced(_ arguments: [String], _ environment: [String: String]) async throws -> (result: CommandResult, calls: String) {
             let log = temporaryFolder().appendingPathComponent("strace-\(UUID().uuidString).txt")
-            let result = try await runOffPool("strace", ["-f", "-e", "trace=socket,connect", "-o", log.path, Cravey.executable] + arguments,
+            let result = try await run("strace", ["-f", "-e", "trace=socket,connect", "-o", log.path, Cravey.executable] + arguments,
                                               environment: Cravey.environment(environment))
             return (result, try String(contentsOf: log, encoding: .utf8))
         }
@@ -467,7 +463,7 @@ struct TrustNothingTests {
         // Given a clip, a TCP port something listens on, and the local server reached only as
         // the client library finds it itself (no PULSE_SERVER: its runtime folder)
         let folder = temporaryLibrary()
-        let imported = try await Cravey.run(["import", try Fixture.audio(seconds: 1).path, "--library", folder.path])
+        let imported = try await Cravey.run(["import", try await Fixture.audio(seconds: 1).path, "--library", folder.path])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(imported.status == 0, "\(imported.error)")
         let listener = try TCPListener()
@@ -480,7 +476,7 @@ struct TrustNothingTests {
         func traced(_ arguments: [String], _ environment: [String: String]) async throws -> (result: CommandResult, calls: String) {
             let log = temporaryFolder().appendingPathComponent("strace-\(UUID().uuidString).txt")
             // Killed after 90 s: a client that reached the listener waits for an answer that never comes.
-            let result = try await runOffPool("timeout", ["-s", "KILL", "90", "strace", "-f", "-s", "4096", "-e", "trace=connect", "-o", log.path, Cravey.executable] + arguments,
+            let result = try await run("timeout", ["-s", "KILL", "90", "strace", "-f", "-s", "4096", "-e", "trace=connect", "-o", log.path, Cravey.executable] + arguments,
                                               environment: environment)
             return (result, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
         }
@@ -503,10 +499,10 @@ struct TrustNothingTests {
         fromHome["PULSE_RUNTIME_PATH"] = runtime + "/pulse"
         // (A window manager keeps a client connected: an X server left with none resets, and
         // forgets its root window's properties.)
-        let display = try VirtualDisplay(windowManager: true)
-        let property = try await runOffPool("xprop", ["-display", display.name, "-root", "-f", "PULSE_SERVER", "8s", "-set", "PULSE_SERVER",
+        let display = try await VirtualDisplay(windowManager: true)
+        let property = try await run("xprop", ["-display", display.name, "-root", "-f", "PULSE_SERVER", "8s", "-set", "PULSE_SERVER",
                                                       "tcp:127.0.0.1:\(listener.port)"])
-        let set = try await runOffPool("xprop", ["-display", display.name, "-root", "PULSE_SERVER"])
+        let set = try await run("xprop", ["-display", display.name, "-root", "PULSE_SERVER"])
         try #require(property.status == 0 && set.output.contains("tcp:127.0.0.1:\(listener.port)"), "\(property.error) \(set.output)")
         // (The client library reads the display's properties only in an ssh session, as it
         // would be when the display is forwarded to this computer.)
@@ -543,7 +539,7 @@ struct TrustNothingTests {
     @Test("a refusal quotes at most a line of what it was given: a title, a purpose or a setting as long as the kernel lets an argument be (128 KiB) with a forbidden character at its end, and a backup's 5 MB title, each refused (64, 65) in a few hundred bytes, nothing changed")
     func refusalsQuoteALine() async throws {
         // Given a clip, and words as long as one argument may be, ending in a character no title takes
-        let library = try Fixture.library(titles: ["Short"])
+        let library = try await Fixture.library(titles: ["Short"])
         let clip = try #require(try library.recordings().first)
         let longest = 128 * 1024 - 2
         let titles = [String(repeating: "a", count: longest - 1) + "\u{1B}",

@@ -12,7 +12,7 @@ struct VideoDeadlineTests {
 
     @Test("no camera at /dev/video9: exit 69 within 2 s, naming it and offering the audio recorder; nothing in Recordings/")
     func noCamera() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let started = Date()
         let result = try await Cravey.run(["record", "--video", "--camera", "/dev/video9", "--seconds", "3",
                                            "--library", library.path, "--device", microphone.monitor])
@@ -29,7 +29,7 @@ struct VideoDeadlineTests {
     @Test("60 s from the test camera: the video and audio tracks start and end within 40 ms of each other")
     func staysInSync() async throws {
         // Given a tone playing into the virtual microphone
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
 
@@ -40,7 +40,7 @@ struct VideoDeadlineTests {
 
         // Then both tracks start and end together
         let row = try #require(try await listed(library).first)
-        let streams = try Witness.streams(library.appendingPathComponent(row.filePath))
+        let streams = try await Witness.streams(library.appendingPathComponent(row.filePath))
         let video = try #require(streams.first { $0.kind == "video" })
         let audio = try #require(streams.first { $0.kind == "audio" })
         #expect(abs(video.startTime - audio.startTime) <= 0.04, "starts \(video.startTime) s, \(audio.startTime) s")

@@ -11,9 +11,9 @@ struct VideoPlaybackDeadlineTests {
     @Test("a picture shows within 20 ms of its sound: a white picture and a click every second, the window and the sink recorded together")
     func pictureMeetsItsSound() async throws {
         // Given a 14 s video, black but for a white picture (one frame) and a 10 ms click at each second
-        let display = try VirtualDisplay()
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.make("mp4", [
+        let display = try await VirtualDisplay()
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.make("mp4", [
             "-f", "lavfi", "-i", "color=black:s=320x240:r=30:d=14,drawbox=enable='lt(mod(t\\,1)\\,0.03)':color=white:t=fill",
             "-f", "lavfi", "-i", "aevalsrc='if(lt(mod(t\\,1)\\,0.01)\\,sin(2*PI*1000*t)\\,0)':s=48000:d=14",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "30", "-c:a", "aac", "-b:a", "128k", "-shortest"])
@@ -70,9 +70,10 @@ struct VideoPlaybackDeadlineTests {
             listener.terminate()
             try? FileManager.default.removeItem(atPath: socket)
         }
-        _ = ready.fileHandleForReading.availableData
-        let sink = try VirtualMicrophone()
-        let (path, id) = try await importedClip(try Fixture.video(seconds: 2, size: "160x120"), title: "Hanging")
+        let readyLine = ready.fileHandleForReading
+        _ = try await offPool { readyLine.availableData }
+        let sink = try await VirtualMicrophone()
+        let (path, id) = try await importedClip(try await Fixture.video(seconds: 2, size: "160x120"), title: "Hanging")
         // A running sink starts the sound at once (an idle null sink adds 1.5 s of its own).
         let keeper = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? keeper.stop() }

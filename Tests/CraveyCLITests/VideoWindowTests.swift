@@ -62,7 +62,7 @@ struct LivePlay {
     func press(_ key: String, on display: VirtualDisplay, in window: VirtualDisplay.Window,
                then matches: @escaping @Sendable (Line) -> Bool) async throws -> Line {
         let before = lines.count
-        try display.press(key, in: window)
+        try await display.press(key, in: window)
         return try await event(after: before, matches)
     }
 
@@ -92,9 +92,9 @@ func importedClip(_ clip: URL, title: String) async throws -> (path: String, id:
 /// test plays in real time, and counts the pictures dropped.
 extension PlayCommandTests {
     /// Frame `index` of the video at `url` as FFmpeg decodes it, turned upright, in 8-bit RGB.
-    func decodedFrame(_ index: Int, of url: URL) throws -> [UInt8] {
+    func decodedFrame(_ index: Int, of url: URL) async throws -> [UInt8] {
         let raw = temporaryFolder().appendingPathComponent("frame-\(index).rgb")
-        let decoded = try run("ffmpeg", ["-v", "error", "-y", "-i", url.path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
+        let decoded = try await run("ffmpeg", ["-v", "error", "-y", "-i", url.path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1",
                                          "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
         guard decoded.status == 0 else { throw TestFailure("ffmpeg could not decode frame \(index): \(decoded.error)") }
         return Array(try Data(contentsOf: raw))
@@ -110,7 +110,9 @@ extension PlayCommandTests {
         let frame = position * 25
         let index = Int((frame + 1e-9).rounded(.down))
         let nearBoundary = abs(frame - frame.rounded()) < 0.05
-        let decoded = try (index - 1...index + 1).map { try decodedFrame(max($0, 0), of: url) }
+        var frames: [[UInt8]] = []
+        for neighbour in index - 1...index + 1 { frames.append(try await decodedFrame(max(neighbour, 0), of: url)) }
+        let decoded = frames
         // The screen is read again until it shows the frame (no event says a picture was drawn).
         let seen = Locked<(likeness: [Double], best: Int)>(([], -1))
         _ = try await poll(within: seconds, every: 0.1) {
@@ -129,13 +131,13 @@ extension PlayCommandTests {
     @Test("a video opens a window titled cravey (not the clip's title), sized to its pictures turned upright; paused, it shows the frame FFmpeg decodes there, after a jump made while paused too; keys in the window pause, skip, jump and end the play")
     func videoWindow() async throws {
         // Given a 40 s phone video (320x240 pixels, turned 90°: keyframes every 10 s), imported
-        let display = try VirtualDisplay()
-        let sink = try VirtualMicrophone()
-        let landscape = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc2=duration=40:size=320x240:rate=25",
+        let display = try await VirtualDisplay()
+        let sink = try await VirtualMicrophone()
+        let landscape = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc2=duration=40:size=320x240:rate=25",
                                                  "-f", "lavfi", "-i", "sine=frequency=440:duration=40", "-shortest",
                                                  "-c:v", "libx264", "-preset", "ultrafast", "-g", "250", "-pix_fmt", "yuv420p", "-c:a", "aac"])
         // FFmpeg 5.1 writes the display matrix on a stream copy only (as scripts/media makes phone-rotated.mp4).
-        let clip = try Fixture.make("mp4", ["-i", landscape.path, "-c", "copy", "-metadata:s:v:0", "rotate=90"])
+        let clip = try await Fixture.make("mp4", ["-i", landscape.path, "-c", "copy", "-metadata:s:v:0", "rotate=90"])
         let (path, id) = try await importedClip(clip, title: "Upright")
         let opened = try RecordingLibrary(at: URL(fileURLWithPath: path))
         let file = opened.fileURL(try opened.recording(matching: id).filePath)
@@ -167,7 +169,7 @@ extension PlayCommandTests {
         let back = try #require(skipped.position) - 15
         try await play.press("Left", on: display, in: window) { $0.state == "playing" && (back - 1..<back + 3).contains($0.position ?? 0) }
         try await play.press("Home", on: display, in: window) { $0.state == "playing" && ($0.position ?? 40) < 1.5 }
-        try display.press("End", in: window)
+        try await display.press("End", in: window)
 
         // Then the play completed and counted, every picture shown since a move in time
         let (status, counted, error) = try await play.finish()
@@ -179,9 +181,9 @@ extension PlayCommandTests {
     @Test("q, Escape and closing the window stop the play, which counts as stopped where it stood", arguments: ["q", "Escape", "close"])
     func windowStops(how: String) async throws {
         // Given a 10 s video playing in its window
-        let display = try VirtualDisplay()
-        let sink = try VirtualMicrophone()
-        let (path, id) = try await importedClip(try Fixture.video(seconds: 10, size: "160x120"), title: "Stop me")
+        let display = try await VirtualDisplay()
+        let sink = try await VirtualMicrophone()
+        let (path, id) = try await importedClip(try await Fixture.video(seconds: 10, size: "160x120"), title: "Stop me")
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName], environment: display.environment)
@@ -189,29 +191,29 @@ extension PlayCommandTests {
         _ = try await play.event { $0.state == "playing" && ($0.position ?? 0) >= 1 }
 
         // When the key is pressed in it, or it is closed
-        if how == "close" { try display.close(window) } else { try display.press(how, in: window) }
+        if how == "close" { try await display.close(window) } else { try await display.press(how, in: window) }
 
         // Then the play stopped, counted and not completed, and the window is gone
         let (status, counted, error) = try await play.finish()
         #expect(status == 0, "\(error)")
         #expect(counted?.counted == true && counted?.completed == false && (counted?.position ?? 10) < 5, "\(String(describing: counted))")
-        #expect(try display.currentWindow(titled: "cravey") == nil)
+        #expect(try await offPool { try display.currentWindow(titled: "cravey") } == nil)
     }
 
     @Test("every Media/ video, the rotated phone video among them, plays to its end in a window of its shape: every picture shown, none dropped",
           arguments: MediaFixture.playable.filter { if case .video = $0.expectation { true } else { false } })
     func videoFixturePlaysInWindow(_ fixture: MediaFixture) async throws {
         // Given the fixture imported
-        let display = try VirtualDisplay()
-        let sink = try VirtualMicrophone()
+        let display = try await VirtualDisplay()
+        let sink = try await VirtualMicrophone()
         let (path, id) = try await importedClip(fixture.url, title: "Fixture")
         let library = try RecordingLibrary(at: URL(fileURLWithPath: path))
         let file = library.fileURL(try library.recording(matching: id).filePath)
-        let stream = try #require(try Witness.streams(file).first { $0.kind == "video" })
-        let frames = try run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+        let stream = try #require(try await Witness.streams(file).first { $0.kind == "video" })
+        let frames = try await run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                          "stream=nb_read_frames", "-of", "default=nw=1:nk=1", file.path])
         let pictures = try #require(Int(frames.output.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let upright = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation",
+        let upright = try await run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation",
                                           "-of", "default=nw=1:nk=1", file.path]).output.contains("90")
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
@@ -233,9 +235,9 @@ extension PlayCommandTests {
           arguments: ["no display", "--no-video", "refused"])
     func soundOnly(why: String) async throws {
         // Given a 2 s video and a display (unless there is none)
-        let display = try VirtualDisplay()
-        let sink = try VirtualMicrophone()
-        let (path, id) = try await importedClip(try Fixture.video(seconds: 2, size: "160x120"), title: "Sound only")
+        let display = try await VirtualDisplay()
+        let sink = try await VirtualMicrophone()
+        let (path, id) = try await importedClip(try await Fixture.video(seconds: 2, size: "160x120"), title: "Sound only")
         let environment = switch why {
         case "no display": ["DISPLAY": "", "WAYLAND_DISPLAY": ""]
         case "refused": ["DISPLAY": ":\(Int.random(in: 30_000...40_000))", "WAYLAND_DISPLAY": ""]
@@ -263,7 +265,7 @@ extension PlayCommandTests {
     @Test("a video without sound plays on the system clock, with no sound server: every picture shown at its time")
     func silentVideoOnSystemClock() async throws {
         // Given the 2 s video without sound, and no sound server
-        let display = try VirtualDisplay()
+        let display = try await VirtualDisplay()
         let (path, id) = try await importedClip(MediaFixture.named("video-only.mp4").url, title: "Silent")
 
         // When it plays
@@ -282,9 +284,9 @@ extension PlayCommandTests {
     @Test("f and a double click turn the window full screen, the picture fitted between black bars, and back (under a window manager: openbox)")
     func fullScreen() async throws {
         // Given a 4:3 video playing in its window, on a 16:10 screen with a window manager
-        let display = try VirtualDisplay(width: 1280, height: 800, windowManager: true)
-        let sink = try VirtualMicrophone()
-        let (path, id) = try await importedClip(try Fixture.video(seconds: 10, size: "160x120"), title: "Full")
+        let display = try await VirtualDisplay(width: 1280, height: 800, windowManager: true)
+        let sink = try await VirtualMicrophone()
+        let (path, id) = try await importedClip(try await Fixture.video(seconds: 10, size: "160x120"), title: "Full")
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName, "--no-count"], environment: display.environment)
@@ -301,7 +303,7 @@ extension PlayCommandTests {
         }
 
         // When f is pressed
-        try display.press("f", in: window)
+        try await display.press("f", in: window)
 
         // Then it fills the screen: the picture 1067 wide in the middle, black beside it
         let full = try #require(try await sized((1280, 800)))
@@ -322,12 +324,12 @@ extension PlayCommandTests {
         #expect([200, 640, 1080].allSatisfy { brightness(column: $0) > 40 }, "the picture: \([200, 640, 1080].map { brightness(column: $0) })")
 
         // When it is double-clicked
-        try display.doubleClick(in: full)
+        try await display.doubleClick(in: full)
 
         // Then it is back to its own size, and the play goes on to a stop
         let back = try await sized((160, 120))
         #expect(back.map { ($0.width, $0.height) } ?? (0, 0) == (160, 120), "\(String(describing: back))")
-        try display.press("q", in: window)
+        try await display.press("q", in: window)
         let (status, _, error) = try await play.finish()
         #expect(status == 0, "\(error)")
     }

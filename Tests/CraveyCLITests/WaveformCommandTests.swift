@@ -11,7 +11,7 @@ struct WaveformCommandTests {
 
     /// Imports tone bursts at half, a tenth and nine tenths of full scale; returns the clip's id.
     func importBursts() async throws -> String {
-        let source = try Fixture.toneBursts([0.5, 0.1, 0.9])
+        let source = try await Fixture.toneBursts([0.5, 0.1, 0.9])
         let imported = try await Cravey.run(["import", source.path, "--library", library.path])
         try #require(imported.status == 0, "\(imported.error)")
         return imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -40,7 +40,7 @@ struct WaveformCommandTests {
             #expect(try FileManager.default.attributesOfItem(atPath: png.path)[.posixPermissions] as? Int == 0o600)
             let (width, height) = size
             let raw = temporaryFolder().appendingPathComponent("wave-\(width).gray")
-            let decoded = try run("ffmpeg", ["-v", "error", "-i", png.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
+            let decoded = try await run("ffmpeg", ["-v", "error", "-i", png.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
             try #require(decoded.status == 0, "\(decoded.error)")
             let pixels = [UInt8](try Data(contentsOf: raw))
             try #require(pixels.count == width * height)
@@ -72,19 +72,19 @@ struct WaveformCommandTests {
     @Test("a stored waveform is written by cravey alone, without FFmpeg; a clip without one is handed to cravey-media, which makes and keeps it")
     func handOff() async throws {
         // Given a clip saved as before waveforms were kept, and cravey copied where no cravey-media is
-        let fixture = try Fixture.library(titles: ["Old"])
+        let fixture = try await Fixture.library(titles: ["Old"])
         let id = try #require(try fixture.recordings().first).id
         let alone = temporaryFolder().appendingPathComponent("alone")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
         // Copied by cp, not by this process: a copy open for writing here is inherited by any
         // process another test starts meanwhile, and executing it fails with ETXTBSY until that
         // process ends (seen in a parallel run).
-        let copied = try await runOffPool("cp", [Cravey.executable, alone.appendingPathComponent("cravey").path])
+        let copied = try await run("cp", [Cravey.executable, alone.appendingPathComponent("cravey").path])
         try #require(copied.status == 0, "\(copied.error)")
         let arguments = ["waveform", id.description, "--json", "--library", fixture.url.path]
 
         // Then cravey alone cannot make it, and says what is missing
-        let without = try await runOffPool(alone.appendingPathComponent("cravey").path, arguments, environment: Cravey.environment())
+        let without = try await run(alone.appendingPathComponent("cravey").path, arguments, environment: Cravey.environment())
         #expect(without.status == 1 && without.error.contains("cravey-media"), "\(without.error)")
 
         // When cravey (with cravey-media beside it) is asked: it is made, printed and kept
@@ -95,7 +95,7 @@ struct WaveformCommandTests {
         #expect(made.output == String(decoding: kept.audiowaveformJSON(), as: UTF8.self) + "\n")
 
         // And from then on cravey alone writes it
-        let again = try await runOffPool(alone.appendingPathComponent("cravey").path, arguments, environment: Cravey.environment())
+        let again = try await run(alone.appendingPathComponent("cravey").path, arguments, environment: Cravey.environment())
         #expect(again.status == 0 && again.output == made.output, "\(again.error)")
     }
 
@@ -122,7 +122,7 @@ struct WaveformCommandTests {
         let piped = try await waveform([])
         #expect(piped.status == 0 && piped.output.hasPrefix("\u{FFFD}PNG") && piped.output.contains("IEND"), "a PNG to a pipe")
 
-        let silent = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
+        let silent = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
         let video = try await Cravey.run(["import", silent.path, "--library", library.path])
         let noSound = try await Cravey.run(["waveform", video.output.trimmingCharacters(in: .whitespacesAndNewlines), "--json",
@@ -149,7 +149,7 @@ struct WaveformCommandTests {
         #expect(bars[2..<8].allSatisfy { $0 == "▅" } && bars[12..<18].allSatisfy { $0 == "▁" }, "\(line)")
         #expect(bars[22..<28].allSatisfy { $0 == "▁" || $0 == "▂" } && bars[42..<48].allSatisfy { $0 == "█" }, "\(line)")
 
-        let old = try Fixture.library(titles: ["Old"])
+        let old = try await Fixture.library(titles: ["Old"])
         let oldRow = try #require(try old.recordings().first)
         let oldInfo = try await Cravey.run(["info", oldRow.id.uuid.uuidString, "--library", old.url.path])
         #expect(oldInfo.output.contains("Waveform:    not made yet (`cravey waveform` makes it"), "\(oldInfo.output)")
@@ -157,7 +157,7 @@ struct WaveformCommandTests {
 
     @Test("kill -USR1 pauses cravey record and again resumes it: the clip is the --seconds recorded, the paused time left out")
     func pauseBySignal() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let terminal = try Cravey.startOnTerminal(["record", "--seconds", "3", "--json", "--no-preview", "--library", library.path,

@@ -12,7 +12,7 @@ struct WaysOutTests {
     /// A library holding one clip of a 440 Hz tone `seconds` long; its folder and the clip's id.
     func toneLibrary(seconds: Double = 40) async throws -> (folder: URL, id: String) {
         let folder = temporaryLibrary()
-        let imported = try await Cravey.run(["import", "--library", folder.path, try Fixture.tones([(440, seconds)]).path])
+        let imported = try await Cravey.run(["import", "--library", folder.path, try await Fixture.tones([(440, seconds)]).path])
         #expect(imported.status == 0, "\(imported.error)")
         return (folder, imported.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -21,7 +21,7 @@ struct WaysOutTests {
     /// `ready` (by default its line at a second played); the sink is a null sink of the test's own.
     func playing(_ verb: String = "play", environment: [String: String] = TerminalShell.environment(), ready: String = "0:01 [")
         async throws -> (shell: TerminalShell, folder: URL, id: String, sink: VirtualMicrophone) {
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (folder, id) = try await toneLibrary()
         let target = verb == "play" ? ["play", id] : ["quickplay", "1"]
         let shell = try TerminalShell(running: TerminalShell.command(target + ["--library", folder.path, "--device", sink.sinkName]),
@@ -136,7 +136,7 @@ struct WaysOutTests {
           arguments: ["bash", "dash"])
     func suspendPlay(shell name: String) async throws {
         // Given a shell with job control, its terminal's mode shown, then a clip playing in it
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (folder, id) = try await toneLibrary()
         let shell = try await jobShell(name, running: ["play", id, "--library", folder.path, "--device", sink.sinkName], ready: "0:01")
 
@@ -164,7 +164,7 @@ struct WaysOutTests {
           arguments: ["bash", "dash"])
     func suspendRecord(shell name: String) async throws {
         // Given a shell with job control recording from a microphone playing a tone
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let library = temporaryLibrary()
@@ -188,7 +188,7 @@ struct WaysOutTests {
     @Test("at the look back, SIGUSR1, SIGUSR2 and SIGWINCH end nothing, and Ctrl-Z then fg give its keys back; the clip is kept with the title typed after")
     func lookBack() async throws {
         // Given a recording's look back in a shell with job control
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let library = temporaryLibrary()
         let shell = try await jobShell("bash", running: ["record", "--seconds", "1", "--title", "Before", "--library", library.path,
                                                           "--device", microphone.monitor], ready: "Enter keep")
@@ -209,7 +209,7 @@ struct WaysOutTests {
 
     @Test("a recording on a terminal: SIGUSR2 and SIGWINCH change nothing, SIGQUIT (Ctrl-\\) saves the clip as Ctrl-C does, the terminal left as found")
     func recordSignals() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let library = temporaryLibrary()
         let shell = try TerminalShell(running: TerminalShell.command(["record", "--no-preview", "--title", "Quit", "--library", library.path,
                                                                       "--device", microphone.monitor]))
@@ -226,7 +226,7 @@ struct WaysOutTests {
     @Test("a stored waveform without peaks: the player's line is the plain bar; the clip plays and q counts the play")
     func waveformWithoutPeaks() async throws {
         // Given a clip whose stored waveform holds no peaks (audiowaveform's header alone)
-        let sink = try VirtualMicrophone()
+        let sink = try await VirtualMicrophone()
         let (folder, id) = try await toneLibrary()
         let file = folder.appendingPathComponent(ClipFiles(id: try #require(RecordingID(id)), type: .audio).file(.waveform)!.path)
         var header = Data()
@@ -257,7 +257,7 @@ struct WaysOutTests {
         #expect(try plays(folder, id).count == 1)
 
         // And a recording, with its look back
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let library = temporaryLibrary()
         let recording = try Cravey.startOnTerminal(["record", "--seconds", "1", "--library", library.path, "--device", microphone.monitor],
                                                    environment: ["TERM": "dumb"])
@@ -275,11 +275,11 @@ struct WaysOutTests {
           arguments: ["xkill", "server"])
     func windowConnectionLost(how: String) async throws {
         // Given a 20 s video playing in its window, from a terminal
-        let display = try VirtualDisplay()
-        let sink = try VirtualMicrophone()
+        let display = try await VirtualDisplay()
+        let sink = try await VirtualMicrophone()
         let folder = temporaryLibrary()
         let imported = try await Cravey.run(["import", "--library", folder.path, "--title", "Lose me",
-                                             try Fixture.video(seconds: 20, size: "160x120").path])
+                                             try await Fixture.video(seconds: 20, size: "160x120").path])
         let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let shell = try TerminalShell(running: TerminalShell.command(["play", id, "--library", folder.path, "--device", sink.sinkName]),
                                       environment: TerminalShell.environment(display.environment))
@@ -287,7 +287,7 @@ struct WaysOutTests {
         #expect(try await shell.shown("0:01 ["), "\(shell.terminal.output.debugDescription)")
 
         // When the window's connection to the X server is cut
-        if how == "xkill" { try display.killClient(of: window) } else { display.endServer() }
+        if how == "xkill" { try await display.killClient(of: window) } else { display.endServer() }
 
         // Then the play stopped and was counted, not completed, and says why; the terminal as found
         try await expectLeftAsFound(shell)

@@ -31,7 +31,7 @@ struct AudioRecordingCoordinatorTests {
     @Test("a 440 Hz tone recorded for 2 s is a 2 s AAC .m4a at 440 Hz, with loud levels, saved in the library")
     func recordsTone() async throws {
         // Given a tone playing into the virtual microphone
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
         defer { player.terminate() }
 
@@ -48,7 +48,7 @@ struct AudioRecordingCoordinatorTests {
         #expect(!FileManager.default.fileExists(atPath: result.fileURL.path), "the .partial file is gone")
 
         // ffprobe and the library's own probe agree: AAC in MP4, 2 s +/- 0.1 s
-        let ffprobe = try Witness.ffprobe(url)
+        let ffprobe = try await Witness.ffprobe(url)
         #expect(ffprobe.formatName.contains("mp4"))
         #expect(ffprobe.audioCodec == "aac")
         #expect(abs(ffprobe.duration - 2) <= 0.1)
@@ -62,7 +62,7 @@ struct AudioRecordingCoordinatorTests {
         #expect(abs(duration - ffprobe.duration) < 0.01)
 
         // The decoded audio is the tone
-        let frequency = Witness.dominantFrequency(try Witness.decodeAudio(url))
+        let frequency = Witness.dominantFrequency(try await Witness.decodeAudio(url))
         #expect(abs(frequency - 440) <= 5, "dominant frequency \(frequency) Hz")
 
         // Levels: at least 10 a second, loud during the tone
@@ -79,7 +79,7 @@ struct AudioRecordingCoordinatorTests {
 
     @Test("silence reads below -60 dBFS and warns once, naming the source")
     func warnsOnSilence() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let (result, events, _) = try await record(2.5, from: microphone)
         let levels = events.compactMap { if case .level(let level) = $0 { level } else { nil } }
         #expect(!levels.isEmpty)
@@ -129,7 +129,7 @@ struct AudioRecordingCoordinatorTests {
     func encoderOpenFailureLeavesNothing() async throws {
         // Given a sample rate PulseAudio records but the AAC encoder refuses, so the file is
         // created before the encoder fails
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let coordinator = self.coordinator(RecordingOptions(source: microphone.monitor, sampleRate: 12_345))
 
         // When the recording starts
@@ -148,7 +148,7 @@ struct AudioRecordingCoordinatorTests {
     @Test("a partial path taken by a folder is 'cannotWrite'; the folder is left as it was, nothing else is written")
     func partialPathTaken() async throws {
         // Given a folder, with a file inside, where the recording's .partial file would go
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let coordinator = self.coordinator(RecordingOptions(source: microphone.monitor))
         try FileManager.default.createDirectory(at: coordinator.partialURL, withIntermediateDirectories: false)
         let inside = coordinator.partialURL.appendingPathComponent("keep")
@@ -172,7 +172,7 @@ struct AudioRecordingCoordinatorTests {
 
     @Test("cancel deletes the file being written")
     func cancelDiscards() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let coordinator = self.coordinator(RecordingOptions(source: microphone.monitor))
         try await coordinator.start()
         #expect(FileManager.default.fileExists(atPath: coordinator.partialURL.path))

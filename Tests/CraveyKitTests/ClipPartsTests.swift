@@ -31,10 +31,8 @@ struct ClipPartsTests {
         // Given a library of two clips, the first with its words (every byte value, so no text
         // handling could pass unseen), and a person's file named like them
         let words = Data((0...255).map { UInt8($0) } + Array("the words".utf8))
-        let (library, rows) = try await offPool {
-            let library = try Fixture.library(clips: 2)
-            return (library, try library.recordings())
-        }
+        let library = try await Fixture.library(clips: 2)
+        let rows = try await offPool { try library.recordings() }
         let (first, second) = (ClipFiles(rows[0]), ClipFiles(rows[1]))
         let file = try #require(first.file(Self.words))
         try words.write(to: library.fileURL(file))
@@ -54,7 +52,7 @@ struct ClipPartsTests {
         let (backedUp, tar, digest) = try await offPool {
             let summary = try library.backup(to: archive)
             try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
-            return (summary.clips, try run("tar", ["-xf", archive.path, "-C", unpacked.path]), try run("sha256sum", [carried.path]))
+            return (summary.clips, try runBlocking("tar", ["-xf", archive.path, "-C", unpacked.path]), try runBlocking("sha256sum", [carried.path]))
         }
         #expect(backedUp == 2 && tar.status == 0, "\(tar.error)")
         #expect(try Data(contentsOf: carried) == words)

@@ -11,9 +11,9 @@ struct ClipTagsTests {
     func titles(_ recordings: [Recording]) -> [String] { recordings.map(\.title) }
 
     @Test("tags are added and removed in lower case, sorted and each once; list, Quick Play and export narrow to a tag")
-    func tagAndFind() throws {
+    func tagAndFind() async throws {
         // Given three clips
-        let library = try Fixture.library(titles: ["Sister", "Walk", "Work"])
+        let library = try await Fixture.library(titles: ["Sister", "Walk", "Work"])
         let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id) })
 
         // When two are tagged, one of them twice, with a tag given in capitals and one removed
@@ -36,8 +36,8 @@ struct ClipTagsTests {
     }
 
     @Test("a tag is held to what a title is: empty, too long, a space, #, a comma, a control or formatting character, a leading + or - are refused, nothing changed")
-    func refusals() throws {
-        let library = try Fixture.library(titles: ["Kept"])
+    func refusals() async throws {
+        let library = try await Fixture.library(titles: ["Kept"])
         let recording = try #require(try library.recordings().first)
         try library.tag(recording.id, adding: ["fine"])
         for bad in ["", String(repeating: "x", count: 31), "two words", "a#b", "a,b", "bell\u{07}", "rtl\u{202E}x", "+plus", "-minus", "tab\t"] {
@@ -53,8 +53,8 @@ struct ClipTagsTests {
     }
 
     @Test("#word in the home screen's filter narrows to a tag, beside the words it still finds in titles")
-    func filterByTag() throws {
-        let library = try Fixture.library(titles: ["Calm walk", "Calm talk", "Storm"])
+    func filterByTag() async throws {
+        let library = try await Fixture.library(titles: ["Calm walk", "Calm talk", "Storm"])
         let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id) })
         try library.tag(byTitle["Calm walk"]!, adding: ["outside"])
         try library.tag(byTitle["Storm"]!, adding: ["outside"])
@@ -73,7 +73,7 @@ struct ClipTagsTests {
 
     @Test("tags go into the clip's copy and its backup, and come back with a restore; a record written before tags reads as none")
     func tagsTravel() async throws {
-        let library = try Fixture.library(titles: ["Tagged"])
+        let library = try await Fixture.library(titles: ["Tagged"])
         let recording = try #require(try library.recordings().first)
         try library.tag(recording.id, adding: ["calm", "night"])
         let copy = try Data(contentsOf: library.fileURL(#require(ClipFiles(recording).file(.copy))))

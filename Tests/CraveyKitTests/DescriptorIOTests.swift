@@ -152,9 +152,9 @@ struct DescriptorIOTests {
     }
 
     @Test("a cut-short MP4 read through a descriptor says where its media stops, as by path (AVSEEK_SIZE)")
-    func cutShort() throws {
+    func cutShort() async throws {
         // Given an MP4 with its index up front, cut to 60 % of its bytes
-        let clip = try Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=4:sample_rate=48000",
+        let clip = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=4:sample_rate=48000",
                                             "-c:a", "aac", "-movflags", "+faststart"])
         let handle = try FileHandle(forWritingTo: clip)
         try handle.truncate(atOffset: try handle.seekToEnd() * 6 / 10)
@@ -171,7 +171,7 @@ struct DescriptorIOTests {
     }
 
     @Test("a faststart MP4 is written and read back through its descriptor while its name is gone or is another file")
-    func faststartWithoutItsName() throws {
+    func faststartWithoutItsName() async throws {
         // Given the library's fragmented recording, opened beneath the folder, and a new file for its rewrite
         let partial = try fragmentedPartial(seconds: 2)
         let source = try FileDescriptor.open(partial.path, .readOnly, options: [.closeOnExec, .noFollow])
@@ -198,10 +198,10 @@ struct DescriptorIOTests {
         let info = try Demuxer(reading: witness, name: "rewritten.m4a").info
         #expect(info.audioStream?.codecName == "aac")
         #expect(abs((info.containerDuration ?? 0) - 2) < 0.1)
-        let probe = try Witness.ffprobe(URL(fileURLWithPath: "/proc/\(getpid())/fd/\(witness.rawValue)"))
+        let probe = try await Witness.ffprobe(URL(fileURLWithPath: "/proc/\(getpid())/fd/\(witness.rawValue)"))
         #expect(probe.audioCodec == "aac")
         #expect(abs(probe.duration - 2) < 0.1)
-        let samples = try Witness.decodeAudio(URL(fileURLWithPath: "/proc/\(getpid())/fd/\(witness.rawValue)"))
+        let samples = try await Witness.decodeAudio(URL(fileURLWithPath: "/proc/\(getpid())/fd/\(witness.rawValue)"))
         #expect(abs(Witness.dominantFrequency(samples) - 440) < 5)
         // And the file now at its old name was never touched
         #expect(try Data(contentsOf: output) == Data(repeating: 0x55, count: 100_000))
@@ -233,9 +233,9 @@ struct DescriptorIOTests {
     }
 
     @Test("a playlist read through a descriptor opens none of the files it names")
-    func nestedOpensRefused() throws {
+    func nestedOpensRefused() async throws {
         // Given an HLS playlist and its segment beside it, which FFmpeg plays by path
-        let playlist = try Fixture.make("m3u8", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", "-f", "hls"])
+        let playlist = try await Fixture.make("m3u8", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", "-f", "hls"])
         #expect(Opened { () throws(FFmpegError) in try Demuxer(url: playlist) }.info?.audioStream != nil)
         // When the playlist is read through a descriptor
         let descriptor = try FileDescriptor.open(playlist.path, .readOnly, options: [.closeOnExec])

@@ -7,8 +7,8 @@ import Testing
 struct ImportTests {
     let library: RecordingLibrary
 
-    init() throws {
-        library = try Fixture.library(clips: 0)
+    init() async throws {
+        library = try await Fixture.library(clips: 0)
     }
 
     func importing(_ url: URL, title: String = "Imported") throws -> Recording {
@@ -20,52 +20,53 @@ struct ImportTests {
     }
 
     @Test("AAC in .m4a keeps its stream (a copy), with the right duration")
-    func copiesAAC() throws {
-        let source = try Fixture.audio(seconds: 3)
+    func copiesAAC() async throws {
+        let source = try await Fixture.audio(seconds: 3)
         let recording = try importing(source)
         #expect(recording.type == .audio && recording.filePath.hasSuffix(".m4a"))
-        let imported = try Witness.ffprobe(try file(recording))
+        let imported = try await Witness.ffprobe(try file(recording))
         #expect(imported.audioCodec == "aac")
-        #expect(abs(imported.duration - (try Witness.ffprobe(source).duration)) < 0.05)
+        #expect(abs(imported.duration - (try await Witness.ffprobe(source).duration)) < 0.05)
         #expect(abs(recording.duration - 3) < 0.1)
         #expect(FileManager.default.fileExists(atPath: source.path), "the original stays where it was")
     }
 
     @Test("WAV, MP3, Ogg Vorbis, Ogg Opus and FLAC are transcoded to AAC .m4a; the 440 Hz tone survives",
           arguments: ["tone.wav", "tone.mp3", "tone.ogg", "tone.opus", "tone.flac"])
-    func transcodesAudio(name: String) throws {
+    func transcodesAudio(name: String) async throws {
         let source = MediaFixture.named(name).url
         let recording = try importing(source)
         let url = try file(recording)
-        let probe = try Witness.ffprobe(url)
+        let probe = try await Witness.ffprobe(url)
         #expect(recording.type == .audio && probe.audioCodec == "aac")
         #expect(abs(probe.duration - 2.5) < 0.1 && abs(recording.duration - 2.5) < 0.1)
         let info = try MediaProbe.info(of: .outside(url))
         // Its channels are kept: the WAV is stereo, the others mono.
-        let channels = try Witness.ffprobeChannels(source)
+        let channels = try await Witness.ffprobeChannels(source)
         #expect(info.audioStream?.sampleRate == 48_000 && info.audioStream?.channels == channels)
-        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(url)) - 440) <= 5)
+        #expect(abs(Witness.dominantFrequency(try await Witness.decodeAudio(url)) - 440) <= 5)
     }
 
     @Test("a stereo source stays stereo, more channels become stereo: Ogg Vorbis, Ogg Opus, 5.1 FLAC, 5.1 AAC in MP4 (transcoded, not copied)",
           arguments: [("ogg", ["-ac", "2", "-c:a", "libvorbis"]), ("opus", ["-ac", "2", "-c:a", "libopus"]),
                       ("flac", ["-ac", "6", "-c:a", "flac"]), ("m4a", ["-ac", "6", "-c:a", "aac"])])
-    func keepsStereo(ext: String, codec: [String]) throws {
+    func keepsStereo(ext: String, codec: [String]) async throws {
         // Given a source whose left and right differ (440 Hz on the left, 660 Hz on the right)
-        let source = try Fixture.make(ext, ["-f", "lavfi", "-i", "aevalsrc=0.4*sin(2*PI*440*t)|0.4*sin(2*PI*660*t):s=48000:d=1.5"] + codec)
+        let source = try await Fixture.make(ext, ["-f", "lavfi", "-i", "aevalsrc=0.4*sin(2*PI*440*t)|0.4*sin(2*PI*660*t):s=48000:d=1.5"] + codec)
         let recording = try importing(source)
         let url = try file(recording)
         // Then the library's copy is stereo AAC, and its channels still differ
-        #expect(try Witness.ffprobeChannels(url) == 2 && Witness.ffprobe(url).audioCodec == "aac")
+        let (channels, codec) = (try await Witness.ffprobeChannels(url), try await Witness.ffprobe(url).audioCodec)
+        #expect(channels == 2 && codec == "aac")
         if ext != "flac" && ext != "m4a" {
-            #expect(abs(Witness.dominantFrequency(try Witness.decodeFloat(["-i", url.path], ["-af", "pan=mono|c0=c0", "-ar", "8000"])) - 440) <= 5)
-            #expect(abs(Witness.dominantFrequency(try Witness.decodeFloat(["-i", url.path], ["-af", "pan=mono|c0=c1", "-ar", "8000"])) - 660) <= 5)
+            #expect(abs(Witness.dominantFrequency(try await Witness.decodeFloat(["-i", url.path], ["-af", "pan=mono|c0=c0", "-ar", "8000"])) - 440) <= 5)
+            #expect(abs(Witness.dominantFrequency(try await Witness.decodeFloat(["-i", url.path], ["-af", "pan=mono|c0=c1", "-ar", "8000"])) - 660) <= 5)
         }
     }
 
     @Test("H.264/AAC .mp4 is copied and gets a thumbnail")
-    func copiesVideo() throws {
-        let source = try Fixture.video(seconds: 2)
+    func copiesVideo() async throws {
+        let source = try await Fixture.video(seconds: 2)
         let recording = try importing(source)
         #expect(recording.type == .video && recording.filePath.hasSuffix(".mp4"))
         let thumbnail = try #require(recording.thumbnailPath)
@@ -75,7 +76,7 @@ struct ImportTests {
     }
 
     @Test("MPEG-4 Part 2 video with MP3 in .avi is transcoded to H.264/AAC .mp4, rotation kept")
-    func transcodesVideo() throws {
+    func transcodesVideo() async throws {
         let source = MediaFixture.named("mpeg4.avi").url
         let recording = try importing(source)
         let info = try MediaProbe.info(of: .outside(try file(recording)))
@@ -84,7 +85,7 @@ struct ImportTests {
         #expect(sourceInfo.videoStream?.codecName == "mpeg4" && sourceInfo.audioStream?.codecName == "mp3")
         #expect(info.videoStream?.width == sourceInfo.videoStream?.width && info.videoStream?.height == sourceInfo.videoStream?.height)
         // The last frame lasts its 1/25 s too, as in the source (which starts one frame late).
-        let witness = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration",
+        let witness = try await run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration",
                                           "-of", "csv=p=0", source.path])
         let sourceVideo = try #require(Double(witness.output.trimmingCharacters(in: .whitespacesAndNewlines)))
         let videoDuration = try #require(info.videoStream?.duration)
@@ -92,7 +93,7 @@ struct ImportTests {
         #expect(abs(recording.duration - 2) < 0.15)
         #expect(recording.thumbnailPath != nil)
 
-        let rotated = try Fixture.make("mov", ["-i", try Fixture.video(seconds: 1).path, "-c:v", "mjpeg", "-c:a", "copy",
+        let rotated = try await Fixture.make("mov", ["-i", try await Fixture.video(seconds: 1).path, "-c:v", "mjpeg", "-c:a", "copy",
                                                "-metadata:s:v:0", "rotate=90"])
         let turned = try importing(rotated)
         #expect(try MediaProbe.info(of: .outside(try file(turned))).videoStream?.rotation
@@ -104,16 +105,16 @@ struct ImportTests {
         ("h264", 25, 50, ["-c:v", "libx264", "-f", "h264"]),
         ("m2v", 25, 50, ["-c:v", "mpeg2video", "-f", "mpeg2video"]),
     ])
-    func timesElementaryStreams(ext: String, rate: Int, frames: Int, codec: [String]) throws {
+    func timesElementaryStreams(ext: String, rate: Int, frames: Int, codec: [String]) async throws {
         // Given a bare video stream: no container, so no (or hardly any) timestamps
         let seconds = Double(frames) / Double(rate)
-        let source = try Fixture.make(ext, ["-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=320x240:rate=\(rate)"] + codec)
+        let source = try await Fixture.make(ext, ["-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=320x240:rate=\(rate)"] + codec)
 
         // When it is imported
         let recording = try importing(source)
 
         // Then it lasts its frames at its rate, one frame after another
-        let witness = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+        let witness = try await run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
                                           "stream=nb_read_frames,r_frame_rate,duration", "-of", "default=nw=1",
                                           try file(recording).path])
         var fields: [String: String] = [:]
@@ -124,18 +125,18 @@ struct ImportTests {
         let frame = 1 / Double(rate)
         let videoDuration = try #require(Double(fields["duration"] ?? ""), "\(witness.output)")
         #expect(abs(videoDuration - seconds) <= frame + 0.001, "video lasts \(videoDuration) s, not \(seconds) s")
-        #expect(abs((try Witness.ffprobe(try file(recording))).duration - seconds) <= frame + 0.001)
+        #expect(abs((try await Witness.ffprobe(try file(recording))).duration - seconds) <= frame + 0.001)
         #expect(abs(recording.duration - seconds) <= frame + 0.001, "recorded as \(recording.duration) s")
         #expect(abs((Int(fields["nb_read_frames"] ?? "") ?? 0) - frames) <= 1, "\(witness.output)")
         #expect(fields["r_frame_rate"] == "\(rate)/1", "\(witness.output)")
     }
 
     @Test("audio whose timestamps go back is re-timed by its samples from its first timestamp: the clip keeps the source's length, both tracks alike")
-    func retimesAudioWhoseTimestampsGoBack() throws {
+    func retimesAudioWhoseTimestampsGoBack() async throws {
         // Given: Matroska whose 5.1 AAC holds 5.9 s of samples, but on timestamps that jump back
         // by 2.27 s, so that ffprobe (and ffmpeg) call the file 3.6 s long
         let source = MediaFixture.named("audio-timestamps-go-back.mkv").url
-        let expected = try Witness.ffprobe(source).duration
+        let expected = try await Witness.ffprobe(source).duration
         #expect(abs(expected - 3.6) < 0.1, "the fixture is \(expected) s for ffprobe")
 
         // When it is imported
@@ -145,21 +146,21 @@ struct ImportTests {
         let tolerance = max(0.15, expected * 0.02)
         #expect(abs(recording.duration - expected) <= tolerance, "stored as \(recording.duration) s, the source is \(expected) s")
         let url = try file(recording)
-        #expect(abs((try Witness.ffprobe(url)).duration - expected) <= tolerance)
+        #expect(abs((try await Witness.ffprobe(url)).duration - expected) <= tolerance)
         let info = try MediaProbe.info(of: .outside(url))
         let video = try #require(info.videoStream?.duration), audio = try #require(info.audioStream?.duration)
         #expect(abs(video - audio) <= 0.1, "video \(video) s, audio \(audio) s")
-        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(url)) - 440) <= 5)
+        #expect(abs(Witness.dominantFrequency(try await Witness.decodeAudio(url)) - 440) <= 5)
     }
 
     @Test("audio whose timestamps jump an hour ahead is joined up at the jump, not filled with an hour of silence")
-    func joinsAudioTimestampJumps() throws {
+    func joinsAudioTimestampJumps() async throws {
         // Given: 2 s of video and sound whose audio timestamps leap forward by an hour after 0.85 s
-        let source = try Fixture.make("mkv", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
+        let source = try await Fixture.make("mkv", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
                                               "-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=48000",
                                               "-c:v", "mpeg4", "-c:a", "aac",
                                               "-bsf:a", "setts=ts=if(gte(N\\,40)\\,PTS+3600000\\,PTS)"])
-        #expect(try Witness.ffprobe(source).duration > 3600, "the witness sees the hour")
+        #expect(try await Witness.ffprobe(source).duration > 3600, "the witness sees the hour")
 
         // When it is imported
         let started = Date()
@@ -204,12 +205,12 @@ struct ImportTests {
     }
 
     @Test("a faststart MP4 cut at half opens and decodes, but is refused as cut short, naming the times")
-    func rejectsCutShort() throws {
-        let whole = try Fixture.video(seconds: 4, extra: ["-movflags", "+faststart"])
+    func rejectsCutShort() async throws {
+        let whole = try await Fixture.video(seconds: 4, extra: ["-movflags", "+faststart"])
         let bytes = try Data(contentsOf: whole)
         let half = temporaryFolder().appendingPathComponent("\(UUID().uuidString)-half.mp4")
         try bytes.prefix(bytes.count / 2).write(to: half)
-        let decodes = try run("ffmpeg", ["-v", "error", "-i", half.path, "-f", "null", "-"])
+        let decodes = try await run("ffmpeg", ["-v", "error", "-i", half.path, "-f", "null", "-"])
         #expect(decodes.status == 0, "the witness plays what is there")
 
         let error = try #require(throws: CraveyError.self) { try importing(half) }
@@ -221,9 +222,9 @@ struct ImportTests {
     }
 
     @Test("truncated MP4s, an empty file, random bytes and a still picture are undecodable, and nothing is stored")
-    func rejectsGarbage() throws {
-        let whole = try Data(contentsOf: try Fixture.video(seconds: 2))       // index at the end
-        let faststart = try Data(contentsOf: try Fixture.video(seconds: 2, extra: ["-movflags", "+faststart"]))
+    func rejectsGarbage() async throws {
+        let whole = try Data(contentsOf: try await Fixture.video(seconds: 2))       // index at the end
+        let faststart = try Data(contentsOf: try await Fixture.video(seconds: 2, extra: ["-movflags", "+faststart"]))
         let folder = temporaryFolder()
         var bad: [URL] = []
         for (name, bytes) in [("truncated.mp4", whole.prefix(whole.count / 2)),
@@ -235,7 +236,7 @@ struct ImportTests {
             try bytes.write(to: url)
             bad.append(url)
         }
-        bad.append(try Fixture.make("png", ["-f", "lavfi", "-i", "testsrc=size=64x64", "-frames:v", "1"]))
+        bad.append(try await Fixture.make("png", ["-f", "lavfi", "-i", "testsrc=size=64x64", "-frames:v", "1"]))
         for url in bad {
             #expect { try importing(url) } throws: {
                 guard let error = $0 as? CraveyError else { return false }
@@ -279,7 +280,7 @@ struct ImportTests {
         #expect(try library.count() == 0 && library.store.storedFiles().isEmpty)
         // A link to a regular file is followed and imports; a link to nothing is a missing file.
         let audio = folder.appendingPathComponent("audio-link.m4a")
-        try FileManager.default.createSymbolicLink(at: audio, withDestinationURL: try Fixture.audio(seconds: 1))
+        try FileManager.default.createSymbolicLink(at: audio, withDestinationURL: try await Fixture.audio(seconds: 1))
         #expect(try importing(audio).type == .audio)
         let dangling = folder.appendingPathComponent("dangling.m4a")
         try FileManager.default.createSymbolicLink(at: dangling, withDestinationURL: folder.appendingPathComponent("gone.m4a"))

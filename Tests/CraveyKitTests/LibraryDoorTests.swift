@@ -9,9 +9,9 @@ import Testing
 @Suite("The library's one door", .temporaryFiles)
 struct LibraryDoorTests {
     @Test("a writers' lock that cannot be taken is an error (cannotWrite), never a silent no-lock: nothing is deleted")
-    func lockFailsClosed() throws {
+    func lockFailsClosed() async throws {
         // Given a library with two clips whose lock file is a link (it cannot be opened without following it)
-        let library = try Fixture.library(clips: 2)
+        let library = try await Fixture.library(clips: 2)
         let lock = library.url.appendingPathComponent(WritersLock.fileName)
         try? FileManager.default.removeItem(at: lock)
         try FileManager.default.createSymbolicLink(atPath: lock.path, withDestinationPath: "/dev/null")
@@ -31,7 +31,7 @@ struct LibraryDoorTests {
     @Test("the library's errors say what happened and to what, without the command line's advice; the command line adds it")
     func errorsWithoutAdvice() async throws {
         // Given a library and the test sound server
-        let library = try Fixture.library(clips: 1)
+        let library = try await Fixture.library(clips: 1)
         _ = TestSoundServer.address
 
         // When an unknown id is asked for, an unknown source recorded from, and a missing file played
@@ -63,22 +63,18 @@ struct LibraryDoorTests {
         // Given a library and a file that takes a while to transcode (10 minutes of WAV: a
         // second or more even on a fast machine)
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let long = try Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=600:sample_rate=48000"])
+        let long = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=600:sample_rate=48000"])
 
         // When its import is cancelled once its file is being written (cancelled from the thread
         // that sees the file: a busy cooperative pool could resume this test only after the save)
         let work = Task { try await library.importFile(at: long, metadata: try RecordingMetadata(title: "Long")) }
-        let started = try await offPool {
-            let deadline = Date().addingTimeInterval(120)  // it checks the whole file decodes first: seconds on a busy machine
-            while Date() < deadline {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path)) ?? []
-                if names.contains(where: { $0.hasSuffix(".importing") }) {
-                    work.cancel()
-                    return true
-                }
-                usleep(1000)  // polls the folder: a file appearing is no event this process can wait on
-            }
-            return false
+        // (Polled: a file appearing is no event this process can wait on. 120 s: it checks the
+        // whole file decodes first, seconds on a busy machine.)
+        let started = try await poll(within: 120, every: 0.001) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: library.recordingsURL.path)) ?? []
+            guard names.contains(where: { $0.hasSuffix(".importing") }) else { return false }
+            work.cancel()
+            return true
         }
         #expect(started, "the import never began writing its file")
         work.cancel()
@@ -91,7 +87,7 @@ struct LibraryDoorTests {
         #expect(library.store.storedFiles().isEmpty, "\(library.store.storedFiles())")
 
         // And an import left to finish is stored whole, whatever a late cancellation says
-        let short = try Fixture.audio(seconds: 1)
+        let short = try await Fixture.audio(seconds: 1)
         let done = Task { try await library.importFile(at: short, metadata: try RecordingMetadata(title: "Short")) }
         let saved = try await done.value
         done.cancel()
@@ -102,7 +98,7 @@ struct LibraryDoorTests {
     func recordSaveDiscard() async throws {
         // Given a tone playing into a virtual microphone
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
 

@@ -9,8 +9,8 @@ import Testing
 @Suite("The recordings library", .temporaryFiles)
 struct LibraryTests {
     @Test("Quick Play is the top 3 by plays, ties broken by last played, then newest")
-    func quickPlay() throws {
-        let library = try Fixture.library(clips: 5)
+    func quickPlay() async throws {
+        let library = try await Fixture.library(clips: 5)
         let all = try library.recordings()  // newest first: Clip 4 ... Clip 0
         let byTitle = Dictionary(uniqueKeysWithValues: all.map { ($0.title, $0.id) })
         let early = Date(timeIntervalSince1970: 1_800_000_000), late = early.addingTimeInterval(60)
@@ -26,8 +26,8 @@ struct LibraryTests {
     }
 
     @Test("a unique id prefix finds the recording; an unknown one is 'not found'")
-    func idPrefix() throws {
-        let library = try Fixture.library(clips: 2)
+    func idPrefix() async throws {
+        let library = try await Fixture.library(clips: 2)
         let recording = try #require(try library.recordings().first)
         let id = recording.id.description
         #expect(try library.recording(matching: String(id.prefix(8))).id == recording.id)
@@ -38,8 +38,8 @@ struct LibraryTests {
     }
 
     @Test("edit validates like recording; a cleared title is the automatic one again; plays survive")
-    func edit() throws {
-        let library = try Fixture.library(clips: 1)
+    func edit() async throws {
+        let library = try await Fixture.library(clips: 1)
         let recording = try #require(try library.recordings().first)
         try library.countPlay(of: recording.id, secondsListened: 1, completed: true)
         let edited = try library.edit(recording.id) { $0.title = "Breathe"; $0.notes = "Ten minutes"; $0.purpose = .craving }
@@ -53,8 +53,8 @@ struct LibraryTests {
     }
 
     @Test("delete removes the row, the file and its play events")
-    func delete() throws {
-        let library = try Fixture.library(clips: 2)
+    func delete() async throws {
+        let library = try await Fixture.library(clips: 2)
         let recording = try #require(try library.recordings().first)
         try library.countPlay(of: recording.id, secondsListened: 1, completed: true)
         let file = library.fileURL(recording.filePath)
@@ -67,8 +67,8 @@ struct LibraryTests {
     }
 
     @Test("when removing the file fails (injected), the row, its plays and the file are all back")
-    func deleteFailureKeepsRow() throws {
-        let library = try Fixture.library(clips: 1)
+    func deleteFailureKeepsRow() async throws {
+        let library = try await Fixture.library(clips: 1)
         let recording = try #require(try library.recordings().first)
         try library.countPlay(of: recording.id, secondsListened: 1, completed: true)
         library.store.files!.faults.removal = { _ throws(Errno) in throw .ioError }
@@ -81,8 +81,8 @@ struct LibraryTests {
     }
 
     @Test("rows pointing outside the library never read or delete anything outside it")
-    func confinement() throws {
-        let library = try Fixture.library(clips: 0)
+    func confinement() async throws {
+        let library = try await Fixture.library(clips: 0)
         let outside = library.url.deletingLastPathComponent()
             .appendingPathComponent("outside-\(UUID().uuidString).txt")
         try Data("not yours".utf8).write(to: outside)
@@ -116,9 +116,9 @@ struct LibraryTests {
     }
 
     @Test("export round-trips titles with commas, quotes, newlines and emoji through a real CSV parser and JSON")
-    func exportRoundTrip() throws {
+    func exportRoundTrip() async throws {
         let titles = ["Don't Do It", "a, b, c", "She said \"no\"", "line one", "💪🏽 strong 👨‍👩‍👧", "=1+1", " spaced "]
-        let library = try Fixture.library(titles: titles)
+        let library = try await Fixture.library(titles: titles)
         // A title with a line break can no longer be typed; an older row may still hold one.
         let multiline = try #require(try library.recordings().first { $0.title == "line one" })
         _ = try library.storeWords(of: multiline.id, title: "line one\nline two", notes: nil, purpose: nil)
@@ -127,11 +127,11 @@ struct LibraryTests {
         let recordings = try library.recordings()
         #expect(recordings.contains { $0.title == "line one\nline two" })
 
-        let rows = try parseCSV(try export.export(.csv))
+        let rows = try await parseCSV(try export.export(.csv))
         // For a spreadsheet, a cell that would start a formula starts with an apostrophe (OWASP).
         #expect(rows.map { $0["title"] } == recordings.map { $0.title == "=1+1" ? "'=1+1" : $0.title })
         // --raw: every title back verbatim.
-        #expect(try parseCSV(try export.export(.csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
+        await #expect(try parseCSV(try export.export(.csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
         #expect(rows.map { $0["id"] } == recordings.map { $0.id.description })
         #expect(Set(rows[0].keys) == Set(RecordingLibrary.exportColumns))
         #expect(rows[0]["playCount"] == "1" && rows[1]["purpose"] == "")
@@ -145,33 +145,33 @@ struct LibraryTests {
     }
 
     @Test("CSV cells starting with = + - @ tab or CR get a leading apostrophe, in every text column; raw keeps them")
-    func exportFormulaInjection() throws {
+    func exportFormulaInjection() async throws {
         let formulas = ["=HYPERLINK(\"http://x\",\"click\")", "+1", "-2+3", "@SUM(A1)"]
-        let library = try Fixture.library(titles: formulas + ["safe 'quote", "a=b"])
+        let library = try await Fixture.library(titles: formulas + ["safe 'quote", "a=b"])
         let hostile = try #require(try library.recordings().first { $0.title == "safe 'quote" })
         // Older rows may hold what can no longer be typed: a leading tab or CR.
         _ = try library.storeWords(of: hostile.id, title: "\tTAB", notes: "\r=1+2", purpose: nil)
         let export = library
 
-        let rows = try parseCSV(try export.export(.csv))
+        let rows = try await parseCSV(try export.export(.csv))
         let titles = Set(rows.compactMap { $0["title"] })
         #expect(titles == Set(formulas.map { "'" + $0 } + ["'\tTAB", "a=b"]))
         #expect(rows.first { $0["title"] == "'\tTAB" }?["notes"] == "'\r=1+2")
         #expect(rows.allSatisfy { $0["playCount"] == "0" && $0["notes"] != nil })
 
-        let raw = try parseCSV(try export.export(.csv, raw: true))
+        let raw = try await parseCSV(try export.export(.csv, raw: true))
         #expect(Set(raw.compactMap { $0["title"] }) == Set(formulas + ["\tTAB", "a=b"]))
         #expect(raw.first { $0["title"] == "\tTAB" }?["notes"] == "\r=1+2")
     }
 
     @Test("a quote followed by a combining mark is still doubled: a title cannot end its CSV cell early and start a formula cell (a fuzz finding)")
-    func exportQuoteWithCombiningMark() throws {
+    func exportQuoteWithCombiningMark() async throws {
         // Given: titles whose quote and the combining mark after it make one Character, "͆
         let titles = ["Breathe\"\u{346},=HYPERLINK(\"http://x\")", "\"\u{301}", "a\u{300}\"\u{346} b"]
-        let library = try Fixture.library(titles: titles)
+        let library = try await Fixture.library(titles: titles)
         for raw in [false, true] {
             // When: exported as CSV
-            let rows = try parseCSV(try library.export(.csv, raw: raw))
+            let rows = try await parseCSV(try library.export(.csv, raw: raw))
             // Then: every title is one cell, read back as stored, and no cell is a formula
             #expect(Set(rows.compactMap { $0["title"] }) == Set(titles), "\(rows)")
             #expect(rows.allSatisfy { $0.count == RecordingLibrary.exportColumns.count }, "\(rows)")
@@ -179,9 +179,9 @@ struct LibraryTests {
     }
 
     @Test("delete-all leaves no media bytes, no rows, and no deleted titles in the database files")
-    func deleteAll() throws {
+    func deleteAll() async throws {
         let secret = "SECRET-TITLE-\(UUID().uuidString.prefix(8))"
-        let library = try Fixture.library(clips: 20, titles: [secret])
+        let library = try await Fixture.library(clips: 20, titles: [secret])
         // An orphan (a recording a crash cut off) and a stray thumbnail go too.
         try Data(repeating: 1, count: 1000).write(to: library.recordingsURL.appendingPathComponent("audio_\(RecordingID().description).m4a.partial"))
         try Data(repeating: 2, count: 100).write(to: library.thumbnailsURL.appendingPathComponent("video_\(RecordingID().description).jpg"))
@@ -200,15 +200,15 @@ struct LibraryTests {
     }
 
     @Test("doctor finds a cut-off recording, a missing file and an unplayable fragment, and repairs them")
-    func doctor() throws {
-        let library = try Fixture.library(clips: 2)
+    func doctor() async throws {
+        let library = try await Fixture.library(clips: 2)
         let rows = try library.recordings()
         // A row whose file is gone.
         try FileManager.default.removeItem(at: library.fileURL(rows[0].filePath))
         // A playable orphan, as a crash leaves it, and an unplayable one.
         let orphanID = RecordingID()
         let orphan = library.fileURL(ClipFiles(id: orphanID, type: .audio).media(.recording))
-        try FileManager.default.copyItem(at: try Fixture.audio(seconds: 1.5), to: orphan)
+        try FileManager.default.copyItem(at: try await Fixture.audio(seconds: 1.5), to: orphan)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: orphan.path)
         let garbage = library.recordingsURL.appendingPathComponent("audio_\(RecordingID().description).m4a.partial")
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
@@ -234,10 +234,10 @@ struct LibraryTests {
     }
 
     @Test("doctor --repair deletes a recording fragment killed before its first sound (no packet), and keeps a damaged one unless asked")
-    func soundlessFragment() throws {
+    func soundlessFragment() async throws {
         // Given the fragment a recording killed before any audio leaves (header, no packet),
         // no longer held by its writer, and a damaged fragment with bytes in it
-        let library = try Fixture.library(clips: 1)
+        let library = try await Fixture.library(clips: 1)
         let id = RecordingID()
         do {
             _ = try RecordingFileWriter(partialOf: id, in: library.store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
@@ -258,8 +258,8 @@ struct LibraryTests {
     }
 
     @Test("an interrupted deletion is undone while the row exists")
-    func interruptedDeletion() throws {
-        let library = try Fixture.library(clips: 1)
+    func interruptedDeletion() async throws {
+        let library = try await Fixture.library(clips: 1)
         let recording = try #require(try library.recordings().first)
         // As a deletion a crash cut short leaves it: the media renamed aside, the row still there.
         let media = ClipFiles(recording).media()
@@ -274,8 +274,8 @@ struct LibraryTests {
 }
 
 /// Rows of a CSV export as Python's csv module reads them (a real CSV parser, not ours).
-func parseCSV(_ csv: Data) throws -> [[String: String]] {
-    let parsed = try run("python3", ["-c", """
+func parseCSV(_ csv: Data) async throws -> [[String: String]] {
+    let parsed = try await run("python3", ["-c", """
         import csv, io, json, sys
         rows = list(csv.DictReader(io.StringIO(sys.stdin.buffer.read().decode('utf-8'), newline='')))
         print(json.dumps(rows))
@@ -306,8 +306,8 @@ struct FastPathTests {
     }
 
     @Test("hand-parsed stored dates equal what GRDB stored, to the millisecond")
-    func dates() throws {
-        let library = try Fixture.library(clips: 0)
+    func dates() async throws {
+        let library = try await Fixture.library(clips: 0)
         for seconds in [0.0, 951_782_400.5, 1_795_880_520.25, 4_102_444_799.999, -86_400.125] {
             let date = Date(timeIntervalSince1970: seconds)
             let recording = Recording(type: .audio, title: "t", createdAt: date, duration: 1,
@@ -322,9 +322,9 @@ struct FastPathTests {
     }
 
     @Test("the hand-written JSON decodes to the same recordings, nasty titles included")
-    func json() throws {
+    func json() async throws {
         let titles = ["quote \" backslash \\ tab \t bell \u{7}", "line\nbreak\r", "💪🏽 ünïcödé", "/slash/"]
-        let library = try Fixture.library(clips: titles.count)
+        let library = try await Fixture.library(clips: titles.count)
         // Control characters can no longer be typed into a title; older rows may still hold them.
         for (row, title) in zip(try library.recordings(), titles) {
             _ = try library.storeWords(of: row.id, title: title, notes: nil, purpose: nil)

@@ -36,22 +36,22 @@ struct LoudnessMeterTests {
     ]
 
     /// Writes `signal` as raw float samples, which both meters then read.
-    func raw(_ signal: Signal) throws -> (samples: [Float], input: [String]) {
-        let samples = try Witness.decodeFloat(["-f", "lavfi", "-i", signal.source])
+    func raw(_ signal: Signal) async throws -> (samples: [Float], input: [String]) {
+        let samples = try await Witness.decodeFloat(["-f", "lavfi", "-i", signal.source])
         let url = temporaryFolder().appendingPathComponent("signal-\(UUID().uuidString).f32")
         try samples.withUnsafeBytes { try Data($0).write(to: url) }
         return (samples, ["-f", "f32le", "-ar", String(signal.rate), "-ac", String(signal.channels), "-i", url.path])
     }
 
     @Test("integrated loudness within 0.3 LU and true peak within 0.5 dB of ffmpeg's", arguments: signals)
-    func matchesFFmpeg(signal: Signal) throws {
+    func matchesFFmpeg(signal: Signal) async throws {
         // Given a signal as raw samples
-        let (samples, input) = try raw(signal)
+        let (samples, input) = try await raw(signal)
         // When both meters measure it
         var meter = LoudnessMeter(sampleRate: signal.rate, channels: signal.channels)
         meter.append(samples)
         let ours = meter.measurement
-        let witness = try Witness.ebur128(input)
+        let witness = try await Witness.ebur128(input)
         // Then they agree
         #expect(abs(ours.integrated - witness.integrated) <= 0.3, "integrated \(ours.integrated) vs ffmpeg \(witness.integrated)")
         #expect(abs(ours.truePeak - witness.truePeak) <= 0.5, "true peak \(ours.truePeak) vs ffmpeg \(witness.truePeak)")
@@ -70,15 +70,15 @@ struct LoudnessMeterTests {
     }
 
     @Test("silence has no integrated loudness and no peak; ffmpeg agrees (it prints -70 and -inf); playback gives it no gain")
-    func silence() throws {
+    func silence() async throws {
         // Given ten seconds of digital silence
         let signal = Signal(name: "silence", source: "anullsrc=r=48000:cl=stereo:d=10", rate: 48_000, channels: 2)
-        let (samples, input) = try raw(signal)
+        let (samples, input) = try await raw(signal)
         // When measured
         var meter = LoudnessMeter(sampleRate: 48_000, channels: 2)
         meter.append(samples)
         let measurement = meter.measurement
-        let witness = try Witness.ebur128(input)
+        let witness = try await Witness.ebur128(input)
         // Then both are minus infinity, as ffmpeg's peak is and its gated loudness is at the gate
         #expect(measurement.isSilent && measurement.integrated == -.infinity && measurement.truePeak == -.infinity)
         #expect(witness.integrated <= -70 && witness.truePeak == -.infinity)
@@ -96,9 +96,9 @@ struct LoudnessMeterTests {
     }
 
     @Test("the same samples in chunks of any size measure exactly as in one piece")
-    func chunkingChangesNothing() throws {
+    func chunkingChangesNothing() async throws {
         // Given a speech-like stereo signal
-        let (samples, _) = try raw(Self.signals[6])
+        let (samples, _) = try await raw(Self.signals[6])
         var whole = LoudnessMeter(sampleRate: 48_000, channels: 2)
         whole.append(samples)
         // When appended in chunks of a random number of whole frames (1 to 20,000), so sub-blocks
@@ -135,23 +135,23 @@ struct LoudnessMeterTests {
             ["-f", "lavfi", "-i", "aevalsrc=0.3*sin(2*PI*300*t)|0.3*sin(2*PI*500*t)|0.2*sin(2*PI*700*t)|0.1*sin(2*PI*60*t)|0.2*sin(2*PI*900*t)|0.2*sin(2*PI*1100*t):s=48000:d=3:c=5.1",
              "-c:a", "flac"],
           ])
-    func measuresFiles(arguments: [String]) throws {
+    func measuresFiles(arguments: [String]) async throws {
         // Given a media file
         let ext = arguments.contains("aac") ? "m4a" : arguments.contains("flac") ? "flac" : "wav"
-        let url = try Fixture.make(ext, arguments)
+        let url = try await Fixture.make(ext, arguments)
         // When measured as the library plays it
         let ours = try #require(try LoudnessMeter.measure(fileAt: .outside(url)))
         // Then it agrees with ffmpeg measuring it the same way (6 channels mixed to stereo first)
-        let channels = try Witness.ffprobeChannels(url)
-        let witness = try Witness.ebur128(["-i", url.path], dualMono: channels == 1,
+        let channels = try await Witness.ffprobeChannels(url)
+        let witness = try await Witness.ebur128(["-i", url.path], dualMono: channels == 1,
                                           filters: channels > 2 ? "aformat=channel_layouts=stereo," : "")
         #expect(abs(ours.integrated - witness.integrated) <= 0.3, "integrated \(ours.integrated) vs ffmpeg \(witness.integrated)")
         #expect(abs(ours.truePeak - witness.truePeak) <= 0.5, "true peak \(ours.truePeak) vs ffmpeg \(witness.truePeak)")
     }
 
     @Test("a video without sound has no measurement; a missing file is .notFound; a text file .undecodableMedia")
-    func filesWithoutAudio() throws {
-        let silentVideo = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
+    func filesWithoutAudio() async throws {
+        let silentVideo = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
         #expect(try LoudnessMeter.measure(fileAt: .outside(silentVideo)) == nil)
         let missing = temporaryFolder().appendingPathComponent("missing.m4a")

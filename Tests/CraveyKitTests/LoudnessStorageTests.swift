@@ -8,9 +8,9 @@ import Testing
 @Suite("Loudness of the library's clips", .temporaryFiles)
 struct LoudnessStorageTests {
     /// ffmpeg's measurement of a clip's file in the library.
-    func witness(_ recording: Recording, in library: RecordingLibrary) throws -> (integrated: Double, truePeak: Double) {
+    func witness(_ recording: Recording, in library: RecordingLibrary) async throws -> (integrated: Double, truePeak: Double) {
         let url = library.fileURL(recording.filePath)
-        return try Witness.ebur128(["-i", url.path], dualMono: try Witness.ffprobeChannels(url) == 1)
+        return try await Witness.ebur128(["-i", url.path], dualMono: try await Witness.ffprobeChannels(url) == 1)
     }
 
     func expectClose(_ measurement: LoudnessMeasurement?, _ witness: (integrated: Double, truePeak: Double),
@@ -29,7 +29,7 @@ struct LoudnessStorageTests {
     func recording() async throws {
         // Given a tone playing into a virtual microphone
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
 
@@ -41,7 +41,7 @@ struct LoudnessStorageTests {
         // Then the row holds the measurement, which agrees with ffmpeg's of the file
         let row = try #require(try library.recording(saved.id))
         #expect(row.loudness == saved.loudness)
-        expectClose(row.loudness, try witness(row, in: library))
+        await expectClose(row.loudness, try witness(row, in: library))
         // A tone at half of full scale: loud, nowhere near silent
         let loudness = try #require(saved.loudness)
         #expect(loudness.integrated > -12 && loudness.truePeak > -7)
@@ -53,22 +53,22 @@ struct LoudnessStorageTests {
         ("mp4", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25", "-f", "lavfi", "-i", "sine=frequency=300:duration=2",
                  "-shortest", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"]),
     ])
-    func importing(ext: String, arguments: [String]) throws {
+    func importing(ext: String, arguments: [String]) async throws {
         // Given a media file
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let source = try Fixture.make(ext, arguments)
+        let source = try await Fixture.make(ext, arguments)
         // When imported
         let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "In"))
         // Then its row holds the loudness ffmpeg reads in the library's copy
         let row = try #require(try library.recording(recording.id))
         #expect(row.loudness == recording.loudness)
-        expectClose(row.loudness, try witness(row, in: library))
+        await expectClose(row.loudness, try witness(row, in: library))
     }
 
     @Test("a video without sound is imported without a measurement, and doctor does not ask for one")
-    func silentVideo() throws {
+    func silentVideo() async throws {
         let library = try RecordingLibrary(at: temporaryLibrary())
-        let source = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
+        let source = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
         let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "Mute"))
         #expect(recording.loudness == nil)
@@ -78,9 +78,9 @@ struct LoudnessStorageTests {
     }
 
     @Test("doctor lists clips not measured yet without touching them, still healthy; --repair measures them as ffmpeg does")
-    func doctorRepair() throws {
+    func doctorRepair() async throws {
         // Given two clips saved without a measurement, as before loudness was measured
-        let library = try Fixture.library(clips: 2)
+        let library = try await Fixture.library(clips: 2)
         let rows = try library.recordings()
         #expect(rows.allSatisfy { $0.loudness == nil })
 
@@ -95,15 +95,15 @@ struct LoudnessStorageTests {
         let repaired = try library.examine(repair: true, deleteUnplayable: false)
         // Then both are measured, as ffmpeg measures their files, and nothing is missing any more
         #expect(repaired.measuredLoudness == 2 && repaired.loudnessFailures.isEmpty)
-        for row in try library.recordings() { expectClose(row.loudness, try witness(row, in: library)) }
+        for row in try library.recordings() { await expectClose(row.loudness, try witness(row, in: library)) }
         let after = try library.examine(repair: false, deleteUnplayable: false)
         #expect(after.missingLoudness.isEmpty && after.isHealthy)
     }
 
     @Test("--repair says which clip it could not measure, and goes on with the others")
-    func doctorRepairFailure() throws {
+    func doctorRepairFailure() async throws {
         // Given two clips without measurement, one of whose files was replaced by garbage of the same size
-        let library = try Fixture.library(clips: 2)
+        let library = try await Fixture.library(clips: 2)
         let rows = try library.recordings()
         let damaged = library.fileURL(rows[0].filePath)
         try Data(repeating: 0x5A, count: Int(rows[0].fileSize)).write(to: damaged)
@@ -119,8 +119,8 @@ struct LoudnessStorageTests {
     }
 
     @Test("measuring a clip stores the measurement in its row; a missing file is .notFound and stores nothing")
-    func measureUseCase() throws {
-        let library = try Fixture.library(clips: 2)
+    func measureUseCase() async throws {
+        let library = try await Fixture.library(clips: 2)
         let rows = try library.recordings()
         let measured = try #require(try library.measureLoudness(of: rows[0]))
         #expect(try library.recording(rows[0].id)?.loudness == measured)

@@ -53,7 +53,7 @@ struct MuxerTests {
     }
 
     @Test("a header FFmpeg refuses is abandoned without a file; a closed muxer keeps its file")
-    func abandonAndClose() throws {
+    func abandonAndClose() async throws {
         // Given a muxer with no stream, whose header FFmpeg refuses
         let refused = partial()
         // When its owner gives it up
@@ -72,7 +72,7 @@ struct MuxerTests {
 
         // Given a remux that succeeds
         let kept = partial()
-        let source = try Fixture.audio(seconds: 0.5)
+        let source = try await Fixture.audio(seconds: 0.5)
         try store.create(kept) { try Muxer.remux(source, into: $0, format: Container.m4a.formatName) }
         // Then its file is there, private
         #expect(try contents() == [kept.name])

@@ -57,7 +57,7 @@ struct PauseRecordingTests {
     @Test("2 s of tone, 2 s paused, 2 s of tone: a 4 s clip to the sample, whose tone goes on through the joint with no click and no gap")
     func pausesAudio() async throws {
         // Given a tone playing into the virtual microphone
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
 
@@ -77,7 +77,7 @@ struct PauseRecordingTests {
         // padding of its last frame, and no more
         let result = try await recorder.result()
         #expect(result.sampleCount == 192_000 && recording.duration == 4.0)
-        let samples = try Witness.decodeFloat(["-i", try library.fileURL(of: recording).path])
+        let samples = try await Witness.decodeFloat(["-i", try library.fileURL(of: recording).path])
         #expect((192_000..<193_024).contains(samples.count), "\(samples.count) samples decoded")
 
         // And the tone goes on through the joint: every 10 ms as loud as the others (no gap),
@@ -92,7 +92,7 @@ struct PauseRecordingTests {
         let around = Int(joint * 48_000)
         let steps = (around - 2_400..<around + 2_400).map { abs(samples[$0 + 1] - samples[$0]) }
         #expect(steps.max()! <= steepest * 1.3, "largest step at the joint \(steps.max()!), the tone's \(steepest)")
-        #expect(abs(Witness.dominantFrequency(try Witness.decodeAudio(try library.fileURL(of: recording))) - 440) <= 5)
+        #expect(abs(Witness.dominantFrequency(try await Witness.decodeAudio(try library.fileURL(of: recording))) - 440) <= 5)
 
         // And its waveform is the captured one: 4 s at 100 peaks a second
         #expect(library.storedWaveform(of: recording) == recorder.waveform && recorder.waveform.peaks.count == 400)
@@ -101,7 +101,7 @@ struct PauseRecordingTests {
     @Test("a video paused for 2 s leaves those 2 s out of both tracks, in step: the picture jumps at the sound's joint")
     func pausesVideo() async throws {
         // Given a tone playing into the virtual microphone, and the test camera at 10 fps
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
         let options = RecordingOptions(source: microphone.monitor, maxDuration: 4, camera: "test",
@@ -115,14 +115,14 @@ struct PauseRecordingTests {
         let result = try await recorder.result()
         #expect(result.sampleCount == 192_000 && result.frameCount == 40)
         let url = try library.fileURL(of: recording)
-        let streams = try Witness.streams(url)
+        let streams = try await Witness.streams(url)
         let video = try #require(streams.first { $0.kind == "video" }), audio = try #require(streams.first { $0.kind == "audio" })
         #expect(abs(video.end - 4) <= 0.1 && abs(audio.end - 4) <= 0.03, "video ends at \(video.end) s, audio at \(audio.end) s")
 
         // And the pictures are the camera's, one after another, but for one jump of the 2 s
         // paused, at the frame where the sound was paused: the camera's pattern, frame by frame
-        let frames = try gray(["-i", url.path])
-        let pattern = try gray(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-t", "15"])
+        let frames = try await gray(["-i", url.path])
+        let pattern = try await gray(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=10", "-t", "15"])
         let shown = frames.map { frame in nearest(frame, in: pattern) }
         let steps = zip(shown.dropFirst(), shown).map { $0 - $1 }
         let jumps = steps.enumerated().filter { $0.element > 3 }
@@ -133,9 +133,9 @@ struct PauseRecordingTests {
     }
 
     /// The frames of a 160x120 video in gray, one array of pixels each.
-    func gray(_ input: [String]) throws -> [[UInt8]] {
+    func gray(_ input: [String]) async throws -> [[UInt8]] {
         let raw = temporaryFolder().appendingPathComponent("frames-\(UUID().uuidString).gray")
-        let result = try run("ffmpeg", ["-v", "error"] + input + ["-f", "rawvideo", "-pix_fmt", "gray", raw.path])
+        let result = try await run("ffmpeg", ["-v", "error"] + input + ["-f", "rawvideo", "-pix_fmt", "gray", raw.path])
         try #require(result.status == 0, "\(result.error)")
         let bytes = [UInt8](try Data(contentsOf: raw))
         return stride(from: 0, to: bytes.count - 19_199, by: 19_200).map { Array(bytes[$0..<$0 + 19_200]) }

@@ -36,8 +36,8 @@ struct PlaybackTests {
     @Test("a 2 s clip of 440 Hz comes out of the sink at 440 Hz for 2 s +/- 0.2 s, and completes")
     func playsTone() async throws {
         // Given a 2 s tone
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 2)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 2)])
 
         // When it plays to the end
         let (summary, samples, _, events) = try await play(clip, duration: 2, sink: sink)
@@ -55,8 +55,8 @@ struct PlaybackTests {
     @Test("started at 15 s, a tone change at 20 s comes after 5 s +/- 0.3 s")
     func startsAt() async throws {
         // Given 440 Hz for 20 s, then 880 Hz
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 20), (880, 2)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 20), (880, 2)])
 
         // When played from 15 s
         let (summary, samples, _, _) = try await play(clip, duration: 22, sink: sink, options: PlaybackOptions(start: 15))
@@ -72,8 +72,8 @@ struct PlaybackTests {
     @Test("a skip back of 15 s from 18 s plays the span at 3 s again: exactly its 1 s of 660 Hz, then 440 Hz")
     func skipsBack() async throws {
         // Given 440 Hz, 660 Hz from 3 s to 4 s, 440 Hz again to 16 s, then 880 Hz to 20 s
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 3), (660, 1), (440, 12), (880, 4)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 3), (660, 1), (440, 12), (880, 4)])
 
         // When played from 16 s and skipped back at 18 s, then stopped at 4.5 s
         let (summary, samples, _, _) = try await play(clip, duration: 20, sink: sink, options: PlaybackOptions(start: 16)) { manager in
@@ -97,8 +97,8 @@ struct PlaybackTests {
     @Test("a pause of 2 s holds the position and grows the playback by 2 s; resuming continues without gap or repeat")
     func pausesAndResumes() async throws {
         // Given 2 s of 440 Hz then 2 s of 880 Hz
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 2), (880, 2)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 2), (880, 2)])
         let pause = Locked<(at: Double, from: ContinuousClock.Instant, to: ContinuousClock.Instant)?>(nil)
 
         // When paused at 1 s for 2 s
@@ -133,8 +133,8 @@ struct PlaybackTests {
     @Test("a pause is quiet at the sink within 100 ms of the request")
     func pauseIsQuiet() async throws {
         // Given a 6 s tone playing, and the sink's monitor recorded as it plays
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 6)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 6)])
         let capture = try await SinkCapture.start(sink: sink.sinkName)
         let manager = PlaybackManager(fileAt: .outside(clip), duration: 6, options: PlaybackOptions(sink: sink.sinkName))
         try await manager.start()
@@ -172,8 +172,8 @@ struct PlaybackTests {
     @Test("position events come from the stream's mainloop, not a thread of their own: at least 10 a second playing, and paused")
     func eventsFromTheMainloop() async throws {
         // Given a 6 s tone playing, its events collected with the time they arrive
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 6)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 6)])
         let manager = PlaybackManager(fileAt: .outside(clip), duration: 6, options: PlaybackOptions(sink: sink.sinkName))
         try await manager.start()
         let arrivals = Locked<[(at: ContinuousClock.Instant, event: PlaybackEvent)]>([])
@@ -210,8 +210,8 @@ struct PlaybackTests {
     func decoderSleepsAtTheEnd() async throws {
         // Given a 5 s tone playing: once 3.3 s have played, everything is decoded (2 s are queued
         // at the server and 16 chunks between the threads), and the decoder waits at the end
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 5)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 5)])
         let manager = PlaybackManager(fileAt: .outside(clip), duration: 5, options: PlaybackOptions(sink: sink.sinkName))
         try await manager.start()
         try await wait(manager, until: 3.3)
@@ -237,8 +237,8 @@ struct PlaybackTests {
     @Test("a gain of +12 dB on a tone at half scale comes out at full scale and never beyond; -6 dB halves it")
     func gainIsClamped() async throws {
         // Given a tone at amplitude 0.5
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 1)], ext: "wav", codec: ["-c:a", "pcm_f32le"])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 1)], ext: "wav", codec: ["-c:a", "pcm_f32le"])
 
         // When played with +12 dB and with -6 dB, captured at the sink's own rate (resampling a
         // clipped sine would overshoot by itself)
@@ -265,8 +265,8 @@ struct PlaybackTests {
     @Test("a video without an audio stream plays its duration in silence and completes")
     func silentVideo() async throws {
         // Given a 2 s video with no audio stream
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
                                             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
 
         // When played
@@ -285,7 +285,7 @@ struct PlaybackTests {
         let missing = folder.appendingPathComponent("missing.m4a")
         let garbage = folder.appendingPathComponent("garbage.m4a")
         try Data(repeating: 0x5A, count: 4096).write(to: garbage)
-        let tone = try Fixture.tones([(440, 1)])
+        let tone = try await Fixture.tones([(440, 1)])
 
         for (url, sink, kind) in [(missing, nil, CraveyError.Kind.notFound), (garbage, nil, .undecodableMedia),
                                   (tone, "no_such_sink", .unavailable)] as [(URL, String?, CraveyError.Kind)] {
@@ -298,8 +298,8 @@ struct PlaybackTests {
     @Test("the library counts a completed play and a stopped one, each in one transaction; a preview counts nothing")
     func countsPlays() async throws {
         // Given a library with one clip and a sink
-        let sink = try VirtualMicrophone()
-        let library = try Fixture.library(clips: 1)
+        let sink = try await VirtualMicrophone()
+        let library = try await Fixture.library(clips: 1)
         let recording = try #require(try library.recordings().first)
         let options = PlaybackOptions(sink: sink.sinkName)
         let preview = PlaybackOptions(sink: sink.sinkName, countsPlay: false)
@@ -323,8 +323,8 @@ struct PlaybackTests {
     @Test("a completed play counts the whole clip as listened, though an idle sink's clock said less; one paused then stopped counts what was heard, not the pause")
     func listenedAsHeard() async throws {
         // Given an idle null sink (nothing reads its monitor, so it renders late) and a 3 s clip
-        let sink = try VirtualMicrophone()
-        let clip = try Fixture.tones([(440, 3)])
+        let sink = try await VirtualMicrophone()
+        let clip = try await Fixture.tones([(440, 3)])
 
         // When it plays to the end
         let manager = PlaybackManager(fileAt: .outside(clip), duration: 3, options: PlaybackOptions(sink: sink.sinkName))
@@ -336,7 +336,7 @@ struct PlaybackTests {
 
         // When a 6 s clip plays 1 s, is paused for 15 of its events (1.5 s at 10 a second), then
         // stopped
-        let paused = PlaybackManager(fileAt: .outside(try Fixture.tones([(440, 6)])), duration: 6,
+        let paused = PlaybackManager(fileAt: .outside(try await Fixture.tones([(440, 6)])), duration: 6,
                                      options: PlaybackOptions(sink: sink.sinkName))
         try await paused.start()
         try await wait(paused, until: 1)

@@ -10,8 +10,8 @@ import Testing
 @Suite("Quick Play pins", .temporaryFiles)
 struct QuickPlayPinsTests {
     /// A library of clips "A" to "E", played 5, 3, 1, 0 and 0 times.
-    func playedLibrary() throws -> (RecordingLibrary, [String: RecordingID]) {
-        let library = try Fixture.library(titles: ["A", "B", "C", "D", "E"])
+    func playedLibrary() async throws -> (RecordingLibrary, [String: RecordingID]) {
+        let library = try await Fixture.library(titles: ["A", "B", "C", "D", "E"])
         var ids: [String: RecordingID] = [:]
         for recording in try library.recordings() { ids[recording.title] = recording.id }
         for (title, plays) in [("A", 5), ("B", 3), ("C", 1)] {
@@ -24,9 +24,9 @@ struct QuickPlayPinsTests {
     func titles(_ recordings: [Recording]) -> [String] { recordings.map(\.title) }
 
     @Test("Quick Play is the pinned clips in their slots, the other slots filled with the most played; the first free slot by default")
-    func pinnedInTheirSlots() throws {
+    func pinnedInTheirSlots() async throws {
         // Given clips played 5, 3, 1, 0 and 0 times
-        let (library, ids) = try playedLibrary()
+        let (library, ids) = try await playedLibrary()
         #expect(titles(try library.quickPlay()) == ["A", "B", "C"])
 
         // When E, never played, is pinned to slot 2, and then D with no slot named
@@ -43,9 +43,9 @@ struct QuickPlayPinsTests {
     }
 
     @Test("a taken slot passes to the clip pinned to it; every slot pinned and none named is refused with nothing changed; slots out of 1 to 3 are refused")
-    func takenSlotsAndRefusals() throws {
+    func takenSlotsAndRefusals() async throws {
         // Given D, E and C pinned to slots 1, 2 and 3
-        let (library, ids) = try playedLibrary()
+        let (library, ids) = try await playedLibrary()
         for (title, slot) in [("D", 1), ("E", 2), ("C", 3)] { try library.pin(ids[title]!, slot: slot) }
         let before = try library.recordings()
 
@@ -76,8 +76,8 @@ struct QuickPlayPinsTests {
     }
 
     @Test("with fewer clips than slots, a pinned clip moves up to the first empty slot before it")
-    func fewerClipsThanSlots() throws {
-        let library = try Fixture.library(titles: ["Only"])
+    func fewerClipsThanSlots() async throws {
+        let library = try await Fixture.library(titles: ["Only"])
         let only = try #require(try library.recordings().first)
         try library.pin(only.id, slot: 3)
         #expect(titles(try library.quickPlay()) == ["Only"])
@@ -86,7 +86,7 @@ struct QuickPlayPinsTests {
     @Test("a pin is kept in the clip's copy, its JSON and a backup: restored as it was, or left out where another clip holds its slot")
     func pinsTravelWithTheClip() async throws {
         // Given a library whose clip A is pinned to slot 1, backed up
-        let (library, ids) = try playedLibrary()
+        let (library, ids) = try await playedLibrary()
         let a = ids["A"]!
         try library.pin(a, slot: 1)
         let row = try #require(try library.recording(a))
@@ -100,7 +100,7 @@ struct QuickPlayPinsTests {
         // When it is restored into an empty library, and into one whose slot 1 holds another clip
         let empty = try RecordingLibrary(at: folder.appendingPathComponent("empty"))
         _ = try empty.restore(from: backup)
-        let other = try Fixture.library(titles: ["Mine"])
+        let other = try await Fixture.library(titles: ["Mine"])
         let mine = try #require(try other.recordings().first)
         try other.pin(mine.id, slot: 1)
         _ = try other.restore(from: backup)
@@ -117,14 +117,14 @@ struct QuickPlayPinsTests {
     }
 
     @Test("a library made before pins opens with none, and a slot no clip can have is a value doctor and a restore refuse")
-    func migrationAndBounds() throws {
+    func migrationAndBounds() async throws {
         // Given a database as the schema before pins wrote it, with one row
         let folder = temporaryFolder()
         let id = RecordingID()
         do {
             let queue = try DatabaseQueue(path: folder.appendingPathComponent(AppDatabase.fileName).path)
             try AppDatabase.migrator.migrate(queue, upTo: "libraryInfo")
-            try queue.write { db in
+            try await queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO recording (id, type, title, createdAt, duration, filePath, fileSize, playCount)
                     VALUES (?, 'audio', 'Old clip', '2026-01-02 03:04:05.678', 2, ?, 10, 0)

@@ -22,7 +22,7 @@ struct VideoRecordingCoordinatorTests {
     @Test("2 s from the test camera: 50 frames at 25 fps ending with 2 s of audio, frame rates reported, saved with a thumbnail and its loudness")
     func recordsAndSaves() async throws {
         // Given a tone playing into the virtual microphone
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         defer { tone.terminate() }
 
@@ -56,7 +56,7 @@ struct VideoRecordingCoordinatorTests {
 
     @Test("cancel deletes the file being written")
     func cancelDiscards() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let recorder = coordinator(microphone)
         try await recorder.start()
         #expect(FileManager.default.fileExists(atPath: recorder.partialURL.path))
@@ -66,7 +66,7 @@ struct VideoRecordingCoordinatorTests {
 
     @Test("a camera that cannot be opened is 'unavailable', names the device and offers audio; nothing is written")
     func missingCamera() async throws {
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let options = RecordingOptions(source: microphone.monitor, camera: "/dev/video9")
         let recorder = Recorder(into: library.store, coordinator: VideoRecordingCoordinator(options: options, camera: .device("/dev/video9")))
         await #expect { try await recorder.start() } throws: { error in

@@ -43,18 +43,18 @@ struct WaveformTests {
     }
 
     @Test("the peaks of a WAV are its samples' own lowest and highest of every 10 ms, exactly")
-    func exactOnPCM() throws {
-        let wav = try Fixture.toneBursts(Self.levels)
+    func exactOnPCM() async throws {
+        let wav = try await Fixture.toneBursts(Self.levels)
         let measured = try #require(try AudioAnalysis.measure(.outside(wav), loudness: false, waveform: true)?.waveform)
-        #expect(measured.peaks == peaks(of: try Witness.decodeFloat(["-i", wav.path])))
+        #expect(measured.peaks == peaks(of: try await Witness.decodeFloat(["-i", wav.path])))
         expectBursts(measured, tolerance: 0.001, silence: 0)
     }
 
     @Test("an import is saved with its waveform, made in the decoding that measures its loudness: AAC bursts within 2% of their levels at 100 peaks a second, private and durable beside the clip")
-    func importsWithWaveform() throws {
+    func importsWithWaveform() async throws {
         // Given tone bursts in AAC, imported by a copy of their stream
-        let library = try Fixture.library(clips: 0)
-        let source = try Fixture.toneBursts(Self.levels, ext: "m4a", codec: ["-c:a", "aac", "-b:a", "96k"])
+        let library = try await Fixture.library(clips: 0)
+        let source = try await Fixture.toneBursts(Self.levels, ext: "m4a", codec: ["-c:a", "aac", "-b:a", "96k"])
         let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "Bursts"))
 
         // Then its waveform is beside it, mode 0600, audiowaveform's binary format, and shows the bursts
@@ -65,7 +65,7 @@ struct WaveformTests {
         #expect(try Data(contentsOf: path) == stored.audiowaveformData())
         expectBursts(stored, tolerance: 0.02, silence: 0.005)
         // And it is the waveform of the library's file as ffmpeg decodes it
-        let decoded = peaks(of: try Witness.decodeFloat(["-i", try library.fileURL(of: recording).path]))
+        let decoded = peaks(of: try await Witness.decodeFloat(["-i", try library.fileURL(of: recording).path]))
         #expect(zip(stored.peaks, decoded).allSatisfy { abs(Int($0.min) - Int($1.min)) <= 2 && abs(Int($0.max) - Int($1.max)) <= 2 })
         #expect(recording.loudness != nil)
     }
@@ -73,9 +73,9 @@ struct WaveformTests {
     @Test("recorded, imported and recovered, one clip has the same waveform: the capture's samples, and the decoding of its file")
     func sameWaveformEveryWay() async throws {
         // Given 2 s recorded of a tone that stops after about 1 s
-        let microphone = try VirtualMicrophone()
+        let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        let library = try Fixture.library(clips: 0)
+        let library = try await Fixture.library(clips: 0)
         let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 2))
         for await event in recorder.events {
             if case .level(let level) = event, level.elapsed >= 1 { tone.terminate() }
@@ -87,10 +87,10 @@ struct WaveformTests {
 
         // When its file is imported into another library, and registered by a repair in a third
         let file = try library.fileURL(of: recorded)
-        let imported = try Fixture.library(clips: 0)
+        let imported = try await Fixture.library(clips: 0)
         let fromImport = try #require(imported.storedWaveform(
             of: try imported.importNow(at: file, metadata: try RecordingMetadata(title: "Imported"))))
-        let recovered = try Fixture.library(clips: 0)
+        let recovered = try await Fixture.library(clips: 0)
         try FileManager.default.copyItem(at: file, to: recovered.fileURL(ClipFiles(id: RecordingID(), type: .audio).media()))
         let repair = try recovered.examine(repair: true, deleteUnplayable: false)
         #expect(repair.repairs.contains { $0.hasPrefix("Registered") }, "\(repair.repairs)")
@@ -115,10 +115,10 @@ struct WaveformTests {
     }
 
     @Test("doctor lists clips without a waveform (no fault) and --repair makes them, a damaged one again; waveforms of clips that are gone are reported and removed; a file cravey did not name is left alone")
-    func doctor() throws {
+    func doctor() async throws {
         // Given two clips saved as before waveforms were kept, one with a damaged waveform file,
         // the waveform of a clip that is gone, and a person's file with a waveform-like name
-        let library = try Fixture.library(clips: 3)
+        let library = try await Fixture.library(clips: 3)
         let rows = try library.recordings()
         let damaged = library.url.appendingPathComponent(ClipFiles(id: rows[2].id, type: .audio).file(.waveform)!.path)
         try Data(repeating: 7, count: 30).write(to: damaged)
@@ -153,13 +153,13 @@ struct WaveformTests {
 
     @Test("the first use makes a missing waveform and keeps it; a silent video has none")
     func firstUse() async throws {
-        let library = try Fixture.library(clips: 1)
+        let library = try await Fixture.library(clips: 1)
         let row = try #require(try library.recordings().first)
         #expect(library.storedWaveform(of: row) == nil)
         let made = try #require(try await library.waveform(of: row))
         #expect(library.storedWaveform(of: row) == made)
 
-        let silent = try Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
+        let silent = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
         let video = try library.importNow(at: silent, metadata: try RecordingMetadata(title: "Silent"))
         #expect(try await library.waveform(of: video) == nil)
@@ -169,8 +169,8 @@ struct WaveformTests {
     }
 
     @Test("delete takes the waveform with the clip (and puts it back when the deletion fails); delete-all leaves none")
-    func deletion() throws {
-        let library = try Fixture.library(clips: 3)
+    func deletion() async throws {
+        let library = try await Fixture.library(clips: 3)
         _ = try library.examine(repair: true, deleteUnplayable: false)
         let rows = try library.recordings()
         let waveform = { (row: Recording) in library.url.appendingPathComponent(ClipFiles(id: row.id, type: row.type).file(.waveform)!.path) }

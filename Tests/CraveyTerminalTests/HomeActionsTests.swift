@@ -35,10 +35,10 @@ struct HomeActionsTests {
 
     @Test("a Quick Play key with no clip there says what Quick Play holds")
     func quickPlayEmpty() async throws {
-        var home = try HomeDriver(try await offPool { try Fixture.library() })
+        var home = try HomeDriver(try await Fixture.library())
         #expect(home.press(.character("1")).isEmpty)
         #expect(home.message == "Quick Play is empty: press r to record your first clip.")
-        var two = try HomeDriver(try await offPool { try Fixture.library(titles: ["A", "B"]) })
+        var two = try HomeDriver(try await Fixture.library(titles: ["A", "B"]))
         #expect(two.press(.character("3")).isEmpty)
         #expect(two.message == "Quick Play has 2 clips.")
     }

@@ -10,7 +10,7 @@ import Testing
 struct HomeBrowsingTests {
     /// Five clips, the newest last: the list shows "Morning" first.
     static func fiveClips() async throws -> RecordingLibrary {
-        try await offPool { try Fixture.library(titles: ["Breathe", "Walk it off", "Ten minutes", "Call Sam", "Morning"]) }
+        try await Fixture.library(titles: ["Breathe", "Walk it off", "Ten minutes", "Call Sam", "Morning"])
     }
 
     @Test("the first frame at 80x24: the header counts the clips, the list is newest first, the selected clip's details, the status line from the key table")
@@ -26,7 +26,7 @@ struct HomeBrowsingTests {
 
     @Test("an empty library says how to begin, in Quick Play and in the list")
     func emptyLibrary() async throws {
-        let home = try HomeDriver(try await offPool { try Fixture.library() })
+        let home = try HomeDriver(try await Fixture.library())
         #expect(home.screen.contains("Nothing here yet: press r to record your first clip"))
         #expect(home.screen.contains("The library is empty. Press r to record a clip, or run `cravey import FILE`."))
         #expect(home.lines[0].hasSuffix("0 clips · ? help"))
@@ -48,7 +48,7 @@ struct HomeBrowsingTests {
 
     @Test("PgDn and PgUp move a page of rows; G and End the last, g and Home the first, reading the page they are on")
     func pages() async throws {
-        var home = try HomeDriver(try await offPool { try Fixture.library(clips: 30) })
+        var home = try HomeDriver(try await Fixture.library(clips: 30))
         #expect(home.state.list.rows == 12)
         home.press(.pageDown)
         #expect(home.selected?.title == "Clip 17")
@@ -67,7 +67,7 @@ struct HomeBrowsingTests {
 
     @Test("the wheel scrolls three rows, the selection kept among those shown")
     func wheel() async throws {
-        var home = try HomeDriver(try await offPool { try Fixture.library(clips: 30) })
+        var home = try HomeDriver(try await Fixture.library(clips: 30))
         home.press(.wheelDown)
         #expect(home.listed.first == "Clip 26")
         #expect(home.selected?.title == "Clip 26")

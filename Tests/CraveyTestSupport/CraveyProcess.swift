@@ -39,7 +39,7 @@ public enum Cravey {
     @discardableResult
     public static func run(_ arguments: [String], environment extra: [String: String] = [:],
                            input: Data? = nil) async throws -> CommandResult {
-        try await runOffPool(executable, arguments, environment: environment(extra), input: input)
+        try await CraveyTestSupport.run(executable, arguments, environment: environment(extra), input: input)
     }
 
     /// Runs `cravey` to the end with its stdout going to `output` (`/dev/full`, a pipe nobody

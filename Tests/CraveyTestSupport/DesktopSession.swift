@@ -9,12 +9,17 @@ public final class DesktopSession: Sendable {
     public let address: String
     private let daemon: Process
 
-    public init() throws {
-        folder = temporaryFolder().appendingPathComponent("bus-\(UUID().uuidString.prefix(8))")
+    /// Starts the bus (off the cooperative pool: the start is awaited by reading what it prints).
+    public init() async throws {
+        let folder = temporaryFolder().appendingPathComponent("bus-\(UUID().uuidString.prefix(8))")
+        let address = "unix:path=\(folder.appendingPathComponent("bus").path)"
+        (self.folder, self.address) = (folder, address)
+        daemon = try await offPool { try Self.startDaemon(in: folder, at: address) }
+    }
+
+    private static func startDaemon(in folder: URL, at address: String) throws -> Process {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let socket = folder.appendingPathComponent("bus").path
-        address = "unix:path=\(socket)"
-        daemon = Process()
+        let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         // --print-address: the daemon writes its address once it listens; the read waits for it.
         daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"]
@@ -23,9 +28,11 @@ public final class DesktopSession: Sendable {
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         let line = String(decoding: printed.fileHandleForReading.availableData, as: UTF8.self)
-        guard line.hasPrefix("unix:"), FileManager.default.fileExists(atPath: socket) else {
+        guard line.hasPrefix("unix:"), FileManager.default.fileExists(atPath: folder.appendingPathComponent("bus").path) else {
+            kill(daemon.processIdentifier, SIGKILL)
             throw TestFailure("dbus-daemon did not start: it printed \(line.debugDescription)")
         }
+        return daemon
     }
 
     deinit {
@@ -43,7 +50,7 @@ public final class DesktopSession: Sendable {
     public func run(_ command: String, _ arguments: [String]) async throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
         environment.merge(self.environment) { $1 }
-        return try await runOffPool(command, arguments, environment: environment)
+        return try await CraveyTestSupport.run(command, arguments, environment: environment)
     }
 
     /// Runs `playerctl` on this bus.
@@ -56,7 +63,7 @@ public final class DesktopSession: Sendable {
         try await poll(within: 10, every: 0.05) { [self] in
             var environment = ProcessInfo.processInfo.environment
             environment.merge(self.environment) { $1 }
-            return try CraveyTestSupport.run("playerctl", ["-l"], environment: environment).output.split(separator: "\n").contains { $0 == player }
+            return try runBlocking("playerctl", ["-l"], environment: environment).output.split(separator: "\n").contains { $0 == player }
         }
     }
 

@@ -4,8 +4,8 @@ import Foundation
 /// Real media made at test time with the ffmpeg tool.
 public enum Fixture {
     /// An AAC .m4a holding a sine tone.
-    public static func audio(seconds: Double = 1, frequency: Double = 440, in folder: URL? = nil) throws -> URL {
-        try make("m4a", in: folder, ["-f", "lavfi", "-i", "sine=frequency=\(frequency):duration=\(seconds):sample_rate=48000",
+    public static func audio(seconds: Double = 1, frequency: Double = 440, in folder: URL? = nil) async throws -> URL {
+        try await make("m4a", in: folder, ["-f", "lavfi", "-i", "sine=frequency=\(frequency):duration=\(seconds):sample_rate=48000",
                                      "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
     }
 
@@ -13,27 +13,27 @@ public enum Fixture {
     /// `burst` seconds long and followed by `gap` seconds of silence: mono 48 kHz, as a 16-bit
     /// WAV, or in another format with `ext` and `codec` (`["-c:a", "aac"]`).
     public static func toneBursts(_ levels: [Double], burst: Double = 0.5, gap: Double = 0.5, ext: String = "wav",
-                                  codec: [String] = []) throws -> URL {
+                                  codec: [String] = []) async throws -> URL {
         let period = burst + gap
         let envelope = levels.enumerated().map { index, level in
             // Commas escaped: lavfi reads its input as a filter graph, where a comma ends a filter.
             "\(level)*between(t\\,\(Double(index) * period)\\,\(Double(index) * period + burst))"
         }.joined(separator: "+")
-        return try make(ext, ["-f", "lavfi", "-i",
+        return try await make(ext, ["-f", "lavfi", "-i",
                               "aevalsrc=(\(envelope))*sin(2*PI*440*t):s=48000:d=\(Double(levels.count) * period)"] + codec)
     }
 
     /// An H.264/AAC .mp4 of ffmpeg's test pattern with a tone.
     public static func video(seconds: Double = 2, size: String = "640x480", extra: [String] = [],
                              ext: String = "mp4", codec: [String] = ["-c:v", "libx264", "-preset", "ultrafast",
-                                                                     "-pix_fmt", "yuv420p", "-c:a", "aac"]) throws -> URL {
-        try make(ext, ["-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=\(size):rate=25",
+                                                                     "-pix_fmt", "yuv420p", "-c:a", "aac"]) async throws -> URL {
+        try await make(ext, ["-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=\(size):rate=25",
                        "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-shortest"] + codec + extra)
     }
 
     /// The mean brightness (0-255) and size of a picture, read by the ffmpeg tool.
-    public static func brightness(of image: URL) throws -> (mean: Double, width: Int, height: Int) {
-        let probe = try run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,codec_name",
+    public static func brightness(of image: URL) async throws -> (mean: Double, width: Int, height: Int) {
+        let probe = try await run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,codec_name",
                                         "-of", "csv=p=0", image.path])
         let fields = probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
         guard fields.count == 3, let width = Int(fields[1]), let height = Int(fields[2]) else {
@@ -41,22 +41,22 @@ public enum Fixture {
         }
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("gray-\(UUID().uuidString).raw")
         defer { try? FileManager.default.removeItem(at: raw) }
-        let gray = try run("ffmpeg", ["-v", "error", "-i", image.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
+        let gray = try await run("ffmpeg", ["-v", "error", "-i", image.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
         guard gray.status == 0 else { throw TestFailure("ffmpeg could not decode \(image.path): \(gray.error)") }
         let bytes = try Data(contentsOf: raw)
         return (Double(bytes.reduce(0) { $0 + Int($1) }) / Double(max(bytes.count, 1)), width, height)
     }
 
     /// The mean absolute difference (0-255) between two pictures of the same size, in gray.
-    public static func difference(_ a: URL, _ b: URL) throws -> Double {
-        func gray(_ url: URL) throws -> [UInt8] {
+    public static func difference(_ a: URL, _ b: URL) async throws -> Double {
+        func gray(_ url: URL) async throws -> [UInt8] {
             let raw = FileManager.default.temporaryDirectory.appendingPathComponent("gray-\(UUID().uuidString).raw")
             defer { try? FileManager.default.removeItem(at: raw) }
-            let result = try run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
+            let result = try await run("ffmpeg", ["-v", "error", "-i", url.path, "-f", "rawvideo", "-pix_fmt", "gray", raw.path])
             guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(url.path): \(result.error)") }
             return Array(try Data(contentsOf: raw))
         }
-        let (left, right) = (try gray(a), try gray(b))
+        let (left, right) = (try await gray(a), try await gray(b))
         guard left.count == right.count, !left.isEmpty else { throw TestFailure("pictures differ in size") }
         return Double(zip(left, right).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(left.count)
     }
@@ -66,14 +66,14 @@ public enum Fixture {
     /// A file of one of the ``singleFiles`` formats made only from ffmpeg's own sources (no
     /// argument naming a file) is made once per run and copied to each test that asks for it:
     /// see ``made(_:_:)``.
-    public static func make(_ ext: String, in folder: URL? = nil, _ arguments: [String]) throws -> URL {
+    public static func make(_ ext: String, in folder: URL? = nil, _ arguments: [String]) async throws -> URL {
         let folder = folder ?? temporaryFolder()
         let url = folder.appendingPathComponent("fixture-\(UUID().uuidString).\(ext)")
         guard singleFiles.contains(ext), !arguments.contains(where: { $0.hasPrefix("/") }) else {
-            try ffmpeg(arguments, into: url)
+            try await ffmpeg(arguments, into: url)
             return url
         }
-        try FileManager.default.copyItem(at: made(ext, arguments), to: url)
+        try FileManager.default.copyItem(at: await made(ext, arguments), to: url)
         return url
     }
 
@@ -86,7 +86,7 @@ public enum Fixture {
     /// in the run's temporary folder (`scripts/test` gives each run its own `TMPDIR`), made the
     /// first time a test asks for it. Two tests asking at once may both make it: each renames its
     /// own whole file into place, so a reader never sees half of one.
-    static func made(_ ext: String, _ arguments: [String]) throws -> URL {
+    static func made(_ ext: String, _ arguments: [String]) async throws -> URL {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-fixtures-\(getuid())")
         let key = (["ffmpeg", ext] + arguments).joined(separator: "\u{0}").utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) {
             ($0 ^ UInt64($1)) &* 0x100_0000_01b3
@@ -95,15 +95,15 @@ public enum Fixture {
         if FileManager.default.fileExists(atPath: url.path) { return url }
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let making = cache.appendingPathComponent(".\(UUID().uuidString).\(ext)")
-        try ffmpeg(arguments, into: making)
+        try await ffmpeg(arguments, into: making)
         guard rename(making.path, url.path) == 0 else {
             throw TestFailure("could not keep the fixture \(url.path): \(String(cString: strerror(errno)))")
         }
         return url
     }
 
-    private static func ffmpeg(_ arguments: [String], into url: URL) throws {
-        let result = try run("ffmpeg", ["-v", "error", "-y"] + arguments + [url.path])
+    private static func ffmpeg(_ arguments: [String], into url: URL) async throws {
+        let result = try await run("ffmpeg", ["-v", "error", "-y"] + arguments + [url.path])
         guard result.status == 0 else { throw TestFailure("ffmpeg could not make \(url.lastPathComponent): \(result.error)") }
     }
 
@@ -111,9 +111,9 @@ public enum Fixture {
     /// "notes 1"..., a second apart), written by sqlite3 in one statement as `scripts/bench`
     /// makes its libraries: a list of 100,000 in a second. The rows have no media (what lists and
     /// filters reads only rows).
-    public static func largeLibrary(rows: Int) throws -> RecordingLibrary {
-        let library = try Fixture.library(clips: 1)
-        let inserted = try run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path, """
+    public static func largeLibrary(rows: Int) async throws -> RecordingLibrary {
+        let library = try await Fixture.library(clips: 1)
+        let inserted = try await run("sqlite3", [library.url.appendingPathComponent("library.sqlite").path, """
             WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < \(rows)),
             ids AS (SELECT value, lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
                     || '-a' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))) AS id FROM n)
@@ -126,22 +126,26 @@ public enum Fixture {
         return library
     }
 
-    /// A library at a fresh folder in the test's temporary folder, holding `count` saved audio clips.
-    public static func library(clips count: Int = 0, titles: [String] = []) throws -> RecordingLibrary {
-        let library = try RecordingLibrary(at: temporaryLibrary())
-        let source = try audio(seconds: 0.5)
+    /// A library at a fresh folder in the test's temporary folder, holding `count` saved audio clips
+    /// (written off the cooperative pool: each save syncs the database).
+    public static func library(clips count: Int = 0, titles: [String] = []) async throws -> RecordingLibrary {
+        let source = try await audio(seconds: 0.5)
         defer { try? FileManager.default.removeItem(at: source) }
-        for index in 0..<max(count, titles.count) {
-            let id = RecordingID()
-            let copy = ClipFiles(id: id, type: .audio).media(.importing)
-            try FileManager.default.copyItem(at: source, to: library.fileURL(copy))
-            let title = index < titles.count ? titles[index] : "Clip \(index)"
-            try library.store.write { tx in
-                try tx.save(copy, as: Recording(
-                    id: id, type: .audio, title: title, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)),
-                    duration: 0.5, filePath: copy.path, fileSize: 0))
+        let folder = temporaryLibrary()
+        return try await offPool {
+            let library = try RecordingLibrary(at: folder)
+            for index in 0..<max(count, titles.count) {
+                let id = RecordingID()
+                let copy = ClipFiles(id: id, type: .audio).media(.importing)
+                try FileManager.default.copyItem(at: source, to: library.fileURL(copy))
+                let title = index < titles.count ? titles[index] : "Clip \(index)"
+                try library.store.write { tx in
+                    try tx.save(copy, as: Recording(
+                        id: id, type: .audio, title: title, createdAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)),
+                        duration: 0.5, filePath: copy.path, fileSize: 0))
+                }
             }
+            return library
         }
-        return library
     }
 }

@@ -155,13 +155,13 @@ extension Fixture {
     /// A clip of tones one after the other, each (frequency, seconds), at amplitude 0.5, encoded
     /// by ffmpeg with `codec` into a file with the extension `ext`.
     public static func tones(_ tones: [(frequency: Double, seconds: Double)], ext: String = "m4a",
-                             codec: [String] = ["-c:a", "aac", "-b:a", "128k"], channels: Int = 1) throws -> URL {
+                             codec: [String] = ["-c:a", "aac", "-b:a", "128k"], channels: Int = 1) async throws -> URL {
         var inputs: [String] = []
         for tone in tones {
             inputs += ["-f", "lavfi", "-i", "sine=frequency=\(tone.frequency):duration=\(tone.seconds):sample_rate=48000"]
         }
         let labels = tones.indices.map { "[\($0):a]" }.joined()
         let filter = "\(labels)concat=n=\(tones.count):v=0:a=1,volume=4"
-        return try make(ext, inputs + ["-filter_complex", filter, "-ac", String(channels)] + codec)
+        return try await make(ext, inputs + ["-filter_complex", filter, "-ac", String(channels)] + codec)
     }
 }

@@ -19,7 +19,7 @@ public final class TemporaryFolder: Sendable {
     /// Removes the folder and everything in it, also what a test made read-only (a second call does nothing).
     public func remove() {
         guard (try? FileManager.default.removeItem(at: url)) == nil, FileManager.default.fileExists(atPath: url.path) else { return }
-        _ = try? run("chmod", ["-R", "u+rwX", url.path])
+        _ = try? runBlocking("chmod", ["-R", "u+rwX", url.path])
         try? FileManager.default.removeItem(at: url)
     }
 }
@@ -31,8 +31,13 @@ public struct TemporaryFiles: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        try await TemporaryFolder.$current.withValue(folder) { try await function() }
+        do {
+            try await TemporaryFolder.$current.withValue(folder) { try await function() }
+        } catch {
+            _ = try? await offPool { folder.remove() }
+            throw error
+        }
+        _ = try? await offPool { folder.remove() }
     }
 }
 

@@ -115,14 +115,15 @@ public struct TerminalShell: Sendable {
     }
 }
 
-/// The process below `parent` (children first, then theirs) whose command is `name`.
+/// The process below `parent` (children first, then theirs) whose command is `name`. Blocks
+/// (`pgrep`): for a thread of the test's own (``offPool(_:)``, ``poll(within:every:_:)``).
 public func descendant(of parent: Int32, named name: String) throws -> Int32? {
     var queue = [parent]
     while !queue.isEmpty {
         let pid = queue.removeFirst()
         let command = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         if command == name { return pid }
-        queue += try run("pgrep", ["-P", String(pid)]).output.split(separator: "\n").compactMap { Int32($0) }
+        queue += try runBlocking("pgrep", ["-P", String(pid)]).output.split(separator: "\n").compactMap { Int32($0) }
     }
     return nil
 }

@@ -11,10 +11,10 @@ public enum TestSoundServer {
     /// The server address; starts the private server once per test process if needed.
     public static let address: String = {
         if let server = ProcessInfo.processInfo.environment["PULSE_SERVER"], !server.isEmpty,
-           (try? run("pactl", ["--server=\(server)", "info"]).status) == 0 {
+           (try? runBlocking("pactl", ["--server=\(server)", "info"]).status) == 0 {
             return server
         }
-        let started = try! run(packageRoot.appendingPathComponent("scripts/pulse").path, ["start"])
+        let started = try! runBlocking(packageRoot.appendingPathComponent("scripts/pulse").path, ["start"])
         precondition(started.status == 0, "scripts/pulse start failed: \(started.error)")
         let server = started.output.trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "export PULSE_SERVER=", with: "")
@@ -29,16 +29,16 @@ public final class VirtualMicrophone: Sendable {
     public let sinkName: String
     private let moduleIndex: String
 
-    public init() throws {
-        _ = TestSoundServer.address
+    public init() async throws {
+        _ = try await offPool { TestSoundServer.address }
         sinkName = "test_mic_" + UUID().uuidString.prefix(8).lowercased()
-        let loaded = try run("pactl", ["load-module", "module-null-sink", "sink_name=\(sinkName)",
-                                       "rate=48000", "channels=1"])
+        let loaded = try await run("pactl", ["load-module", "module-null-sink", "sink_name=\(sinkName)",
+                                             "rate=48000", "channels=1"])
         guard loaded.status == 0 else { throw TestFailure("pactl load-module failed: \(loaded.error)") }
         moduleIndex = loaded.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    deinit { _ = try? run("pactl", ["unload-module", moduleIndex]) }
+    deinit { _ = try? runBlocking("pactl", ["unload-module", moduleIndex]) }
 
     /// The source to record from.
     public var monitor: String { sinkName + ".monitor" }
@@ -50,7 +50,7 @@ public final class VirtualMicrophone: Sendable {
     /// keep feeding the sink, so a machine loaded by tests running in parallel cannot starve the
     /// tone into seconds of silence, as it could a `paplay` of a file.
     public func play(frequency: Double) async throws -> Tone {
-        let loaded = try await runOffPool("pactl", ["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
+        let loaded = try await run("pactl", ["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
         let tone: Tone
         if loaded.status == 0 {
             tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -59,7 +59,7 @@ public final class VirtualMicrophone: Sendable {
             // tone instead, at module-sine's amplitude of 0.5 (lavfi's sine is 1/8, so 4 times it; the
             // real-time suites that run there run one test at a time).
             let file = temporaryFolder().appendingPathComponent("tone-\(Int(frequency)).s16")
-            let made = try await runOffPool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=600",
+            let made = try await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=600",
                                                         "-af", "volume=4", "-f", "s16le", "-ac", "1", file.path])
             guard made.status == 0 else { throw TestFailure("pactl load-module module-sine failed (\(loaded.error)), and so did ffmpeg: \(made.error)") }
             let player = Process()
@@ -73,7 +73,7 @@ public final class VirtualMicrophone: Sendable {
         }
         let sinkName = sinkName
         let running = try await poll(within: 10, every: 0.02) {
-            let sinks = try run("pactl", ["list", "short", "sinks"]).output
+            let sinks = try runBlocking("pactl", ["list", "short", "sinks"]).output
             return sinks.split(separator: "\n").contains { $0.contains(sinkName) && $0.contains("RUNNING") }
         }
         guard running else { throw TestFailure("the tone did not start playing into \(sinkName) within 10 s") }
@@ -96,7 +96,7 @@ public final class Tone: Sendable {
     /// Stops the tone (unloads its module; a second call does nothing).
     public func terminate() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        if let module { _ = try? run("pactl", ["unload-module", module]) }
+        if let module { _ = try? runBlocking("pactl", ["unload-module", module]) }
         if let player { kill(player.processIdentifier, SIGKILL) }
     }
 }
@@ -145,16 +145,24 @@ public func waitUntil(within seconds: Double, every interval: Double, _ conditio
     }
 }
 
-/// Runs a command to the end off the cooperative pool.
-public func runOffPool(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
-                       input: Data? = nil) async throws -> CommandResult {
-    try await offPool { try run(command, arguments, environment: environment, input: input) }
+/// Waits for a process to end without holding a cooperative thread.
+public func exit(of process: Process) async {
+    _ = try? await offPool { process.waitUntilExit() }
 }
 
-/// Runs a command to the end, looking it up on PATH when `command` has no slash.
+/// Runs a command to the end, looking it up on PATH when `command` has no slash, off the
+/// cooperative pool (on a thread of its own, which waits for it).
 @discardableResult
 public func run(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
-                input: Data? = nil) throws -> CommandResult {
+                input: Data? = nil) async throws -> CommandResult {
+    try await offPool { try runBlocking(command, arguments, environment: environment, input: input) }
+}
+
+/// ``run(_:_:environment:input:)`` on the calling thread, which it blocks until the command ends:
+/// for a thread of the test's own (``offPool(_:)``, ``poll(within:every:_:)``), never a task.
+@discardableResult
+public func runBlocking(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
+                        input: Data? = nil) throws -> CommandResult {
     let process = Process()
     if command.contains("/") {
         process.executableURL = URL(fileURLWithPath: command)

@@ -58,7 +58,7 @@ public final class TmuxTerminal: @unchecked Sendable {
     }
 
     deinit {
-        _ = try? run("tmux", ["-S", socket, "kill-server"])
+        _ = try? runBlocking("tmux", ["-S", socket, "kill-server"])
         if server.isRunning { kill(server.processIdentifier, SIGKILL) }
         server.waitUntilExit()
     }
@@ -153,7 +153,7 @@ public final class TmuxTerminal: @unchecked Sendable {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let result = try run("tmux", ["-S", socket] + arguments)
+        let result = try runBlocking("tmux", ["-S", socket] + arguments)
         guard result.status == 0 else { throw TestFailure("tmux \(arguments.joined(separator: " ")): \(result.error)") }
         return result.output
     }
@@ -169,7 +169,7 @@ public final class TmuxTerminal: @unchecked Sendable {
         guard waitUntil(within: 10, every: 0.01, { FileManager.default.fileExists(atPath: socket) }) else {
             throw TestFailure("the tmux server made no socket within 10 s")
         }
-        let started = try run("tmux", ["-S", socket] + session, environment: environment)
+        let started = try runBlocking("tmux", ["-S", socket] + session, environment: environment)
         guard started.status == 0 else { throw TestFailure("tmux did not start the session: \(started.error)") }
     }
 

@@ -21,9 +21,17 @@ public final class VirtualDisplay: Sendable {
     }
 
     /// Starts Xvfb on a display number it finds free, with a black screen of `width` x `height`;
-    /// with `windowManager`, openbox manages its windows (full screen needs one).
-    public init(width: Int = 1280, height: Int = 800, windowManager: Bool = false) throws {
-        server = Process()
+    /// with `windowManager`, openbox manages its windows (full screen needs one). The start is
+    /// awaited off the cooperative pool.
+    public init(width: Int = 1280, height: Int = 800, windowManager: Bool = false) async throws {
+        (server, name, self.windowManager) = try await offPool {
+            try Self.launch(width: width, height: height, windowManager: windowManager)
+        }
+    }
+
+    /// Starts the server (and the window manager) and waits until they run.
+    private static func launch(width: Int, height: Int, windowManager: Bool) throws -> (server: Process, name: String, manager: Process?) {
+        let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd 1: Xvfb takes the first free display number and writes it to its stdout.
         server.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br"]
@@ -36,11 +44,8 @@ public final class VirtualDisplay: Sendable {
             server.terminate()
             throw TestFailure("Xvfb did not start: it printed \(line.debugDescription)")
         }
-        name = ":\(display)"
-        guard windowManager else {
-            self.windowManager = nil
-            return
-        }
+        let name = ":\(display)"
+        guard windowManager else { return (server, name, nil) }
         let manager = Process()
         manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
         manager.arguments = ["--sm-disable"]
@@ -48,12 +53,15 @@ public final class VirtualDisplay: Sendable {
         manager.standardOutput = FileHandle.nullDevice
         manager.standardError = FileHandle.nullDevice
         try manager.run()
-        self.windowManager = manager
         // Running once it has named itself on the root window (EWMH).
         let named = try waitUntil(within: 10, every: 0.05) {
-            try run("xprop", ["-display", name, "-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id")
+            try runBlocking("xprop", ["-display", name, "-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id")
         }
-        guard named else { throw TestFailure("openbox did not start on \(name)") }
+        guard named else {
+            for process in [manager, server] { kill(process.processIdentifier, SIGKILL) }
+            throw TestFailure("openbox did not start on \(name)")
+        }
+        return (server, name, manager)
     }
 
     deinit {
@@ -71,8 +79,8 @@ public final class VirtualDisplay: Sendable {
     }
 
     /// Kills the client that owns `window`, as `xkill` does (the X server closes its connection).
-    public func killClient(of window: Window) throws {
-        let killed = try run("xkill", ["-display", name, "-id", window.id])
+    public func killClient(of window: Window) async throws {
+        let killed = try await run("xkill", ["-display", name, "-id", window.id])
         guard killed.status == 0 else { throw TestFailure("xkill could not kill \(window.id): \(killed.error)") }
     }
 
@@ -90,9 +98,10 @@ public final class VirtualDisplay: Sendable {
         return found.withLock { $0 }
     }
 
-    /// The window titled `title` now, if there is one (`xwininfo`).
+    /// The window titled `title` now, if there is one (`xwininfo`). Blocks: for a thread of the
+    /// test's own (``poll(within:every:_:)``).
     public func currentWindow(titled title: String) throws -> Window? {
-        let info = try run("xwininfo", ["-display", name, "-name", title])
+        let info = try runBlocking("xwininfo", ["-display", name, "-name", title])
         guard info.status == 0 else { return nil }
         func value(_ label: String) -> String? {
             info.output.split(separator: "\n").first { $0.contains(label) }?.split(separator: ":").last?
@@ -106,11 +115,12 @@ public final class VirtualDisplay: Sendable {
         return Window(id: String(id), x: x, y: y, width: width, height: height)
     }
 
-    /// What `window` shows, as 8-bit RGB, row by row (FFmpeg's x11grab).
+    /// What `window` shows, as 8-bit RGB, row by row (FFmpeg's x11grab). Blocks: for a thread of
+    /// the test's own (``poll(within:every:_:)``: the screen is read until it shows something).
     public func screenshot(of window: Window) throws -> [UInt8] {
         let shot = temporaryFolder().appendingPathComponent("screen-\(UUID().uuidString).rgb")
         defer { try? FileManager.default.removeItem(at: shot) }
-        let grab = try run("ffmpeg", ["-v", "error", "-f", "x11grab", "-video_size", "\(window.width)x\(window.height)",
+        let grab = try runBlocking("ffmpeg", ["-v", "error", "-f", "x11grab", "-video_size", "\(window.width)x\(window.height)",
                                       "-i", "\(name)+\(window.x),\(window.y)", "-frames:v", "1", "-f", "rawvideo",
                                       "-pix_fmt", "rgb24", shot.path])
         guard grab.status == 0 else { throw TestFailure("x11grab could not read \(name): \(grab.error)") }
@@ -119,21 +129,21 @@ public final class VirtualDisplay: Sendable {
 
     /// Sends a key to `window`, by its X name (`space`, `Right`, `Home`, `5`, `q`), with xdotool.
     /// A key that closes the window is no failure: its release then finds no window.
-    public func press(_ key: String, in window: Window) throws {
-        let sent = try run("xdotool", ["key", "--window", window.id, key], environment: sendingEnvironment)
+    public func press(_ key: String, in window: Window) async throws {
+        let sent = try await run("xdotool", ["key", "--window", window.id, key], environment: sendingEnvironment)
         guard sent.status == 0 || sent.error.contains("BadWindow") else { throw TestFailure("xdotool could not send \(key): \(sent.error)") }
     }
 
     /// Double-clicks in the middle of `window` with xdotool.
-    public func doubleClick(in window: Window) throws {
-        let sent = try run("xdotool", ["mousemove", "--window", window.id, String(window.width / 2), String(window.height / 2),
+    public func doubleClick(in window: Window) async throws {
+        let sent = try await run("xdotool", ["mousemove", "--window", window.id, String(window.width / 2), String(window.height / 2),
                                        "click", "--repeat", "2", "--delay", "80", "1"], environment: sendingEnvironment)
         guard sent.status == 0 else { throw TestFailure("xdotool could not click: \(sent.error)") }
     }
 
     /// Asks `window` to close, as a window manager's close button does (a `WM_DELETE_WINDOW`
     /// message; python3-xlib).
-    public func close(_ window: Window) throws {
+    public func close(_ window: Window) async throws {
         let script = """
             import sys
             from Xlib import display, X, protocol
@@ -143,7 +153,7 @@ public final class VirtualDisplay: Sendable {
             d.flush()
             """
         // Debian's own Python, which python3-xlib is installed for.
-        let sent = try run("/usr/bin/python3", ["-c", script, name, window.id])
+        let sent = try await run("/usr/bin/python3", ["-c", script, name, window.id])
         guard sent.status == 0 else { throw TestFailure("could not close the window: \(sent.error)") }
     }
 

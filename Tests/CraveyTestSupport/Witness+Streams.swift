@@ -18,8 +18,14 @@ extension Witness {
 
     /// Every stream of a file, as ffprobe reads them (for a fragmented MP4, the duration read from
     /// its fragments).
-    public static func streams(_ url: URL) throws -> [Stream] {
-        let result = try run("ffprobe", ["-v", "error", "-show_entries",
+    public static func streams(_ url: URL) async throws -> [Stream] {
+        try await offPool { try readStreams(url) }
+    }
+
+    /// ``streams(_:)`` on the calling thread, which it blocks: for a thread of the test's own
+    /// (``poll(within:every:_:)``).
+    public static func readStreams(_ url: URL) throws -> [Stream] {
+        let result = try runBlocking("ffprobe", ["-v", "error", "-show_entries",
                                          "stream=codec_type,codec_name,pix_fmt,width,height,avg_frame_rate,start_time,duration",
                                          "-of", "json", url.path])
         guard result.status == 0,

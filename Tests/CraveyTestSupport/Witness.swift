@@ -9,8 +9,8 @@ public enum Witness {
         public var audioCodec: String?
     }
 
-    public static func ffprobe(_ url: URL) throws -> Probe {
-        let result = try run("ffprobe", ["-v", "error", "-show_entries",
+    public static func ffprobe(_ url: URL) async throws -> Probe {
+        let result = try await run("ffprobe", ["-v", "error", "-show_entries",
                                          "format=format_name,duration:stream=codec_type,codec_name",
                                          "-of", "json", url.path])
         guard result.status == 0,
@@ -29,8 +29,8 @@ public enum Witness {
 
     /// Decodes the audio with the ffmpeg tool into mono float samples at ``analysisRate`` (see
     /// ``decodeFloat(_:_:)``).
-    public static func decodeAudio(_ url: URL) throws -> [Float] {
-        try decodeFloat(["-i", url.path], ["-ac", "1", "-ar", String(Int(analysisRate))])
+    public static func decodeAudio(_ url: URL) async throws -> [Float] {
+        try await decodeFloat(["-i", url.path], ["-ac", "1", "-ar", String(Int(analysisRate))])
     }
 
     /// The frequency with the most energy between 50 Hz and half the sample rate, to 0.5 Hz, over the loudest
@@ -64,8 +64,8 @@ public enum Witness {
     /// part of ffmpeg's command line naming the input (`["-i", path]`, or a raw format first);
     /// `dualMono` counts a mono input twice, as `LoudnessMeter.forPlayback` does; `filters` run
     /// first (`"aformat=channel_layouts=stereo,"` mixes down as libswresample does by default).
-    public static func ebur128(_ input: [String], dualMono: Bool = false, filters: String = "") throws -> (integrated: Double, truePeak: Double) {
-        let result = try run("ffmpeg", ["-hide_banner", "-nostats"] + input
+    public static func ebur128(_ input: [String], dualMono: Bool = false, filters: String = "") async throws -> (integrated: Double, truePeak: Double) {
+        let result = try await run("ffmpeg", ["-hide_banner", "-nostats"] + input
                              + ["-af", "\(filters)ebur128=peak=true:dualmono=\(dualMono)", "-f", "null", "-"])
         guard result.status == 0, let summary = result.error.range(of: "Summary:") else {
             throw TestFailure("ffmpeg's ebur128 could not measure \(input): \(result.error)")
@@ -84,18 +84,18 @@ public enum Witness {
     /// Decodes with the ffmpeg tool into interleaved float samples, keeping the rate and channels
     /// unless `arguments` say otherwise (`["-ar", "44100"]`). Works in the test's temporary folder
     /// (its suite needs the `.temporaryFiles` trait).
-    public static func decodeFloat(_ input: [String], _ arguments: [String] = []) throws -> [Float] {
+    public static func decodeFloat(_ input: [String], _ arguments: [String] = []) async throws -> [Float] {
         let output = temporaryFolder().appendingPathComponent("pcm-\(UUID().uuidString).f32")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try run("ffmpeg", ["-v", "error"] + input + arguments + ["-f", "f32le", output.path])
+        let result = try await run("ffmpeg", ["-v", "error"] + input + arguments + ["-f", "f32le", output.path])
         guard result.status == 0 else { throw TestFailure("ffmpeg could not decode \(input): \(result.error)") }
         let data = try Data(contentsOf: output)
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
     /// How many channels the first audio stream of a file has, as ffprobe reads it.
-    public static func ffprobeChannels(_ url: URL) throws -> Int {
-        let result = try run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels",
+    public static func ffprobeChannels(_ url: URL) async throws -> Int {
+        let result = try await run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=channels",
                                          "-of", "csv=p=0", url.path])
         guard result.status == 0, let channels = Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TestFailure("ffprobe could not count the channels of \(url.path): \(result.error)")
