@@ -93,17 +93,13 @@ struct JSONBuffer {
         append("{\n")
         let fields = Recording.jsonFields
         for (index, field) in fields.enumerated() {
-            self.field(field.key.rawValue, indent, last: index == fields.count - 1) { field.json(r, &$0) }
+            pad(indent + 2)
+            bytes.append(contentsOf: field.jsonKey)
+            field.json(r, &self)
+            append(index == fields.count - 1 ? "\n" : ",\n")
         }
         pad(indent)
         append("}")
-    }
-
-    private mutating func field(_ key: String, _ indent: Int, last: Bool = false, _ value: (inout JSONBuffer) -> Void) {
-        pad(indent + 2)
-        append("\"\(key)\" : ")
-        value(&self)
-        append(last ? "\n" : ",\n")
     }
 
     /// An array of strings on one line: `["calm", "sister"]`.
