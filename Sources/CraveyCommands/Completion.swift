@@ -9,9 +9,7 @@ import Foundation
 enum Completion {
     /// The recordings of the library the command line names (`--library`), newest first.
     static let recordingIDs = CompletionKind.custom { words, _, _ in
-        let explicit = words.indices.dropLast().last { words[$0] == "--library" }.map { words[$0 + 1] }
-        guard let library = try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false),
-              let recordings = try? library.recordings(sortedBy: .recent) else { return [] }
+        guard let recordings = try? library(named: words)?.recordings(sortedBy: .recent) else { return [] }
         return recordings.map { recording in
             let id = recording.id.description.prefix(8)
             let title = recording.title.filter { !$0.isNewline && $0 != "\t" }
@@ -25,21 +23,22 @@ enum Completion {
 
     static let purposes = CompletionKind.list(RecordingPurpose.allCases.map(\.rawValue))
 
-    /// The tags the library the command line names (`--library`) uses; for `cravey tag`, each
-    /// also as `+tag` and `-tag`.
+    /// The tags the library the command line names (`--library`) uses.
     static let tags = CompletionKind.custom { words, _, _ in
-        let explicit = words.indices.dropLast().last { words[$0] == "--library" }.map { words[$0 + 1] }
-        guard let library = try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false),
-              let tags = try? library.tags() else { return [] }
-        return tags
+        (try? library(named: words)?.tags()) ?? []
     }
 
     /// What `cravey tag ID` takes: `+tag` for a tag in use (adding it to another clip) and `-tag`.
-    static let tagChanges = CompletionKind.custom { words, index, prefix in
-        let explicit = words.indices.dropLast().last { words[$0] == "--library" }.map { words[$0 + 1] }
-        guard let library = try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false),
-              let tags = try? library.tags() else { return [] }
+    static let tagChanges = CompletionKind.custom { words, _, _ in
+        let tags = (try? library(named: words)?.tags()) ?? []
         return tags.map { "+" + $0 } + tags.map { "-" + $0 }
+    }
+
+    /// The library the command line being completed names (`--library`, else the default one),
+    /// when there is one; never made.
+    private static func library(named words: [String]) -> RecordingLibrary? {
+        let explicit = words.indices.dropLast().last { words[$0] == "--library" }.map { words[$0 + 1] }
+        return try? RecordingLibrary(at: LibraryLocation.resolve(explicit: explicit), creating: false)
     }
 
     /// The sound server's sources (`kind` "source"), sinks ("sink") or cameras ("camera"), as

@@ -17,7 +17,7 @@ struct Record: AsyncParsableCommand {
         var toggle: RecordToggle?
         if command.toggle {
             let file = try RecordToggle(library: library)
-            guard file.claim() else {
+            guard try file.claim() else {
                 try await file.stopOther()
                 return Terminal.diagnostic("Stopped the recording that was running; it is saved.")
             }

@@ -33,12 +33,16 @@ struct RecordToggle {
     }
 
     /// Takes the toggle for this process, when no other process holds it; then writes this
-    /// process's id in it, for the next toggle to stop it.
-    func claim() -> Bool {
+    /// process's id in it, for the next toggle to stop it. An id that cannot be written (a full
+    /// disk) is `.cannotWrite` (73): no toggle could stop the recording.
+    func claim() throws -> Bool {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
         let text = Array("\(getpid())\n".utf8)
-        _ = ftruncate(descriptor, 0)
-        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        let written = ftruncate(descriptor, 0) == 0 ? text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } : -1
+        guard written == text.count else {
+            let path = library.url.appendingPathComponent(Self.fileName).path
+            throw CraveyError(.cannotWrite, "Cannot write this recording's process id to \(path) (\(String(cString: strerror(errno)))): no other toggle could stop it. Free some space, then try again.")
+        }
         return true
     }
 

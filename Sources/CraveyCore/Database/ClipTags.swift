@@ -57,10 +57,12 @@ package struct ClipTags {
         tags.isEmpty ? "" : " " + tags.joined(separator: " ") + " "
     }
 
-    /// The tags of a stored column, sorted and each once (nil or "": none).
+    /// The tags of a stored column as it holds them (nil or "": none). ``stored(_:)`` writes
+    /// them sorted and each once, so every row read (a list of 100,000) only splits; a column
+    /// edited by hand into another order is what doctor reports (`Recording.problems`).
     package static func parse(_ stored: String?) -> [String] {
         guard let stored, !stored.isEmpty else { return [] }
-        return Set(stored.split(separator: " ").map(String.init)).sorted()
+        return stored.split(separator: " ").map(String.init)
     }
 
     /// The recordings tagged `tag` (a tag as ``checked(_:)`` gives it).
