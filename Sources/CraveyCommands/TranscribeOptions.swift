@@ -21,8 +21,9 @@ package struct TranscribeOptions: ParsableCommand {
             (Recordings/<type>_<id>.words.json) in one step, replacing any it had: Ctrl-C or a \
             kill leaves the clip as it was. A backup carries them, delete removes them, a trim \
             moves their times with the cut, and a noise clean-up drops them (its sound is \
-            another: transcribe it again). `cravey transcript ID` prints them. About a sixth of \
-            the clip's length on two cores; a terminal shows the progress.
+            another: transcribe it again). `cravey transcript ID` prints them. About a quarter of \
+            the clip's length in CPU time (on two idle cores, a sixth of it), and a second to \
+            load the model; a terminal shows the progress.
 
             --all transcribes every clip that has sound and no transcript yet. A clip without \
             sound exits 64, an unknown id or a missing file 66, a clip changed meanwhile (a \

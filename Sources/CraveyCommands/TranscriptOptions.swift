@@ -12,9 +12,10 @@ package struct TranscriptOptions: ParsableCommand {
         discussion: """
             --format txt (the default) prints the words as one text; srt and vtt print them as \
             SubRip or WebVTT subtitles, a cue per sentence (or every 12 words, or at a pause of \
-            a second or more), for a player to show beside the clip; json (or --json) prints \
-            {"language": "en", "words": [{"start": 0.52, "end": 0.9, "text": "Hello"}]}, times \
-            in seconds. A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
+            a second or more), for a player to show beside the clip; json (or --json) prints the \
+            file kept beside the clip as it is: \
+            {"language":"en","words":[{"end":0.9,"start":0.52,"text":"Hello"}]}, times in \
+            seconds from the clip's start. A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
             it), or 69 when the transcriber is not installed, saying how to add it.
             """)
 
@@ -25,7 +26,7 @@ package struct TranscriptOptions: ParsableCommand {
 
     @OptionGroup package var options: LibraryOptions
     @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) package var id: String
-    @Option(help: "txt, srt, vtt or json.") package var format: Format = .txt
+    @Option(help: "How to write the words: as text, SubRip or WebVTT subtitles, or JSON.") package var format: Format = .txt
     @Flag(help: "The same as --format json.") package var json = false
 
     package init() {}

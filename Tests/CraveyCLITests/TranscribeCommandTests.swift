@@ -43,6 +43,11 @@ struct TranscribeCommandTests {
     func wordsThroughTheirLife() async throws {
         let environment = try Speech.environment()
         let (library, id) = try await spokenLibrary(["Good morning.", "Seven boats came in before midnight."])
+        // Before: no transcript yet (66, saying how to make it); an unknown id is 66 too.
+        let none = try await Cravey.run(["transcript", id, "--library", library.path], environment: environment)
+        #expect(none.status == 66 && none.error.contains("no transcript yet") && none.error.contains("cravey transcribe"), "\(none.error)")
+        let unknown = try await Cravey.run(["transcribe", "ffffffff", "--library", library.path], environment: environment)
+        #expect(unknown.status == 66, "\(unknown.error)")
         // On a terminal, --all shows its progress, then what it heard.
         let made = try await Cravey.runOnTerminal(["transcribe", "--all", "--library", library.path], environment: environment)
         #expect(made.status == 0 && made.output.contains("Hearing \"Morning\": 0%") && made.output.contains("Heard "), "\(made.output)")

@@ -3,8 +3,8 @@ import Foundation
 extension RecordingLibrary {
     /// Hears the words said in `recording` with the optional transcriber (``Transcriber``,
     /// `scripts/install --transcribe`) and stores them beside it, in place of any transcript it
-    /// had (``transcript(of:)`` reads them). Returns them. About a sixth of the clip's length on
-    /// two cores, and half a second to load the model.
+    /// had (``transcript(of:)`` reads them). Returns them. About a quarter of the clip's length in
+    /// CPU time (a sixth of it on two idle cores), and a second to load the model.
     ///
     /// The audio is decoded by cravey's own FFmpeg layer and handed to the helper through a
     /// pipe, never a file; its words are stored in one atomic write under the writers' lock, only
