@@ -35,7 +35,7 @@ package struct CommandRoute: Equatable, Sendable {
     static let verbs: [String: Destination] = [
         "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
         "thumbnail": .media, "quickplay": .mediaWithOperand, "trim": .media, "clean": .media, "share": .media,
-        "restore": .media, HomeOptions.configuration.commandName!: .media,
+        "restore": .media, "transcribe": .media, "transcript": .media, HomeOptions.configuration.commandName!: .media,
     ]
 
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through

@@ -47,7 +47,7 @@ package struct Cravey: ParsableCommand {
             Exit codes: 0 ok, 64 invalid input, 65 undecodable media or a damaged backup (or a \
             wrong passphrase), 66 unknown id or missing file, 69 no sound server, device or \
             camera (or one over the network: see network.allow-servers; cravey names the local server's socket to \
-            PulseAudio, never taking one from its client.conf or the X display), 73 cannot write, 75 another cravey changed the same clip meanwhile (try \
+            PulseAudio, never taking one from its client.conf or the X display) or no transcriber (`cravey help transcribe`), 73 cannot write, 75 another cravey changed the same clip meanwhile (try \
             again), 77 a settings file not read (a link, over 64 KiB, or one others can change: \
             see `cravey help settings`), 78 a library a newer cravey wrote, 130 an import stopped \
             by Ctrl-C (or a passphrase prompt left), 1 anything else. Output to a closed pipe \
@@ -56,7 +56,8 @@ package struct Cravey: ParsableCommand {
         version: version,
         subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Tag.self, Pin.self, Unpin.self, Edit.self, Delete.self, DeleteAll.self,
                       ImportOptions.self, Export.self, Backup.self, RestoreOptions.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
-                      WaveformCommand.self, TrimOptions.self, CleanOptions.self, ShareOptions.self, SettingsCommand.self]
+                      WaveformCommand.self, TrimOptions.self, CleanOptions.self, ShareOptions.self, TranscribeOptions.self, TranscriptOptions.self,
+                      SettingsCommand.self]
     )
 
     /// What `--version` prints, in both executables.

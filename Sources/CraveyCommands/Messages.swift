@@ -55,6 +55,10 @@ package enum Messages {
             "Save what is written to it as a file first (`cat \(path) > clip.m4a`) and import that file."
         case .recordInstead:
             "Name an audio or video file; to record from a microphone, use `cravey record`."
+        case .installTranscriber:
+            "Add it with `scripts/install --transcribe` (from cravey's source; about 620 MB, nothing leaves this computer), or in a checkout `scripts/setup --transcribe` and CRAVEY_TRANSCRIBER=$PWD/.build/transcriber/cravey-transcriber."
+        case .transcribe(let id):
+            "Make it with `cravey transcribe \(id)`."
         case .upgrade:
             "Install the newer cravey to change it; this one only reads it."
         case .givePassphrase:

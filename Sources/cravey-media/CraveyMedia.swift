@@ -11,7 +11,7 @@ struct CraveyMedia: AsyncParsableCommand {
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio; run them as `cravey <command>`.",
         version: Cravey.version,
         subcommands: [Home.self, Record.self, Play.self, QuickPlayMedia.self, Import.self, Doctor.self, Devices.self, Thumbnail.self,
-                      WaveformMedia.self, Trim.self, Clean.self, Share.self, Restore.self])
+                      WaveformMedia.self, Trim.self, Clean.self, Share.self, Restore.self, Transcribe.self, TranscriptMedia.self])
 
     /// Refuses a `cravey` command handed over here that this executable cannot run yet (`quickplay 2`
     /// would play a clip), saying so instead of ArgumentParser's "unexpected arguments" (exit 64).
@@ -44,7 +44,7 @@ struct CraveyMediaManual: ParsableCommand {
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio.",
         discussion: """
             cravey hands the commands home (and cravey alone on a terminal), record, play, quickplay N, import, doctor, devices, \
-            thumbnail, trim, clean and share to cravey-media, installed beside it, before parsing anything, and waveform \
+            thumbnail, trim, clean, share, restore, transcribe and transcript to cravey-media, installed beside it, before parsing anything, and waveform \
             when the clip's waveform is not stored yet; a person runs them as `cravey <command>`, \
             and cravey-media accepts the same command lines. Every command and option is \
             described in cravey(1).

@@ -118,6 +118,10 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         case savePipeFirst(String)
         /// A device given to import: record instead.
         case recordInstead
+        /// The optional transcriber is not installed, or its model is missing or altered: install it.
+        case installTranscriber
+        /// The clip has no transcript yet: make it.
+        case transcribe(String)
         /// A file cut short: import the whole file, or copy out the part that is there.
         case keepWhatIsThere
         /// A library written by a newer cravey: install that version (or a newer one).

@@ -16,6 +16,7 @@ import Foundation
 /// | thumbnail | `Recordings/Thumbnails/video_<uuid>.jpg` (a video's) | derived | carries it | makes it from the media |
 /// | waveform | `Recordings/<type>_<uuid>.peaks.dat` (audiowaveform's binary format) | derived | carries it | makes it from the media |
 /// | copy | `Recordings/<type>_<uuid>.json` (its row, loudness and plays) | derived | carries it (as the clip's record) | writes it from the row |
+/// | transcript | `Recordings/<type>_<uuid>.words.json` (its words and their times) | derived | carries it | leaves it to `cravey transcribe` |
 /// | journal | `Recordings/<type>_<uuid>.replacing` (only while its media is replaced: trim, clean) | transient | leaves it out | finishes the replacement |
 ///
 /// Two markers go before a name: `.deleting-<name>` while a deletion is under way, and
@@ -63,6 +64,9 @@ package struct ClipFiles: Hashable, Sendable {
             case fromMedia
             /// Not made: a repair finishes the change it was left by, then removes it (the journal).
             case finishedByRepair
+            /// Made from the media only when asked (the transcript: `cravey transcribe`, which
+            /// needs the optional transcriber); a repair leaves a missing one missing.
+            case onRequest
         }
 
         /// What the part is called in messages (`write the waveform`).
@@ -104,7 +108,12 @@ package struct ClipFiles: Hashable, Sendable {
         package static let journal = Part(name: "journal", suffix: ".replacing", origin: .transient, isBackedUp: false,
                                           remaking: .finishedByRepair)
 
-        private static let listed = [media, thumbnail, waveform, copy, journal]
+        /// The words said in the clip, with their times (``Transcript``): made by the transcriber
+        /// when asked, shifted by a trim, dropped by a noise clean-up.
+        package static let transcript = Part(name: "transcript", suffix: ".words.json", origin: .derived, isBackedUp: true,
+                                             remaking: .onRequest, accepts: { Transcript(data: $0) != nil })
+
+        private static let listed = [media, thumbnail, waveform, copy, journal, transcript]
         private static let tried = Locked<[Part]>([])
 
         /// Every part a clip may have, in the order a deletion takes them: media first.

@@ -12,6 +12,10 @@ extension ClipFinisher {
         /// The clip as it was when its new media was made from it, or as the question that
         /// led to the change showed it: the replacement is refused once it is no longer so.
         var source: ClipVersion
+        /// The stretch of the old media the new one is, exactly, in seconds (a trim): the
+        /// transcript's words are moved to it. Nil (a clean-up, whose sound is another) drops
+        /// the transcript, which `cravey transcribe` makes again.
+        var kept: ClosedRange<Double>? = nil
     }
 
     /// What the new media holds, measured once: its duration, its loudness and waveform (one
@@ -42,7 +46,7 @@ extension ClipFinisher {
 
     /// Replaces a clip's media with `replacement`'s, and with it everything derived from the
     /// media (its row's duration, size, loudness and thumbnail path, its waveform, its thumbnail,
-    /// its own copy), in one transaction of the store; its id, title, notes, purpose, creation
+    /// its own copy, its transcript: shifted to a trim's ``Replacement/kept``, else dropped), in one transaction of the store; its id, title, notes, purpose, creation
     /// date and plays stay. The old media is gone with the rename that puts the new one in its
     /// place: what was cut is gone. Returns the row as it now is.
     ///
@@ -71,6 +75,14 @@ extension ClipFinisher {
                     try tx.store(waveform.audiowaveformData(), as: .waveform, of: clip)
                 } else if let old = clip.file(.waveform) {
                     try tx.remove(old)  // the old media's: the new one has no sound to draw
+                }
+                if let file = clip.file(.transcript) {
+                    if let kept = replacement.kept,
+                       let words = store.contents(of: file, atMost: Transcript.largestFile).flatMap(Transcript.init(data:)) {
+                        try tx.store(words.trimmed(from: kept.lowerBound, to: kept.upperBound).data, as: .transcript, of: clip)
+                    } else {
+                        try tx.remove(file)
+                    }
                 }
                 return try tx.repository.updateMedia(of: id, duration: measured.duration, fileSize: size,
                                                      loudness: measured.loudness, thumbnailPath: thumbnail)

@@ -248,7 +248,8 @@ extension RecordingLibrary {
 
     /// Finishes the replacements of clips' media a crash cut off (a trim, a clean-up): whichever
     /// media is in place, the old or the new, the clip's length, size, loudness, waveform,
-    /// thumbnail and copy are made again from it, so the clip is whole; then its journal goes.
+    /// thumbnail and copy are made again from it, so the clip is whole, and its transcript goes;
+    /// then its journal goes.
     private func finishReplacements(_ report: inout RepairReport) throws {
         for path in report.interruptedReplacements {
             guard let journal = StoredFile(path: path), let clip = StoredName(journal)?.clip else { continue }
@@ -262,6 +263,9 @@ extension RecordingLibrary {
                     try tx.repository.updateMedia(of: clip.id, duration: measured.duration, fileSize: size,
                                                   loudness: measured.loudness, thumbnailPath: thumbnail)
                 }
+                // Its words' times may be the old media's or the new's: it goes, never stale
+                // (`cravey transcribe` makes it again).
+                if let transcript = clip.file(.transcript) { try tx.remove(transcript) }
                 try tx.remove(journal)
             }
             report.repairs.append("Finished the change of \(media.path) a crash cut off: what the clip owns was made again from its media.")

@@ -96,7 +96,7 @@ extension RecordingLibrary {
     package func trim(_ recording: Recording, from start: Double, to end: Double, asked: ClipVersion?) async throws -> Recording {
         try checkTrim(of: recording, from: start, to: end)
         return try await onDedicatedThread(named: "cravey.trim") { [self] in
-            try shape(recording, asked: asked) { input, file in
+            try shape(recording, asked: asked, kept: start...end) { input, file in
                 try Muxer.trim(input, into: file, format: Container(for: recording.type).formatName, from: start, to: end)
             }
         }
@@ -248,9 +248,13 @@ extension RecordingLibrary {
 
     /// Makes a new version of `recording`'s media with `body` (which writes it into the file it
     /// is given, reading the media from its start) and replaces the clip with it
-    /// (``ClipFinisher/replace(_:with:)``). Blocking.
-    private func shape(_ recording: Recording, asked: ClipVersion?, _ body: (Demuxer, MediaFile) throws -> Void) throws -> Recording {
-        let (replacement, measured) = try make(recording, asked: asked, body)
+    /// (``ClipFinisher/replace(_:with:)``); `kept`: the stretch of the old media it is, which its
+    /// transcript's words are moved to (nil drops the transcript). Blocking.
+    private func shape(_ recording: Recording, asked: ClipVersion?, kept: ClosedRange<Double>?,
+                       _ body: (Demuxer, MediaFile) throws -> Void) throws -> Recording {
+        let (made, measured) = try make(recording, asked: asked, body)
+        var replacement = made
+        replacement.kept = kept
         return try ClipFinisher(store: store).replace(replacement, with: measured)
     }
 

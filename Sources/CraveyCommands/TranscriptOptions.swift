@@ -1,0 +1,84 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+/// `cravey transcript`'s command line and how it writes a transcript (plain text, SubRip,
+/// WebVTT or JSON); shared by `cravey` (which lists it in its help) and `cravey-media` (whose
+/// `TranscriptMedia` command runs it). See ``Cravey``.
+package struct TranscriptOptions: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "transcript",
+        abstract: "Print the words said in a clip (made by `cravey transcribe`), as text, subtitles or JSON.",
+        discussion: """
+            --format txt (the default) prints the words as one text; srt and vtt print them as \
+            SubRip or WebVTT subtitles, a cue per sentence (or every 12 words, or at a pause of \
+            a second or more), for a player to show beside the clip; json (or --json) prints the \
+            file kept beside the clip as it is: \
+            {"language":"en","words":[{"end":0.9,"start":0.52,"text":"Hello"}]}, times in \
+            seconds from the clip's start. A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
+            it), or 69 when the transcriber is not installed, saying how to add it.
+            """)
+
+    /// The ways a transcript is written.
+    package enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case txt, srt, vtt, json
+    }
+
+    @OptionGroup package var options: LibraryOptions
+    @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) package var id: String
+    @Option(help: "How to write the words: as text, SubRip or WebVTT subtitles, or JSON.") package var format: Format = .txt
+    @Flag(help: "The same as --format json.") package var json = false
+
+    package init() {}
+
+    package func validate() throws {
+        if json && format != .txt && format != .json {
+            throw ValidationError("--json is --format json; it does not go with --format \(format.rawValue).")
+        }
+    }
+
+    /// The transcript as the format asked for writes it, ending in a line break.
+    package func text(of transcript: Transcript) -> String {
+        switch json ? .json : format {
+        case .txt: return transcript.words.isEmpty ? "" : transcript.text + "\n"
+        case .json: return String(decoding: transcript.data, as: UTF8.self) + "\n"
+        case .srt:
+            return Self.cues(of: transcript).enumerated().map { index, cue in
+                "\(index + 1)\n\(Self.time(cue.start, comma: true)) --> \(Self.time(cue.end, comma: true))\n\(cue.text)\n"
+            }.joined(separator: "\n")
+        case .vtt:
+            return "WEBVTT\n\n" + Self.cues(of: transcript).map { cue in
+                "\(Self.time(cue.start, comma: false)) --> \(Self.time(cue.end, comma: false))\n\(cue.text)\n"
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// The words in cues: a sentence each, cut after 12 words or at a pause of a second or more.
+    static func cues(of transcript: Transcript) -> [(start: Double, end: Double, text: String)] {
+        var cues: [(start: Double, end: Double, text: String)] = []
+        var current: [Transcript.Word] = []
+        func close() {
+            guard let first = current.first, let last = current.last else { return }
+            cues.append((first.start, last.end, current.map(\.text).joined(separator: " ")))
+            current = []
+        }
+        for word in transcript.words {
+            if let last = current.last, word.start - last.end >= 1 { close() }
+            current.append(word)
+            if current.count >= 12 || word.text.last.map({ ".?!".contains($0) }) == true { close() }
+        }
+        close()
+        return cues
+    }
+
+    /// `00:01:02,345` (SubRip) or `00:01:02.345` (WebVTT).
+    static func time(_ seconds: Double, comma: Bool) -> String {
+        let milliseconds = Int((max(0, seconds) * 1000).rounded())
+        func digits(_ value: Int, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(milliseconds / 3_600_000, 2) + ":" + digits(milliseconds / 60_000 % 60, 2) + ":"
+            + digits(milliseconds / 1000 % 60, 2) + (comma ? "," : ".") + digits(milliseconds % 1000, 3)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The words said in a clip, each with when it starts and ends, as the transcriber heard them
+/// (`cravey transcribe`, ``RecordingLibrary/transcript(of:)``).
+///
+/// A clip keeps it beside its media (`Recordings/<type>_<uuid>.words.json`, the part
+/// ``ClipFiles/Part/transcript``): a backup carries it, delete removes it, a trim shifts its
+/// times (``trimmed(from:to:)``), and a noise clean-up, which changes the sound, drops it.
+public struct Transcript: Sendable, Equatable, Codable {
+    /// One word, with its times in seconds into the clip.
+    public struct Word: Sendable, Equatable, Codable {
+        public var start: Double
+        public var end: Double
+        /// The word as written, punctuation attached ("midnight.").
+        public var text: String
+
+        public init(start: Double, end: Double, text: String) {
+            (self.start, self.end, self.text) = (start, end, text)
+        }
+    }
+
+    /// The language heard (or set), as an ISO 639-1 code ("en"); empty when nothing was said.
+    public var language: String
+    /// The words, in the order they are said.
+    public var words: [Word]
+
+    public init(language: String, words: [Word]) {
+        self.language = language
+        self.words = words
+    }
+
+    /// The largest transcript file read: 16 MiB, far more than a day of speech (about 2 MB).
+    package static let largestFile = 16 << 20
+
+    /// The transcript a file holds: the JSON the transcriber writes and ``data`` gives back; nil
+    /// for bytes that are not one (a time that is not a finite number from 0 on, an end before
+    /// its start, a word that is empty or holds a control character).
+    package init?(data: Data) {
+        guard data.count <= Self.largestFile, let decoded = try? JSONDecoder().decode(Transcript.self, from: data),
+              decoded.words.allSatisfy(\.isWellFormed) else { return nil }
+        self = decoded
+    }
+
+    /// The file's bytes: compact JSON, keys sorted, `{"language":"en","words":[{"end":0.9,"start":0.52,"text":"Hello"}]}`.
+    package var data: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// The words a cut of the clip to `start`-`end` seconds keeps, their times moved by `start`:
+    /// those said wholly inside the cut (a word cut in two is dropped, as its sound is).
+    package func trimmed(from start: Double, to end: Double) -> Transcript {
+        let kept = words.filter { $0.start >= start - 0.0005 && $0.end <= end + 0.0005 }.map { word in
+            Word(start: max(0, word.start - start), end: min(end - start, max(0, word.end - start)), text: word.text)
+        }
+        return Transcript(language: language, words: kept)
+    }
+
+    /// The words as one text, separated by spaces.
+    public var text: String { words.map(\.text).joined(separator: " ") }
+}
+
+extension Transcript.Word {
+    var isWellFormed: Bool {
+        start.isFinite && end.isFinite && start >= 0 && end >= start && !text.isEmpty
+            && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

@@ -1,0 +1,201 @@
+import CraveyCore
+import Foundation
+import Glibc
+
+/// The optional transcriber: `cravey-transcriber`, a Python helper (faster-whisper and the
+/// Whisper base model in a private environment; `Transcriber/` in the repository) that
+/// `scripts/install --transcribe` puts beside the programs.
+///
+/// It reads 16 kHz mono float samples on its stdin (``SpeechAudio``, cravey's own decoding) and
+/// writes the words with their times as JSON on its stdout, once, at its end: nothing of a clip
+/// is ever on its command line, and a transcription stopped writes nothing. It runs at nice 10,
+/// opens no socket (the model is loaded from its own folder only, checked by its SHA-256
+/// first), and its stderr carries its progress ("progress SECONDS") and, on a failure, one line
+/// saying what failed.
+package struct Transcriber: Sendable {
+    /// The helper's path.
+    package let executable: URL
+
+    package init(executable: URL) {
+        self.executable = executable
+    }
+
+    /// The name of the helper beside the programs.
+    package static let programName = "cravey-transcriber"
+
+    /// The transcriber this program runs: `$CRAVEY_TRANSCRIBER` (a checkout's
+    /// `.build/transcriber/cravey-transcriber`), else ``programName`` beside this executable.
+    /// Throws ``CraveyError`` `.unavailable` (advice: install it) when there is none.
+    package static func installed() throws(CraveyError) -> Transcriber {
+        let environment = ProcessInfo.processInfo.environment["CRAVEY_TRANSCRIBER"].flatMap { $0.isEmpty ? nil : $0 }
+        let beside = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath())
+            .deletingLastPathComponent().appendingPathComponent(programName).path
+        let path = environment ?? beside
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw CraveyError(.unavailable, "The transcriber is not installed (no \(path)): cravey works without it, but cannot hear the words of a clip.",
+                              advice: .installTranscriber)
+        }
+        return Transcriber(executable: URL(fileURLWithPath: path))
+    }
+
+    /// A transcription under way, which ``cancel()`` stops from any thread: its helper is sent
+    /// SIGTERM, and ``run(progress:feed:)`` throws `CancellationError`.
+    package final class Run: Sendable {
+        private let state = Locked<(cancelled: Bool, pid: pid_t?)>((false, nil))
+
+        package init() {}
+
+        package func cancel() {
+            state.withLock { state in
+                state.cancelled = true
+                if let pid = state.pid { kill(pid, SIGTERM) }
+            }
+        }
+
+        var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+        /// Records the helper's process id; false (the helper stopped at once) when the run was cancelled already.
+        func started(_ pid: pid_t) -> Bool {
+            state.withLock { state in
+                state.pid = pid
+                if state.cancelled { kill(pid, SIGTERM) }
+                return !state.cancelled
+            }
+        }
+
+        func ended() {
+            state.withLock { $0.pid = nil }
+        }
+    }
+
+    /// Starts the helper, lets `feed` write the audio into it (``SpeechAudio/decode(_:_:)``
+    /// gives the samples), and returns the words it heard. `progress` is called with the seconds
+    /// of audio transcribed so far. Blocking: run it off the cooperative pool.
+    ///
+    /// Throws `CancellationError` when `run` was cancelled, and ``CraveyError``: `.unavailable`
+    /// when the helper cannot start, or its model is missing or altered (nothing loaded);
+    /// `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
+    /// is stopped then).
+    package func transcribe(_ run: Run = Run(), progress: @escaping @Sendable (Double) -> Void = { _ in },
+                            feed: (_ write: ([Float]) throws -> Void) throws -> Void) throws -> Transcript {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = []
+        var environment = ProcessInfo.processInfo.environment
+        environment["HF_HUB_OFFLINE"] = "1"
+        process.environment = environment
+        let (input, output, errors) = (Pipe(), Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw CraveyError(.unavailable, "Cannot start the transcriber \(executable.path): \(error.localizedDescription).",
+                              advice: .installTranscriber, underlying: error)
+        }
+        defer { run.ended() }
+        let readers = DispatchGroup()
+        let words = Locked(Data())
+        let failure = Locked<String?>(nil)
+        let (outputHandle, errorHandle) = (output.fileHandleForReading, errors.fileHandleForReading)
+        DispatchQueue.global().async(group: readers) {
+            let data = outputHandle.readDataToEndOfFile()
+            words.withLock { $0 = data }
+        }
+        DispatchQueue.global().async(group: readers) {
+            Self.readLines(of: errorHandle) { line in
+                if line.hasPrefix("progress "), let seconds = Double(line.dropFirst(9)) {
+                    progress(seconds)
+                } else if line.hasPrefix(Self.programName + ": ") {
+                    failure.withLock { $0 = String(line.dropFirst(Self.programName.count + 2)) }
+                }
+            }
+        }
+        var fed: (any Error)?
+        if run.started(process.processIdentifier) {
+            let pipe = input.fileHandleForWriting.fileDescriptor
+            do {
+                try feed { samples in
+                    if run.isCancelled { throw CancellationError() }
+                    try Self.write(samples, to: pipe)
+                }
+            } catch {
+                fed = error
+                if !(error is BrokenPipe) { kill(process.processIdentifier, SIGTERM) }
+            }
+        }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        readers.wait()
+        if run.isCancelled { throw CancellationError() }
+        let said = failure.withLock { $0 }
+        let status = process.terminationStatus
+        if let fed, !(fed is BrokenPipe), process.terminationReason == .uncaughtSignal || status != 0 { throw fed }
+        if process.terminationReason == .uncaughtSignal {
+            throw CraveyError(.other, "The transcriber was stopped by signal \(status); nothing was stored.")
+        }
+        switch status {
+        case 0:
+            if let fed { throw fed }
+            guard let transcript = Transcript(data: words.withLock { $0 }) else {
+                throw CraveyError(.other, "The transcriber \(executable.path) wrote what is not a transcript; nothing was stored.")
+            }
+            return transcript
+        case 66, 69:
+            throw CraveyError(.unavailable, "The transcriber cannot be used: \(said ?? "its model is missing or altered").", advice: .installTranscriber)
+        default:
+            throw CraveyError(.other, "The transcriber failed (exit \(status))\(said.map { ": \($0)" } ?? ""); nothing was stored.")
+        }
+    }
+
+    /// The helper closed its stdin (it failed, or was stopped): its exit says why.
+    private struct BrokenPipe: Error {}
+
+    /// Writes `samples` (native float, little-endian on every Linux cravey runs on) to `pipe` in
+    /// full. SIGPIPE is blocked on this thread while it writes, so a helper gone early is an
+    /// EPIPE here (``BrokenPipe``), never the end of an embedding program; a SIGPIPE left pending
+    /// is taken before the mask is restored.
+    private static func write(_ samples: [Float], to pipe: Int32) throws {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var none = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &none)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        try samples.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(pipe, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EPIPE { throw BrokenPipe() }
+                    throw CraveyError(.other, "Cannot hand the audio to the transcriber: \(String(cString: strerror(errno))).")
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Hands `body` each line read from `handle` as it comes, until its end.
+    private static func readLines(of handle: FileHandle, _ body: (String) -> Void) {
+        var pending = Data()
+        while case let chunk = handle.availableData, !chunk.isEmpty {
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                body(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                pending.removeSubrange(pending.startIndex...newline)
+            }
+        }
+        if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+    }
+}

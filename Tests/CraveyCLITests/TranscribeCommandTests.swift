@@ -1,0 +1,89 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// `cravey transcribe` and `cravey transcript`, run as a person runs them, with the checkout's
+/// real transcriber (scripts/test makes it; these tests fail without it) or without any.
+@Suite("The transcribe and transcript commands", .temporaryFiles)
+struct TranscribeCommandTests {
+    /// A library holding one imported clip of speech; its id.
+    func spokenLibrary(_ phrases: [String]) async throws -> (URL, String) {
+        let (speech, _) = try await Speech.clip(phrases, lead: 0.3)
+        let library = temporaryLibrary()
+        let imported = try await Cravey.run(["import", speech.path, "--title", "Morning", "--json", "--library", library.path])
+        try #require(imported.status == 0, "\(imported.error)")
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any])?["id"] as? String)
+        return (library, id)
+    }
+
+    /// Every file under `folder`, its path and bytes.
+    func files(under folder: URL) -> [(String, Data)] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }.compactMap { url in FileManager.default.contents(atPath: url.path).map { (url.path, $0) } }
+    }
+
+    @Test("without the transcriber, transcribe and transcript exit 69 saying how to add it, and change nothing")
+    func notInstalled() async throws {
+        let library = try await Fixture.library(clips: 1)
+        let id = try #require(try library.recordings().first).id.description
+        let before = library.store.storedFiles()
+        // No CRAVEY_TRANSCRIBER, and none beside the programs: as a person's cravey without it.
+        let none = ["CRAVEY_TRANSCRIBER": ""]
+        for arguments in [["transcribe", id], ["transcribe", "--all"], ["transcript", id]] {
+            let refused = try await Cravey.run(arguments + ["--library", library.url.path], environment: none)
+            #expect(refused.status == 69, "\(arguments): \(refused.status) \(refused.error)")
+            #expect(refused.error.contains("not installed") && refused.error.contains("scripts/install --transcribe"), "\(refused.error)")
+        }
+        #expect(library.store.storedFiles() == before)
+        #expect(try await Cravey.run(["transcribe", "--library", library.url.path], environment: none).status == 64)
+    }
+
+    @Test("transcribe --all stores the words, showing its progress on a terminal; transcript prints them as txt, srt, vtt and json; an encrypted backup carries them; delete leaves no word in any file")
+    func wordsThroughTheirLife() async throws {
+        let environment = try Speech.environment()
+        let (library, id) = try await spokenLibrary(["Good morning.", "Seven boats came in before midnight."])
+        // Before: no transcript yet (66, saying how to make it); an unknown id is 66 too.
+        let none = try await Cravey.run(["transcript", id, "--library", library.path], environment: environment)
+        #expect(none.status == 66 && none.error.contains("no transcript yet") && none.error.contains("cravey transcribe"), "\(none.error)")
+        let unknown = try await Cravey.run(["transcribe", "ffffffff", "--library", library.path], environment: environment)
+        #expect(unknown.status == 66, "\(unknown.error)")
+        // On a terminal, --all shows its progress, then what it heard.
+        let made = try await Cravey.runOnTerminal(["transcribe", "--all", "--library", library.path], environment: environment)
+        #expect(made.status == 0 && made.output.contains("Hearing \"Morning\": 0%") && made.output.contains("Heard "), "\(made.output)")
+        let again = try await Cravey.run(["transcribe", "--all", "--library", library.path], environment: environment)
+        #expect(again.status == 0 && again.error.contains("Every clip has its transcript"), "\(again.error)")
+
+        let json = try await Cravey.run(["transcript", id, "--format", "json", "--library", library.path], environment: environment)
+        let transcript = try JSONDecoder().decode(Transcript.self, from: Data(json.output.utf8))
+        let word = try #require(transcript.words.first { Speech.letters($0.text) == "midnight" }, "heard: \(json.output)")
+        let text = try await Cravey.run(["transcript", id, "--library", library.path])
+        #expect(text.status == 0 && text.output == transcript.text + "\n")
+        let srt = try await Cravey.run(["transcript", id, "--format", "srt", "--library", library.path])
+        #expect(srt.output.hasPrefix("1\n00:00:0") && srt.output.contains(" --> ") && srt.output.contains("2\n00:00:0"), "\(srt.output)")
+        let vtt = try await Cravey.run(["transcript", id, "--format", "vtt", "--library", library.path])
+        #expect(vtt.output.hasPrefix("WEBVTT\n\n00:00:0") && vtt.output.contains(word.text), "\(vtt.output)")
+
+        // An encrypted backup, restored into a new library: the same words, byte for byte.
+        let passphrase = temporaryFolder().appendingPathComponent("passphrase")
+        try Data("a long passphrase for words\n".utf8).write(to: passphrase)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passphrase.path)
+        let secret = ["CRAVEY_PASSPHRASE_FILE": passphrase.path]
+        let archive = temporaryFolder().appendingPathComponent("words.age")
+        let backup = try await Cravey.run(["backup", "--encrypt", "--output", archive.path, "--library", library.path], environment: secret)
+        try #require(backup.status == 0, "\(backup.error)")
+        let restored = temporaryLibrary()
+        let restore = try await Cravey.run(["restore", archive.path, "--library", restored.path], environment: secret)
+        try #require(restore.status == 0, "\(restore.error)")
+        let back = try await Cravey.run(["transcript", id, "--format", "json", "--library", restored.path])
+        #expect(back.status == 0 && back.output == json.output)
+
+        // Deleted: no file of the library holds the word any more (rows, database, WAL, parts).
+        let deleted = try await Cravey.run(["delete", id, "--yes", "--library", library.path])
+        #expect(deleted.status == 0, "\(deleted.error)")
+        let needle = Data(word.text.lowercased().filter(\.isLetter).utf8)
+        for (path, bytes) in files(under: library) {
+            #expect(Data(bytes.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }).range(of: needle) == nil, "\(path) still holds \(word.text)")
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import CraveyTestSupport
+import Foundation
+import Testing
+@testable import CraveyKit
+@testable import CraveyCore
+
+/// The words said in a clip, heard by the real transcriber (`scripts/setup --transcribe`, which
+/// scripts/test runs: without it these tests fail, they never skip) on speech espeak-ng made.
+// Serialized: `killedLeavesNothing` finds the transcriber this process started, which must be
+// its own; and two transcriptions at once on 2 cores only make each slower.
+@Suite("Transcripts: the words said in a clip", .temporaryFiles, .serialized)
+struct TranscriptTests {
+    /// Two phrases, the second after a pause: its first word's time is known to within the
+    /// few milliseconds espeak-ng takes to start speaking.
+    static let phrases = ["Good morning.", "Lighthouse keepers count the boats."]
+
+    /// A library holding one clip of ``phrases``, and when each phrase starts.
+    func spokenClip() async throws -> (RecordingLibrary, Recording, [Double]) {
+        let (speech, starts) = try await Speech.clip(Self.phrases, lead: 0.5, gap: 1.5)
+        let library = try await Fixture.library()
+        let recording = try await library.importFile(at: speech, metadata: try RecordingMetadata(title: "Spoken"))
+        return (library, recording, starts)
+    }
+
+    @Test("the transcriber hears a spoken word at the time it is said, and the clip keeps its words; a trim moves them with the cut")
+    func wordAtItsTime() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        let (library, recording, starts) = try await spokenClip()
+        let heard = Locked<[Double]>([])
+        let transcript = try await library.transcribe(recording, with: transcriber) { seconds in heard.withLock { $0.append(seconds) } }
+        let lighthouse = try #require(transcript.words.first { Speech.letters($0.text) == "lighthouse" }, "heard: \(transcript.text)")
+        #expect(abs(lighthouse.start - starts[1]) < 0.3, "lighthouse at \(lighthouse.start) s, said at \(starts[1]) s")
+        #expect(transcript.language == "en" && !heard.withLock { $0 }.isEmpty)
+        // Kept beside the clip, mode 0600, and read back as it was heard.
+        #expect(library.transcript(of: recording) == transcript)
+        let file = library.fileURL(try #require(ClipFiles(recording).file(.transcript)))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0, "the transcript is mode \(String(mode, radix: 8))")
+
+        // A trim from 1 s: the words said inside the cut stay, each 1 s earlier, exactly.
+        let trimmed = try await library.trim(recording, from: 1.0, to: recording.duration)
+        let moved = try #require(library.transcript(of: trimmed))
+        let kept = transcript.words.filter { $0.start >= 1.0 }
+        #expect(moved.words.map(\.text) == kept.map(\.text))
+        #expect(zip(moved.words, kept).allSatisfy { abs($0.start - ($1.start - 1.0)) < 1e-9 && abs($0.end - ($1.end - 1.0)) < 1e-9 })
+    }
+
+    @Test("a tampered model is refused before anything is loaded, and a missing one too, each with its exit code and a message")
+    func tamperedModel() async throws {
+        let helper = try Speech.requireTranscriber()
+        let model = helper.deletingLastPathComponent().appendingPathComponent("model")
+        let silence = Data(count: 16_000 * 4)
+        // A copy of the model with one byte of model.bin changed.
+        let tampered = temporaryFolder().appendingPathComponent("tampered")
+        try FileManager.default.createDirectory(at: tampered, withIntermediateDirectories: true)
+        for name in ["config.json", "tokenizer.json", "vocabulary.txt", "model.bin"] {
+            try FileManager.default.copyItem(at: model.appendingPathComponent(name), to: tampered.appendingPathComponent(name))
+        }
+        let handle = try FileHandle(forUpdating: tampered.appendingPathComponent("model.bin"))
+        try handle.seek(toOffset: 1_000_000)
+        let byte = try #require(try handle.read(upToCount: 1)).first!
+        try handle.seek(toOffset: 1_000_000)
+        try handle.write(contentsOf: [byte ^ 0x01])
+        try handle.close()
+        let refused = try await run(helper.path, ["--model", tampered.path], input: silence)
+        #expect(refused.status == 69 && refused.output.isEmpty, "\(refused.status): \(refused.error)")
+        #expect(refused.error.contains("altered") && refused.error.contains("SHA-256"), "\(refused.error)")
+
+        let empty = temporaryFolder().appendingPathComponent("no-model")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let missing = try await run(helper.path, ["--model", empty.path], input: silence)
+        #expect(missing.status == 66 && missing.output.isEmpty && missing.error.contains("missing"), "\(missing.status): \(missing.error)")
+        // The model in place is the one pinned.
+        #expect(try await run(helper.path, ["--check"]).status == 0)
+    }
+
+    @Test("the transcriber opens no socket: no model hub, no telemetry (strace sees no network call)")
+    func noSocket() async throws {
+        let helper = try Speech.requireTranscriber()
+        let (speech, _) = try await Speech.clip(["Nothing leaves this computer."], lead: 0.2)
+        let samples = try await Speech.samples(of: speech)
+        let log = temporaryFolder().appendingPathComponent("strace.log")
+        let traced = try await run("strace", ["-f", "-e", "trace=network", "-o", log.path, helper.path], input: samples)
+        #expect(traced.status == 0, "\(traced.error)")
+        #expect(traced.output.lowercased().contains("computer"), "heard: \(traced.output)")
+        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").filter { !$0.contains("+++ exited") && !$0.contains("---") }
+        #expect(calls.isEmpty, "network calls: \(calls.prefix(5))")
+    }
+
+    @Test("a transcription whose helper is killed, or that is cancelled, stores nothing and leaves no helper running")
+    func killedLeavesNothing() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        let (library, recording, _) = try await spokenClip()
+        let before = library.store.storedFiles()
+
+        // Killed (SIGKILL) while it hears: an error, and nothing written.
+        let killing = Task { try await library.transcribe(recording, with: transcriber) }
+        let pid = try await helperProcess()
+        kill(pid, SIGKILL)
+        await #expect(throws: CraveyError.self) { try await killing.value }
+        #expect(library.store.storedFiles() == before)
+        #expect(library.transcript(of: recording) == nil)
+
+        // Cancelled: the helper is stopped, nothing is written.
+        let cancelled = Task { try await library.transcribe(recording, with: transcriber) }
+        let second = try await helperProcess()
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(try await poll(within: 10, every: 0.05) { kill(second, 0) != 0 }, "the helper \(second) still runs")
+        #expect(library.store.storedFiles() == before)
+    }
+
+    @Test("a noise clean-up drops the transcript (its sound is another), and so does the repair finishing a cut-off one; doctor takes the transcript as the clip's; bytes that are not one are refused")
+    func cleanDropsIt() async throws {
+        // A tone from 1 s to 3 s over pink noise (what clean works on), and words stored for it.
+        let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,3):s=48000:d=4",
+                                              "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.02:sample_rate=48000:seed=7:duration=4",
+                                              "-filter_complex", "[0][1]amix=inputs=2:normalize=0:duration=first", "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
+        let library = try RecordingLibrary(at: temporaryLibrary())
+        let recording = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Tone"))
+        let words = Transcript(language: "en", words: [Transcript.Word(start: 1.02, end: 1.5, text: "Hum"), Transcript.Word(start: 1.5, end: 2.9, text: "on.")])
+        try library.store.write { tx in _ = try tx.store(words.data, as: .transcript, of: ClipFiles(recording)) }
+        #expect(library.transcript(of: recording) == words)
+        let report = try await library.examine()
+        #expect(report.isHealthy && report.foreignFiles.isEmpty && report.orphanParts.isEmpty)
+
+        let cleanup = try await library.cleanNoise(of: recording)
+        _ = try await library.keep(cleanup)
+        #expect(library.transcript(of: recording) == nil)
+        #expect(!FileManager.default.fileExists(atPath: library.fileURL(try #require(ClipFiles(recording).file(.transcript))).path))
+
+        // A trim or clean-up a crash cut off (its journal left): the repair that finishes it
+        // drops the words, whose times may be the old media's or the new one's.
+        let cleaned = try #require(try library.recording(recording.id))
+        try library.store.write { tx in _ = try tx.store(words.data, as: .transcript, of: ClipFiles(cleaned)) }
+        let journal = library.fileURL(try #require(ClipFiles(cleaned).file(.journal)))
+        try Data(ClipFiles(cleaned).media(.importing).name.utf8).write(to: journal)
+        let repaired = try await library.repair()
+        #expect(repaired.repairs.contains { $0.contains("Finished the change") }, "\(repaired.repairs)")
+        #expect(library.transcript(of: cleaned) == nil && !FileManager.default.fileExists(atPath: journal.path))
+
+        // What a restore would refuse as a transcript's bytes.
+        for bad in [#"{"language":"en","words":[{"start":-1,"end":0,"text":"x"}]}"#, #"{"language":"en","words":[{"start":2,"end":1,"text":"x"}]}"#,
+                    #"{"language":"en","words":[{"start":0,"end":1,"text":""}]}"#, #"{"words":[]}"#, "not json"] {
+            #expect(Transcript(data: Data(bad.utf8)) == nil, "\(bad)")
+        }
+        #expect(Transcript(data: words.data) == words)
+    }
+
+    /// The process id of a transcriber this test process started, once it runs.
+    func helperProcess() async throws -> pid_t {
+        let found = Locked<pid_t?>(nil)
+        let me = getpid()
+        let seen = try await poll(within: 30, every: 0.02) {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry),
+                      let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                      status.split(separator: "\n").contains(where: { $0 == "PPid:\t\(me)" }),
+                      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                      case let arguments = command.split(separator: 0).map({ String(decoding: $0, as: UTF8.self) }),
+                      arguments.count >= 2, arguments[0].hasSuffix("python3"), arguments[1].hasSuffix(Transcriber.programName)
+                else { continue }
+                found.withLock { $0 = pid }
+                return true
+            }
+            return false
+        }
+        guard seen, let pid = found.withLock({ $0 }) else { throw TestFailure("no transcriber started within 30 s") }
+        return pid
+    }
+}
