@@ -153,9 +153,10 @@ struct PreviewTests {
 
         try await step(terminal, "a", until: { $0.contains("Keep 0:0") && $0.contains("(x cuts") })
         try await step(terminal, "p", until: { $0.contains("Playing (not counted)") && $0.contains("i and o set the start") })
-        try await Task.sleep(for: .milliseconds(700))
+        // i once the play line says 0:01, o once it says 0:02 (of 0:03)
+        try await step(terminal, "", until: { $0.contains("0:01 ") })
         terminal.type("i")
-        try await Task.sleep(for: .milliseconds(900))
+        try await step(terminal, "", until: { $0.contains("0:02 ") })
         terminal.type("o")
         try await step(terminal, "", until: { $0.contains("Keep ") && $0.contains("·") })
         let marked = try #require(terminal.output.matches(of: #/Keep (\d+):(\d\d\.\d+)-(\d+):(\d\d\.\d+) of/#).last)
@@ -196,7 +197,10 @@ struct PreviewTests {
         player.environment = Cravey.environment()
         try player.run()
         defer { kill(player.processIdentifier, SIGKILL) }
-        try await Task.sleep(for: .milliseconds(500))
+        let sinkName = microphone.sinkName
+        #expect(try await poll(within: 10, every: 0.02) {
+            try runBlocking("pactl", ["list", "short", "sinks"]).output.split(separator: "\n").contains { $0.contains(sinkName) && $0.contains("RUNNING") }
+        }, "the noise never reached \(sinkName)")
         let speaker = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone, sink: speaker, seconds: 4)
         kill(player.processIdentifier, SIGKILL)
