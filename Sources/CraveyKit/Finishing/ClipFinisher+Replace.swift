@@ -12,6 +12,10 @@ extension ClipFinisher {
         /// The clip as it was when its new media was made from it, or as the question that
         /// led to the change showed it: the replacement is refused once it is no longer so.
         var source: ClipVersion
+        /// The part of the old media the new one holds, in seconds (a trim's `start...end`):
+        /// the clip's markers move with it and the ones outside go; nil when the new media
+        /// keeps the old one's times (a clean-up).
+        var kept: ClosedRange<Double>? = nil
     }
 
     /// What the new media holds, measured once: its duration, its loudness and waveform (one
@@ -41,8 +45,9 @@ extension ClipFinisher {
     }
 
     /// Replaces a clip's media with `replacement`'s, and with it everything derived from the
-    /// media (its row's duration, size, loudness and thumbnail path, its waveform, its thumbnail,
-    /// its own copy), in one transaction of the store; its id, title, notes, purpose, creation
+    /// media (its row's duration, size, loudness and thumbnail path, its markers moved with the
+    /// sound as they are at the commit, its waveform, its thumbnail, its own copy), in one
+    /// transaction of the store; its id, title, notes, purpose, creation
     /// date and plays stay. The old media is gone with the rename that puts the new one in its
     /// place: what was cut is gone. Returns the row as it now is.
     ///
@@ -61,7 +66,8 @@ extension ClipFinisher {
         defer { store.remove(replacement.file) }  // gone already once it took the clip's name
         return try store.write { tx in
             let current = try tx.expect(replacement.source)
-            let size = try tx.replaceMedia(of: clip, with: replacement.file)
+            let markers = replacement.kept.map { ClipMarker.kept(current.markers, from: $0.lowerBound, to: $0.upperBound) } ?? current.markers
+            let size = try tx.replaceMedia(of: clip, with: replacement.file, markers: markers)
             do {
                 var thumbnail: String?
                 if let jpeg = measured.thumbnail, clip.type == .video {
@@ -73,7 +79,7 @@ extension ClipFinisher {
                     try tx.remove(old)  // the old media's: the new one has no sound to draw
                 }
                 return try tx.repository.updateMedia(of: id, duration: measured.duration, fileSize: size,
-                                                     loudness: measured.loudness, thumbnailPath: thumbnail)
+                                                     loudness: measured.loudness, thumbnailPath: thumbnail, markers: markers)
             } catch {
                 throw CraveyError(.cannotWrite, "The new version of \"\(current.title)\" is in place, but what it owns could not all be written (\((error as? CraveyError)?.message ?? "\(error)")).",
                                   advice: .registerWithRepair, underlying: error)
