@@ -19,7 +19,8 @@ struct Markers: ParsableCommand {
             Markers are part of the clip: its copy, its backups and --json (markers, an array of \
             {"at": seconds, "label": text or null}). `cravey trim` moves them with the sound and \
             drops those in the part cut; `cravey clean` keeps them. `cravey share --chapters` \
-            writes them as the shared file's chapters (only when asked: labels are words).
+            writes them as the shared file's chapters in .m4a or .mp3 (only when asked: labels \
+            are words).
             """)
 
     @OptionGroup var target: RecordingArgument

@@ -213,8 +213,9 @@ extension RecordingLibrary {
     /// `url` unless `replacing`, anything there that is not a regular file; and an extension of
     /// no format, `.mp4` for a clip without pictures, a clip without sound, a title that is not
     /// one. A failure leaves nothing at `url`. With `chapters`, its markers become the file's
-    /// chapters (titled by their labels: words, so only when asked); refused for `.wav`, which
-    /// has none, and for a clip without markers.
+    /// chapters (titled by their labels: words, so only when asked), in `.m4a`, `.mp3` and a
+    /// video's `.mp4`; refused for `.opus` and `.ogg` (FFmpeg 5.1 writes an Ogg chapter a second
+    /// late), `.wav` (no chapters) and a clip without markers.
     public func share(_ recording: Recording, to url: URL, title: String? = nil, chapters: Bool = false, replacing: Bool = false,
                       progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws {
         guard let format = ClipRenderer.Format(of: url) else {
@@ -224,8 +225,8 @@ extension RecordingLibrary {
             throw CraveyError(.invalidInput, "Cannot share \"\(recording.title)\" as .mp4: it has no pictures. End the file in .m4a for the same sound.")
         }
         if let title { _ = try RecordingMetadata(title: title) }
-        if chapters, format == .wav {
-            throw CraveyError(.invalidInput, "Cannot share \"\(recording.title)\" with chapters as .wav: WAV has none. End the file in .m4a, .opus, .mp3 or .ogg.")
+        if chapters, ![.m4a, .mp3, .mp4].contains(format) {
+            throw CraveyError(.invalidInput, "Cannot share \"\(recording.title)\" with chapters as .\(format.rawValue): chapters are written in .m4a and .mp3 (a video also .mp4). End the file in one of those, or share without --chapters.")
         }
         if chapters, recording.markers.isEmpty {
             throw CraveyError(.invalidInput, "\"\(recording.title)\" has no markers to share as chapters. Add one with `cravey markers ID --add TIME`, or share without --chapters.")

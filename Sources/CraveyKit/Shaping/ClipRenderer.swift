@@ -53,7 +53,9 @@ enum ClipRenderer {
     /// format at 48 kHz in its channels up to stereo; for `.mp4`, its video stream copied too.
     /// `title` is the only tag written; `chapters`, a clip's markers, become the file's chapters,
     /// each up to the next (the last to the end; one at the very end makes none), titled by its
-    /// label or "Marker N". `progress` gets the part done, 0...1, as it goes.
+    /// label or "Marker N", after a chapter "Start" from 0 to the first when it is later (an MP4
+    /// chapter track starts at 0 whatever it is told). `progress` gets the part done, 0...1, as
+    /// it goes.
     static func render(_ input: Demuxer, duration: Double, gain: Double, format: Format, title: String?,
                        chapters: [ClipMarker] = [], into output: MediaFile, progress: (Double) -> Void) throws {
         let info = input.info
@@ -65,10 +67,13 @@ enum ClipRenderer {
         muxer.writeOnly(tags: title.map { ["title": $0] } ?? [:])
         let end = ClipMarker.milliseconds(duration)
         try muxer.closing {
-            try muxer.addChapters(chapters.enumerated().compactMap { index, marker in
+            var spans: [(start: Int64, end: Int64, title: String)] = []
+            if let first = chapters.first, first.milliseconds > 0 { spans.append((start: 0, end: min(first.milliseconds, end), title: "Start")) }
+            spans += chapters.enumerated().compactMap { index, marker in
                 let next = min(index + 1 < chapters.count ? chapters[index + 1].milliseconds : end, end)
                 return marker.milliseconds < next ? (start: marker.milliseconds, end: next, title: marker.label ?? "Marker \(index + 1)") : nil
-            })
+            }
+            try muxer.addChapters(spans)
             let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: format == .mp4, withoutEncoderNotes: true)
             let encoder = try Encoder(AudioEncoding(codec: format.encoder, sampleRate: 48_000, channels: channels,
                                                     bitRate: format.bitRate(channels: channels), samples: .codecsFirst, bitExact: true),
