@@ -25,7 +25,9 @@ struct Markers: ParsableCommand {
 
     @OptionGroup var target: RecordingArgument
     @Option(help: ArgumentHelp("Add a marker here: seconds, or m:ss.fff.", valueName: "time")) var add: ClipTime?
-    @Option(help: ArgumentHelp("The added marker's label (with --add).", valueName: "text")) var label: String?
+    // Unconditional: a label is text, and "-2 dB" is a label, not an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The added marker's label (with --add); hidden from ps as a title is.", valueName: "text"))
+    var label: String?
     @Option(help: ArgumentHelp("Remove the Nth marker, as the list numbers them.", valueName: "n")) var remove: Int?
     @Flag(help: "Print the markers as JSON.") var json = false
 

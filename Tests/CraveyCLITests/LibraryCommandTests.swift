@@ -157,7 +157,7 @@ struct LibraryCommandTests {
         let added = try await Cravey.run(["markers", id, "--add", "0.25", "--label", "the point", "--library", path])
         #expect(added.status == 0 && added.error.contains("1 marker now"), "\(added.error)")
         #expect(try await Cravey.run(["markers", id, "--add", "0:00.1", "--library", path]).status == 0)
-        #expect(try await Cravey.run(["markers", id, "--add", "0.4", "--library", path]).status == 0)
+        #expect(try await Cravey.run(["markers", id, "--add", "0.4", "--label", "-2 dB", "--library", path]).status == 0)
         #expect(try await Cravey.run(["markers", id, "--remove", "3", "--library", path]).status == 0)
 
         // Then they are listed in time order, and --json has them, as list --json and info do
