@@ -35,7 +35,8 @@ package struct Cravey: ParsableCommand {
             (audio or video), title, notes, purpose (or null), createdAt (ISO 8601), duration \
             (seconds), filePath and thumbnailPath (relative to the library), fileSize (bytes), \
             playCount, lastPlayedAt, pinnedSlot (the Quick Play slot it is pinned to, or null: \
-            `cravey pin`) and tags (an array of words: `cravey tag`); lists are arrays of these.
+            `cravey pin`), tags (an array of words: `cravey tag`) and markers (an array of \
+            {"at": seconds, "label": text or null}: `cravey markers`); lists are arrays of these.
 
             Settings (`cravey settings`, in $XDG_CONFIG_HOME/cravey/settings.toml) hold the \
             choices you would otherwise type on every command; a flag wins over its setting. By \
@@ -54,7 +55,7 @@ package struct Cravey: ParsableCommand {
             (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
-        subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Tag.self, Pin.self, Unpin.self, Edit.self, Delete.self, DeleteAll.self,
+        subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Tag.self, Markers.self, Pin.self, Unpin.self, Edit.self, Delete.self, DeleteAll.self,
                       ImportOptions.self, Export.self, Backup.self, RestoreOptions.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
                       WaveformCommand.self, TrimOptions.self, CleanOptions.self, ShareOptions.self, TranscribeOptions.self, TranscriptOptions.self,
                       SettingsCommand.self]

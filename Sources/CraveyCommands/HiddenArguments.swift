@@ -1,6 +1,7 @@
 import Foundation
 
-/// A clip's words given on the command line (`--title`, `--notes`, `--purpose`) kept from other
+/// A clip's words given on the command line (`--title`, `--notes`, `--purpose`, a marker's
+/// `--label`) kept from other
 /// users: `/proc/PID/cmdline`, which `ps` shows, is readable by every local user for as long as
 /// the process runs (a whole recording).
 ///
@@ -12,7 +13,7 @@ import Foundation
 /// (or root) can read a process's descriptors and environment.
 public enum HiddenArguments {
     /// The options whose value is a clip's words.
-    static let options: Set<String> = ["--title", "--notes", "--purpose"]
+    static let options: Set<String> = ["--title", "--notes", "--purpose", "--label"]
     static let environmentName = "CRAVEY_ARGUMENTS_FD"
     static let memoryFileName = "cravey-arguments"
 

@@ -29,10 +29,13 @@ package struct HomeOptions: ParsableCommand {
             it; a video opens its window as `play` does, and the desktop's media keys (MPRIS) \
             act on it. While it plays: space pause, left/right 15 s, 0-9 jump to 0-90%, a click \
             on the bar goes there, [ and ] slow down and speed up by 10% (0.5x to 2x, the pitch \
-            kept), Backspace back to 1x, Escape stops.
+            kept), Backspace back to 1x, m marks the moment (its label typed after, Enter \
+            keeps it; a paste is text), , and . go to the previous and next marker, Escape \
+            stops. The selected clip's waveform shows its markers as ◆.
 
             r records from the default microphone (R with a camera records video too): the \
-            live meter and timer on the player line, space pauses, Enter or s stops and saves. \
+            live meter and timer on the player line, space pauses, m marks the moment, Enter \
+            or s stops and saves. \
             The look back then offers what `cravey record` offers (p play, t title, n notes, u \
             purpose, d discard, Enter keep), and the new clip is selected in the list.
 

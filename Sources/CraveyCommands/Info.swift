@@ -33,6 +33,7 @@ struct Info: ParsableCommand {
             ("Size", ByteCount.text(recording.fileSize)),
             ("Plays", String(recording.playCount)),
             ("Last played", recording.lastPlayedAt.map(Format.date) ?? "never"),
+            ("Markers", recording.markers.isEmpty ? "none" : "\(recording.markers.count) (`cravey markers \(Format.shortID(recording))` lists them)"),
             ("Loudness", recording.loudness?.description ?? (recording.type == .audio
                 ? "not measured yet (`cravey doctor --repair` measures it, as does playing it once)"
                 : "not measured (none if the clip has no sound; otherwise `cravey doctor --repair` measures it, as does playing it once)")),

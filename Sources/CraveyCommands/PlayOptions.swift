@@ -17,7 +17,10 @@ package struct PlayOptions: ParsableCommand {
             jump to 0-90%, Home/End to the start and the end, a click on the bar to that point \
             (xterm's mouse reporting, on only while it plays), [ and ] 10% slower and faster \
             (0.5x to 2x, the pitch kept, as mpv does; --speed starts at one), Backspace back to \
-            1x, q, Escape or Ctrl-C stop. The \
+            1x, q, Escape or Ctrl-C stop. On the terminal, m marks the moment playing (a \
+            marker, shown as ◆ on the bar; its label is typed after it, in ASCII, Enter keeps it \
+            and Escape leaves it without one) and , and . go to the previous and next marker \
+            (`cravey markers`). The \
             terminal's mode is put back on every way out (the end, a key, SIGTERM, SIGHUP, a \
             failure). Not on a terminal it plays to the end; SIGINT, SIGTERM and SIGHUP stop it, \
             and the play is counted.

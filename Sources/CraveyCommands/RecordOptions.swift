@@ -34,6 +34,11 @@ package struct RecordOptions: ParsableCommand {
             recordings; a stop that comes while the recording is starting stops it once it has \
             started. The library's record.toggle file (mode 0600) holds the recording's lock.
 
+            m on a terminal marks the moment recording (a marker of the clip once it is saved; \
+            its label is typed after it, Enter keeps it, Escape leaves it without one; the meter \
+            counts them): `cravey markers` lists them. A recording killed before it is saved \
+            keeps its sound, not its markers.
+
             Space on a terminal, or SIGUSR1 (`kill -USR1 PID`, for scripts and desktop \
             shortcuts), pauses the recording, and again resumes it: what is captured meanwhile is left out of the clip (sound and \
             video alike, in step), the joint makes no click, and --seconds counts only what was \

@@ -33,8 +33,9 @@ package struct TrimOptions: ParsableCommand {
             ends (at most 21 ms of cut sound on each side stays in the file, unplayed: the \
             decoder's preroll; a video keeps, unshown, the pictures from the keyframe before \
             the start). The clip keeps its id, title, notes, purpose, creation date and plays; \
-            its duration, size, loudness, waveform and thumbnail are remade; the old file is \
-            deleted.
+            its duration, size, loudness, waveform and thumbnail are remade, and its markers \
+            move with the sound (those in the part cut go; one at an edge stays); the old file \
+            is deleted.
 
             The replacement is one step: a crash or a power cut at any moment leaves the whole \
             old clip or the whole new one once `cravey doctor --repair` has run (cut off in one \

@@ -19,7 +19,8 @@ struct Share: AsyncParsableCommand {
         let url = URL(fileURLWithPath: command.output)
         let shows = Terminal.isInteractive && recording.duration > Self.progressAfter
         let shown = Locked(-1)
-        try await library.share(recording, to: url, title: command.title, replacing: command.force) { done in
+        try await library.share(recording, to: url, title: command.title, chapters: command.chapters,
+                                replacing: command.force) { done in
             guard shows else { return }
             let percent = Int(done * 100)
             let changed = shown.withLock { last in

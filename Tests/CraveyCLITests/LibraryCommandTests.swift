@@ -144,6 +144,46 @@ struct LibraryCommandTests {
         #expect(try library.recordings() == before)
     }
 
+    @Test("markers: --add with --label and --remove change them, the list and --json print them; a bad label, a time past the end or a number no marker has exits 64 and changes nothing")
+    func markersCommand() async throws {
+        // Given a clip of 0.5 s
+        let library = try await Fixture.library(titles: ["Talk"])
+        let recording = try #require(try library.recordings().first)
+        let path = library.url.path, id = String(recording.id.description.prefix(8))
+        let none = try await Cravey.run(["markers", id, "--library", path])
+        #expect(none.status == 0 && none.output.isEmpty && none.error.contains("has no markers"))
+
+        // When two markers are added, one labelled, and a third removed again
+        let added = try await Cravey.run(["markers", id, "--add", "0.25", "--label", "the point", "--library", path])
+        #expect(added.status == 0 && added.error.contains("1 marker now"), "\(added.error)")
+        #expect(try await Cravey.run(["markers", id, "--add", "0:00.1", "--library", path]).status == 0)
+        #expect(try await Cravey.run(["markers", id, "--add", "0.4", "--label", "-2 dB", "--library", path]).status == 0)
+        #expect(try await Cravey.run(["markers", id, "--remove", "3", "--library", path]).status == 0)
+
+        // Then they are listed in time order, and --json has them, as list --json and info do
+        #expect(try await Cravey.run(["markers", id, "--library", path]).output == "1\t0:00.100\n2\t0:00.250\tthe point\n")
+        let json = try await Cravey.run(["markers", id, "--json", "--library", path])
+        let markers = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        #expect(markers.map { $0["at"] as? Double } == [0.1, 0.25] && markers[0]["label"] is NSNull && markers[1]["label"] as? String == "the point")
+        let listed = try await Cravey.run(["list", "--json", "--library", path])
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect((objects.first?["markers"] as? [[String: Any]])?.count == 2)
+        let info = try await Cravey.run(["info", id, "--json", "--library", path])
+        #expect(info.output.contains("\"label\" : \"the point\""), "\(info.output)")
+        #expect(try await Cravey.run(["info", id, "--library", path]).output.contains("Markers:     2 (`cravey markers \(id)` lists them)"))
+
+        // When a marker is refused, nothing changes
+        let before = try library.recordings()
+        for bad in [["--add", "0.2", "--label", "bell\u{07}"], ["--add", "0.2", "--label", "\u{1B}[31mred"],
+                    ["--add", "0.2", "--label", String(repeating: "x", count: 41)], ["--add", "0.6"], ["--add", "-1"],
+                    ["--remove", "3"], ["--remove", "0"], ["--label", "no time"], ["--add", "0.1", "--remove", "1"]] {
+            let refused = try await Cravey.run(["markers", id] + bad + ["--library", path])
+            #expect(refused.status == 64, "\(bad): \(refused.status) \(refused.error)")
+        }
+        #expect(try library.recordings() == before)
+        #expect(try await Cravey.run(["markers", "0000dead", "--library", path]).status == 66)
+    }
+
     @Test("a control character in --title or --notes exits 64 naming it; list, quickplay, info, delete and doctor show a stored one escaped")
     func controlCharacters() async throws {
         let library = try await Fixture.library(titles: ["Breathe", "Other"])

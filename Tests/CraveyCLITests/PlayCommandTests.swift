@@ -289,6 +289,31 @@ struct PlayCommandTests {
         #expect(output[on.upperBound...].contains("\u{1B}[?1000l\u{1B}[?1006l"), "and turned off")
     }
 
+    @Test("on a terminal: m marks the moment, the label typed after it (q in it is the label's) is kept with Enter and the bar shows ◆; , goes back to the marker; the library has it")
+    func terminalMarkers() async throws {
+        // Given a 40 s clip playing on a terminal, at 0:01
+        let play = try await playingOnTerminal()
+        let terminal = play.terminal
+        #expect(try await play.shown("m mark"), "\(terminal.output)")
+        #expect(try await play.shown("0:01 ["), "\(terminal.output)")
+
+        // When m is typed, then a label with a q in it and Enter
+        terminal.type("m")
+        #expect(try await play.shown("label: "), "\(terminal.output)")
+        terminal.type("intro q\r")
+
+        // Then the bar shows the marker, and , after a jump to 50% goes back to it
+        terminal.type("5")
+        #expect(try await play.shown("0:20 ["), "\(terminal.output)")
+        #expect(try await play.shown(oneOf: ["◆"], after: "0:20 ["), "the bar shows the marker: \(terminal.output)")
+        terminal.type(",")
+        #expect(try await play.shown(oneOf: ["0:01 [", "0:02 [", "0:03 ["], after: "0:20 ["), ", goes back to the marker: \(terminal.output)")
+        terminal.type("q")
+        _ = try await play.expectStoppedAndCounted()
+        let markers = try play.library.recording(matching: play.id).markers
+        #expect(markers.count == 1 && markers.first?.label == "intro q" && (500...3000).contains(markers.first?.milliseconds ?? 0), "\(markers)")
+    }
+
     @Test("on a terminal, Escape and Ctrl-C stop and count as q does; the terminal mode is restored",
           arguments: ["\u{1B}", "\u{03}"])
     func terminalStopKeys(key: String) async throws {

@@ -57,7 +57,7 @@ struct RecordCommandTests {
         #expect(result.status == 0, "\(result.error)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["id", "type", "title", "notes", "purpose", "createdAt", "duration", "filePath",
-                                     "thumbnailPath", "fileSize", "playCount", "lastPlayedAt", "pinnedSlot", "tags"])
+                                     "thumbnailPath", "fileSize", "playCount", "lastPlayedAt", "pinnedSlot", "tags", "markers"])
         #expect(object["purpose"] is NSNull && object["lastPlayedAt"] is NSNull && object["pinnedSlot"] is NSNull)
         #expect((object["title"] as? String)?.hasPrefix("Recording ") == true)
         #expect(ISO8601DateFormatter().date(from: object["createdAt"] as? String ?? "") != nil)

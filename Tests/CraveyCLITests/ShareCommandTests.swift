@@ -124,4 +124,44 @@ struct ShareCommandTests {
         let unknown = try await Cravey.run(["share", "0000", "--output", existing.path, "--force", "--library", library.path])
         #expect(unknown.status == 66)
     }
+
+    @Test("--chapters writes the markers as chapters (ffprobe -show_chapters: each from its marker to the next, titled by its label or Marker N, after a Start chapter) in m4a and mp3; without it no chapter and no label; opus, ogg, wav and a clip without markers are refused (64)")
+    func chapters() async throws {
+        // Given a 3 s clip marked at 0.5 s ("Intro") and 2 s (no label)
+        let (id, _) = try await imported()
+        let plain = temporaryFolder().appendingPathComponent("plain.m4a")
+        #expect(try await Cravey.run(["share", id, "--output", plain.path, "--chapters", "--library", library.path]).status == 64)
+        for (time, label) in [("0.5", ["--label", "Intro"]), ("2", [])] {
+            try #require(try await Cravey.run(["markers", id, "--add", time] + label + ["--library", library.path]).status == 0)
+        }
+
+        for ext in ["m4a", "mp3"] {
+            // When it is shared with --chapters
+            let output = temporaryFolder().appendingPathComponent("chaptered.\(ext)")
+            let shared = try await Cravey.run(["share", id, "--output", output.path, "--chapters", "--library", library.path])
+            try #require(shared.status == 0, "\(ext): \(shared.error)")
+
+            // Then ffprobe reads the chapters where the markers are, up to the next and the end
+            let probed = try await run("ffprobe", ["-v", "error", "-show_chapters", "-of", "json", output.path]).output
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(probed.utf8)) as? [String: Any])
+            let chapters = try #require(object["chapters"] as? [[String: Any]], "\(ext): \(probed)")
+            let times = chapters.map { (Double($0["start_time"] as? String ?? "") ?? -1, Double($0["end_time"] as? String ?? "") ?? -1) }
+            let titles = chapters.map { ($0["tags"] as? [String: Any])?["title"] as? String }
+            #expect(titles == ["Start", "Intro", "Marker 2"], "\(ext): \(probed)")
+            #expect(times.count == 3 && abs(times[0].0) < 0.002 && abs(times[0].1 - 0.5) < 0.002 && abs(times[1].0 - 0.5) < 0.002
+                    && abs(times[1].1 - 2) < 0.002 && abs(times[2].0 - 2) < 0.002 && abs(times[2].1 - 3) < 0.05, "\(ext): \(times)")
+            #expect(abs(try await Witness.ffprobe(output).duration - 3) < 0.1, "\(ext): ffprobe")
+        }
+
+        // Without --chapters: no chapter, and no label anywhere in the bytes; .wav refused
+        let unasked = temporaryFolder().appendingPathComponent("unasked.m4a")
+        try #require(try await Cravey.run(["share", id, "--output", unasked.path, "--library", library.path]).status == 0)
+        #expect(try await run("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv", unasked.path]).output.isEmpty)
+        #expect(try Data(contentsOf: unasked).range(of: Data("Intro".utf8)) == nil)
+        for ext in ["wav", "opus", "ogg"] {
+            let refusedFile = temporaryFolder().appendingPathComponent("chaptered.\(ext)")
+            let refused = try await Cravey.run(["share", id, "--output", refusedFile.path, "--chapters", "--library", library.path])
+            #expect(refused.status == 64 && !FileManager.default.fileExists(atPath: refusedFile.path), "\(ext): \(refused.error)")
+        }
+    }
 }

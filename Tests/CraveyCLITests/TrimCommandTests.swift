@@ -224,12 +224,17 @@ struct TrimCommandTests {
         #expect(accepted.status == 0 && abs(duration - 1.5) < 0.001, "\(accepted.output)")
     }
 
-    @Test("killed at each of its file steps (every rename, unlink, flush and commit, by strace), then repaired: the whole old clip or the whole new one, never lost, never two")
+    @Test("killed at each of its file steps (every rename, unlink, flush and commit, by strace), then repaired: the whole old clip or the whole new one, its markers those of its media, never lost, never two")
     func killedAtEachStep() async throws {
         let seed = temporaryFolder().appendingPathComponent("seed")
         let result = try await Cravey.run(["import", try await Fixture.audio(seconds: 1).path, "--title", "Step", "--library", seed.path])
         try #require(result.status == 0)
         let id = try #require(RecordingID(result.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Marked before, at, inside, at the end of and after the part kept (0.2-0.8 s)
+        for (time, label) in [("0.1", "before"), ("0.2", "start"), ("0.5", "middle"), ("0.8", "end"), ("0.9", "after")] {
+            let marked = try await Cravey.run(["markers", id.uuid.uuidString, "--add", time, "--label", label, "--library", seed.path])
+            try #require(marked.status == 0, "\(marked.error)")
+        }
         var states: [String: Int] = [:]
         for call in ["renameat", "unlinkat", "fsync", "fdatasync"] {
             for when in 1...60 {
@@ -263,11 +268,16 @@ struct TrimCommandTests {
         let probed = try await Witness.ffprobe(media).duration
         guard size == row.fileSize, abs(probed - row.duration) < 0.005, copy.recording.duration == row.duration,
               copy.recording.fileSize == row.fileSize, copy.recording.loudness == row.loudness, copy.plays.count == row.playCount,
-              abs(peaks.duration - row.duration) < 0.03 else {
+              copy.recording.markers == row.markers, abs(peaks.duration - row.duration) < 0.03 else {
             return "inconsistent: row \(row.duration) s \(row.fileSize) B, media \(probed) s \(size) B, copy \(copy.recording.duration) s "
                 + "\(copy.recording.fileSize) B, waveform \(peaks.duration) s"
         }
-        if abs(row.duration - 1) < 0.005 { return "old" }
-        return abs(row.duration - 0.6) < 0.005 ? "new" : "inconsistent: \(row.duration) s"
+        // The markers are those of the media in place: all five, or the three kept moved back by 0.2 s
+        let marks = row.markers.map { "\($0.milliseconds) \($0.label ?? "")" }
+        if abs(row.duration - 1) < 0.005 {
+            return marks == ["100 before", "200 start", "500 middle", "800 end", "900 after"] ? "old" : "inconsistent: the old clip with markers \(marks)"
+        }
+        guard abs(row.duration - 0.6) < 0.005 else { return "inconsistent: \(row.duration) s" }
+        return marks == ["0 start", "300 middle", "600 end"] ? "new" : "inconsistent: the new clip with markers \(marks)"
     }
 }

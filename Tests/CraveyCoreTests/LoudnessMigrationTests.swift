@@ -84,7 +84,7 @@ struct LoudnessMigrationTests {
         #expect(try encoder.encode(measured) == (try encoder.encode(plain)))
         let keys = try #require(try JSONSerialization.jsonObject(with: RecordingJSON.encode(measured)) as? [String: Any]).keys
         #expect(Set(keys) == ["createdAt", "duration", "fileSize", "filePath", "id", "lastPlayedAt", "notes", "playCount",
-                              "pinnedSlot", "purpose", "tags", "thumbnailPath", "title", "type"])
+                              "markers", "pinnedSlot", "purpose", "tags", "thumbnailPath", "title", "type"])
         // Decoding the JSON gives the row without a measurement.
         #expect(try Recording.jsonDecoder().decode(Recording.self, from: RecordingJSON.encode(measured)).loudness == nil)
     }

@@ -11,7 +11,8 @@ struct RecordingFieldsTests {
     static let full = Recording(id: RecordingID(), type: .video, title: "Breathe \"slowly\"", notes: "for the evening\nand after",
                                 purpose: .craving, createdAt: Date(timeIntervalSince1970: 1_790_000_000.123),
                                 duration: 12.5, filePath: "Recordings/video_x.mp4", thumbnailPath: "Recordings/Thumbnails/video_x.jpg",
-                                fileSize: 123_456, playCount: 7, lastPlayedAt: Date(timeIntervalSince1970: 1_790_100_000.5))
+                                fileSize: 123_456, playCount: 7, lastPlayedAt: Date(timeIntervalSince1970: 1_790_100_000.5),
+                                markers: [ClipMarker(milliseconds: 1500, label: "the \"turn\""), ClipMarker(milliseconds: 12_000, label: nil)])
 
     static let keys = Set(Recording.CodingKeys.allCases.map(\.rawValue))
 

@@ -95,7 +95,7 @@ struct HomeMediaTests {
     func recordingLine() async throws {
         var home = try Self.recording(try await HomeBrowsingTests.fiveClips())
         #expect(home.playerLine == " ● starting to record…")
-        #expect(home.status == "space pause · Enter or s stop and save · q save and quit · ? help")
+        #expect(home.status == "space pause · Enter or s stop and save · q save and quit · m mark · ? help")
         home.send(.recorded(.level(AudioLevel(rms: -20, peak: -6, elapsed: 1.5)), paused: false))
         #expect(home.playerLine.hasPrefix(" ●") && home.playerLine.contains("0:01"))
     }
@@ -115,6 +115,57 @@ struct HomeMediaTests {
         #expect(home.selected?.title == "Call Sam")
         #expect(home.press(.character("q")) == [.stopRecording])
         #expect(home.state.quitting && !home.state.finished)
+    }
+
+    @Test("m while a clip plays marks the moment; the keys after it are its label's (a paste is text) until Enter keeps it; , and . go to the previous and next marker; the bar shows them")
+    func markWhilePlaying() async throws {
+        // Given a minute-long clip playing at 10 s
+        var (home, morning) = try await Self.playing()
+        let minute = { (position: Double) in PlaybackEvent(state: .playing, position: position, duration: 60, speed: 1) }
+        home.send(.played(minute(10)))
+
+        // When m is pressed, a label typed (a space, q and a paste in it) and Enter pressed
+        #expect(home.press(.character("m")) == [.mark(morning.id, ClipMarker(milliseconds: 10_000, label: nil))])
+        #expect(home.playerLine.contains("◆ 0:10 label: ▏"), "\(home.playerLine)")
+        // Its key is in the table: the status line shows it where there is room, and ? always
+        #expect(KeyTable.labels(.playing).contains("m mark") && KeyTable.help(width: 200).joined().contains(", . the previous, next marker"))
+        #expect(home.type("to q").isEmpty && home.press(.backspace, .paste("quit")).isEmpty)
+        #expect(home.playerLine.contains("label: to quit▏"))
+        #expect(home.press(.enter) == [.mark(morning.id, ClipMarker(milliseconds: 10_000, label: "to quit"))])
+
+        // Then the keys are the player's again; a second marker at 30 s, left without a label
+        #expect(home.press(.character("5")) == [.player(.seek(fraction: 0.5))])
+        home.send(.played(minute(30)))
+        #expect(home.press(.character("m"), .escape) == [.mark(morning.id, ClipMarker(milliseconds: 30_000, label: nil))])
+        #expect(home.state.media.playing?.markers.markers == [ClipMarker(milliseconds: 10_000, label: "to quit"), ClipMarker(milliseconds: 30_000, label: nil)])
+        #expect(home.playerLine.filter { $0 == "◆" }.count == 2)
+
+        // , and . go to the previous and next marker; , just after one goes to the one before
+        home.send(.played(minute(20)))
+        #expect(home.press(.character(".")) == [.player(.seek(fraction: 30.0 / 60))])
+        #expect(home.press(.character(",")) == [.player(.seek(fraction: 10.0 / 60))])
+        home.send(.played(minute(30.5)))
+        #expect(home.press(.character(",")) == [.player(.seek(fraction: 10.0 / 60))])
+        #expect(home.press(.character(".")).isEmpty)
+        home.send(.played(minute(5)))
+        #expect(home.press(.character(",")) == [.player(.seek(fraction: 0))])
+        // A line break pasted into a label is refused: the paste is not taken
+        home.press(.character("m"))
+        #expect(home.press(.paste("two\nlines")).isEmpty && home.message?.contains("the paste was not taken") == true)
+    }
+
+    @Test("m while recording marks the moment the meter shows, its label typed after (space is the label's then); the recorder keeps them for the clip it saves")
+    func markWhileRecording() async throws {
+        var home = try Self.recording(try await HomeBrowsingTests.fiveClips())
+        home.send(.recorded(.level(AudioLevel(rms: -20, peak: -6, elapsed: 1.5)), paused: false))
+        #expect(home.press(.character("m")).isEmpty)
+        #expect(home.press(.character(" ")).isEmpty && home.type("go").isEmpty)
+        #expect(home.playerLine.contains("◆ 0:02 label:  go▏"), "\(home.playerLine)")
+        #expect(home.press(.enter).isEmpty)
+        #expect(home.state.media.capture?.markers.finished == [ClipMarker(milliseconds: 1500, label: "go")])
+        #expect(home.playerLine.contains("◆ 1"), "\(home.playerLine)")
+        // Space pauses again once the label is kept
+        #expect(home.press(.character(" ")) == [.pauseRecording])
     }
 
     @Test("a recording saved opens its look back: the player line says it is saved, the status line gives the look back's keys, the clip is selected")

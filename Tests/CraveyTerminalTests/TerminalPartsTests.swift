@@ -1,4 +1,4 @@
-import CraveyKit
+@testable import CraveyKit
 import Testing
 @testable import CraveyTerminal
 
@@ -22,6 +22,16 @@ struct TerminalPartsTests {
         #expect(KeyReader.key(startingAt: bytes(" "))! == (.character(" "), 1))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[")) == nil)
         #expect(KeyReader.key(startingAt: bytes("\u{1B}")) == nil)
+    }
+
+    @Test("the player line's bar shows a clip's markers as ◆, each in the column of its thirtieth of the clip (its end in the last)")
+    func markersOnTheBar() {
+        let markers = [ClipMarker(milliseconds: 0, label: nil), ClipMarker(milliseconds: 14_999, label: "x"), ClipMarker(milliseconds: 30_000, label: nil)]
+        #expect(ProgressLine.columns(of: markers, duration: 30) == [0, 14, 29])
+        #expect(ProgressLine.columns(of: markers, duration: 0).isEmpty && ProgressLine.columns(of: markers, duration: 30, width: 0).isEmpty)
+        let line = ProgressLine(duration: 30, waveform: nil, colour: false)
+        let drawn = line.draw(PlaybackEvent(state: .playing, position: 0, duration: 30, speed: 1), markers: markers)
+        #expect(drawn.filter { $0 == "◆" }.count == 3 && drawn.contains("[◆░"), "\(drawn)")
     }
 
     @Test("the layout gives every block a place from 40x10 up; 18 rows give Quick Play its own lines, 22 the details four; 86 columns the full date")

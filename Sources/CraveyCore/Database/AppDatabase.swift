@@ -244,6 +244,13 @@ package struct AppDatabase: Sendable {
                 t.add(column: "tags", .text).notNull().defaults(to: "")
             }
         }
+        // A clip's markers, as ``ClipMarker/stored(_:)`` writes them: "12.345 chorus" a line, ""
+        // for none.
+        migrator.registerMigration("markers") { db in
+            try db.alter(table: "recording") { t in
+                t.add(column: "markers", .text).notNull().defaults(to: "")
+            }
+        }
         return migrator
     }
 }

@@ -29,7 +29,7 @@ extension Recording {
                   duration: duration.isFinite && Bounds.duration.contains(duration) ? duration : 0, filePath: row[7],
                   thumbnailPath: row[8], fileSize: row[9], playCount: max(playCount, 0),
                   lastPlayedAt: Self.storedDate(row[11]), pinnedSlot: Self.slot(row[12]), tags: ClipTags.parse(row[13]),
-                  loudness: Self.loudness(row[14], row[15]))
+                  markers: ClipMarker.parse(row[14]), loudness: Self.loudness(row[15], row[16]))
     }
 
     /// A stored Quick Play slot; one no slot has (a database edited by hand) is none.

@@ -236,11 +236,13 @@ package struct RecordingRepository {
     }
 
     /// Stores what a recording's new media is (a trim, a clean-up): its length, size, loudness and
-    /// thumbnail. Returns the row as it now is; `.notFound` when it is gone.
+    /// thumbnail, and its markers moved with the sound, in one row write. Returns the row as it
+    /// now is; `.notFound` when it is gone.
     @discardableResult
     package func updateMedia(of id: RecordingID, duration: Double, fileSize: Int64, loudness: LoudnessMeasurement?,
-                             thumbnailPath: String?) throws -> Recording {
+                             thumbnailPath: String?, markers: [ClipMarker]) throws -> Recording {
         try update(id, [
+            Recording.Columns.markers.set(to: ClipMarker.stored(markers)),
             Recording.Columns.duration.set(to: duration),
             Recording.Columns.fileSize.set(to: fileSize),
             Recording.Columns.loudnessIntegrated.set(to: loudness?.integrated),

@@ -32,6 +32,7 @@ package struct ClipVersion: Sendable, Equatable {
         shown.playCount = current.playCount
         shown.lastPlayedAt = current.lastPlayedAt
         shown.pinnedSlot = current.pinnedSlot
+        shown.markers = current.markers  // a trim moves the markers as they are at its commit
         shown.loudness = current.loudness
         return shown == current && media == self.media
     }

@@ -42,6 +42,13 @@ extension Recording {
         if tags.count > ClipTags.maxCount || Set(tags).count != tags.count || tags != tags.sorted() {
             problems.append("tags: \(tags.count) tags, sorted and each once, at most \(ClipTags.maxCount)")
         }
+        for marker in markers where (try? ClipMarker.checkedLabel(marker.label)) != marker.label || marker.milliseconds < 0
+            || marker.seconds > duration + 0.05 {
+            problems.append("markers: the one at \(marker.seconds) s is not a marker cravey gives (within the clip, a label of at most \(ClipMarker.maxLabelLength) printable characters)")
+        }
+        if markers.count > ClipMarker.maxCount || zip(markers, markers.dropFirst()).contains(where: { $0.milliseconds >= $1.milliseconds }) {
+            problems.append("markers: \(markers.count) markers, in time order and one a millisecond, at most \(ClipMarker.maxCount)")
+        }
         if fileSize < 0 { problems.append("fileSize: \(fileSize) is negative") }
         if let plays, playCount != plays.count {
             problems.append("playCount: \(playCount) is not the count of its \(plays.count) play\(plays.count == 1 ? "" : "s")")

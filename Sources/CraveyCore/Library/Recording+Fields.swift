@@ -75,6 +75,8 @@ extension Recording {
         Field(.pinnedSlot, \.pinnedSlot, stored: { $0 }, json: { $1.optional($0.pinnedSlot) { $0.append(String($1)) } }),
         Field(.tags, \.tags, stored: { ClipTags.stored($0) }, json: { $1.strings($0.tags) }, cell: { $0.joined(separator: " ") },
               required: false),
+        Field(.markers, \.markers, stored: { ClipMarker.stored($0) }, json: { $1.markers($0.markers) },
+              cell: { ClipMarker.stored($0).replacingOccurrences(of: "\n", with: "; ") }, required: false),
     ]
 
     /// The fields in the JSON's order: keys sorted.

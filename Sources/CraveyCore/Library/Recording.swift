@@ -51,6 +51,10 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     /// The words a person tagged the clip with (`cravey tag`): lower case, sorted, each once
     /// (`ClipTags`). A record written before clips had tags reads as having none.
     public var tags: [String]
+    /// The moments a person marked in the clip, in time order (``ClipMarker``); a trim moves
+    /// them with the sound and drops the ones cut. A record written before clips had markers
+    /// reads as having none.
+    public var markers: [ClipMarker]
     /// How loud the clip is; nil until it has been measured (when saved or imported, by
     /// `doctor --repair`, or at its first play). Stored in the database only: the JSON that
     /// `--json` and the export print has no such field.
@@ -60,13 +64,14 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     /// its own (``Columns/loudnessIntegrated``, ``Columns/loudnessTruePeak``).
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, type, title, notes, purpose, createdAt, duration, filePath, thumbnailPath
-        case fileSize, playCount, lastPlayedAt, pinnedSlot, tags
+        case fileSize, playCount, lastPlayedAt, pinnedSlot, tags, markers
     }
 
     package init(id: RecordingID = RecordingID(), type: RecordingType, title: String, notes: String? = nil,
                 purpose: RecordingPurpose? = nil, createdAt: Date = Date(), duration: Double,
                 filePath: String, thumbnailPath: String? = nil, fileSize: Int64,
                 playCount: Int = 0, lastPlayedAt: Date? = nil, pinnedSlot: Int? = nil, tags: [String] = [],
+                markers: [ClipMarker] = [],
                 loudness: LoudnessMeasurement? = nil) {
         self.id = id
         self.type = type
@@ -82,6 +87,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
         self.lastPlayedAt = lastPlayedAt
         self.pinnedSlot = pinnedSlot
         self.tags = tags
+        self.markers = markers
         self.loudness = loudness
     }
 }
@@ -105,6 +111,8 @@ extension Recording: FetchableRecord, PersistableRecord {
         static let pinnedSlot = Column(CodingKeys.pinnedSlot)
         /// The tags as ``ClipTags/stored(_:)`` writes them: " calm sister ", or "" for none.
         static let tags = Column(CodingKeys.tags)
+        /// The markers as ``ClipMarker/stored(_:)`` writes them: a line each, "" for none.
+        static let markers = Column(CodingKeys.markers)
         /// Integrated loudness in LUFS (-Inf for a silent clip); NULL: not measured.
         static let loudnessIntegrated = Column("loudnessIntegrated")
         /// True peak in dBTP (-Inf for digital silence); NULL: not measured.

@@ -112,6 +112,19 @@ struct JSONBuffer {
         append("]")
     }
 
+    /// A clip's markers on one line: `[{"at" : 12.345, "label" : "chorus"}]`.
+    mutating func markers(_ markers: [ClipMarker]) {
+        append("[")
+        for (index, marker) in markers.enumerated() {
+            append(index > 0 ? ", {\"at\" : " : "{\"at\" : ")
+            number(marker.seconds)
+            append(", \"label\" : ")
+            optional(marker.label) { $0.string($1) }
+            append("}")
+        }
+        append("]")
+    }
+
     /// An optional value: `null`, or the value as `write` writes it.
     mutating func optional<Value>(_ value: Value?, _ write: (inout JSONBuffer, Value) -> Void) {
         if let value { write(&self, value) } else { append("null") }

@@ -46,6 +46,29 @@ extension RecordingLibrary {
         try store.write { tx in try ClipTags(tx.db).change(id, adding: adding, removing: removing) }
     }
 
+    /// Marks a moment of a recording, `seconds` from its start (to the millisecond), with an
+    /// optional label held to what a title is held to (``ClipMarker``); a marker already at that
+    /// millisecond takes the label, if one is given (its label given afterwards). One transaction; its copy (and so
+    /// its backups) keeps it. Returns the row as it now is.
+    ///
+    /// Throws ``CraveyError``: `.notFound` for a recording not in the library, `.invalidInput`
+    /// for a label refused, a time past the clip's end, or more than 500 markers (nothing
+    /// changes).
+    @discardableResult
+    public func addMarker(to id: RecordingID, at seconds: Double, label: String? = nil) throws -> Recording {
+        let marker = try ClipMarker(at: seconds, label: label)
+        return try store.write { tx in try ClipMarkers(tx.db).add(marker, to: id) }
+    }
+
+    /// Removes a recording's `number`th marker (from 1, in time order). One transaction.
+    ///
+    /// Throws ``CraveyError``: `.notFound` for a recording not in the library, `.invalidInput`
+    /// for a number no marker of it has (nothing changes).
+    @discardableResult
+    public func removeMarker(_ number: Int, of id: RecordingID) throws -> Recording {
+        try store.write { tx in try ClipMarkers(tx.db).remove(number, of: id) }
+    }
+
     /// Pins a recording to a Quick Play slot (1 to ``quickPlayCount``), where it stays whatever
     /// its play count: `slot` nil keeps the slot it is pinned to, or takes the first free one.
     /// A recording already in the slot is unpinned, and returned as `displaced`. The change is

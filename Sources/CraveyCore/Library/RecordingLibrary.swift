@@ -12,7 +12,7 @@ import Foundation
 /// | what | methods | file |
 /// |---|---|---|
 /// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay(tagged:)``, ``tags()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
-/// | change words and plays, tag, pin, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``tag(_:adding:removing:)``, ``pin(_:slot:)``, ``unpin(_:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
+/// | change words and plays, tag, mark, pin, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``tag(_:adding:removing:)``, ``addMarker(to:at:label:)``, ``removeMarker(_:of:)``, ``pin(_:slot:)``, ``unpin(_:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
 /// | export, back up | ``export(_:raw:tagged:exportDate:)``, ``backup(to:replacing:encryptingWith:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
 /// | restore | `restore(from:passphrase:progress:)` | `CraveyKit/Library/RecordingLibrary+Restore.swift` |
 /// | record | `record(_:)` | `CraveyKit/Library/RecordingLibrary+Record.swift` |

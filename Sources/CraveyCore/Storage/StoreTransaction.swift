@@ -151,21 +151,25 @@ package final class StoreTransaction {
     /// clean-up), in the place of its media, in one rename, and returns its size. The old media
     /// goes with the rename: what was cut is gone.
     ///
-    /// The clip's journal (``ClipFiles/Part/journal``) is written and flushed first and goes
-    /// after the commit: a crash anywhere in between leaves it, and a repair then makes what the
-    /// clip owns (its length, size, loudness, waveform, thumbnail, copy) again from whichever
-    /// media is in place, the old or the new, so the clip is whole either way. The caller writes
-    /// the rest in the same transaction: the row's new facts, the waveform and thumbnail.
-    package func replaceMedia(of clip: ClipFiles, with file: StoredFile) throws -> Int64 {
+    /// The clip's journal (``ClipFiles/Part/journal``, ``ReplacementJournal``: the new file's
+    /// name and inode, and `markers`, the clip's markers with the new media) is written and
+    /// flushed first and goes after the commit: a crash anywhere in between leaves it, and a
+    /// repair then makes what the clip owns (its length, size, loudness, waveform, thumbnail,
+    /// copy) again from whichever media is in place, the old or the new, with that media's
+    /// markers, so the clip is whole either way. The caller writes the rest in the same
+    /// transaction: the row's new facts and `markers`, the waveform and thumbnail.
+    package func replaceMedia(of clip: ClipFiles, with file: StoredFile, markers: [ClipMarker]) throws -> Int64 {
         let journal = clip.file(.journal)!
-        try files.writeAtomically(journal, doing: "start replacing the media of") { try $0.write(Data(file.name.utf8)) }
-        journals.append(journal)
         let size: Int64
         do {
             let descriptor = try files.open(file)
             defer { try? descriptor.close() }
             var info = stat()
-            guard fsync(descriptor.rawValue) == 0, fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+            guard fstat(descriptor.rawValue, &info) == 0 else { throw Errno(rawValue: errno) }
+            let written = ReplacementJournal(media: file.name, inode: UInt64(info.st_ino), markers: markers)
+            try files.writeAtomically(journal, doing: "start replacing the media of") { try $0.write(written.data) }
+            journals.append(journal)
+            guard fsync(descriptor.rawValue) == 0 else { throw Errno(rawValue: errno) }
             size = Int64(info.st_size)
             try files.rename(file, to: clip.media())
             try files.sync(.recordings)

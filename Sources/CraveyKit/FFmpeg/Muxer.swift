@@ -131,6 +131,34 @@ final class Muxer {
         for (key, value) in tags.sorted(by: { $0.key < $1.key }) { av_dict_set(&context.pointee.metadata, key, value, 0) }
     }
 
+    /// Gives the file chapters, each from its start to its end in milliseconds, with its title
+    /// (MP4's chapter track and Nero `chpl`, MP3's ID3v2 `CHAP` frames, Ogg's `CHAPTER` comments;
+    /// a muxer without chapters, WAV's, writes none). Before ``writeHeader(options:)``; the
+    /// context frees them. The corresponding C functions are `av_calloc`, `av_mallocz` and
+    /// `av_dict_set`.
+    func addChapters(_ chapters: [(start: Int64, end: Int64, title: String)]) throws(FFmpegError) {
+        guard !chapters.isEmpty else { return }
+        precondition(context.pointee.chapters == nil, "the muxer of \(file.url.path) was given chapters twice")
+        guard let list = av_calloc(chapters.count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride) else {
+            throw FFmpegError.outOfMemory
+        }
+        let pointers = list.assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self)
+        context.pointee.chapters = pointers
+        for (index, chapter) in chapters.enumerated() {
+            // Counted as each is in place: avformat_free_context frees those it counts.
+            guard let made = av_mallocz(MemoryLayout<AVChapter>.stride)?.assumingMemoryBound(to: AVChapter.self) else {
+                throw FFmpegError.outOfMemory
+            }
+            made.pointee.id = Int64(index + 1)
+            made.pointee.time_base = AVRational(num: 1, den: 1000)
+            made.pointee.start = chapter.start
+            made.pointee.end = chapter.end
+            av_dict_set(&made.pointee.metadata, "title", chapter.title, 0)
+            pointers[index] = made
+            context.pointee.nb_chapters = UInt32(index + 1)
+        }
+    }
+
     /// Writes the container header with muxer options such as `movflags`.
     /// The corresponding C function is `avformat_write_header`.
     func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {

@@ -12,9 +12,10 @@ extension ClipFinisher {
         /// The clip as it was when its new media was made from it, or as the question that
         /// led to the change showed it: the replacement is refused once it is no longer so.
         var source: ClipVersion
-        /// The stretch of the old media the new one is, exactly, in seconds (a trim): the
-        /// transcript's words are moved to it. Nil (a clean-up, whose sound is another) drops
-        /// the transcript, which `cravey transcribe` makes again.
+        /// The stretch of the old media the new one is, exactly, in seconds (a trim's
+        /// `start...end`): the clip's markers move with it (the ones outside go), and so do its
+        /// transcript's words. Nil (a clean-up): the markers keep their times, and the
+        /// transcript, whose sound is another, goes (`cravey transcribe` makes it again).
         var kept: ClosedRange<Double>? = nil
     }
 
@@ -45,8 +46,10 @@ extension ClipFinisher {
     }
 
     /// Replaces a clip's media with `replacement`'s, and with it everything derived from the
-    /// media (its row's duration, size, loudness and thumbnail path, its waveform, its thumbnail,
-    /// its own copy, its transcript: shifted to a trim's ``Replacement/kept``, else dropped), in one transaction of the store; its id, title, notes, purpose, creation
+    /// media (its row's duration, size, loudness and thumbnail path, its markers moved with the
+    /// sound as they are at the commit, its waveform, its thumbnail, its own copy, its transcript:
+    /// shifted to a trim's ``Replacement/kept``, else dropped), in one transaction of the store;
+    /// its id, title, notes, purpose, creation
     /// date and plays stay. The old media is gone with the rename that puts the new one in its
     /// place: what was cut is gone. Returns the row as it now is.
     ///
@@ -65,7 +68,8 @@ extension ClipFinisher {
         defer { store.remove(replacement.file) }  // gone already once it took the clip's name
         return try store.write { tx in
             let current = try tx.expect(replacement.source)
-            let size = try tx.replaceMedia(of: clip, with: replacement.file)
+            let markers = replacement.kept.map { ClipMarker.kept(current.markers, from: $0.lowerBound, to: $0.upperBound) } ?? current.markers
+            let size = try tx.replaceMedia(of: clip, with: replacement.file, markers: markers)
             do {
                 var thumbnail: String?
                 if let jpeg = measured.thumbnail, clip.type == .video {
@@ -85,7 +89,7 @@ extension ClipFinisher {
                     }
                 }
                 return try tx.repository.updateMedia(of: id, duration: measured.duration, fileSize: size,
-                                                     loudness: measured.loudness, thumbnailPath: thumbnail)
+                                                     loudness: measured.loudness, thumbnailPath: thumbnail, markers: markers)
             } catch {
                 throw CraveyError(.cannotWrite, "The new version of \"\(current.title)\" is in place, but what it owns could not all be written (\((error as? CraveyError)?.message ?? "\(error)")).",
                                   advice: .registerWithRepair, underlying: error)

@@ -248,20 +248,25 @@ extension RecordingLibrary {
 
     /// Finishes the replacements of clips' media a crash cut off (a trim, a clean-up): whichever
     /// media is in place, the old or the new, the clip's length, size, loudness, waveform,
-    /// thumbnail and copy are made again from it, so the clip is whole, and its transcript goes;
-    /// then its journal goes.
+    /// thumbnail and copy are made again from it, so the clip is whole; its markers are those of
+    /// the media in place (the journal's when it is the new media, by its inode: a trim's moved
+    /// markers; the row's when it is the old), and its transcript goes; then its journal goes.
     private func finishReplacements(_ report: inout RepairReport) throws {
         for path in report.interruptedReplacements {
             guard let journal = StoredFile(path: path), let clip = StoredName(journal)?.clip else { continue }
             let media = clip.media()
             let measured = try? ClipFinisher(store: store).measure(media, type: clip.type)  // media that no longer reads keeps its row's facts
             let size = store.status(of: media).size
+            let written = store.contents(of: journal, atMost: 1 << 20).flatMap(ReplacementJournal.init)
+            let inPlace = store.files?.information(about: media).map { UInt64($0.st_ino) }
+            let newMarkers = written?.inode != nil && written?.inode == inPlace ? written?.markers : nil
             try store.write { tx in
                 if let current = try tx.repository.recording(clip.id), let measured, let size {
                     let thumbnail = try measured.thumbnail.map { try tx.store($0, as: .thumbnail, of: clip).path } ?? current.thumbnailPath
                     if let waveform = measured.waveform { try tx.store(waveform.audiowaveformData(), as: .waveform, of: clip) }
                     try tx.repository.updateMedia(of: clip.id, duration: measured.duration, fileSize: size,
-                                                  loudness: measured.loudness, thumbnailPath: thumbnail)
+                                                  loudness: measured.loudness, thumbnailPath: thumbnail,
+                                                  markers: newMarkers ?? current.markers)
                 }
                 // Its words' times may be the old media's or the new's: it goes, never stale
                 // (`cravey transcribe` makes it again).

@@ -77,8 +77,9 @@ extension RecordingLibrary {
     /// Cuts `recording` to the part from `start` to `end` seconds, exactly and without
     /// re-encoding (``Muxer/trim(_:into:format:from:to:)``: the MP4 edit list), and replaces it
     /// in one durable step: its id, title, notes, purpose, creation date and plays stay; its
-    /// duration, size, loudness, waveform and thumbnail are those of the part kept. The cut parts
-    /// are deleted with the old file and cannot be recovered. Returns the row as it now is.
+    /// duration, size, loudness, waveform and thumbnail are those of the part kept, and its
+    /// markers move with the sound (those in the part cut go) in the same row write. The cut
+    /// parts are deleted with the old file and cannot be recovered. Returns the row as it now is.
     ///
     /// The cut is made only while the clip is still as `recording` is and its media was when the
     /// cut began.
@@ -211,8 +212,11 @@ extension RecordingLibrary {
     /// ``export(_:raw:to:replacing:)`` refuses: a place inside the library, something already at
     /// `url` unless `replacing`, anything there that is not a regular file; and an extension of
     /// no format, `.mp4` for a clip without pictures, a clip without sound, a title that is not
-    /// one. A failure leaves nothing at `url`.
-    public func share(_ recording: Recording, to url: URL, title: String? = nil, replacing: Bool = false,
+    /// one. A failure leaves nothing at `url`. With `chapters`, its markers become the file's
+    /// chapters (titled by their labels: words, so only when asked), in `.m4a`, `.mp3` and a
+    /// video's `.mp4`; refused for `.opus` and `.ogg` (FFmpeg 5.1 writes an Ogg chapter a second
+    /// late), `.wav` (no chapters) and a clip without markers.
+    public func share(_ recording: Recording, to url: URL, title: String? = nil, chapters: Bool = false, replacing: Bool = false,
                       progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws {
         guard let format = ClipRenderer.Format(of: url) else {
             throw CraveyError(.invalidInput, "Cannot share to \(url.path): its extension names no format cravey writes. End it in .m4a, .opus, .mp3, .ogg or .wav (a video also .mp4).")
@@ -221,6 +225,12 @@ extension RecordingLibrary {
             throw CraveyError(.invalidInput, "Cannot share \"\(recording.title)\" as .mp4: it has no pictures. End the file in .m4a for the same sound.")
         }
         if let title { _ = try RecordingMetadata(title: title) }
+        if chapters, ![.m4a, .mp3, .mp4].contains(format) {
+            throw CraveyError(.invalidInput, "Cannot share \"\(recording.title)\" with chapters as .\(format.rawValue): chapters are written in .m4a and .mp3 (a video also .mp4). End the file in one of those, or share without --chapters.")
+        }
+        if chapters, recording.markers.isEmpty {
+            throw CraveyError(.invalidInput, "\"\(recording.title)\" has no markers to share as chapters. Add one with `cravey markers ID --add TIME`, or share without --chapters.")
+        }
         var recording = recording
         if recording.loudness == nil {
             recording.loudness = try await onDedicatedThread(named: "cravey.loudness") { [self, recording] in
@@ -236,7 +246,7 @@ extension RecordingLibrary {
             do {
                 try writeOutside(to: url, doing: "share the clip to", replacing: replacing) { file in
                     try ClipRenderer.render(input, duration: recording.duration, gain: gain, format: format, title: title,
-                                            into: file, progress: progress)
+                                            chapters: chapters ? recording.markers : [], into: file, progress: progress)
                 }
             } catch let error as FFmpegError {
                 throw CraveyError.writing(error, to: url)
@@ -248,8 +258,9 @@ extension RecordingLibrary {
 
     /// Makes a new version of `recording`'s media with `body` (which writes it into the file it
     /// is given, reading the media from its start) and replaces the clip with it
-    /// (``ClipFinisher/replace(_:with:)``); `kept`: the stretch of the old media it is, which its
-    /// transcript's words are moved to (nil drops the transcript). Blocking.
+    /// (``ClipFinisher/replace(_:with:)``); `kept`: the stretch of the old media it is (a trim's),
+    /// which its markers and its transcript's words are moved to (nil: the markers keep their
+    /// times, the transcript goes). Blocking.
     private func shape(_ recording: Recording, asked: ClipVersion?, kept: ClosedRange<Double>?,
                        _ body: (Demuxer, MediaFile) throws -> Void) throws -> Recording {
         let (made, measured) = try make(recording, asked: asked, body)

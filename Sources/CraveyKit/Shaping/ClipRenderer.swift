@@ -51,9 +51,13 @@ enum ClipRenderer {
     /// Renders `input` (read from its start), `duration` seconds of it, into `output` in
     /// `format`: its first audio stream through `volume` (`gain` dB) to the encoder's own sample
     /// format at 48 kHz in its channels up to stereo; for `.mp4`, its video stream copied too.
-    /// `title` is the only tag written. `progress` gets the part done, 0...1, as it goes.
+    /// `title` is the only tag written; `chapters`, a clip's markers, become the file's chapters,
+    /// each up to the next (the last to the end; one at the very end makes none), titled by its
+    /// label or "Marker N", after a chapter "Start" from 0 to the first when it is later (an MP4
+    /// chapter track starts at 0 whatever it is told). `progress` gets the part done, 0...1, as
+    /// it goes.
     static func render(_ input: Demuxer, duration: Double, gain: Double, format: Format, title: String?,
-                       into output: MediaFile, progress: (Double) -> Void) throws {
+                       chapters: [ClipMarker] = [], into output: MediaFile, progress: (Double) -> Void) throws {
         let info = input.info
         guard let stream = info.audioStream else { throw FFmpegError.streamNotFound }
         let decoder = try Decoder(stream: Int32(stream.index), of: input)
@@ -61,7 +65,15 @@ enum ClipRenderer {
         let channels = min(max(Int(decoder.channelCount), 1), 2)
         let muxer = try Muxer(writingTo: output, format: format.muxer)
         muxer.writeOnly(tags: title.map { ["title": $0] } ?? [:])
+        let end = ClipMarker.milliseconds(duration)
         try muxer.closing {
+            var spans: [(start: Int64, end: Int64, title: String)] = []
+            if let first = chapters.first, first.milliseconds > 0 { spans.append((start: 0, end: min(first.milliseconds, end), title: "Start")) }
+            spans += chapters.enumerated().compactMap { index, marker in
+                let next = min(index + 1 < chapters.count ? chapters[index + 1].milliseconds : end, end)
+                return marker.milliseconds < next ? (start: marker.milliseconds, end: next, title: marker.label ?? "Marker \(index + 1)") : nil
+            }
+            try muxer.addChapters(spans)
             let rewrite = try SoundRewrite(input, decoder: decoder, into: muxer, copyingVideo: format == .mp4, withoutEncoderNotes: true)
             let encoder = try Encoder(AudioEncoding(codec: format.encoder, sampleRate: 48_000, channels: channels,
                                                     bitRate: format.bitRate(channels: channels), samples: .codecsFirst, bitExact: true),

@@ -58,6 +58,8 @@ enum HomeEffect: Equatable {
     case play(Recording, counted: Bool, speed: Double)
     /// A key of the play under way.
     case player(PlayerCommand)
+    /// Stores a marker of a clip (`m` on the player line; its label once typed).
+    case mark(RecordingID, ClipMarker)
     /// Records (with `video`, the first camera too).
     case record(video: Bool)
     case pauseRecording

@@ -160,7 +160,12 @@ struct HomeFrame {
         let rule = max(layout.columns - used - TerminalScreen.width(of: kind) - 4, 0)
         frame.put(String(repeating: "─", count: rule) + " " + kind + " ──", row: rows.lowerBound, column: used, style: .dim)
         if let shown = state.view.waveform, shown.id == recording.id, let waveform = shown.waveform {
-            frame.put(" " + waveform.sparkline(width: max(layout.columns - 2, 1)), row: rows.lowerBound + 1, column: 0, style: .accent)
+            // Its markers stand in it as "◆", each in its column.
+            var line = Array(waveform.sparkline(width: max(layout.columns - 2, 1)))
+            for marked in ProgressLine.columns(of: recording.markers, duration: recording.duration, width: line.count) {
+                line[marked] = ProgressLine.markerMark
+            }
+            frame.put(" " + String(line), row: rows.lowerBound + 1, column: 0, style: .accent)
         } else {
             frame.put(" (no waveform stored yet: it is made at the first play)", row: rows.lowerBound + 1, column: 0, style: .dim)
         }
@@ -176,13 +181,19 @@ struct HomeFrame {
                 frame.put(" ● starting to record…", row: row, column: 0, style: .warning)
                 return
             }
-            let (mark, text) = capture.meter.parts(level, width: layout.columns - 1)
-            let used = frame.put(" " + mark, row: row, column: 0, style: capture.meter.paused ? .bold : .warning)
-            frame.put(" " + text, row: row, column: used)
+            // After the meter, the markers made (m): how many, or the label being typed.
+            let count = capture.markers.markers.count
+            let said = capture.markers.prompt.map { " · " + $0 } ?? (count > 0 ? " · \(ProgressLine.markerMark) \(count)" : "")
+            let (mark, text) = capture.meter.parts(level, width: layout.columns - 1 - TerminalScreen.width(of: said))
+            var used = frame.put(" " + mark, row: row, column: 0, style: capture.meter.paused ? .bold : .warning)
+            used += frame.put(" " + text, row: row, column: used)
+            if !said.isEmpty { frame.put(said, row: row, column: used, style: .accent) }
         } else if let playing = media.playing {
             let line = playing.line, event = playing.event
             var column = frame.put(" \(line.mark(event)) \(line.position(event)) [", row: row, column: 0, style: .bold)
-            let (bars, played) = line.bars(event)
+            let (plain, played) = line.bars(event)
+            var bars = plain
+            for marked in ProgressLine.columns(of: playing.markers.markers, duration: event.duration) { bars[marked] = ProgressLine.markerMark }
             let start = column
             // Without colour, the played part is bold and the rest dim.
             column += frame.put(String(bars[..<played]), row: row, column: column, style: state.view.colour ? .accent : .bold)
@@ -190,7 +201,11 @@ struct HomeFrame {
             bar = start..<column
             column += frame.put("] \(line.total) ", row: row, column: column, style: .bold)
             column += frame.put(String(format: "%.1fx ", event.speed), row: row, column: column, style: event.speed == 1 ? .dim : .accent)
-            frame.put(" " + Format.visible(playing.recording.title) + (playing.counted ? "" : " (not counted)"), row: row, column: column)
+            if let prompt = playing.markers.prompt {
+                frame.put(" " + prompt, row: row, column: column, style: .accent)
+            } else {
+                frame.put(" " + Format.visible(playing.recording.title) + (playing.counted ? "" : " (not counted)"), row: row, column: column)
+            }
         } else if let startingPlay = media.startingPlay {
             frame.put(" ▶ starting \"\(Format.visible(startingPlay.title))\"…", row: row, column: 0, style: .dim)
         } else if media.recorderBusy {

@@ -40,11 +40,13 @@ enum HomeKeys {
     private static func handle(_ key: TerminalScreen.Key, in context: KeyBinding.Context, _ state: inout HomeState) -> [HomeEffect]? {
         switch context {
         case .recording:
+            if state.media.capture?.markers.labelling != nil { return label(key, &state) }
             if let action = KeyTable.action(for: key, in: .recording) { return act(action, key, &state) }
             guard let action = KeyTable.action(for: key, in: .browsing), action.needsRecorder else { return nil }
             state.dialog.say("A recording is under way: Enter or s stops and saves it first.")
             return []
         case .playing:
+            if state.media.playing?.markers.labelling != nil { return label(key, &state) }
             if case .click(let row, let column) = key, row == state.view.layout.player {
                 guard let bar = HomeFrame.playerBar(state), bar.contains(column) else { return [] }
                 return [.player(.seek(fraction: Double(column - bar.lowerBound) / Double(ProgressLine.width)))]
@@ -100,6 +102,8 @@ enum HomeKeys {
         case .redraw: return [.redrawAll]
         case .quit, .saveAndQuit: return state.quit()
         case .player(let command): return [.player(command)]
+        case .mark: return marker(.character(MarkerKeys.mark), &state)
+        case .jumpMarker(let forward): return marker(.character(forward ? MarkerKeys.next : MarkerKeys.previous), &state)
         case .pauseRecording: return [.pauseRecording]
         case .stopRecording: return [.stopRecording]
         case .lookBack(let choice): return lookBack(choice, &state)
@@ -243,8 +247,48 @@ enum HomeKeys {
         case .confirm(_, let asked, let yes):
             state.dialog.mode = .browsing
             state.dialog.say("Pasted text is no answer. \(yes.declined(asked.recording))", warning: true)
+        case .browsing where state.media.capture?.markers.labelling != nil:
+            if state.media.capture?.markers.paste(text) != true {
+                state.dialog.say("A marker's label is one line of at most \(ClipMarker.maxLabelLength) characters: the paste was not taken.", warning: true)
+            }
+        case .browsing where state.media.playing?.markers.labelling != nil:
+            if state.media.playing?.markers.paste(text) != true {
+                state.dialog.say("A marker's label is one line of at most \(ClipMarker.maxLabelLength) characters: the paste was not taken.", warning: true)
+            }
         case .browsing, .help:
             state.dialog.say("Pasted text is not a key: nothing was done.", warning: true)
+        }
+    }
+
+    /// A key while a marker's label is typed on the player line (a space too): the label's (Enter keeps it,
+    /// Escape leaves the marker without one); any other key does nothing until then.
+    private static func label(_ key: TerminalScreen.Key, _ state: inout HomeState) -> [HomeEffect] {
+        let typed: PlayerKey
+        switch key {
+        case .character(let character): typed = .character(character)
+        case .enter: typed = .character("\r")
+        case .escape: typed = .escape
+        case .backspace: typed = .backspace
+        default: return []
+        }
+        return marker(typed, &state)
+    }
+
+    /// What a marker's key does to the recording or the play on the player line
+    /// (``MarkerKeys``): a recording's markers are kept until it is saved (``HomeWork``).
+    private static func marker(_ key: PlayerKey, _ state: inout HomeState) -> [HomeEffect] {
+        if let elapsed = state.media.capture?.level?.elapsed {
+            _ = state.media.capture?.markers.handle(key, at: elapsed)
+            return []
+        }
+        guard let position = state.media.playing?.event.position,
+              let effect = state.media.playing?.markers.handle(key, at: position), let playing = state.media.playing else { return [] }
+        switch effect {
+        case .store(let marker): return [.mark(playing.recording.id, marker)]
+        case .seek(let seconds):
+            let duration = playing.event.duration
+            return duration > 0 ? [.player(.seek(fraction: min(seconds / duration, 1)))] : []
+        case .nothing, .notMine: return []
         }
     }
 

@@ -155,7 +155,8 @@ struct HomeState {
                                       problem: CraveyError?) -> [HomeEffect] {
         media.startingPlay = nil
         let line = ProgressLine(duration: duration, waveform: library.storedWaveform(of: recording), colour: view.colour)
-        media.playing = MediaState.Play(recording: recording, line: line, event: event, counted: counted)
+        media.playing = MediaState.Play(recording: recording, line: line, event: event, counted: counted,
+                                        markers: MarkerKeys(recording.markers))
         if let problem { dialog.say(Messages.text(for: problem) + " Playing its sound only.", warning: true) }
         return quitting ? [.player(.stop)] : []
     }

@@ -20,6 +20,7 @@ final class HomeWork {
         switch effect {
         case .play(let recording, let counted, let speed): play(recording, counted: counted, speed: speed, library)
         case .player(let command): manager?.perform(command)
+        case .mark(let id, let marker): mark(id, marker, library)
         case .record(let video): return record(video: video, library)
         case .pauseRecording:
             if let recorder { recorder.isPaused ? recorder.resume() : recorder.pause() }
@@ -131,15 +132,46 @@ final class HomeWork {
                 saved = .failure(error)
             }
             await events.value
-            inbox.post { home in
-                home.work.recorder = nil
-                if case .success(let clip) = saved, home.state.quitting {
-                    home.work.farewell.append("Saved \"\(Format.visible(clip.title))\" (\(Format.duration(clip.duration)), \(ByteCount.text(clip.fileSize))).")
+            let finish: @Sendable (Result<Recording, any Error>) -> Void = { saved in
+                inbox.post { home in
+                    home.work.recorder = nil
+                    if case .success(let clip) = saved, home.state.quitting {
+                        home.work.farewell.append("Saved \"\(Format.visible(clip.title))\" (\(Format.duration(clip.duration)), \(ByteCount.text(clip.fileSize))).")
+                    }
+                    home.send(.recordingSaved(saved))
                 }
-                home.send(.recordingSaved(saved))
+            }
+            // The markers made while it recorded (m) are the clip's once it is saved, before
+            // the screen hears it is (a quit waits for that).
+            inbox.post { home in
+                let markers = home.state.media.capture?.markers.finished ?? []
+                guard case .success(let clip) = saved, !markers.isEmpty else { return finish(saved) }
+                Task {
+                    var marked = clip
+                    for marker in markers where marker.seconds <= clip.duration {
+                        if let added = try? await onDedicatedThread(named: "cravey.mark", {
+                            try library.addMarker(to: clip.id, at: marker.seconds, label: marker.label)
+                        }) { marked = added }
+                    }
+                    finish(.success(marked))
+                }
             }
         }
         return [.recordingStarting(made)]
+    }
+
+    /// Stores a marker `m` made on the player line (or its label), through the door.
+    private func mark(_ id: RecordingID, _ marker: ClipMarker, _ library: RecordingLibrary) {
+        let inbox = inbox
+        Task {
+            do {
+                _ = try await onDedicatedThread(named: "cravey.mark") {
+                    try library.addMarker(to: id, at: marker.seconds, label: marker.label)
+                }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: " The marker was not kept.", refresh: false)) }
+            }
+        }
     }
 
     /// Changes the words of the clip `asked` shows as `cravey edit` does, in one change, only

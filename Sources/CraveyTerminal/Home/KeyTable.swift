@@ -7,6 +7,8 @@ enum HomeAction: Equatable {
     case move(rows: Int), movePage(forward: Bool), first, last, scroll(rows: Int), deleteAll, help, redraw
     /// A play's key, as `cravey play` has it.
     case player(PlayerCommand)
+    /// Marks the moment playing (its label typed after); goes to the next or previous marker.
+    case mark, jumpMarker(forward: Bool)
     // A recording under way.
     case pauseRecording, stopRecording, saveAndQuit
     /// A choice of the look back at the clip just recorded.
@@ -75,6 +77,8 @@ enum KeyTable {
         KeyBinding(.recording, "space", [.character(" ")], .pauseRecording, label: "space pause", help: "pause, go on"),
         KeyBinding(.recording, "Enter s", [.enter, .character("s")], .stopRecording, label: "Enter or s stop and save", help: "stop and save"),
         KeyBinding(.recording, "q", [.character("q")], .saveAndQuit, label: "q save and quit", help: "save and quit"),
+        KeyBinding(.recording, "m", [.character(MarkerKeys.mark)], .mark, label: "m mark",
+                   help: "mark this moment (type its label, Enter keeps it, Esc none)"),
 
         KeyBinding(.playing, "space", [.character(" ")], .player(.togglePause), label: "space pause", help: "pause, go on"),
         KeyBinding(.playing, "←/→", [(.left, .player(.skip(-15))), (.right, .player(.skip(15)))], label: "←/→ 15 s", help: "15 s back, on"),
@@ -85,6 +89,11 @@ enum KeyTable {
         KeyBinding(.playing, "⌫", [.backspace], .player(.resetSpeed), label: "⌫ 1x", help: "1x"),
         KeyBinding(.playing, "Esc Q", [.escape, .character("Q")], .player(.stop), label: "Esc stop", help: "stop (counted)"),
         KeyBinding(.playing, "f", [.character("f"), .character("F")], .player(.toggleFullScreen), help: "a video full screen"),
+        KeyBinding(.playing, "m", [.character(MarkerKeys.mark)], .mark, label: "m mark",
+                   help: "mark this moment (type its label, Enter keeps it, Esc none)"),
+        KeyBinding(.playing, ", .", [(.character(MarkerKeys.previous), .jumpMarker(forward: false)),
+                                     (.character(MarkerKeys.next), .jumpMarker(forward: true))],
+                   label: ", . marks", help: "the previous, next marker"),
 
     ] + LookBackChoice.allCases.map { choice in
         // `cravey record`'s choices (``Preview``), Escape keeping too.

@@ -12,6 +12,8 @@ struct MediaState {
         var event: PlaybackEvent
         /// False for the look back's play, which is not counted.
         let counted: Bool
+        /// Its markers, and the label being typed for one just made (`m`).
+        var markers: MarkerKeys
     }
 
     /// A recording on the player line.
@@ -19,6 +21,8 @@ struct MediaState {
         /// The line `cravey record` draws, drawn here in the screen's own terms.
         var meter: MeterLine
         var level: AudioLevel?
+        /// The markers made while it records (`m`), the clip's once it is saved.
+        var markers = MarkerKeys([])
     }
 
     var playing: Play?

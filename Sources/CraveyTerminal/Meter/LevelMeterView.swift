@@ -13,6 +13,11 @@ package struct LevelMeterView {
     /// The meter's line as last drawn, to draw again when the terminal is taken back after
     /// Ctrl-Z and `fg`.
     package let drawn = Locked("")
+    /// Where the recording stands, in seconds, as its latest level said: where `m` marks.
+    package let elapsed = Locked(0.0)
+    /// The markers made while recording (`m`), shown after the meter: their count, or the label
+    /// being typed.
+    package let markers = Locked(MarkerKeys([]))
 
     package init(seconds: Double?, video: RecordingOptions?, spaceToPause: Bool = false) {
         (self.seconds, self.video, self.spaceToPause) = (seconds, video, spaceToPause)
@@ -29,19 +34,20 @@ package struct LevelMeterView {
             switch event {
             case .started(let source, _):
                 let limit = seconds.map { " for \(Format.duration($0))" } ?? ""
-                let keys = spaceToPause ? "Space pauses; Ctrl-C stops and saves." : "Press Ctrl-C to stop and save."
+                let keys = spaceToPause ? "Space pauses; m marks the moment; Ctrl-C stops and saves." : "Press Ctrl-C to stop and save."
                 Terminal.diagnostic("Recording from \(source)\(limit). \(keys)")
             case .silenceWarning(let source):
                 if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
                 Terminal.diagnostic("cravey: warning: the input from '\(source)' has been silent for 2 seconds. The microphone may be muted or the wrong source; see `cravey devices` and --device.")
             case .level(let level):
                 latest = level
+                elapsed.withLock { $0 = level.elapsed }
                 guard live else { continue }
                 meter.add(level)
                 // At least 10 times a second: every block (40 ms) past 0.1 s since the last.
                 guard !meter.paused, level.elapsed - lastDraw >= 0.099 else { continue }
                 lastDraw = level.elapsed
-                draw(meter.line(level, width: Terminal.columns))
+                draw(meter, level)
             case .frameRate(let rate):
                 meter.frameRate = rate
             case .interrupted(let reason):
@@ -57,7 +63,7 @@ package struct LevelMeterView {
                 // The meter stays, saying paused, its clock stopped where the recording stands.
                 if live, paused, var level = latest {
                     level.elapsed = elapsed
-                    draw(meter.line(level, width: Terminal.columns))
+                    draw(meter, level)
                 }
             case .videoFrames(let written, let dropped, let repeated):
                 guard let video else { continue }
@@ -68,8 +74,12 @@ package struct LevelMeterView {
         if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
     }
 
-    /// Draws the meter's line in place.
-    private func draw(_ line: String) {
+    /// Draws the meter's line in place, and after it the markers made (`m`): how many, or the
+    /// label being typed.
+    private func draw(_ meter: MeterLine, _ level: AudioLevel) {
+        let (count, prompt) = markers.withLock { ($0.markers.count, $0.prompt) }
+        let said = prompt.map { " · " + $0 } ?? (count > 0 ? " · \(ProgressLine.markerMark) \(count)" : "")
+        let line = meter.line(level, width: max(Terminal.columns - TerminalScreen.width(of: said), 1)) + said
         Terminal.diagnostic(line, terminator: "")
         drawn.withLock { $0 = line }
     }

@@ -51,7 +51,22 @@ package struct Player {
         }
         // The line last drawn, to draw again when the terminal is taken back after Ctrl-Z and `fg`.
         let drawn = Locked("")
+        // m marks the moment (its label typed after), . and , go to the next and previous marker.
+        let markers = Locked(MarkerKeys(recording.markers)), door = library
         let keys = onTerminal ? KeyReader(mouse: line != nil, redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
+            switch markers.withLock({ $0.handle(key, at: manager.event.position) }) {
+            case .store(let marker):
+                let problem = Self.store(marker, of: recording, in: door)
+                markers.withLock { $0.problem = problem }
+                return
+            case .seek(let position):
+                _ = manager.seek(to: position)
+                return
+            case .nothing:
+                return
+            case .notMine:
+                break
+            }
             if case .click(let column, _) = key {
                 if let fraction = line?.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
             } else if key == .character("z") || key == .character("Z") {
@@ -64,15 +79,15 @@ package struct Player {
         defer { keys?.restore() }
         let full = windowShown ? " · f full screen" : ""
         if line != nil {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · z skip silence · q stop\(full)")
+            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · z skip silence · m mark · , . marks · q stop\(full)")
         } else if onTerminal {
-            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): space pause · ←/→ 15 s · 0-9 jump · [ ] speed · z skip silence · q stop\(full).")
+            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): space pause · ←/→ 15 s · 0-9 jump · [ ] speed · z skip silence · m mark · , . marks · q stop\(full).")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
         let view = Task { [manager, line, json] () -> (any Error)? in
             await Player.show(manager, line: line, plain: onTerminal && line == nil, drawn: drawn, json: json, desktop: desktop,
-                              silence: silence)
+                              silence: silence, markers: markers)
         }
         let outcome: PlaybackSummary
         do {
@@ -94,6 +109,17 @@ package struct Player {
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
                    recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures,
                    silenceSkipped: skipped > 0 || flags.skipSilence ? skipped : nil)
+    }
+
+    /// Stores a marker `m` made (or its label), on the key reader's thread; what went wrong, in
+    /// a few words for the line, or nil.
+    static func store(_ marker: ClipMarker, of recording: Recording, in library: RecordingLibrary) -> String? {
+        do {
+            try library.addMarker(to: recording.id, at: marker.seconds, label: marker.label)
+            return nil
+        } catch {
+            return "marker not kept: \((error as? CraveyError)?.message ?? "\(error)")"
+        }
     }
 
     /// What the desktop shows of a playing clip when it is not shown the title.
@@ -155,7 +181,7 @@ package struct Player {
     /// playback is stopped then).
     /// With `silence` on, a position in a quiet stretch jumps to its end.
     private static func show(_ manager: PlaybackManager, line progress: ProgressLine?, plain: Bool, drawn: Locked<String>, json: Bool,
-                             desktop: MediaPlayerService?, silence: Locked<SilenceSkip>) async -> (any Error)? {
+                             desktop: MediaPlayerService?, silence: Locked<SilenceSkip>, markers: Locked<MarkerKeys>) async -> (any Error)? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lastLine = ""
@@ -174,7 +200,9 @@ package struct Player {
                 }
             } else if let progress {
                 let (on, skipped) = silence.withLock { ($0.isOn, $0.skipped) }
-                let line = progress.draw(event) + (on || skipped > 0 ? " · \(on ? "skipping silence" : "silence kept"), \(Format.duration(skipped)) saved" : "")
+                let (marks, said) = markers.withLock { ($0.markers, $0.prompt ?? $0.problem) }
+                let line = progress.draw(event, markers: marks) + (on || skipped > 0 ? " · \(on ? "skipping silence" : "silence kept"), \(Format.duration(skipped)) saved" : "")
+                    + (said.map { " · " + $0 } ?? "")
                 if line != lastLine {
                     Terminal.diagnostic(line, terminator: "")
                     drawn.withLock { $0 = line }
@@ -227,7 +255,7 @@ package struct Player {
 
 /// The player's line on a terminal, "▶  0:03 [▁▂▅▇█▆▃▁▁▂▅▇▆▃▁] 0:12", redrawn in place: the
 /// position, the clip's waveform (its stored peaks, 30 columns; a plain bar for a clip without
-/// one yet) with the played part marked (in colour, or with a "│" where it stands under
+/// one yet), its markers as "◆", with the played part marked (in colour, or with a "│" where it stands under
 /// NO_COLOR), and the length; "❚❚" while paused. A click on the bar goes to that point.
 struct ProgressLine: Sendable {
     static let width = 30
@@ -257,8 +285,10 @@ struct ProgressLine: Sendable {
         return Double(offset) / Double(Self.width)
     }
 
-    func draw(_ event: PlaybackEvent) -> String {
-        let (bars, played) = self.bars(event)
+    func draw(_ event: PlaybackEvent, markers: [ClipMarker] = []) -> String {
+        let (plain, played) = self.bars(event)
+        var bars = plain
+        for column in Self.columns(of: markers, duration: event.duration) { bars[column] = Self.markerMark }
         let bar: String
         if self.bars != nil {
             if colour {
@@ -271,6 +301,16 @@ struct ProgressLine: Sendable {
         }
         let speed = event.speed == 1 ? "" : String(format: " %.1fx", event.speed)
         return "\r\u{1B}[2K\(mark(event)) \(position(event)) [\(bar)] \(total)\(speed)"
+    }
+
+    /// What stands for a marker in the bar.
+    static let markerMark: Character = "◆"
+
+    /// The columns of a bar ``width`` wide where `markers` of a clip `duration` seconds long
+    /// stand: each in the column of the thirtieth of the clip it is in (its end in the last).
+    static func columns(of markers: [ClipMarker], duration: Double, width: Int = width) -> [Int] {
+        guard duration > 0, width > 0 else { return [] }
+        return markers.map { min(max(Int($0.seconds / duration * Double(width)), 0), width - 1) }
     }
 
     /// The mark: "▶ " while playing, "❚❚" while paused.
