@@ -28,12 +28,15 @@ package struct CommandRoute: Equatable, Sendable {
         /// `cravey-media` when an operand follows the verb (`quickplay 2` plays the second
         /// clip, which needs PulseAudio), else `cravey` (`quickplay --json` only lists).
         case mediaWithOperand
+        /// `cravey` with `--toggle` (`record --toggle`: a stop, the one a desktop key waits for,
+        /// needs no FFmpeg; a start is handed over), else `cravey-media`.
+        case mediaUnlessToggle
     }
 
     /// Every verb that is not `cravey`'s own. Verbs not listed (library commands, `help`,
     /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
     static let verbs: [String: Destination] = [
-        "record": .media, "play": .media, "devices": .media, "doctor": .media, "import": .media,
+        "record": .mediaUnlessToggle, "play": .media, "devices": .media, "doctor": .media, "import": .media,
         "thumbnail": .media, "quickplay": .mediaWithOperand, "trim": .media, "clean": .media, "share": .media,
         "restore": .media, "transcribe": .media, "transcript": .media, HomeOptions.configuration.commandName!: .media,
     ]
@@ -91,6 +94,7 @@ package struct CommandRoute: Equatable, Sendable {
         case .cravey: executable = .cravey
         case .media: executable = .craveyMedia
         case .mediaWithOperand: executable = Self.hasOperand(operands) ? .craveyMedia : .cravey
+        case .mediaUnlessToggle: executable = operands.contains("--toggle") ? .cravey : .craveyMedia
         }
     }
 

@@ -114,6 +114,21 @@ package struct RecordOptions: ParsableCommand {
     /// The frame rate `--fps` asks for (30 when not given).
     package var frameRate: Int { fps ?? 30 }
 
+    /// Run by `cravey` only for `record --toggle` (``CommandRoute``): a recording another toggle
+    /// runs in the library is stopped here, where neither FFmpeg nor PulseAudio is loaded, and
+    /// the command returns once it is saved; anything else (a start, a library that does not
+    /// open) is handed to `cravey-media`, which takes the toggle again and says what fails.
+    package func run() throws {
+        guard toggle, let library = try? options.open(),
+              FileManager.default.fileExists(atPath: library.url.appendingPathComponent(RecordToggle.fileName).path) else {
+            throw CommandRoute.HandOff()
+        }
+        let file = try RecordToggle(folder: library.url)
+        guard file.isHeld else { throw CommandRoute.HandOff() }
+        try file.stopOther()
+        Terminal.diagnostic("Stopped the recording that was running; it is saved.")
+    }
+
     package func validate() throws {
         // Less than 0.1 s is a typo, not a clip: refused here (64), not recorded as nothing (69).
         // NaN fails both comparisons.

@@ -16,9 +16,9 @@ struct Record: AsyncParsableCommand {
         let library = try command.options.open(creating: true)
         var toggle: RecordToggle?
         if command.toggle {
-            let file = try RecordToggle(library: library)
+            let file = try RecordToggle(folder: library.url)
             guard try file.claim() else {
-                try await file.stopOther()
+                try await onDedicatedThread(named: "cravey.toggle") { try file.stopOther() }
                 return Terminal.diagnostic("Stopped the recording that was running; it is saved.")
             }
             toggle = file

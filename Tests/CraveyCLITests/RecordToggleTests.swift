@@ -46,6 +46,31 @@ struct RecordToggleTests {
         #expect(mode == 0o600)
     }
 
+    @Test("a toggle's stop runs in cravey alone (no FFmpeg loaded): a copy of cravey without cravey-media stops and saves the recording; its start needs cravey-media")
+    func stopInCraveyAlone() async throws {
+        // Given a toggled recording running, and a copy of cravey without cravey-media beside it
+        let microphone = try await VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440)
+        defer { player.terminate() }
+        let alone = try await RoutingTests.craveyAlone()
+        let started = try await run(alone, ["record", "--toggle", "--library", library.path], environment: Cravey.environment())
+        let first = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor])
+        try await waitForAudio(in: library, seconds: 1)
+
+        // When the copy toggles
+        let stopped = try await run(alone, ["record", "--toggle", "--library", library.path], environment: Cravey.environment())
+        await exit(of: first)
+
+        // Then it stopped the recording, which was saved, whole; with no recording running, the
+        // copy had handed the start over (and failed without cravey-media)
+        #expect(started.status == 1 && started.error.contains("cravey-media"), "\(started.error)")
+        #expect(stopped.status == 0 && stopped.error.contains("it is saved"), "\(stopped.error)")
+        #expect(first.terminationStatus == 0)
+        let rows = try await listed(library)
+        #expect(rows.count == 1 && (rows.first?.duration ?? 0) >= 1, "\(rows)")
+        #expect(try partials(in: library).isEmpty)
+    }
+
     @Test("three toggles at once never start two recordings and leave nothing half-done; the next toggle starts again", .timeLimit(.minutes(2)))
     func togglesAtOnce() async throws {
         // Given a tone at the microphone

@@ -1,5 +1,4 @@
-import CraveyCommands
-import CraveyKit
+import CraveyCore
 import Foundation
 
 /// `cravey record --toggle`: one key, from a desktop shortcut, that starts a recording when none
@@ -11,18 +10,23 @@ import Foundation
 /// the recording process SIGINT (Ctrl-C: stop and save) and waits until the lock is let go, the
 /// clip saved. So two toggles never start two recordings, and a stop that comes while the
 /// recording is still starting stops it as soon as it has started.
-struct RecordToggle {
+///
+/// A stop needs neither FFmpeg nor PulseAudio: `cravey` itself carries it out
+/// (``RecordOptions/run()``), and hands a start to `cravey-media`, which takes the toggle again
+/// (another toggle may have taken it meanwhile: then it stops that one).
+package struct RecordToggle: Sendable {
     /// The file's name in the library folder.
     static let fileName = "record.toggle"
 
-    let library: RecordingLibrary
+    /// The library's folder.
+    let folder: URL
     private let descriptor: Int32
 
-    /// Opens (or makes, mode 0600) the library's toggle file: a regular file of this user's,
-    /// never through a link.
-    init(library: RecordingLibrary) throws {
-        self.library = library
-        let path = library.url.appendingPathComponent(Self.fileName).path
+    /// Opens (or makes, mode 0600) the toggle file in the library `folder`: a regular file of
+    /// this user's, never through a link.
+    package init(folder: URL) throws {
+        self.folder = folder
+        let path = folder.appendingPathComponent(Self.fileName).path
         descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         var info = stat()
         guard descriptor >= 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
@@ -35,34 +39,40 @@ struct RecordToggle {
     /// Takes the toggle for this process, when no other process holds it; then writes this
     /// process's id in it, for the next toggle to stop it. An id that cannot be written (a full
     /// disk) is `.cannotWrite` (73): no toggle could stop the recording.
-    func claim() throws -> Bool {
+    package func claim() throws -> Bool {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
         let text = Array("\(getpid())\n".utf8)
         let written = ftruncate(descriptor, 0) == 0 ? text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } : -1
         guard written == text.count else {
-            let path = library.url.appendingPathComponent(Self.fileName).path
+            let path = folder.appendingPathComponent(Self.fileName).path
             throw CraveyError(.cannotWrite, "Cannot write this recording's process id to \(path) (\(String(cString: strerror(errno)))): no other toggle could stop it. Free some space, then try again.")
         }
         return true
     }
 
+    /// Whether a recording holds the toggle now (the lock is not taken: a shared lock that
+    /// cannot be had says so).
+    package var isHeld: Bool {
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return true }
+        flock(descriptor, LOCK_UN)
+        return false
+    }
+
     /// Stops the process recording: SIGINT to the id it wrote (once it has written it, within
-    /// two seconds of taking the toggle), then waits, off the cooperative pool, until it has
-    /// saved and let go. Throws `.busy` when it did not let go within `patience` seconds.
-    func stopOther(patience: Double = 120) async throws {
-        let descriptor = descriptor
-        try await onDedicatedThread(named: "cravey.toggle") {
-            let deadline = ContinuousClock.now + .seconds(patience)
-            var signalled = false
-            while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
-                if !signalled, let pid = Self.recorder(in: descriptor) {
-                    signalled = kill(pid, SIGINT) == 0 || errno == ESRCH
-                }
-                guard ContinuousClock.now < deadline else {
-                    throw CraveyError(.busy, "The recording another `cravey record --toggle` runs did not stop within \(Int(patience)) s. Try again, or stop it with Ctrl-C where it runs.")
-                }
-                usleep(20_000)
+    /// two seconds of taking the toggle), then waits until it has saved and let go, looking
+    /// every 5 ms. Throws `.busy` when it did not let go within `patience` seconds. Blocking: off
+    /// the cooperative pool.
+    package func stopOther(patience: Double = 120) throws {
+        let deadline = ContinuousClock.now + .seconds(patience)
+        var signalled = false
+        while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+            if !signalled, let pid = Self.recorder(in: descriptor) {
+                signalled = kill(pid, SIGINT) == 0 || errno == ESRCH
             }
+            guard ContinuousClock.now < deadline else {
+                throw CraveyError(.busy, "The recording another `cravey record --toggle` runs did not stop within \(Int(patience)) s. Try again, or stop it with Ctrl-C where it runs.")
+            }
+            usleep(5_000)
         }
     }
 
