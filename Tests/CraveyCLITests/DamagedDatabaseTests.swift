@@ -18,6 +18,8 @@ struct DamagedDatabaseTests {
             }
             for _ in 0...index { try library.countPlay(of: recording, secondsListened: 0.5, completed: true) }
             try library.addMarker(to: recording.id, at: 0.125 * Double(index + 1), label: index == 0 ? nil : "Mark \(index)")
+            _ = try library.tag(recording.id, adding: index == 1 ? ["calm", "sister"] : ["calm"])
+            if index == 2 { _ = try library.pin(recording.id, slot: 2) }
         }
         let rows = try library.recordings()
         let plays = Dictionary(uniqueKeysWithValues: try rows.map { ($0.id, try library.plays(of: $0.id)) })
@@ -47,6 +49,8 @@ struct DamagedDatabaseTests {
             let back = try #require(try opened.recording(row.id), "\(row.title) is gone", sourceLocation: sourceLocation)
             #expect(back.title == row.title && back.notes == row.notes && back.purpose == row.purpose, sourceLocation: sourceLocation)
             #expect(!row.markers.isEmpty && back.markers == row.markers, sourceLocation: sourceLocation)
+            #expect(!row.tags.isEmpty && back.tags == row.tags && back.pinnedSlot == row.pinnedSlot, "\(back.tags) \(String(describing: back.pinnedSlot))",
+                    sourceLocation: sourceLocation)
             #expect(abs(back.createdAt.timeIntervalSince(row.createdAt)) < 0.002, sourceLocation: sourceLocation)
             #expect(back.playCount == row.playCount && back.lastPlayedAt.map { abs($0.timeIntervalSince(row.lastPlayedAt!)) < 0.002 } == true,
                     sourceLocation: sourceLocation)

@@ -101,6 +101,35 @@ struct RecordToggleTests {
         #expect(try await listed(library).count == before + 1)
     }
 
+    @Test("a toggled recording killed outright is recovered by doctor --repair like any other, and the next toggle records again", .timeLimit(.minutes(2)))
+    func killedToggle() async throws {
+        // Given a toggled recording with 1.5 s of a tone in its file
+        let microphone = try await VirtualMicrophone()
+        let player = try await microphone.play(frequency: 440)
+        defer { player.terminate() }
+        let first = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor])
+        try await waitForAudio(in: library, seconds: 1.5)
+
+        // When it is killed (SIGKILL: no save), then the library is repaired
+        kill(first.processIdentifier, SIGKILL)
+        await exit(of: first)
+        let repaired = try await Cravey.run(["doctor", "--repair", "--library", library.path])
+
+        // Then the clip is registered with what was recorded, and nothing is left half-done
+        #expect(repaired.status == 0, "\(repaired.output)\(repaired.error)")
+        let rows = try await listed(library)
+        #expect(rows.count == 1 && (rows.first?.duration ?? 0) >= 1, "\(rows)")
+        #expect(try partials(in: library).isEmpty)
+
+        // And the toggle went with the killed process: the next one records, and one more saves it
+        let again = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor])
+        try await waitForAudio(in: library, seconds: 0.5)
+        #expect(try await Cravey.run(["record", "--toggle", "--library", library.path]).status == 0)
+        await exit(of: again)
+        #expect(again.terminationStatus == 0)
+        #expect(try await listed(library).count == 2)
+    }
+
     @Test("a record.toggle that is a link is refused (exit 73), and what it points at is never touched")
     func toggleFileThatIsALink() async throws {
         // Given a library whose record.toggle is a link to a file outside it
