@@ -116,16 +116,14 @@ package struct RecordOptions: ParsableCommand {
 
     /// Run by `cravey` only for `record --toggle` (``CommandRoute``): a recording another toggle
     /// runs in the library is stopped here, where neither FFmpeg nor PulseAudio is loaded, and
-    /// the command returns once it is saved; anything else (a start, a library that does not
-    /// open) is handed to `cravey-media`, which takes the toggle again and says what fails.
+    /// the command returns once it is saved; anything else (a start, found without opening the
+    /// library; a library that does not open) is handed to `cravey-media`, which takes the
+    /// toggle again (stopping one that started meanwhile) and says what fails.
     package func run() throws {
-        guard toggle, let library = try? options.open(),
-              FileManager.default.fileExists(atPath: library.url.appendingPathComponent(RecordToggle.fileName).path) else {
+        guard toggle, RecordToggle.isHeld(in: options.libraryURL), let library = try? options.open() else {
             throw CommandRoute.HandOff()
         }
-        let file = try RecordToggle(folder: library.url)
-        guard file.isHeld else { throw CommandRoute.HandOff() }
-        try file.stopOther()
+        try RecordToggle(folder: library.url).stopOther()
         Terminal.diagnostic("Stopped the recording that was running; it is saved.")
     }
 

@@ -50,12 +50,16 @@ package struct RecordToggle: Sendable {
         return true
     }
 
-    /// Whether a recording holds the toggle now (the lock is not taken: a shared lock that
-    /// cannot be had says so).
-    package var isHeld: Bool {
-        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return true }
-        flock(descriptor, LOCK_UN)
-        return false
+    /// Whether a recording holds the toggle of the library `folder` now: its file is there (a
+    /// regular file of this user's, not a link; never made here) and a shared lock on it cannot
+    /// be had. Nothing is locked or written.
+    package static func isHeld(in folder: URL) -> Bool {
+        let descriptor = open(folder.appendingPathComponent(fileName).path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else { return false }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0
     }
 
     /// Stops the process recording: SIGINT to the id it wrote (once it has written it, within
