@@ -11,21 +11,21 @@ import Foundation
 /// In JSON (`--json`, the clip's copy, a backup's record) a marker is `{"at" : 12.345,
 /// "label" : "chorus"}` (seconds; `label` null when there is none). The `recording` table keeps a
 /// clip's markers in one column, a line each: `12.345 chorus` (``stored(_:)``).
-public struct ClipMarker: Codable, Sendable, Equatable {
+package struct ClipMarker: Codable, Sendable, Equatable {
     package static let maxLabelLength = RecordingMetadata.maxTitleLength
     package static let maxCount = 500
 
     /// Where the marker is, in milliseconds from the clip's start.
-    public let milliseconds: Int64
+    package let milliseconds: Int64
     /// The words a person gave it; nil for none.
-    public let label: String?
+    package let label: String?
 
     /// Where the marker is, in seconds from the clip's start.
-    public var seconds: Double { Double(milliseconds) / 1000 }
+    package var seconds: Double { Double(milliseconds) / 1000 }
 
     /// A marker `seconds` into a clip (to the nearest millisecond), its label checked
     /// (``checkedLabel(_:)``): `.invalidInput` for a label refused or a time that is no time.
-    public init(at seconds: Double, label: String? = nil) throws(CraveyError) {
+    package init(at seconds: Double, label: String? = nil) throws(CraveyError) {
         guard seconds.isFinite, seconds >= 0, seconds <= Recording.Bounds.duration.upperBound else {
             throw CraveyError(.invalidInput, "A marker's time must be a time into the clip, not \(seconds).")
         }
@@ -110,7 +110,7 @@ public struct ClipMarker: Codable, Sendable, Equatable {
         case at, label
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let seconds = try container.decode(Double.self, forKey: .at)
         guard seconds.isFinite, seconds >= 0, seconds <= Recording.Bounds.duration.upperBound else {
@@ -119,7 +119,7 @@ public struct ClipMarker: Codable, Sendable, Equatable {
         self.init(milliseconds: Self.milliseconds(seconds), label: try container.decodeIfPresent(String.self, forKey: .label))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(seconds, forKey: .at)
         try container.encode(label, forKey: .label)

@@ -54,7 +54,7 @@ public struct Recording: Codable, Sendable, Equatable, Identifiable {
     /// The moments a person marked in the clip, in time order (``ClipMarker``); a trim moves
     /// them with the sound and drops the ones cut. A record written before clips had markers
     /// reads as having none.
-    public var markers: [ClipMarker]
+    package var markers: [ClipMarker]
     /// How loud the clip is; nil until it has been measured (when saved or imported, by
     /// `doctor --repair`, or at its first play). Stored in the database only: the JSON that
     /// `--json` and the export print has no such field.

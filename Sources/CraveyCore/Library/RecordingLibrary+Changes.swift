@@ -55,7 +55,7 @@ extension RecordingLibrary {
     /// for a label refused, a time past the clip's end, or more than 500 markers (nothing
     /// changes).
     @discardableResult
-    public func addMarker(to id: RecordingID, at seconds: Double, label: String? = nil) throws -> Recording {
+    package func addMarker(to id: RecordingID, at seconds: Double, label: String? = nil) throws -> Recording {
         let marker = try ClipMarker(at: seconds, label: label)
         return try store.write { tx in try ClipMarkers(tx.db).add(marker, to: id) }
     }
@@ -65,7 +65,7 @@ extension RecordingLibrary {
     /// Throws ``CraveyError``: `.notFound` for a recording not in the library, `.invalidInput`
     /// for a number no marker of it has (nothing changes).
     @discardableResult
-    public func removeMarker(_ number: Int, of id: RecordingID) throws -> Recording {
+    package func removeMarker(_ number: Int, of id: RecordingID) throws -> Recording {
         try store.write { tx in try ClipMarkers(tx.db).remove(number, of: id) }
     }
 

@@ -162,7 +162,7 @@ public final class RecordingLibrary: Sendable {
     /// The words said in `recording`, with their times, as `cravey transcribe` (or
     /// ``transcribe(_:progress:)`` in CraveyKit) stored them; nil when it has no transcript (none
     /// made yet, or dropped by a noise clean-up), or the file does not read as one.
-    public func transcript(of recording: Recording) -> Transcript? {
+    package func transcript(of recording: Recording) -> Transcript? {
         store.contents(of: ClipFiles(recording).file(.transcript)!, atMost: Transcript.largestFile).flatMap(Transcript.init(data:))
     }
 

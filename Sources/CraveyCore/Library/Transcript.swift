@@ -6,25 +6,25 @@ import Foundation
 /// A clip keeps it beside its media (`Recordings/<type>_<uuid>.words.json`, the part
 /// ``ClipFiles/Part/transcript``): a backup carries it, delete removes it, a trim shifts its
 /// times (``trimmed(from:to:)``), and a noise clean-up, which changes the sound, drops it.
-public struct Transcript: Sendable, Equatable, Codable {
+package struct Transcript: Sendable, Equatable, Codable {
     /// One word, with its times in seconds into the clip.
-    public struct Word: Sendable, Equatable, Codable {
-        public var start: Double
-        public var end: Double
+    package struct Word: Sendable, Equatable, Codable {
+        package var start: Double
+        package var end: Double
         /// The word as written, punctuation attached ("midnight.").
-        public var text: String
+        package var text: String
 
-        public init(start: Double, end: Double, text: String) {
+        package init(start: Double, end: Double, text: String) {
             (self.start, self.end, self.text) = (start, end, text)
         }
     }
 
     /// The language heard (or set), as an ISO 639-1 code ("en"); empty when nothing was said.
-    public var language: String
+    package var language: String
     /// The words, in the order they are said.
-    public var words: [Word]
+    package var words: [Word]
 
-    public init(language: String, words: [Word]) {
+    package init(language: String, words: [Word]) {
         self.language = language
         self.words = words
     }
@@ -58,7 +58,7 @@ public struct Transcript: Sendable, Equatable, Codable {
     }
 
     /// The words as one text, separated by spaces.
-    public var text: String { words.map(\.text).joined(separator: " ") }
+    package var text: String { words.map(\.text).joined(separator: " ") }
 }
 
 extension Transcript.Word {

@@ -17,7 +17,7 @@ extension RecordingLibrary {
     /// sound; `.notFound` for a missing file or a clip deleted meanwhile; `.busy` when its media
     /// was changed meanwhile (a trim); `.undecodableMedia`, `.cannotWrite`. Nothing changes then.
     @discardableResult
-    public func transcribe(_ recording: Recording, progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
+    package func transcribe(_ recording: Recording, progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         try await transcribe(recording, with: try Transcriber.installed(), progress: progress)
     }
 
