@@ -45,6 +45,15 @@ public final class VirtualDisplay: Sendable {
             throw TestFailure("Xvfb did not start: it printed \(line.debugDescription)")
         }
         let name = ":\(display)"
+        // Ready once a client is served: its root window answers (a program started before that
+        // could find no display at all, where a person's desktop is always there first).
+        let answers = try waitUntil(within: 10, every: 0.05) {
+            try server.isRunning && runBlocking("xwininfo", ["-display", name, "-root"]).status == 0
+        }
+        guard answers else {
+            kill(server.processIdentifier, SIGKILL)
+            throw TestFailure("Xvfb on \(name) did not answer within 10 s (running: \(server.isRunning))")
+        }
         guard windowManager else { return (server, name, nil) }
         let manager = Process()
         manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")

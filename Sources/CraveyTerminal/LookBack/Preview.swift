@@ -13,7 +13,12 @@ import Foundation
 /// discard keeps it: Enter, end of input, a closed terminal (SIGHUP), Ctrl-C, SIGTERM.
 package struct Preview {
     let library: RecordingLibrary
-    var recording: Recording
+    /// The clip as it now stands; every change is at once what a signal keeps.
+    var recording: Recording {
+        didSet { kept.withLock { $0 = recording } }
+    }
+    /// What a signal keeps, shared with its handler (which runs on a thread of its own).
+    private let kept: Locked<Recording>
     /// The sink to play it back to (`--device` is the recording's source, so the default sink).
     let sink: String?
     /// The recording's SIGINT, SIGTERM and SIGHUP, which keep the clip from here on.
@@ -29,14 +34,15 @@ package struct Preview {
 
     package init(library: RecordingLibrary, recording: Recording, sink: String?, signals: OnSignals) {
         (self.library, self.recording, self.sink, self.signals) = (library, recording, sink, signals)
+        kept = Locked(recording)
     }
 
     /// Runs the look back; returns the clip as kept, or nil when it was discarded.
     package mutating func run() async -> Recording? {
-        // From here, a signal keeps the clip as it now stands and ends as Enter does, the
-        // terminal's mode put back first.
-        let kept = Locked(recording)
-        signals.handle {
+        // From here, a signal keeps the clip as it now stands (its words as soon as they are
+        // stored, before "Updated" is said) and ends as Enter does, the terminal's mode put back
+        // first.
+        signals.handle { [kept] in
             TerminalMode.giveBack()
             Terminal.diagnostic("\(Terminal.canRedraw ? "\r\u{1B}[2K" : "\n")Kept \"\(Format.visible(kept.withLock { $0.title }))\".")
             do {
@@ -102,7 +108,6 @@ package struct Preview {
             default:
                 continue
             }
-            kept.withLock { $0 = recording }
             Terminal.diagnostic(Self.keys)
             Terminal.diagnostic(Self.shapeKeys)
         }
