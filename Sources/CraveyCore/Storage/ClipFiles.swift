@@ -59,8 +59,9 @@ package struct ClipFiles: Hashable, Sendable {
             case never
             /// Written again from the clip's row and plays (the copy).
             case fromRow
-            /// Made again from the media by the finisher: when the clip is first used, or by a
-            /// repair (a thumbnail, a waveform).
+            /// Made from the media by its maker (CraveyKit's `PartMaker`: a thumbnail, a
+            /// waveform) whenever the clip gets media: saved, imported, restored, trimmed,
+            /// cleaned up, or its cut-off change finished by a repair.
             case fromMedia
             /// Not made: a repair finishes the change it was left by, then removes it (the journal).
             case finishedByRepair
@@ -81,15 +82,22 @@ package struct ClipFiles: Hashable, Sendable {
         /// Whether a backup carries it, and a restore brings it back with its clip.
         package let isBackedUp: Bool
         package let remaking: Remaking
+        /// How a derived part's bytes follow its clip's media when a trim keeps only a stretch of
+        /// it (in seconds of the old media): the transcript's words move with the cut. Nil, or
+        /// a result of nil, and after any other new media (a noise clean-up, or a repair that
+        /// cannot tell which media the part was made from): a part made from the media is made
+        /// again from the new one, and any other derived part goes. An original part stays.
+        package let moved: (@Sendable (Data, ClosedRange<Double>) -> Data?)?
         /// Whether bytes restored from a backup are this part's; a file that is not is left out
         /// (a derived part is made again then).
         package let accepts: @Sendable (Data) -> Bool
 
         package init(name: String, folder: StoredFile.Folder = .recordings, suffix: String?,
                      types: Set<RecordingType> = Set(RecordingType.allCases), origin: Origin, isBackedUp: Bool,
-                     remaking: Remaking, accepts: @escaping @Sendable (Data) -> Bool = { _ in true }) {
+                     remaking: Remaking, moved: (@Sendable (Data, ClosedRange<Double>) -> Data?)? = nil,
+                     accepts: @escaping @Sendable (Data) -> Bool = { _ in true }) {
             (self.name, self.folder, self.suffix, self.types) = (name, folder, suffix, types)
-            (self.origin, self.isBackedUp, self.remaking, self.accepts) = (origin, isBackedUp, remaking, accepts)
+            (self.origin, self.isBackedUp, self.remaking, self.moved, self.accepts) = (origin, isBackedUp, remaking, moved, accepts)
         }
 
         package static func == (left: Part, right: Part) -> Bool { left.name == right.name }
@@ -111,7 +119,9 @@ package struct ClipFiles: Hashable, Sendable {
         /// The words said in the clip, with their times (``Transcript``): made by the transcriber
         /// when asked, shifted by a trim, dropped by a noise clean-up.
         package static let transcript = Part(name: "transcript", suffix: ".words.json", origin: .derived, isBackedUp: true,
-                                             remaking: .onRequest, accepts: { Transcript(data: $0) != nil })
+                                             remaking: .onRequest, moved: { data, kept in
+                                                 Transcript(data: data)?.trimmed(from: kept.lowerBound, to: kept.upperBound).data
+                                             }, accepts: { Transcript(data: $0) != nil })
 
         private static let listed = [media, thumbnail, waveform, copy, journal, transcript]
         private static let tried = Locked<[Part]>([])

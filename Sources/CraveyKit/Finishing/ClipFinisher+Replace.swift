@@ -19,19 +19,18 @@ extension ClipFinisher {
         var kept: ClosedRange<Double>? = nil
     }
 
-    /// What the new media holds, measured once: its duration, its loudness and waveform (one
-    /// decoding), a video's thumbnail.
+    /// What the new media holds, measured once: its duration, its loudness, and every part made
+    /// from it (``PartMaker``: its waveform, a video's thumbnail).
     struct Measured: Sendable {
         var duration: Double
         var loudness: LoudnessMeasurement?
-        var waveform: Waveform?
-        var thumbnail: Data?
+        var parts: [ClipFiles.Part: Data]
     }
 
     /// Measures a clip's new media as ``finish(_:metadata:createdAt:)`` measures a new clip's:
     /// its duration, its loudness and waveform in one decoding (the waveform cut to the
     /// duration: the decoder also gives the samples a last frame holds past the edit list's
-    /// end), a video's thumbnail at 10% of its length. Blocking.
+    /// end), then every part made from it. Blocking.
     func measure(_ file: StoredFile, type: RecordingType) throws -> Measured {
         let media = store.media(file)
         let duration = try MediaProbe.duration(of: media)
@@ -41,8 +40,8 @@ extension ClipFinisher {
             let count = Int((duration * Double(peaks.sampleRate) / Double(peaks.samplesPerPeak)).rounded(.up))
             waveform = Waveform(sampleRate: peaks.sampleRate, samplesPerPeak: peaks.samplesPerPeak, peaks: Array(peaks.peaks.prefix(count)))
         }
-        let thumbnail = type == .video ? try? Thumbnailer.jpeg(forVideoAt: media) : nil
-        return Measured(duration: duration, loudness: analysis?.loudness, waveform: waveform, thumbnail: thumbnail)
+        let parts = try PartMaker.parts(of: media, type: type, decoded: .init(duration: duration, waveform: waveform))
+        return Measured(duration: duration, loudness: analysis?.loudness, parts: parts)
     }
 
     /// Replaces a clip's media with `replacement`'s, and with it everything derived from the
@@ -71,23 +70,7 @@ extension ClipFinisher {
             let markers = replacement.kept.map { ClipMarker.kept(current.markers, from: $0.lowerBound, to: $0.upperBound) } ?? current.markers
             let size = try tx.replaceMedia(of: clip, with: replacement.file, markers: markers)
             do {
-                var thumbnail: String?
-                if let jpeg = measured.thumbnail, clip.type == .video {
-                    thumbnail = try tx.store(jpeg, as: .thumbnail, of: clip).path
-                }
-                if let waveform = measured.waveform {
-                    try tx.store(waveform.audiowaveformData(), as: .waveform, of: clip)
-                } else if let old = clip.file(.waveform) {
-                    try tx.remove(old)  // the old media's: the new one has no sound to draw
-                }
-                if let file = clip.file(.transcript) {
-                    if let kept = replacement.kept,
-                       let words = store.contents(of: file, atMost: Transcript.largestFile).flatMap(Transcript.init(data:)) {
-                        try tx.store(words.trimmed(from: kept.lowerBound, to: kept.upperBound).data, as: .transcript, of: clip)
-                    } else {
-                        try tx.remove(file)
-                    }
-                }
+                let thumbnail = try writeParts(measured.parts, of: clip, after: replacement.kept.map(MediaChange.trimmed) ?? .replaced, in: tx)
                 return try tx.repository.updateMedia(of: id, duration: measured.duration, fileSize: size,
                                                      loudness: measured.loudness, thumbnailPath: thumbnail, markers: markers)
             } catch {

@@ -77,25 +77,16 @@ struct ClipFinisher {
         // No audio stream, no measurement and no waveform; audio that does not decode is no
         // reason to refuse a clip (it gets neither either).
         let analysis = (try? AudioAnalysis.measure(media, loudness: true, waveform: clip.waveform == nil)) ?? nil
-        var thumbnail: Data?
-        if clip.type == .video {
-            do {
-                thumbnail = try Thumbnailer.jpeg(forVideoAt: media)
-            } catch {
-                // Unless it is required, a thumbnail that cannot be made does not cost the clip:
-                // it is saved without one.
-                if clip.requiresThumbnail { throw error }
-            }
-        }
-        let waveform = (clip.waveform ?? analysis?.waveform)?.audiowaveformData()
+        // Every part made from the media (the waveform, a video's thumbnail): one that cannot be
+        // made does not cost the clip, unless it is required (it is saved without it).
+        let required: Set<ClipFiles.Part> = clip.requiresThumbnail ? [.thumbnail] : []
+        let parts = try PartMaker.parts(of: media, type: clip.type,
+                                        decoded: .init(duration: duration, waveform: clip.waveform ?? analysis?.waveform),
+                                        requiring: required)
         var (recording, plays) = row(duration, analysis?.loudness)
         return try store.write { tx in
             // Durable before the row, as the media is.
-            recording.thumbnailPath = try thumbnail.map { try tx.store($0, as: .thumbnail, of: clip.files).path }
-            if let waveform {
-                // One that cannot be written costs the clip nothing: the first use makes it again.
-                _ = try? tx.store(waveform, as: .waveform, of: clip.files)
-            }
+            recording.thumbnailPath = try writeParts(parts, of: clip.files, after: .first, requiring: required, in: tx)
             return try tx.save(clip.file, as: recording, plays: plays)
         }
     }

@@ -255,22 +255,28 @@ extension RecordingLibrary {
         for path in report.interruptedReplacements {
             guard let journal = StoredFile(path: path), let clip = StoredName(journal)?.clip else { continue }
             let media = clip.media()
-            let measured = try? ClipFinisher(store: store).measure(media, type: clip.type)  // media that no longer reads keeps its row's facts
+            let finisher = ClipFinisher(store: store)
+            let measured = try? finisher.measure(media, type: clip.type)  // media that no longer reads keeps its row's facts
             let size = store.status(of: media).size
             let written = store.contents(of: journal, atMost: 1 << 20).flatMap(ReplacementJournal.init)
             let inPlace = store.files?.information(about: media).map { UInt64($0.st_ino) }
             let newMarkers = written?.inode != nil && written?.inode == inPlace ? written?.markers : nil
             try store.write { tx in
                 if let current = try tx.repository.recording(clip.id), let measured, let size {
-                    let thumbnail = try measured.thumbnail.map { try tx.store($0, as: .thumbnail, of: clip).path } ?? current.thumbnailPath
-                    if let waveform = measured.waveform { try tx.store(waveform.audiowaveformData(), as: .waveform, of: clip) }
+                    // Which media its parts were made from is not known: those made from the
+                    // media are made again, the others (a transcript, whose words' times may be
+                    // the old media's or the new's) go, never stale (`cravey transcribe`).
+                    let thumbnail = try finisher.writeParts(measured.parts, of: clip, after: .replaced, in: tx)
                     try tx.repository.updateMedia(of: clip.id, duration: measured.duration, fileSize: size,
                                                   loudness: measured.loudness, thumbnailPath: thumbnail,
                                                   markers: newMarkers ?? current.markers)
+                } else {
+                    // Media that no longer reads keeps its facts; what is not made from the
+                    // media goes all the same.
+                    for part in ClipFiles.Part.all where part.origin == .derived && ![.fromMedia, .fromRow].contains(part.remaking) {
+                        if let file = clip.file(part) { try tx.remove(file) }
+                    }
                 }
-                // Its words' times may be the old media's or the new's: it goes, never stale
-                // (`cravey transcribe` makes it again).
-                if let transcript = clip.file(.transcript) { try tx.remove(transcript) }
                 try tx.remove(journal)
             }
             report.repairs.append("Finished the change of \(media.path) a crash cut off: what the clip owns was made again from its media.")
