@@ -251,6 +251,11 @@ package struct AppDatabase: Sendable {
                 t.add(column: "markers", .text).notNull().defaults(to: "")
             }
         }
+        // The word index (``ClipSearch``) over titles, notes and transcripts, filled from the
+        // rows here; the transcripts' words are added by ``LibraryStore`` once migrated.
+        migrator.registerMigration("search") { db in
+            try ClipSearch.create(db)
+        }
         return migrator
     }
 }

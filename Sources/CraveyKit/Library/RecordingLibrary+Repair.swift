@@ -102,14 +102,29 @@ extension RecordingLibrary {
             if missingWaveform { report.missingWaveforms.append(entry) }
         }
         try classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
+        let words = store.searchedWords(of: rows)
+        report.searchIndexOutOfStep = try !store.read { db in try ClipSearch(db).isInStep(words: words) }
         if repair {
             try repairFiles(&report, deleteUnplayable: deleteUnplayable)
             try finishReplacements(&report)
             try repairValues(&report)
             measure(&report)
             register(&report)
+            try remakeSearchIndex(&report)
         }
         return report
+    }
+
+    /// Makes the word index again when it is missing or out of step, from the rows and
+    /// transcripts as they are now (under the writers' lock, in one transaction).
+    private func remakeSearchIndex(_ report: inout RepairReport) throws {
+        let remade = try store.write { tx in
+            let words = store.searchedWords(of: try tx.repository.recordings())
+            guard try !ClipSearch(tx.db).isInStep(words: words) else { return false }
+            try ClipSearch(tx.db).remake(words: words)
+            return true
+        }
+        if remade { report.repairs.append("Made the search index again from the clips' titles, notes and words.") }
     }
 
     /// Sorts the files no row names into what they are: a person's files, crashes' leftovers,
