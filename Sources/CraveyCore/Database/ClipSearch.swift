@@ -195,7 +195,7 @@ package struct ClipSearch {
     package func spoken(in ids: [RecordingID], matching text: String) throws -> [RecordingID: Spoken] {
         guard !ids.isEmpty, let expression = Self.filterExpression(text) else { return [:] }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT r.id, snippet(clipSearch, 2, char(1), char(2), '…', 8), highlight(clipSearch, 2, char(1), char(2)), s.times
+            SELECT r.id, snippet(clipSearch, 2, char(1), char(2), '…', 5), highlight(clipSearch, 2, char(1), char(2)), s.times
             FROM clipSearch s JOIN recording r ON r.rowid = s.rowid
             WHERE clipSearch MATCH ? AND r.id IN (\(databaseQuestionMarks(count: ids.count)))
             """, arguments: StatementArguments(["words : (\(expression))"] + ids.map(\.description)))
