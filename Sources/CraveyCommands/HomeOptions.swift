@@ -24,7 +24,7 @@ package struct HomeOptions: ParsableCommand {
             last clip; the mouse wheel scrolls and a click selects. s cycles the order (recent, \
             most played, title). / filters as you type over titles, notes and purposes, and \
             over the words said in a clip with a transcript (`cravey transcribe`): each word \
-            typed as the start of a word, case and accents folded (cafe finds Café); a clip \
+            typed as the start of a word (once each has two letters), case and accents folded (cafe finds Café); a clip \
             matched by its words shows when the first is said and the words around it, and \
             Enter plays it from there. Enter keeps the filter, Escape clears it.
 

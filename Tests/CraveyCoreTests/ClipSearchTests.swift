@@ -101,6 +101,7 @@ final class ClipSearchTests: Sendable {
         #expect(ClipSearch.filterExpression("sis") == "\"sis\"*")
         #expect(ClipSearch.filterExpression("my \"sis #calm") == "\"my\"* \"\"\"sis\"*")
         #expect(ClipSearch.filterExpression("#calm  - ") == nil)
+        #expect(ClipSearch.filterExpression("my s") == nil)
         // A number outside a phrase matches either way, joined by an explicit AND (FTS5 joins no
         // group by an implicit one); in a phrase, before a * or naming a column it stays as typed
         #expect(try ClipSearch.expression("10 boats") == "(10 OR ten) AND boats")
