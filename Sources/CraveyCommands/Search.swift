@@ -53,7 +53,7 @@ struct Search: ParsableCommand {
 
     /// A snippet with its matches between brackets.
     static func marked(_ snippet: String) -> String {
-        snippet.replacingOccurrences(of: ClipSearch.markStart, with: "[").replacingOccurrences(of: ClipSearch.markEnd, with: "]")
+        String(decoding: snippet.utf8.map { $0 == 1 ? UInt8(ascii: "[") : $0 == 2 ? UInt8(ascii: "]") : $0 }, as: UTF8.self)
     }
 
     /// A clip found, as `--json` prints it: the recording's fields and its match.

@@ -58,11 +58,26 @@ package struct ClipSearch {
     }
 
     /// The `words` and `times` columns of a transcript: its words, one a line (a word holds no
-    /// control character, so the line a match is on is the word's index), and their starts.
+    /// control character, so the line a match is on is the word's index), and their starts, each
+    /// in ``timeWidth`` characters (so SQL finds the nth at `n * timeWidth`: ``firstMarkedTime``).
     static func columns(_ transcript: Transcript?) -> (words: String, times: String) {
         guard let transcript, !transcript.words.isEmpty else { return ("", "") }
         return (transcript.words.map(\.text).joined(separator: "\n"),
-                transcript.words.map { String(format: "%.2f", $0.start) }.joined(separator: " "))
+                transcript.words.map { String(format: "%9.2f", min($0.start, 999_999)) }.joined())
+    }
+
+    /// The characters of a word's start in the `times` column: up to 999,999.99 s, 11 days.
+    static let timeWidth = 9
+
+    /// SQL for when the first word marked in `highlighted` (the `words` column highlighted,
+    /// ``markStart`` before each match) is said, read from `times`; NULL when none is marked.
+    /// Counted in SQLite, so only a number leaves it: the words' line breaks before the mark are
+    /// the word's index.
+    static func firstMarkedTime(_ before: String, times: String) -> String {
+        """
+        CASE WHEN \(before) = '' THEN NULL ELSE CAST(substr(\(times),
+            \(timeWidth) * (length(\(before)) - length(replace(\(before), char(10), ''))) + 1, \(timeWidth)) AS REAL) END
+        """
     }
 
     /// Merges the index into one segment, which leaves out every deleted row's terms: after it,
@@ -125,15 +140,20 @@ package struct ClipSearch {
         let expression = try Self.expression(query)
         let fields = Recording.fields.map { "r.\($0.key.rawValue)" } + ["r.loudnessIntegrated", "r.loudnessTruePeak"]
         // FTS5 takes the ORDER BY rank (bm25) and the LIMIT itself, so the snippets and highlights
-        // are made for the rows returned alone. (A rowid IN the best, as a second MATCH, made
-        // FTS5 look each row up again: 4 s for 7,500 matches at 10,000 clips.)
+        // are made for the rows returned alone (a rowid IN the best, as a second MATCH, made FTS5
+        // look each row up again: 4 s for 7,500 matches at 10,000 clips); each highlight is made
+        // once (MATERIALIZED), and only its words before the first mark are looked at.
         let sql = """
-            SELECT \(fields.joined(separator: ", ")),
-                   snippet(clipSearch, -1, char(1), char(2), '…', 10), highlight(clipSearch, 0, char(1), char(2)),
-                   highlight(clipSearch, 2, char(1), char(2)), s.times
-            FROM clipSearch s JOIN recording r ON r.rowid = s.rowid
-            WHERE clipSearch MATCH :query
-            ORDER BY s.rank LIMIT :limit
+            WITH found AS MATERIALIZED (
+                SELECT rowid AS row, rank, replace(snippet(clipSearch, -1, char(1), char(2), '…', 10), char(10), ' ') AS snippet,
+                       instr(highlight(clipSearch, 0, char(1), char(2)), char(1)) > 0 AS inTitle,
+                       highlight(clipSearch, 2, char(1), char(2)) AS words, times
+                FROM clipSearch WHERE clipSearch MATCH :query ORDER BY rank LIMIT :limit),
+            marked AS MATERIALIZED (
+                SELECT row, rank, snippet, inTitle, times, substr(words, 1, instr(words, char(1))) AS before FROM found)
+            SELECT \(fields.joined(separator: ", ")), m.snippet, m.inTitle, \(Self.firstMarkedTime("m.before", times: "m.times"))
+            FROM marked m JOIN recording r ON r.rowid = m.row
+            ORDER BY m.rank
             """
         let rows: [Row]
         do {
@@ -151,25 +171,9 @@ package struct ClipSearch {
         let count = fields.count
         return rows.compactMap { row in
             guard let recording = try? Recording(row: row) else { return nil }
-            let snippet: String = row[count], title: String = row[count + 1], words: String = row[count + 2]
-            let times: String = row[count + 3]
-            var match = Match(recording: recording, field: title.contains(Self.markStart) ? "title" : "notes",
-                              snippet: snippet.replacingOccurrences(of: "\n", with: " "), at: nil)
-            if let at = Self.firstMarked(words, times: times) {
-                match.at = at
-                if match.field != "title" { match.field = "words" }
-            }
-            return match
+            let inTitle: Bool = row[count + 1], at: Double? = row[count + 2]
+            return Match(recording: recording, field: inTitle ? "title" : at != nil ? "words" : "notes", snippet: row[count], at: at)
         }
-    }
-
-    /// When the first marked word of the highlighted `words` column is said, by `times`; nil
-    /// when none is marked. The words are one a line: the line of the first mark is its index.
-    private static func firstMarked(_ words: String, times: String) -> Double? {
-        guard let mark = words.range(of: markStart) else { return nil }
-        let index = words[..<mark.lowerBound].reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
-        let starts = times.split(separator: " ")
-        return index < starts.count ? Double(starts[index]) : nil
     }
 
     // MARK: - The home screen's filter
@@ -199,15 +203,19 @@ package struct ClipSearch {
     package func spoken(in ids: [RecordingID], matching text: String) throws -> [RecordingID: Spoken] {
         guard !ids.isEmpty, let expression = Self.filterExpression(text) else { return [:] }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT r.id, snippet(clipSearch, 2, char(1), char(2), '…', 5), highlight(clipSearch, 2, char(1), char(2)), s.times
-            FROM clipSearch s JOIN recording r ON r.rowid = s.rowid
-            WHERE clipSearch MATCH ? AND r.id IN (\(databaseQuestionMarks(count: ids.count)))
+            WITH found AS MATERIALIZED (
+                SELECT r.id, replace(snippet(clipSearch, 2, char(1), char(2), '…', 5), char(10), ' ') AS snippet, s.times,
+                       highlight(clipSearch, 2, char(1), char(2)) AS words
+                FROM clipSearch s JOIN recording r ON r.rowid = s.rowid
+                WHERE clipSearch MATCH ? AND r.id IN (\(databaseQuestionMarks(count: ids.count)))),
+            marked AS MATERIALIZED (SELECT id, snippet, times, substr(words, 1, instr(words, char(1))) AS before FROM found)
+            SELECT id, snippet, \(Self.firstMarkedTime("before", times: "times")) FROM marked
             """, arguments: StatementArguments(["words : (\(expression))"] + ids.map(\.description)))
         var spoken: [RecordingID: Spoken] = [:]
         for row in rows {
-            let id: String = row[0], snippet: String = row[1], words: String = row[2], times: String = row[3]
-            guard let id = RecordingID(id), let at = Self.firstMarked(words, times: times) else { continue }
-            spoken[id] = Spoken(snippet: snippet.replacingOccurrences(of: "\n", with: " "), at: at)
+            let id: String = row[0], at: Double? = row[2]
+            guard let id = RecordingID(id), let at else { continue }
+            spoken[id] = Spoken(snippet: row[1], at: at)
         }
         return spoken
     }
