@@ -41,7 +41,8 @@ struct Search: ParsableCommand {
     func run() throws {
         let query = words.joined(separator: " ")
         let matches = try options.open().search(query, limit: limit)
-        if json { return try Terminal.printJSON(matches.map(Found.init)) }
+        // An empty list as `list --json` prints one.
+        if json { return try matches.isEmpty ? Terminal.output("[]") : Terminal.printJSON(matches.map(Found.init)) }
         guard !matches.isEmpty else {
             return Terminal.diagnostic("No clip matches '\(Format.visible(query))'. Fewer words, or crav* for every word beginning so, find more.")
         }
