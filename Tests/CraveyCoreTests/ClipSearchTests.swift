@@ -94,6 +94,9 @@ final class ClipSearchTests: Sendable {
             }
         }
         #expect(try library.search("nothing like it").isEmpty)
+        // What a search holds for its snippets never goes to SQLite's temporary files (in
+        // /var/tmp by default: outside the library): 2 is MEMORY.
+        #expect(try library.store.read { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") } == 2)
     }
 
     @Test("the filter's words as prefixes: typed text is never query syntax, tags are left to the filter")
