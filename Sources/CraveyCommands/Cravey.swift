@@ -55,7 +55,7 @@ package struct Cravey: ParsableCommand {
             (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
-        subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Info.self, QuickPlay.self, Tag.self, Markers.self, Pin.self, Unpin.self, Edit.self, Delete.self, DeleteAll.self,
+        subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Search.self, Info.self, QuickPlay.self, Tag.self, Markers.self, Pin.self, Unpin.self, Edit.self, Delete.self, DeleteAll.self,
                       ImportOptions.self, Export.self, Backup.self, RestoreOptions.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
                       WaveformCommand.self, TrimOptions.self, CleanOptions.self, ShareOptions.self, TranscribeOptions.self, TranscriptOptions.self,
                       SettingsCommand.self]

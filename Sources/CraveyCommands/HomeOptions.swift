@@ -22,8 +22,11 @@ package struct HomeOptions: ParsableCommand {
 
             Keys (? shows them all): j/k or the arrows move, PgUp/PgDn a page, g/G the first and \
             last clip; the mouse wheel scrolls and a click selects. s cycles the order (recent, \
-            most played, title). / filters as you type over titles, notes and purposes (ASCII \
-            letters in either case); Enter keeps the filter, Escape clears it.
+            most played, title). / filters as you type over titles, notes and purposes, and \
+            over the words said in a clip with a transcript (`cravey transcribe`): each word \
+            typed as the start of a word (once each has two letters), case and accents folded (cafe finds Café); a clip \
+            matched by its words shows when the first is said and the words around it, and \
+            Enter plays it from there. Enter keeps the filter, Escape clears it.
 
             Enter plays the selected clip on the player line, counted as `cravey play` counts \
             it; a video opens its window as `play` does, and the desktop's media keys (MPRIS) \

@@ -69,8 +69,9 @@ package struct PlayOptions: ParsableCommand {
 
 /// The options `play` and `quickplay N` share.
 package struct PlaybackFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Start this many seconds into the clip.", valueName: "seconds"))
-    package var from: Double?
+    @Option(help: ArgumentHelp("Start this far into the clip: seconds (12.5), or minutes and seconds (1:02.5), as `cravey search` shows a match's time; past the clip's end exits 64.",
+                               valueName: "time"))
+    package var from: ClipTime?
 
     @Flag(name: .customLong("no-count"), help: "Play without counting a play (a preview).")
     package var noCount = false
@@ -97,9 +98,6 @@ package struct PlaybackFlags: ParsableArguments {
     package init() {}
 
     package func validate() throws {
-        if let from, !(from >= 0 && from.isFinite) {
-            throw ValidationError("--from must be a number of seconds from 0, not \(from).")
-        }
         if !(0.5...2).contains(speed) {
             throw ValidationError("--speed must be from 0.5 to 2 (half to twice the clip's own speed), not \(speed).")
         }

@@ -48,6 +48,16 @@ struct RoutingTests {
         #expect(play.status == 1 && play.error.contains("cravey-media"), "\(play.error)")
     }
 
+    @Test("search runs in cravey alone: finding a clip by its words needs no FFmpeg")
+    func searchRunsAlone() async throws {
+        let alone = try await Self.craveyAlone()
+        let library = try await Fixture.library(titles: ["Café morning"])
+        let found = try await run(alone, ["search", "cafe", "--library", library.url.path], environment: Cravey.environment())
+        #expect(found.status == 0 && found.output.contains("[Café] morning"), "\(found.error)")
+        let none = try await run(alone, ["search", "nothing", "--json", "--library", library.url.path], environment: Cravey.environment())
+        #expect(none.status == 0 && none.output == "[]\n", "\(none.output) \(none.error)")
+    }
+
     @Test("quickplay with a number plays in cravey-media: with an empty library it says how to record the first clip (exit 66)")
     func quickPlayNumberOnEmptyLibrary() async throws {
         // Given an empty library
@@ -74,7 +84,7 @@ struct RoutingTests {
         // Then every command is listed, and record's options are shown, without cravey-media
         #expect(root.status == 0)
         for verb in ["record", "play", "list", "info", "quickplay", "edit", "delete", "delete-all", "import", "export",
-                     "storage", "doctor", "devices"] {
+                     "storage", "doctor", "devices", "search"] {
             #expect(root.output.contains("\n  \(verb) "), "\(verb) missing from:\n\(root.output)")
         }
         #expect(record.status == 0 && record.output.contains("--seconds") && record.output.contains("USAGE: cravey record"))

@@ -189,7 +189,7 @@ struct HomeBrowsingTests {
     func filterNothing() async throws {
         var home = try HomeDriver(try await Self.fiveClips())
         home.type("/zzz")
-        #expect(home.screen.contains("No clip holds \"zzz\" in its title, notes or purpose. Escape clears the filter."))
+        #expect(home.screen.contains("No clip holds \"zzz\", written or said. Escape clears the filter."))
         #expect(home.lines[0].hasSuffix("0 of 5 clips · ? help"))
     }
 

@@ -62,6 +62,10 @@ package struct AppDatabase: Sendable {
         configuration.prepareDatabase { db in
             // Deleted titles and notes must not linger in free pages of the file.
             try db.execute(sql: "PRAGMA secure_delete = ON")
+            // SQLite's temporary files (a sort, a search's matches held for their snippets) stay
+            // in memory: by default they are written to /var/tmp, and a clip's words would be
+            // on the disk outside the library.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
             // Keep the -wal file when the last connection closes. Otherwise every `cravey list`
             // rewrote the database on open and checkpointed it on close: a write and four
             // fsyncs for a command that only reads.
@@ -250,6 +254,11 @@ package struct AppDatabase: Sendable {
             try db.alter(table: "recording") { t in
                 t.add(column: "markers", .text).notNull().defaults(to: "")
             }
+        }
+        // The word index (``ClipSearch``) over titles, notes and transcripts, filled from the
+        // rows here; the transcripts' words are added by ``LibraryStore`` once migrated.
+        migrator.registerMigration("search") { db in
+            try ClipSearch.create(db)
         }
         return migrator
     }

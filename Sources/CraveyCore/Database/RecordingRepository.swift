@@ -77,7 +77,9 @@ package struct RecordingRepository {
     }
 
     /// The recordings whose title, notes or purpose contain `text`, `%`, `_` and `\` taken as
-    /// themselves; each word of it that starts with `#` (`#calm`) is a tag they have instead.
+    /// themselves, or whose title, notes or words hold each of its words as a prefix
+    /// (``ClipSearch/filterExpression(_:)``: accents folded); each word of it that starts with
+    /// `#` (`#calm`) is a tag they have instead.
     private static func containing(_ text: String, among rowIDs: [Int64]? = nil) -> QueryInterfaceRequest<Recording> {
         var all = rowIDs.map { Recording.filter($0.contains(Column.rowID)) } ?? Recording.all()
         var text = text
@@ -100,8 +102,13 @@ package struct RecordingRepository {
         }
         let pattern = "%\(escaped)%"
         typealias Columns = Recording.Columns
-        return all.filter(Columns.title.like(pattern, escape: "\\") || Columns.notes.like(pattern, escape: "\\")
-                          || Columns.purpose.like(pattern, escape: "\\"))
+        var matches = Columns.title.like(pattern, escape: "\\") || Columns.notes.like(pattern, escape: "\\")
+            || Columns.purpose.like(pattern, escape: "\\")
+        // And every word of it in the word index, as a prefix: accents folded, the words said.
+        if let expression = ClipSearch.filterExpression(text) {
+            matches = matches || SQL("rowid IN (SELECT rowid FROM clipSearch WHERE clipSearch MATCH \(expression))").sqlExpression
+        }
+        return all.filter(matches)
     }
 
     /// The ids of rows that cannot be read as a recording (an id that is no UUID).

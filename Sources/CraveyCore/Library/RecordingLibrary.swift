@@ -84,6 +84,14 @@ public final class RecordingLibrary: Sendable {
         return try store.read { db in try RecordingRepository(db).recordings(sortedBy: sort, tagged: tag) }
     }
 
+    /// The clips whose title, notes or transcript match `query` (FTS5's syntax: words, "a
+    /// phrase", `crav*`; accents and case folded), best first, at most `limit`; each with a
+    /// snippet of its best match and, for a match in its words, when the first is said. A query
+    /// that holds no word or is not FTS5 syntax is refused (`.invalidInput`).
+    package func search(_ query: String, limit: Int? = nil) throws -> [ClipSearch.Match] {
+        try store.read { db in try ClipSearch(db).search(query, limit: limit) }
+    }
+
     /// Every tag some recording has, sorted (what the shells' completion offers).
     public func tags() throws -> [String] {
         try store.read { db in try ClipTags(db).inUse() }

@@ -16,7 +16,7 @@ import Foundation
 /// | thumbnail | `Recordings/Thumbnails/video_<uuid>.jpg` (a video's) | derived | carries it | makes it from the media |
 /// | waveform | `Recordings/<type>_<uuid>.peaks.dat` (audiowaveform's binary format) | derived | carries it | makes it from the media |
 /// | copy | `Recordings/<type>_<uuid>.json` (its row, loudness and plays) | derived | carries it (as the clip's record) | writes it from the row |
-/// | transcript | `Recordings/<type>_<uuid>.words.json` (its words and their times) | derived | carries it | leaves it to `cravey transcribe` |
+/// | transcript | `Recordings/<type>_<uuid>.words.json` (its words and their times; searched: ``ClipSearch``) | derived | carries it | leaves it to `cravey transcribe` |
 /// | journal | `Recordings/<type>_<uuid>.replacing` (only while its media is replaced: trim, clean) | transient | leaves it out | finishes the replacement |
 ///
 /// Two markers go before a name: `.deleting-<name>` while a deletion is under way, and
@@ -91,13 +91,17 @@ package struct ClipFiles: Hashable, Sendable {
         /// Whether bytes restored from a backup are this part's; a file that is not is left out
         /// (a derived part is made again then).
         package let accepts: @Sendable (Data) -> Bool
+        /// Whether a clip is searched by its words (``ClipSearch``): the store's transaction puts
+        /// them in the index when it writes the part and takes them out when it removes it.
+        package let isSearched: Bool
 
         package init(name: String, folder: StoredFile.Folder = .recordings, suffix: String?,
                      types: Set<RecordingType> = Set(RecordingType.allCases), origin: Origin, isBackedUp: Bool,
-                     remaking: Remaking, moved: (@Sendable (Data, ClosedRange<Double>) -> Data?)? = nil,
+                     remaking: Remaking, moved: (@Sendable (Data, ClosedRange<Double>) -> Data?)? = nil, isSearched: Bool = false,
                      accepts: @escaping @Sendable (Data) -> Bool = { _ in true }) {
             (self.name, self.folder, self.suffix, self.types) = (name, folder, suffix, types)
             (self.origin, self.isBackedUp, self.remaking, self.moved, self.accepts) = (origin, isBackedUp, remaking, moved, accepts)
+            self.isSearched = isSearched
         }
 
         package static func == (left: Part, right: Part) -> Bool { left.name == right.name }
@@ -121,7 +125,7 @@ package struct ClipFiles: Hashable, Sendable {
         package static let transcript = Part(name: "transcript", suffix: ".words.json", origin: .derived, isBackedUp: true,
                                              remaking: .onRequest, moved: { data, kept in
                                                  Transcript(data: data)?.trimmed(from: kept.lowerBound, to: kept.upperBound).data
-                                             }, accepts: { Transcript(data: $0) != nil })
+                                             }, isSearched: true, accepts: { Transcript(data: $0) != nil })
 
         private static let listed = [media, thumbnail, waveform, copy, journal, transcript]
         private static let tried = Locked<[Part]>([])

@@ -62,7 +62,10 @@ package final class LibraryStore: Sendable {
         database.observe(changes)
         // Work a change would do first anyway; a library that cannot be written keeps it for a
         // command that can, and still reads.
-        if migrated { try? writeMissingCopies(files, lock) }
+        if migrated {
+            try? writeMissingCopies(files, lock)
+            try? indexWords(lock)
+        }
         if journal?.isPending == true { _ = try? write { _ in } }
     }
 
@@ -139,9 +142,10 @@ package final class LibraryStore: Sendable {
         }
         try current?.finishCommit()
         if current?.endsDeleteAll == true { journal?.end() }
-        if current?.deletedClips == true {
-            // The deleted titles, notes and ids leave the write-ahead log too (secure_delete
-            // clears them from the file's free pages): deleted is gone from every file.
+        if current?.forgetsWords == true {
+            // The deleted titles, notes, words and ids leave the write-ahead log too
+            // (secure_delete clears them from the file's free pages, and the word index was
+            // merged before the commit): deleted is gone from every file.
             do {
                 try database.checkpoint()
             } catch {
@@ -193,6 +197,32 @@ package final class LibraryStore: Sendable {
             }
             sync()  // all of them on the disk at once (Glibc hides syncfs, which would do one file system)
         }
+    }
+
+    /// Puts the words of every clip that has them in the word index (``ClipSearch``), once, when
+    /// its database is brought up to date (the migration that made the index could not read them).
+    private func indexWords(_ lock: WritersLock) throws {
+        try lock.hold {
+            let words = searchedWords(of: try read { db in try RecordingRepository(db).recordings() })
+            guard !words.isEmpty else { return }
+            try database.write { db in
+                for (id, transcript) in words { try ClipSearch(db).setWords(transcript, of: id) }
+            }
+        }
+    }
+
+    /// The words each of `recordings` is searched by (its transcript, ``ClipFiles/Part/isSearched``),
+    /// for those that have them.
+    package func searchedWords(of recordings: [Recording]) -> [RecordingID: Transcript] {
+        var words: [RecordingID: Transcript] = [:]
+        for recording in recordings {
+            for part in ClipFiles.Part.all where part.isSearched {
+                guard let file = ClipFiles(recording).file(part), status(of: file).size != nil,
+                      let transcript = contents(of: file, atMost: Transcript.largestFile).flatMap(Transcript.init(data:)) else { continue }
+                words[recording.id] = transcript
+            }
+        }
+        return words
     }
 
     /// What SQLite finds wrong with the database file, one line each; empty when it is sound.

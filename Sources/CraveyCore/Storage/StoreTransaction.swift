@@ -25,8 +25,12 @@ package final class StoreTransaction {
     private(set) var releasing: [StoredFile] = []
     /// Whether a saved file was renamed into place (a failed commit leaves it, for a repair).
     private(set) var didRename = false
-    /// Whether the transaction deleted a clip, whose words then leave the write-ahead log too.
-    var deletedClips: Bool { !deleted.isEmpty || endsDeleteAll }
+    /// Whether the transaction lets words go (it deleted a clip, or words a clip was searched
+    /// by): they then leave the word index's segments before the commit, and the write-ahead log
+    /// after it.
+    var forgetsWords: Bool { !deleted.isEmpty || endsDeleteAll || droppedWords }
+    /// Whether words a clip was searched by were replaced or removed here.
+    private var droppedWords = false
     /// Whether the transaction ends a `delete-all`, whose journal goes after the commit.
     private(set) var endsDeleteAll = false
     /// Whether a `delete-all` removed a file: from then on a failure keeps its journal, for
@@ -124,6 +128,12 @@ package final class StoreTransaction {
         for ((_, _, plays), saved) in zip(clips, rows) {
             do {
                 try repository.insert(saved, plays: plays)
+                // Its words, when they came with it (a restore's, a clip registered again).
+                for part in ClipFiles.Part.all where part.isSearched {
+                    guard let file = ClipFiles(saved).file(part),
+                          let data = store.contents(of: file, atMost: Transcript.largestFile) else { continue }
+                    try ClipSearch(db).setWords(Transcript(data: data), of: saved.id)
+                }
             } catch {
                 throw CraveyError(.cannotWrite, "The clip was saved to \(files.url(of: ClipFiles(saved).media()).path), but its library entry could not be written (\(CraveyError(database: error)?.message ?? "\(error)")).",
                                   advice: .registerWithRepair, underlying: error)
@@ -142,6 +152,7 @@ package final class StoreTransaction {
             preconditionFailure("A \(clip.type.rawValue) clip's \(part) is not stored as bytes.")
         }
         try files.writeAtomically(file, doing: "write the \(part.name)") { try $0.write(data) }
+        if part.isSearched, try ClipSearch(db).setWords(Transcript(data: data), of: clip.id) { droppedWords = true }
         return file
     }
 
@@ -272,6 +283,13 @@ package final class StoreTransaction {
     /// Removes a file a repair found left over (a cut-off write or import, an orphan's waveform,
     /// thumbnail or copy), now; one already gone is no error.
     package func remove(_ file: StoredFile) throws(CraveyError) {
+        if let name = StoredName(file), name.marker == nil, name.part.isSearched {
+            do {
+                if try ClipSearch(db).setWords(nil, of: name.clip.id) { droppedWords = true }
+            } catch {
+                throw CraveyError(database: error) ?? CraveyError(.other, "Cannot take the words of \(files.url(of: file).path) out of the search index: \(error).", underlying: error)
+            }
+        }
         do {
             try files.remove(file)
         } catch .noSuchFileOrDirectory {
@@ -303,6 +321,7 @@ package final class StoreTransaction {
     /// changed, each flushed with its folder (a clip saved here has its copy already, unless it
     /// changed since).
     func prepareCommit(changed: (recordings: Set<Int64>, plays: Set<Int64>)) throws {
+        if forgetsWords { try ClipSearch(db).forgetDeleted() }
         var changed = try repository.recordings(rowIDs: changed.recordings, playIDs: changed.plays)
         for id in copies where !changed.contains(where: { $0.id == id }) {
             if let recording = try repository.recording(id) { changed.append(recording) }

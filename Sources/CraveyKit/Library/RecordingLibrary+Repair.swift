@@ -102,14 +102,33 @@ extension RecordingLibrary {
             if missingWaveform { report.missingWaveforms.append(entry) }
         }
         try classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
+        let words = store.searchedWords(of: rows)
+        // An index that cannot even be read is out of step too: a repair makes it again.
+        report.searchIndexOutOfStep = !((try? store.read { db in try ClipSearch(db).isInStep(words: words) }) ?? false)
         if repair {
             try repairFiles(&report, deleteUnplayable: deleteUnplayable)
             try finishReplacements(&report)
             try repairValues(&report)
             measure(&report)
             register(&report)
+            try remakeSearchIndex(&report)
         }
         return report
+    }
+
+    /// Makes the word index again when it is missing or out of step, from the rows and
+    /// transcripts as they are now (under the writers' lock, in one transaction).
+    private func remakeSearchIndex(_ report: inout RepairReport) throws {
+        // The other repairs keep it in step as every change does: only one found out of step is
+        // made again (so a library that cannot be written is not written for nothing).
+        guard report.searchIndexOutOfStep else { return }
+        let remade = try store.write { tx in
+            let words = store.searchedWords(of: try tx.repository.recordings())
+            guard try !ClipSearch(tx.db).isInStep(words: words) else { return false }
+            try ClipSearch(tx.db).remake(words: words)
+            return true
+        }
+        if remade { report.repairs.append("Made the search index again from the clips' titles, notes and words.") }
     }
 
     /// Sorts the files no row names into what they are: a person's files, crashes' leftovers,

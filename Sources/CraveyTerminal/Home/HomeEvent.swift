@@ -55,7 +55,7 @@ enum HomeEvent {
 /// recordings and changes through the library's door, and the terminal's own.
 enum HomeEffect: Equatable {
     /// Plays a clip on the player line at `speed`; `counted` false for the look back's play.
-    case play(Recording, counted: Bool, speed: Double)
+    case play(Recording, counted: Bool, speed: Double, from: Double = 0)
     /// A key of the play under way.
     case player(PlayerCommand)
     /// Stores a marker of a clip (`m` on the player line; its label once typed).

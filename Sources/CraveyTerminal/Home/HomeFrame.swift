@@ -105,7 +105,7 @@ struct HomeFrame {
         guard !list.page.rows.isEmpty else {
             let empty = list.page.total == 0
                 ? "   The library is empty. Press r to record a clip, or run `cravey import FILE`."
-                : "   No clip holds \"\(Format.visible(list.request.filter))\" in its title, notes or purpose. Escape clears the filter."
+                : "   No clip holds \"\(Format.visible(list.request.filter))\", written or said. Escape clears the filter."
             if let row = layout.list.first { frame.put(empty, row: row, column: 0, style: .dim) }
             return
         }
@@ -124,6 +124,14 @@ struct HomeFrame {
         var column = 1
         frame.put("\(HomeText.icon(recording)) \(Format.visible(recording.title))", row: row, column: column, width: columns.title + 1, style: style)
         column += columns.title + 2
+        // A clip whose words hold the filter: when the first is said, and the words around it.
+        if let spoken = state.list.page.spoken[recording.id] {
+            let snippet = spoken.snippet.replacingOccurrences(of: ClipSearch.markStart, with: "[")
+                .replacingOccurrences(of: ClipSearch.markEnd, with: "]")
+            frame.put("\(Format.duration(spoken.at.rounded(.down))) “\(Format.visible(snippet))”", row: row, column: column,
+                      width: max(layout.columns - column - 1, 0), style: style)
+            return
+        }
         if let width = columns.date {
             let date = columns.shortDate ? HomeText.shortDate(recording.createdAt) : Format.date(recording.createdAt)
             frame.put(date, row: row, column: column, width: width, style: style)

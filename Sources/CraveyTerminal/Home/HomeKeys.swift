@@ -79,7 +79,10 @@ enum HomeKeys {
         case .clearFilter:
             if !state.list.request.filter.isEmpty { state.updateList { try $0.filter("") } }
         case .play:
-            if let recording = state.list.selectedRecording { return play(recording, &state) }
+            // From the first word of the filter said in it, when its transcript holds them.
+            if let recording = state.list.selectedRecording {
+                return play(recording, from: state.list.page.spoken[recording.id]?.at ?? 0, &state)
+            }
         case .quickPlay:
             return quickPlay(key, &state)
         case .record(let video):
@@ -130,7 +133,7 @@ enum HomeKeys {
     }
 
     /// Plays `recording` on the player line (a play under way is stopped, and counted, first).
-    private static func play(_ recording: Recording, counted: Bool = true, _ state: inout HomeState) -> [HomeEffect] {
+    private static func play(_ recording: Recording, counted: Bool = true, from start: Double = 0, _ state: inout HomeState) -> [HomeEffect] {
         guard state.media.capture == nil, !state.media.recorderBusy else {
             state.dialog.say("A recording is under way: Enter or s stops it first.")
             return []
@@ -138,7 +141,7 @@ enum HomeKeys {
         let stop: [HomeEffect] = state.media.playing != nil ? [.player(.stop)] : []
         guard state.media.startingPlay == nil else { return stop }
         state.media.startingPlay = recording
-        return stop + [.play(recording, counted: counted, speed: state.media.speed)]
+        return stop + [.play(recording, counted: counted, speed: state.media.speed, from: start)]
     }
 
     /// 1, 2 or 3: plays that clip of Quick Play, or says what Quick Play holds.

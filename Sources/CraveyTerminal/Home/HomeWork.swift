@@ -18,7 +18,7 @@ final class HomeWork {
     /// Carries out `effect` on `library`; returns what it says at once (a refusal, a library made).
     func carry(_ effect: HomeEffect, on library: RecordingLibrary) -> [HomeEvent] {
         switch effect {
-        case .play(let recording, let counted, let speed): play(recording, counted: counted, speed: speed, library)
+        case .play(let recording, let counted, let speed, let start): play(recording, counted: counted, speed: speed, from: start, library)
         case .player(let command): manager?.perform(command)
         case .mark(let id, let marker): mark(id, marker, library)
         case .record(let video): return record(video: video, library)
@@ -43,13 +43,13 @@ final class HomeWork {
 
     /// Plays `recording` on the player line through the door (counted as `cravey play` counts),
     /// a video in its window, the desktop's media keys on it.
-    private func play(_ recording: Recording, counted: Bool, speed: Double, _ library: RecordingLibrary) {
+    private func play(_ recording: Recording, counted: Bool, speed: Double, from start: Double, _ library: RecordingLibrary) {
         let inbox = inbox
         let window = recording.type == .video && Player.hasDisplay
         // As `cravey play` does: the settings' loudness, and the desktop shown the clip's title
         // only when desktop.show-titles says so.
         let settings = Settings.current
-        let options = PlaybackOptions(countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
+        let options = PlaybackOptions(start: start, countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
                                       loudnessTarget: settings.loudness, speed: speed)
         Task {
             let manager: PlaybackManager

@@ -17,6 +17,9 @@ struct LibraryPage: Sendable {
     /// The position, among those matching, of the first row shown.
     var first = 0
     var quickPlay: [Recording] = []
+    /// The rows shown whose transcripts hold the filter's words: a snippet, and when the first
+    /// is said (Enter plays from there).
+    var spoken: [RecordingID: ClipSearch.Spoken] = [:]
 
     /// The most matches whose rowids are kept for the next keystroke of the filter (8 bytes
     /// each): a filter typed further matches among them only.
@@ -59,6 +62,7 @@ struct LibraryPage: Sendable {
             let rows = try repository.recordings(sortedBy: request.sort, containing: request.filter, among: request.among,
                                                  offset: first, limit: request.count + (page.counted ? 0 : 1))
             page.rows = Array(rows.prefix(request.count))
+            page.spoken = request.filter.isEmpty ? [:] : try ClipSearch(db).spoken(in: page.rows.map(\.id), matching: request.filter)
             if !page.counted { page.matching = first + rows.count }
             return (page, position)
         }

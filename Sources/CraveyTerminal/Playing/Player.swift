@@ -15,12 +15,15 @@ package struct Player {
 
     package func play(_ recording: Recording) async throws {
         let title = Format.visible(recording.title)
+        if let from = flags.from, from.seconds > recording.duration {
+            throw CraveyError(.invalidInput, "--from \(ClipTime.text(from.seconds)) is past the end of \"\(title)\", which is \(ClipTime.text(recording.duration)) long; give a time within it (`cravey info \(recording.id.description.prefix(8))` shows its length).")
+        }
         let window = recording.type == .video && !flags.noVideo && Self.hasDisplay
         if recording.type == .video && !window {
             Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
         }
         let manager = try await library.play(recording, options: PlaybackOptions(
-            sink: flags.device, start: flags.from ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
+            sink: flags.device, start: flags.from?.seconds ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
             showsVideo: window, showsTitle: showsTitles, loudnessTarget: Settings.current.loudness, speed: flags.speed))
         if let problem = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")

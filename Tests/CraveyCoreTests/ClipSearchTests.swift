@@ -1,0 +1,188 @@
+@testable import CraveyCore
+import Foundation
+import GRDB
+import Testing
+
+/// The word index (``ClipSearch``) on a real library folder and SQLite file: accents folded,
+/// prefixes, numbers either way, a query refused as such, and nothing of a deleted clip left in
+/// any file; made for a library from before it.
+@Suite("Search: the word index over titles, notes and transcripts")
+final class ClipSearchTests: Sendable {
+    let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-search-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// A clip saved through the store (a few bytes of media: the store does not look inside), with
+    /// `words` as its transcript when given, each word a second after the last from 0.5 s.
+    func save(_ title: String, notes: String? = nil, words: String? = nil, in library: RecordingLibrary) throws -> Recording {
+        let clip = ClipFiles(id: RecordingID(), type: .audio)
+        let media = try library.store.create(clip.media(.recording))
+        try media.write(Data("media bytes".utf8))
+        try media.close()
+        return try library.store.write { tx in
+            let saved = try tx.save(clip.media(.recording), as: Recording(id: clip.id, type: .audio, title: title, notes: notes,
+                                                                          createdAt: Date(), duration: 60, filePath: "", fileSize: 0))
+            if let words { try tx.store(Self.transcript(words).data, as: .transcript, of: clip) }
+            return saved
+        }
+    }
+
+    static func transcript(_ text: String) -> Transcript {
+        Transcript(language: "en", words: text.split(separator: " ").enumerated().map { index, word in
+            Transcript.Word(start: 0.5 + Double(index), end: 1.2 + Double(index), text: String(word))
+        })
+    }
+
+    func newLibrary() throws -> RecordingLibrary {
+        try RecordingLibrary(at: folder.appendingPathComponent("library-\(UUID().uuidString)"))
+    }
+
+    /// The titles of what `query` finds, best first.
+    func titles(_ library: RecordingLibrary, _ query: String) throws -> [String] {
+        try library.search(query).map(\.recording.title)
+    }
+
+    @Test("accents and case are folded (é finds É and e), a prefix finds every word beginning so, a number finds its word and back; a word said gives its time and a marked snippet")
+    func accentsPrefixesNumbers() throws {
+        // Given clips with accented titles and notes, and one with words said
+        let library = try newLibrary()
+        _ = try save("Élan du matin", notes: "un café crème", in: library)
+        _ = try save("Craving less", in: library)
+        let spoken = try save("Harbour walk", words: "The lighthouse keepers counted ten boats before midnight.", in: library)
+
+        // Then accents and case do not matter, either way
+        #expect(try titles(library, "elan") == ["Élan du matin"])
+        #expect(try titles(library, "ÉLAN") == ["Élan du matin"])
+        #expect(try titles(library, "CAFÉ") == ["Élan du matin"] && titles(library, "creme") == ["Élan du matin"])
+        // A prefix finds every word beginning so; a phrase its words in order
+        #expect(try titles(library, "crav*") == ["Craving less"])
+        #expect(try titles(library, "crav").isEmpty)
+        #expect(try titles(library, "\"keepers counted\"") == ["Harbour walk"] && titles(library, "\"counted keepers\"").isEmpty)
+        // A number from 0 to 20 finds itself in words and in digits
+        #expect(try titles(library, "10 boats") == ["Harbour walk"])
+        #expect(try titles(library, "ten") == ["Harbour walk"])
+        #expect(try titles(library, "boats 10 midnight") == ["Harbour walk"] && titles(library, "(boats OR 10) 11").isEmpty)
+
+        // A word said: when it is said (the eighth word, 7.5 s), the snippet marks it
+        let match = try #require(try library.search("midnight").first)
+        #expect(match.recording.id == spoken.id && match.field == "words" && match.at == 7.5, "\(match)")
+        #expect(match.snippet.contains("\(ClipSearch.markStart)midnight\(ClipSearch.markEnd)"), "\(match.snippet)")
+        let light = try #require(try library.search("lighth*").first)
+        #expect(light.at == 1.5 && light.field == "words")
+        // A title match is the title's, with no time
+        let title = try #require(try library.search("harbour").first)
+        #expect(title.field == "title" && title.at == nil)
+        // At most --limit, best first
+        #expect(try library.search("elan OR craving OR harbour", limit: 2).count == 2)
+    }
+
+    @Test("a query that holds no word, or is not FTS5 syntax, is refused as invalid input naming it; no match is an empty list")
+    func badQueries() throws {
+        let library = try newLibrary()
+        _ = try save("Breathe", in: library)
+        for query in ["", "   ", "\"an open quote", "AND", "NEAR(", "(breathe"] {
+            do {
+                _ = try library.search(query)
+                Issue.record("\(query) was not refused")
+            } catch let error as CraveyError {
+                #expect(error.kind == .invalidInput, "\(query): \(error)")
+                #expect(error.message.contains("Cannot search for"), "\(error.message)")
+            }
+        }
+        #expect(try library.search("nothing like it").isEmpty)
+        // What a search holds for its snippets never goes to SQLite's temporary files (in
+        // /var/tmp by default: outside the library): 2 is MEMORY.
+        #expect(try library.store.read { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") } == 2)
+    }
+
+    @Test("the filter's words as prefixes: typed text is never query syntax, tags are left to the filter")
+    func filterExpression() throws {
+        #expect(ClipSearch.filterExpression("sis") == "\"sis\"*")
+        #expect(ClipSearch.filterExpression("my \"sis #calm") == "\"my\"* \"\"\"sis\"*")
+        #expect(ClipSearch.filterExpression("#calm  - ") == nil)
+        #expect(ClipSearch.filterExpression("my s") == nil)
+        // A number outside a phrase matches either way, joined by an explicit AND (FTS5 joins no
+        // group by an implicit one); in a phrase, before a * or naming a column it stays as typed
+        #expect(try ClipSearch.expression("10 boats") == "(10 OR ten) AND boats")
+        #expect(try ClipSearch.expression("boats ten \"ten boats\" 1*") == "boats AND (ten OR 10) AND \"ten boats\" 1*")
+        #expect(try ClipSearch.expression("boats OR ten") == "boats OR (ten OR 10)")
+    }
+
+    /// Every file under the library and whether its bytes hold `word` (ASCII letters in either
+    /// case).
+    func holders(of word: String, in library: RecordingLibrary) -> [String] {
+        let needle = Data(word.lowercased().utf8)
+        let walker = FileManager.default.enumerator(at: library.url, includingPropertiesForKeys: nil)
+        return (walker?.compactMap { $0 as? URL } ?? []).compactMap { url in
+            guard let bytes = FileManager.default.contents(atPath: url.path),
+                  Data(bytes.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }).range(of: needle) != nil else { return nil }
+            return url.lastPathComponent
+        }
+    }
+
+    @Test("delete, delete-all and a transcript dropped leave none of the clip's words in any file of the library (rows, index segments, WAL)")
+    func deleteLeavesNoWord() throws {
+        // Given clips with distinctive words in their titles, notes and transcripts, beside others
+        let library = try newLibrary()
+        for index in 0..<30 { _ = try save("Keep \(index)", notes: "ordinary notes", words: "plain words said here number \(index)", in: library) }
+        let gone = try save("Zanzibarquux", notes: "quetzalwing", words: "a xylophonic moment said aloud", in: library)
+        let dropped = try save("Morning", words: "the glockenspielish bells rang", in: library)
+        for word in ["zanzibarquux", "quetzalwing", "xylophonic", "glockenspielish"] {
+            #expect(!holders(of: word, in: library).isEmpty, "\(word) is nowhere before")
+            #expect(try library.search(word).count == 1, "\(word) is not found before")
+        }
+
+        // When one clip is deleted, and another's transcript is dropped (as a noise clean-up does)
+        _ = try library.delete(gone.id)
+        try library.store.write { tx in try tx.remove(ClipFiles(dropped).file(.transcript)!) }
+
+        // Then no file of the library holds their words, and the index finds none
+        for word in ["zanzibarquux", "quetzalwing", "xylophonic", "glockenspielish"] {
+            #expect(holders(of: word, in: library).isEmpty, "\(word) is still in \(holders(of: word, in: library))")
+            #expect(try library.search(word).isEmpty)
+        }
+        #expect(try library.search("plain").count == 30 && library.search("morning").count == 1)
+
+        // And delete-all leaves none of anyone's
+        _ = try library.deleteAll()
+        for word in ["plain", "ordinary", "keep"] {
+            #expect(holders(of: word, in: library).isEmpty, "\(word) is still in \(holders(of: word, in: library))")
+        }
+    }
+
+    @Test("a library made before the index gets it when opened: its titles, notes and transcripts are found")
+    func migration() throws {
+        // Given a library database as the schema before the index wrote it, a row and its transcript
+        let root = folder.appendingPathComponent("old-\(UUID().uuidString)")
+        let id = RecordingID()
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Recordings"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: root.path)
+        do {
+            let queue = try DatabaseQueue(path: root.appendingPathComponent(AppDatabase.fileName).path)
+            try AppDatabase.migrator.migrate(queue, upTo: "markers")
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO recording (id, type, title, notes, createdAt, duration, filePath, fileSize)
+                    VALUES (?, 'audio', 'Ça va bien', 'a talk about my sister', '2026-01-02 03:04:05.678', 12.5, ?, 11)
+                    """, arguments: [id.description, "Recordings/audio_\(id.description).m4a"])
+            }
+            #expect(try queue.read { db in try db.tableExists("clipSearch") } == false)
+        }
+        let clip = ClipFiles(id: id, type: .audio)
+        try Data("media bytes".utf8).write(to: root.appendingPathComponent(clip.media().path))
+        try Self.transcript("we spoke of the lighthouse").data.write(to: root.appendingPathComponent(clip.file(.transcript)!.path))
+
+        // When it is opened
+        let library = try RecordingLibrary(at: root)
+
+        // Then the index holds its title, notes and words
+        #expect(try titles(library, "ca") == ["Ça va bien"])
+        #expect(try titles(library, "sister") == ["Ça va bien"])
+        #expect(try library.search("lighthouse").first?.at == 4.5)
+    }
+}
