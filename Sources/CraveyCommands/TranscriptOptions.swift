@@ -15,7 +15,9 @@ package struct TranscriptOptions: ParsableCommand {
             a second or more), for a player to show beside the clip; json (or --json) prints the \
             file kept beside the clip as it is: \
             {"language":"en","words":[{"end":0.9,"start":0.52,"text":"Hello"}]}, times in \
-            seconds from the clip's start. A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
+            seconds from the clip's start. The language heard (or the one the \
+            transcribe.language setting named) is in the JSON, and on stderr with the other \
+            formats ("Language: en"). A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
             it), or 69 when the transcriber is not installed, saying how to add it.
             """)
 
@@ -53,22 +55,11 @@ package struct TranscriptOptions: ParsableCommand {
         }
     }
 
-    /// The words in cues: a sentence each, cut after 12 words or at a pause of a second or more.
+    /// The words in cues: a sentence each (``Transcript/sentences``).
     static func cues(of transcript: Transcript) -> [(start: Double, end: Double, text: String)] {
-        var cues: [(start: Double, end: Double, text: String)] = []
-        var current: [Transcript.Word] = []
-        func close() {
-            guard let first = current.first, let last = current.last else { return }
-            cues.append((first.start, last.end, current.map(\.text).joined(separator: " ")))
-            current = []
+        transcript.sentences.map { sentence in
+            (sentence.first!.start, sentence.last!.end, sentence.map(\.text).joined(separator: " "))
         }
-        for word in transcript.words {
-            if let last = current.last, word.start - last.end >= 1 { close() }
-            current.append(word)
-            if current.count >= 12 || word.text.last.map({ ".?!".contains($0) }) == true { close() }
-        }
-        close()
-        return cues
     }
 
     /// `00:01:02,345` (SubRip) or `00:01:02.345` (WebVTT).

@@ -19,6 +19,10 @@ struct TranscriptMedia: AsyncParsableCommand {
             _ = try Transcriber.installed()
             throw CraveyError(.notFound, "\"\(recording.title)\" has no transcript yet.", advice: .transcribe(String(recording.id.description.prefix(8))))
         }
+        // The language heard (or set: transcribe.language), beside the words; JSON holds it.
+        if !command.json && command.format != .json && !transcript.language.isEmpty {
+            Terminal.diagnostic("Language: \(transcript.language)")
+        }
         try Terminal.write(Data(command.text(of: transcript).utf8))
     }
 }

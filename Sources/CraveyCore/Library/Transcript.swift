@@ -29,6 +29,17 @@ package struct Transcript: Sendable, Equatable, Codable {
         self.words = words
     }
 
+    /// The languages Whisper (the base model the transcriber runs) knows, by their codes: those
+    /// the `transcribe.language` setting takes beside `auto`.
+    package static let languages: Set<String> = [
+        "af", "am", "ar", "as", "az", "ba", "be", "bg", "bn", "bo", "br", "bs", "ca", "cs", "cy", "da", "de", "el",
+        "en", "es", "et", "eu", "fa", "fi", "fo", "fr", "gl", "gu", "ha", "haw", "he", "hi", "hr", "ht", "hu", "hy",
+        "id", "is", "it", "ja", "jw", "ka", "kk", "km", "kn", "ko", "la", "lb", "ln", "lo", "lt", "lv", "mg", "mi",
+        "mk", "ml", "mn", "mr", "ms", "mt", "my", "ne", "nl", "nn", "no", "oc", "pa", "pl", "ps", "pt", "ro", "ru",
+        "sa", "sd", "si", "sk", "sl", "sn", "so", "sq", "sr", "su", "sv", "sw", "ta", "te", "tg", "th", "tk", "tl",
+        "tr", "tt", "uk", "ur", "uz", "vi", "yi", "yo", "zh",
+    ]
+
     /// The largest transcript file read: 16 MiB, far more than a day of speech (about 2 MB).
     package static let largestFile = 16 << 20
 
@@ -55,6 +66,40 @@ package struct Transcript: Sendable, Equatable, Codable {
             Word(start: max(0, word.start - start), end: min(end - start, max(0, word.end - start)), text: word.text)
         }
         return Transcript(language: language, words: kept)
+    }
+
+    /// The words in sentences, as a person reads them: a sentence ends at a word ending in ".",
+    /// "?" or "!", after 12 words, or before a pause of a second or more. Every word is in one,
+    /// in order (subtitles' cues, the player line, `cravey transcript --edit`).
+    package var sentences: [ArraySlice<Word>] {
+        var sentences: [ArraySlice<Word>] = []
+        var start = words.startIndex
+        for index in words.indices {
+            let ends = index + 1 == words.endIndex || index + 1 - start >= 12
+                || words[index].text.last.map { ".?!".contains($0) } == true || words[index + 1].start - words[index].end >= 1
+            if ends {
+                sentences.append(words[start...index])
+                start = index + 1
+            }
+        }
+        return sentences
+    }
+
+    /// A title made of the first words said, for a clip given none: the first sentence, or as
+    /// many of its words as a title holds (``RecordingMetadata/maxTitleLength`` characters, cut
+    /// where a word ends), without the punctuation at its ends; nil when nothing was said.
+    package var proposedTitle: String? {
+        let limit = RecordingMetadata.maxTitleLength
+        var title = ""
+        for word in words {
+            let longer = title.isEmpty ? word.text : title + " " + word.text
+            guard longer.count <= limit else { break }
+            title = longer
+            if word.text.last.map({ ".?!".contains($0) }) == true { break }
+        }
+        if title.isEmpty, let first = words.first { title = String(first.text.prefix(limit)) }
+        let proposed = title.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?…-–— "))
+        return proposed.isEmpty ? nil : proposed
     }
 
     /// The words as one text, separated by spaces.

@@ -9,21 +9,23 @@ extension RecordingLibrary {
     /// The audio is decoded by cravey's own FFmpeg layer and handed to the helper through a
     /// pipe, never a file; its words are stored in one atomic write under the writers' lock, only
     /// while the clip is there with the media they were heard from. Cancelling the task stops
-    /// the helper; nothing is stored then, as after a kill. `progress` is called with the seconds
-    /// of sound heard so far.
+    /// the helper; nothing is stored then, as after a kill. `language` (a code of
+    /// ``Transcript/languages``) is the one to hear; nil lets the transcriber tell, and the
+    /// transcript keeps the one it heard. `progress` is called with the seconds of sound heard so far.
     ///
     /// Throws `CancellationError`, and ``CraveyError``: `.unavailable` when the transcriber is
     /// not installed or its model is missing or altered; `.invalidInput` for a clip without
     /// sound; `.notFound` for a missing file or a clip deleted meanwhile; `.busy` when its media
     /// was changed meanwhile (a trim); `.undecodableMedia`, `.cannotWrite`. Nothing changes then.
     @discardableResult
-    package func transcribe(_ recording: Recording, progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
-        try await transcribe(recording, with: try Transcriber.installed(), progress: progress)
+    package func transcribe(_ recording: Recording, language: String? = nil,
+                            progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
+        try await transcribe(recording, with: try Transcriber.installed(), language: language, progress: progress)
     }
 
-    /// ``transcribe(_:progress:)`` with the helper `transcriber` (a test's, or one found elsewhere).
+    /// ``transcribe(_:language:progress:)`` with the helper `transcriber` (a test's, or one found elsewhere).
     @discardableResult
-    package func transcribe(_ recording: Recording, with transcriber: Transcriber,
+    package func transcribe(_ recording: Recording, with transcriber: Transcriber, language: String? = nil,
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         let heard = version(of: recording)
         let media = store.media(try mediaFile(of: recording))
@@ -31,7 +33,7 @@ extension RecordingLibrary {
         let transcript = try await withTaskCancellationHandler {
             try await onDedicatedThread(named: "cravey.transcribe") {
                 var audible = true
-                let transcript = try transcriber.transcribe(run, progress: progress) { write in
+                let transcript = try transcriber.transcribe(run, language: language, progress: progress) { write in
                     audible = try SpeechAudio.decode(media, write)
                 }
                 guard audible else {
