@@ -102,6 +102,39 @@ package struct Transcript: Sendable, Equatable, Codable {
         return proposed.isEmpty ? nil : proposed
     }
 
+    /// The sentences as text to correct, one a line (``sentences``), as `cravey transcript --edit` hands them to an editor.
+    package var correctable: String {
+        sentences.map { $0.map(\.text).joined(separator: " ") + "\n" }.joined()
+    }
+
+    /// The transcript with its sentences corrected to `lines` (``correctable`` as a person
+    /// changed it, one line a sentence): a sentence whose line is unchanged (spaces aside) keeps
+    /// its words and their times; a changed one gets the line's words spread over the time the
+    /// sentence took, each as long as its letters; a blank line drops the sentence. Nil when the
+    /// lines are not one a sentence.
+    package func corrected(_ lines: [String]) -> Transcript? {
+        let sentences = self.sentences
+        guard lines.count == sentences.count else { return nil }
+        var words: [Word] = []
+        for (sentence, line) in zip(sentences, lines) {
+            let typed = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard typed != sentence.map(\.text) else {
+                words += sentence
+                continue
+            }
+            let (start, end) = (sentence.first!.start, sentence.last!.end)
+            let total = Double(typed.reduce(0) { $0 + max($1.count, 1) })
+            var at = start
+            for text in typed {
+                let length = (end - start) * Double(max(text.count, 1)) / total
+                words.append(Word(start: at, end: min(end, at + length), text: text))
+                at += length
+            }
+        }
+        guard words.allSatisfy(\.isWellFormed) else { return nil }
+        return Transcript(language: language, words: words)
+    }
+
     /// The words as one text, separated by spaces.
     package var text: String { words.map(\.text).joined(separator: " ") }
 }
