@@ -77,6 +77,34 @@ struct AutoTranscriptTests {
         #expect(played.output.contains("[" + midnight.text + "]"), "\(played.output)")
     }
 
+    @Test("cravey record on a terminal, given no title: the words are heard after the save, with their progress, and the look back proposes the first ones as the title, which Enter at t takes",
+          .timeLimit(.minutes(3)))
+    func lookBackProposesTitle() async throws {
+        let microphone = try await VirtualMicrophone()
+        let wav = temporaryFolder().appendingPathComponent("spoken.wav")
+        let spoken = try await run("espeak-ng", ["-w", wav.path, "Seven boats came in."])
+        try #require(spoken.status == 0, "\(spoken.error)")
+        let library = temporaryLibrary()
+        let terminal = try Cravey.startOnTerminal(["record", "--seconds", "4", "--library", library.path, "--device", microphone.monitor],
+                                                  environment: try Speech.environment())
+        try await waitForAudio(in: library, seconds: 0.3)
+        _ = try await run("paplay", ["-d", microphone.sinkName, wav.path])
+        let proposed = try await offPool { terminal.waitUntilShown(within: 120) { $0.contains("(t, then Enter, takes it).") } }
+        #expect(proposed, "\(terminal.output.debugDescription)")
+        let shown = terminal.output
+        #expect(shown.contains("Hearing the words: 0% (Ctrl-C skips)"), "\(shown.debugDescription)")
+        let title = try #require(shown.firstMatch(of: #/Its first words make a title: "([^"]+)"/#).map { String($0.1) })
+        terminal.type("t")
+        _ = try await offPool { terminal.waitUntilShown(within: 30) { $0.contains("[Enter: \(title)]") } }
+        terminal.type("\n")
+        _ = try await offPool { terminal.waitUntilShown(within: 30) { $0.contains("Updated \"\(title)\"") } }
+        terminal.type("\n")
+        _ = try await offPool { terminal.waitForExit() }
+        #expect(terminal.process.terminationStatus == 0)
+        let kept = try await listed(library)
+        #expect(kept.first?.title == title, "\(kept.map(\.title))")
+    }
+
     @Test("a transcriber that fails leaves the import saved (exit 0), says so with how to make the words later, and writes no words")
     func failureKeepsTheClip() async throws {
         // A fault injected: a transcriber that reads its audio, then fails.
