@@ -61,7 +61,7 @@ struct AutoTranscriptTests {
         #expect(heard.language == "de", "\(heard)")
     }
 
-    @Test("cravey play on a terminal shows the sentence being said on its line, the word said then in brackets under NO_COLOR")
+    @Test("cravey play on a terminal shows the sentence being said on its line, the word said then in brackets under NO_COLOR; on TERM=dumb each sentence as a line")
     func wordsAsItPlays() async throws {
         let (speech, _) = try await Speech.clip(Self.phrases, lead: 0.3)
         let library = temporaryLibrary()
@@ -75,6 +75,11 @@ struct AutoTranscriptTests {
                                                     environment: ["NO_COLOR": "1"])
         #expect(played.status == 0, "\(played.output)")
         #expect(played.output.contains("[" + midnight.text + "]"), "\(played.output)")
+        // A terminal that only prints lines: each sentence a line as it begins, nothing marked.
+        let dumb = try await Cravey.runOnTerminal(["play", id, "--no-count", "--device", sink.sinkName, "--library", library.path],
+                                                  environment: ["NO_COLOR": "1", "TERM": "dumb"])
+        let second = heard.sentences.last.map { $0.map(\.text).joined(separator: " ") } ?? ""
+        #expect(dumb.status == 0 && dumb.output.contains(second + "\r\n") && !dumb.output.contains("[" + midnight.text + "]"), "\(dumb.output)")
     }
 
     @Test("cravey record on a terminal, given no title: the words are heard after the save, with their progress, and the look back proposes the first ones as the title, which Enter at t takes",
