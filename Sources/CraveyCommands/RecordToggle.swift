@@ -50,6 +50,12 @@ package struct RecordToggle: Sendable {
         return true
     }
 
+    /// Lets the toggle go, the clip saved: the next toggle records again, and the one that
+    /// stopped this recording returns, while this process goes on to hear its words.
+    package func release() {
+        flock(descriptor, LOCK_UN)
+    }
+
     /// Whether a recording holds the toggle of the library `folder` now: its file is there (a
     /// regular file of this user's, not a link; never made here) and a shared lock on it cannot
     /// be had. Nothing is locked or written.

@@ -23,6 +23,8 @@ public struct Settings: Sendable {
         case encryptBackups = "backup.encrypt"
         case homeScreen = "home.open"
         case networkServers = "network.allow-servers"
+        case transcribeAuto = "transcribe.auto"
+        case transcribeLanguage = "transcribe.language"
 
         /// What it does, for `cravey settings` and its help.
         public var summary: String {
@@ -41,13 +43,18 @@ public struct Settings: Sendable {
                 "Whether `cravey` alone on a terminal opens the home screen (false: it prints its help, as it does off a terminal; `cravey home` opens it either way)."
             case .networkServers:
                 "Whether a sound server or display named over the network (PULSE_SERVER=tcp:..., DISPLAY=host:N as ssh -X sets) may be used; false refuses them (exit 69), so that cravey opens no network connection."
+            case .transcribeAuto:
+                "Whether a new clip (record, import, the home screen's r and R) is transcribed once it is saved, when the optional transcriber is installed (`cravey transcribe` otherwise)."
+            case .transcribeLanguage:
+                "The language the transcriber hears clips in: auto lets it tell from the first 30 seconds; a code makes it hear that language."
             }
         }
 
         /// The values it takes, in words.
         public var valid: String {
             switch self {
-            case .showTitles, .encryptBackups, .homeScreen, .networkServers: "true or false"
+            case .showTitles, .encryptBackups, .homeScreen, .networkServers, .transcribeAuto: "true or false"
+            case .transcribeLanguage: "auto, or the code of a language Whisper knows (en, de, fr, es, it, nl, pl, pt, ja, zh and 89 more)"
             case .purpose: RecordingPurpose.allCases.map(\.rawValue).joined(separator: ", ")
             case .loudness: "a number from \(Int(Settings.loudnessRange.lowerBound)) to \(Int(Settings.loudnessRange.upperBound))"
             case .listSort: RecordingSort.allCases.map(\.rawValue).joined(separator: ", ")
@@ -58,7 +65,8 @@ public struct Settings: Sendable {
         public var defaultValue: Value {
             switch self {
             case .showTitles, .encryptBackups, .networkServers: .bool(false)
-            case .homeScreen: .bool(true)
+            case .homeScreen, .transcribeAuto: .bool(true)
+            case .transcribeLanguage: .string("auto")
             case .purpose: .none
             case .loudness: .number(LoudnessMeasurement.playbackTarget)
             case .listSort: .string(RecordingSort.recent.rawValue)
@@ -68,7 +76,8 @@ public struct Settings: Sendable {
         /// `value` if this setting takes it, else nil.
         func accepts(_ value: Value) -> Value? {
             switch (self, value) {
-            case (.showTitles, .bool), (.encryptBackups, .bool), (.homeScreen, .bool), (.networkServers, .bool): value
+            case (.showTitles, .bool), (.encryptBackups, .bool), (.homeScreen, .bool), (.networkServers, .bool), (.transcribeAuto, .bool): value
+            case (.transcribeLanguage, .string(let code)): code == "auto" || Transcript.languages.contains(code) ? value : nil
             case (.purpose, .string(let name)): RecordingPurpose(rawValue: name) == nil ? nil : value
             case (.listSort, .string(let name)): RecordingSort(rawValue: name) == nil ? nil : value
             case (.loudness, .number(let number)): Settings.loudnessRange.contains(number) ? value : nil
@@ -81,9 +90,10 @@ public struct Settings: Sendable {
         func parse(typed text: String) -> Value? {
             let word = text.trimmingCharacters(in: .whitespaces)
             switch self {
-            case .showTitles, .encryptBackups, .homeScreen, .networkServers: return word == "true" ? .bool(true) : word == "false" ? .bool(false) : nil
+            case .showTitles, .encryptBackups, .homeScreen, .networkServers, .transcribeAuto:
+                return word == "true" ? .bool(true) : word == "false" ? .bool(false) : nil
             case .loudness: return Double(word).flatMap { $0.isFinite ? accepts(.number($0)) : nil }
-            case .purpose, .listSort: return accepts(.string(word.lowercased()))
+            case .purpose, .listSort, .transcribeLanguage: return accepts(.string(word.lowercased()))
             }
         }
     }
@@ -202,6 +212,14 @@ public struct Settings: Sendable {
 
     /// Whether `cravey` alone on a terminal opens the home screen.
     public var opensHomeScreen: Bool { if case .bool(let on) = value(of: .homeScreen).value { on } else { true } }
+
+    /// Whether a new clip is transcribed once saved (when the transcriber is installed).
+    public var transcribesNewClips: Bool { if case .bool(let on) = value(of: .transcribeAuto).value { on } else { true } }
+
+    /// The language the transcriber is told to hear; nil lets it tell (`auto`).
+    public var transcriptionLanguage: String? {
+        if case .string(let code) = value(of: .transcribeLanguage).value, code != "auto" { code } else { nil }
+    }
 
     /// Whether a sound server or display over the network may be used.
     public var allowsNetworkServers: Bool { if case .bool(let on) = value(of: .networkServers).value { on } else { false } }

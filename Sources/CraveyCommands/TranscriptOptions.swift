@@ -15,7 +15,19 @@ package struct TranscriptOptions: ParsableCommand {
             a second or more), for a player to show beside the clip; json (or --json) prints the \
             file kept beside the clip as it is: \
             {"language":"en","words":[{"end":0.9,"start":0.52,"text":"Hello"}]}, times in \
-            seconds from the clip's start. A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
+            seconds from the clip's start. The language heard (or the one the \
+            transcribe.language setting named) is in the JSON, and on stderr with the other \
+            formats ("Language: en").
+
+            --edit opens the words in your editor ($VISUAL, else $EDITOR, else vi), one sentence \
+            a line, in a file kept inside the library (mode 0600) and removed after: correct what \
+            the transcriber misheard, keeping one line a sentence (a blank line drops one). A \
+            sentence left as it was keeps its words' times; a changed one has its words spread \
+            over the time it took. The editor failing, or leaving the file empty or unchanged, \
+            changes nothing; lines that are no longer one a sentence exit 64, and words changed \
+            meanwhile by another cravey (a trim, a transcription) exit 75, nothing changed.
+
+            A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
             it), or 69 when the transcriber is not installed, saying how to add it.
             """)
 
@@ -28,10 +40,14 @@ package struct TranscriptOptions: ParsableCommand {
     @Argument(help: "The recording's id, or any unique prefix of it.", completion: Completion.recordingIDs) package var id: String
     @Option(help: "How to write the words: as text, SubRip or WebVTT subtitles, or JSON.") package var format: Format = .txt
     @Flag(help: "The same as --format json.") package var json = false
+    @Flag(help: "Correct the words in your editor ($VISUAL or $EDITOR), one sentence a line.") package var edit = false
 
     package init() {}
 
     package func validate() throws {
+        if edit && (json || format != .txt) {
+            throw ValidationError("--edit corrects the words; it prints nothing, so it does not go with --format or --json.")
+        }
         if json && format != .txt && format != .json {
             throw ValidationError("--json is --format json; it does not go with --format \(format.rawValue).")
         }
@@ -53,22 +69,11 @@ package struct TranscriptOptions: ParsableCommand {
         }
     }
 
-    /// The words in cues: a sentence each, cut after 12 words or at a pause of a second or more.
+    /// The words in cues: a sentence each (``Transcript/sentences``).
     static func cues(of transcript: Transcript) -> [(start: Double, end: Double, text: String)] {
-        var cues: [(start: Double, end: Double, text: String)] = []
-        var current: [Transcript.Word] = []
-        func close() {
-            guard let first = current.first, let last = current.last else { return }
-            cues.append((first.start, last.end, current.map(\.text).joined(separator: " ")))
-            current = []
+        transcript.sentences.map { sentence in
+            (sentence.first!.start, sentence.last!.end, sentence.map(\.text).joined(separator: " "))
         }
-        for word in transcript.words {
-            if let last = current.last, word.start - last.end >= 1 { close() }
-            current.append(word)
-            if current.count >= 12 || word.text.last.map({ ".?!".contains($0) }) == true { close() }
-        }
-        close()
-        return cues
     }
 
     /// `00:01:02,345` (SubRip) or `00:01:02.345` (WebVTT).

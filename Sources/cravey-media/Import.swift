@@ -33,5 +33,7 @@ struct Import: AsyncParsableCommand {
         }
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         try Terminal.printSaved(recording, json: command.json)
+        // Imported durably first: its words follow, and Ctrl-C now skips them alone.
+        await AutoTranscription.follow(recording, in: library, signals: signals)
     }
 }

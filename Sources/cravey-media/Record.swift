@@ -80,12 +80,18 @@ struct Record: AsyncParsableCommand {
         }
         if toggle != nil { _ = await DesktopNotification.show("Saved a clip (\(Format.duration(recording.duration))).", replacing: notice) }
         Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
-        // Saved durably before the look back: whatever happens there, the clip is kept.
-        if onTerminal && !command.noPreview {
-            var preview = Preview(library: library, recording: recording, sink: nil, signals: signals)
-            guard let kept = await preview.run() else { return }
-            recording = kept
+        // Saved: the next toggle records again, while this process hears the clip's words.
+        toggle?.release()
+        // Saved durably before the words are heard and before the look back: whatever happens
+        // there, the clip is kept. The look back comes after the words, to propose a title from them.
+        guard onTerminal && !command.noPreview else {
+            try Terminal.printSaved(recording, json: command.json)
+            await AutoTranscription.follow(recording, in: library, signals: signals)
+            return
         }
-        try Terminal.printSaved(recording, json: command.json)
+        await AutoTranscription.follow(recording, in: library, signals: signals)
+        var preview = Preview(library: library, recording: recording, sink: nil, signals: signals)
+        guard let kept = await preview.run() else { return }
+        try Terminal.printSaved(kept, json: command.json)
     }
 }

@@ -33,7 +33,7 @@ struct Transcribe: AsyncParsableCommand {
             progress(0)
             let transcript: Transcript
             do {
-                transcript = try await library.transcribe(recording, with: transcriber, progress: progress)
+                transcript = try await library.transcribe(recording, with: transcriber, language: Settings.current.transcriptionLanguage, progress: progress)
             } catch let error as CraveyError where command.all && error.kind == .invalidInput {
                 if Terminal.canRedraw { Terminal.diagnostic("\r\u{1B}[K", terminator: "") }
                 Terminal.diagnostic("Skipped \(name): it has no sound.")

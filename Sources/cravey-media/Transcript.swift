@@ -19,6 +19,40 @@ struct TranscriptMedia: AsyncParsableCommand {
             _ = try Transcriber.installed()
             throw CraveyError(.notFound, "\"\(recording.title)\" has no transcript yet.", advice: .transcribe(String(recording.id.description.prefix(8))))
         }
+        if command.edit { return try correct(recording, in: library) }
+        // The language heard (or set: transcribe.language), beside the words; JSON holds it.
+        if !command.json && command.format != .json && !transcript.language.isEmpty {
+            Terminal.diagnostic("Language: \(transcript.language)")
+        }
         try Terminal.write(Data(command.text(of: transcript).utf8))
+    }
+
+    /// `--edit`: the words in the person's editor, stored as corrected (nothing when the editor
+    /// fails, or leaves the file empty or unchanged).
+    private func correct(_ recording: Recording, in library: RecordingLibrary) throws {
+        let title = Format.visible(recording.title)
+        let corrected = try library.correctTranscript(of: recording) { file in
+            let environment = ProcessInfo.processInfo.environment
+            let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+            // As git runs it: through the shell, so that "code --wait" works; the file's path
+            // is its argument, never the words.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", editor + " \"$1\"", editor, file.path]
+            do {
+                try process.run()
+            } catch {
+                throw CraveyError(.unavailable, "Cannot run the editor (\(Format.visible(editor))): \(error.localizedDescription). Set EDITOR to one.")
+            }
+            process.waitUntilExit()
+            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+                Terminal.diagnostic("The editor (\(Format.visible(editor))) did not end well (\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)); nothing was changed.")
+                return false
+            }
+            return true
+        }
+        guard let corrected else { return Terminal.diagnostic("The words of \"\(title)\" were left as they were.") }
+        let count = corrected.words.count
+        Terminal.diagnostic("Corrected the words of \"\(title)\" (\(count) word\(count == 1 ? "" : "s")).")
     }
 }

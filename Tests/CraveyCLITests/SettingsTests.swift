@@ -25,7 +25,8 @@ struct SettingsTests {
         let listed = try await settings(["--json"], environment)
         let defaults = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(defaults.map { $0["key"] as? String } == ["desktop.show-titles", "clip.purpose", "play.loudness", "list.sort",
-                                                           "backup.encrypt", "home.open", "network.allow-servers"])
+                                                           "backup.encrypt", "home.open", "network.allow-servers", "transcribe.auto",
+                                                           "transcribe.language"])
         #expect(defaults.allSatisfy { $0["source"] as? String == "default" }, "\(defaults)")
         #expect(!FileManager.default.fileExists(atPath: file.path), "listing made a file")
         // (and the help names each with its default: network.allow-servers was once left out of it)
@@ -35,7 +36,8 @@ struct SettingsTests {
         // When every key is set
         let values = [("desktop.show-titles", "true", "true"), ("clip.purpose", "craving", "\"craving\""), ("play.loudness", "-23", "-23"),
                       ("list.sort", "most-played", "\"most-played\""), ("backup.encrypt", "true", "true"), ("home.open", "false", "false"),
-                      ("network.allow-servers", "true", "true")]
+                      ("network.allow-servers", "true", "true"), ("transcribe.auto", "false", "false"),
+                      ("transcribe.language", "DE", "\"de\"")]
         for (key, value, _) in values {
             let set = try await settings(["set", key, value], environment)
             #expect(set.status == 0, "\(key): \(set.error)")
@@ -81,6 +83,12 @@ struct SettingsTests {
         #expect(purpose.status == 64 && purpose.error.contains("motivational, craving, reflection, milestone"), "\(purpose.error)")
         let loudness = try await settings(["set", "play.loudness", "0"], environment)
         #expect(loudness.status == 64 && loudness.error.contains("from -30 to -10"), "\(loudness.error)")
+        // A language Whisper does not know, by the code a person might guess: the fix named.
+        for code in ["english", "xx", "yue"] {
+            let language = try await settings(["set", "transcribe.language", code], environment)
+            #expect(language.status == 64 && language.error.contains("transcribe.language takes auto, or the code of a language Whisper knows"),
+                    "\(code): \(language.error)")
+        }
         let unset = try await settings(["unset", "volume"], environment)
         #expect(unset.status == 64, "\(unset.error)")
         #expect(!FileManager.default.fileExists(atPath: file.path))

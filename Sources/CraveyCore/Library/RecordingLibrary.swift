@@ -19,7 +19,7 @@ import Foundation
 /// | import | `importFile(at:metadata:createdAt:)` | `CraveyKit/Library/RecordingLibrary+Import.swift` |
 /// | play | `play(_:options:)` | `CraveyKit/Library/RecordingLibrary+Play.swift` |
 /// | thumbnails, waveforms | `makeThumbnail(of:at:)`, `writeThumbnail(of:at:to:replacing:)`, `waveform(of:)` | `CraveyKit/Library/RecordingLibrary+Analysis.swift` |
-/// | transcripts | ``transcript(of:)``; `transcribe(_:progress:)` (the optional transcriber) | here; `CraveyKit/Library/RecordingLibrary+Transcript.swift` |
+/// | transcripts | ``transcript(of:)``; `transcribe(_:language:progress:)` (the optional transcriber) | here; `CraveyKit/Library/RecordingLibrary+Transcript.swift` |
 /// | trim, clean up, share | `proposedTrim(of:)`, `trim(_:from:to:asked:)`, `checkTrim(of:from:to:)`, `cleanNoise(of:asked:)`, `keep(_:)`, `discard(_:)`, `share(_:to:title:replacing:progress:)` | `CraveyKit/Library/RecordingLibrary+Shape.swift` |
 /// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Library/RecordingLibrary+Repair.swift` |
 ///
@@ -168,7 +168,7 @@ public final class RecordingLibrary: Sendable {
     }
 
     /// The words said in `recording`, with their times, as `cravey transcribe` (or
-    /// ``transcribe(_:progress:)`` in CraveyKit) stored them; nil when it has no transcript (none
+    /// ``transcribe(_:language:progress:)`` in CraveyKit) stored them; nil when it has no transcript (none
     /// made yet, or dropped by a noise clean-up), or the file does not read as one.
     package func transcript(of recording: Recording) -> Transcript? {
         store.contents(of: ClipFiles(recording).file(.transcript)!, atMost: Transcript.largestFile).flatMap(Transcript.init(data:))

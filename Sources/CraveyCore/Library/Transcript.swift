@@ -29,6 +29,17 @@ package struct Transcript: Sendable, Equatable, Codable {
         self.words = words
     }
 
+    /// The languages Whisper (the base model the transcriber runs) knows, by their codes: those
+    /// the `transcribe.language` setting takes beside `auto`.
+    package static let languages: Set<String> = [
+        "af", "am", "ar", "as", "az", "ba", "be", "bg", "bn", "bo", "br", "bs", "ca", "cs", "cy", "da", "de", "el",
+        "en", "es", "et", "eu", "fa", "fi", "fo", "fr", "gl", "gu", "ha", "haw", "he", "hi", "hr", "ht", "hu", "hy",
+        "id", "is", "it", "ja", "jw", "ka", "kk", "km", "kn", "ko", "la", "lb", "ln", "lo", "lt", "lv", "mg", "mi",
+        "mk", "ml", "mn", "mr", "ms", "mt", "my", "ne", "nl", "nn", "no", "oc", "pa", "pl", "ps", "pt", "ro", "ru",
+        "sa", "sd", "si", "sk", "sl", "sn", "so", "sq", "sr", "su", "sv", "sw", "ta", "te", "tg", "th", "tk", "tl",
+        "tr", "tt", "uk", "ur", "uz", "vi", "yi", "yo", "zh",
+    ]
+
     /// The largest transcript file read: 16 MiB, far more than a day of speech (about 2 MB).
     package static let largestFile = 16 << 20
 
@@ -55,6 +66,73 @@ package struct Transcript: Sendable, Equatable, Codable {
             Word(start: max(0, word.start - start), end: min(end - start, max(0, word.end - start)), text: word.text)
         }
         return Transcript(language: language, words: kept)
+    }
+
+    /// The words in sentences, as a person reads them: a sentence ends at a word ending in ".",
+    /// "?" or "!", after 12 words, or before a pause of a second or more. Every word is in one,
+    /// in order (subtitles' cues, the player line, `cravey transcript --edit`).
+    package var sentences: [ArraySlice<Word>] {
+        var sentences: [ArraySlice<Word>] = []
+        var start = words.startIndex
+        for index in words.indices {
+            let ends = index + 1 == words.endIndex || index + 1 - start >= 12
+                || words[index].text.last.map { ".?!".contains($0) } == true || words[index + 1].start - words[index].end >= 1
+            if ends {
+                sentences.append(words[start...index])
+                start = index + 1
+            }
+        }
+        return sentences
+    }
+
+    /// A title made of the first words said, for a clip given none: the first sentence, or as
+    /// many of its words as a title holds (``RecordingMetadata/maxTitleLength`` characters, cut
+    /// where a word ends), without the punctuation at its ends; nil when nothing was said.
+    package var proposedTitle: String? {
+        let limit = RecordingMetadata.maxTitleLength
+        var title = ""
+        for word in words {
+            let longer = title.isEmpty ? word.text : title + " " + word.text
+            guard longer.count <= limit else { break }
+            title = longer
+            if word.text.last.map({ ".?!".contains($0) }) == true { break }
+        }
+        if title.isEmpty, let first = words.first { title = String(first.text.prefix(limit)) }
+        let proposed = title.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?…-–— "))
+        return proposed.isEmpty ? nil : proposed
+    }
+
+    /// The sentences as text to correct, one a line (``sentences``), as `cravey transcript --edit` hands them to an editor.
+    package var correctable: String {
+        sentences.map { $0.map(\.text).joined(separator: " ") + "\n" }.joined()
+    }
+
+    /// The transcript with its sentences corrected to `lines` (``correctable`` as a person
+    /// changed it, one line a sentence): a sentence whose line is unchanged (spaces aside) keeps
+    /// its words and their times; a changed one gets the line's words spread over the time the
+    /// sentence took, each as long as its letters; a blank line drops the sentence. Nil when the
+    /// lines are not one a sentence.
+    package func corrected(_ lines: [String]) -> Transcript? {
+        let sentences = self.sentences
+        guard lines.count == sentences.count else { return nil }
+        var words: [Word] = []
+        for (sentence, line) in zip(sentences, lines) {
+            let typed = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard typed != sentence.map(\.text) else {
+                words += sentence
+                continue
+            }
+            let (start, end) = (sentence.first!.start, sentence.last!.end)
+            let total = Double(typed.reduce(0) { $0 + max($1.count, 1) })
+            var at = start
+            for text in typed {
+                let length = (end - start) * Double(max(text.count, 1)) / total
+                words.append(Word(start: at, end: min(end, at + length), text: text))
+                at += length
+            }
+        }
+        guard words.allSatisfy(\.isWellFormed) else { return nil }
+        return Transcript(language: language, words: words)
     }
 
     /// The words as one text, separated by spaces.

@@ -127,7 +127,13 @@ package struct ClipFiles: Hashable, Sendable {
                                                  Transcript(data: data)?.trimmed(from: kept.lowerBound, to: kept.upperBound).data
                                              }, isSearched: true, accepts: { Transcript(data: $0) != nil })
 
-        private static let listed = [media, thumbnail, waveform, copy, journal, transcript]
+        /// The transcript as text to correct, a sentence a line, while a person's editor has it
+        /// (`cravey transcript --edit`): inside the library, mode 0600, as the words are; removed
+        /// when the editor is done, and with the clip.
+        package static let correction = Part(name: "transcript being corrected", suffix: ".words.txt", origin: .transient,
+                                             isBackedUp: false, remaking: .never)
+
+        private static let listed = [media, thumbnail, waveform, copy, journal, transcript, correction]
         private static let tried = Locked<[Part]>([])
 
         /// Every part a clip may have, in the order a deletion takes them: media first.

@@ -9,21 +9,23 @@ extension RecordingLibrary {
     /// The audio is decoded by cravey's own FFmpeg layer and handed to the helper through a
     /// pipe, never a file; its words are stored in one atomic write under the writers' lock, only
     /// while the clip is there with the media they were heard from. Cancelling the task stops
-    /// the helper; nothing is stored then, as after a kill. `progress` is called with the seconds
-    /// of sound heard so far.
+    /// the helper; nothing is stored then, as after a kill. `language` (a code of
+    /// ``Transcript/languages``) is the one to hear; nil lets the transcriber tell, and the
+    /// transcript keeps the one it heard. `progress` is called with the seconds of sound heard so far.
     ///
     /// Throws `CancellationError`, and ``CraveyError``: `.unavailable` when the transcriber is
     /// not installed or its model is missing or altered; `.invalidInput` for a clip without
     /// sound; `.notFound` for a missing file or a clip deleted meanwhile; `.busy` when its media
     /// was changed meanwhile (a trim); `.undecodableMedia`, `.cannotWrite`. Nothing changes then.
     @discardableResult
-    package func transcribe(_ recording: Recording, progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
-        try await transcribe(recording, with: try Transcriber.installed(), progress: progress)
+    package func transcribe(_ recording: Recording, language: String? = nil,
+                            progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
+        try await transcribe(recording, with: try Transcriber.installed(), language: language, progress: progress)
     }
 
-    /// ``transcribe(_:progress:)`` with the helper `transcriber` (a test's, or one found elsewhere).
+    /// ``transcribe(_:language:progress:)`` with the helper `transcriber` (a test's, or one found elsewhere).
     @discardableResult
-    package func transcribe(_ recording: Recording, with transcriber: Transcriber,
+    package func transcribe(_ recording: Recording, with transcriber: Transcriber, language: String? = nil,
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         let heard = version(of: recording)
         let media = store.media(try mediaFile(of: recording))
@@ -31,7 +33,7 @@ extension RecordingLibrary {
         let transcript = try await withTaskCancellationHandler {
             try await onDedicatedThread(named: "cravey.transcribe") {
                 var audible = true
-                let transcript = try transcriber.transcribe(run, progress: progress) { write in
+                let transcript = try transcriber.transcribe(run, language: language, progress: progress) { write in
                     audible = try SpeechAudio.decode(media, write)
                 }
                 guard audible else {
@@ -55,5 +57,43 @@ extension RecordingLibrary {
             }
         }
         return transcript
+    }
+
+    /// Has a person correct the words of `recording`, as `cravey transcript --edit` does: its
+    /// sentences, one a line, are written inside the library (``ClipFiles/Part/correction``, mode
+    /// 0600), `edit` is given the file's path (a person's editor runs on it) and returns whether
+    /// it ended well; the lines it left are stored as the transcript (``Transcript/corrected(_:)``).
+    /// The file is removed whatever happens. Returns the words stored; nil when nothing changed:
+    /// `edit` returned false, the file was left empty, or no line was changed.
+    ///
+    /// Throws ``CraveyError``: `.notFound` when the clip has no transcript, or is gone;
+    /// `.invalidInput` when the lines are no longer one a sentence, or hold a control
+    /// character; `.busy` when the clip or its words were changed meanwhile (another cravey, a
+    /// trim, a transcription); `.cannotWrite`. Nothing is stored then.
+    package func correctTranscript(of recording: Recording, edit: (URL) throws -> Bool) throws -> Transcript? {
+        let asked = version(of: recording)
+        guard let heard = transcript(of: recording), !heard.words.isEmpty, let file = ClipFiles(recording).file(.correction),
+              let files = store.files else {
+            throw CraveyError(.notFound, "\"\(recording.title)\" has no words to correct.")
+        }
+        try files.writeAtomically(file, doing: "write the words to correct") { try $0.write(Data(heard.correctable.utf8)) }
+        defer { store.remove(file) }
+        guard try edit(files.url(of: file)),
+              let text = store.contents(of: file, atMost: Transcript.largestFile).map({ String(decoding: $0, as: UTF8.self) }),
+              !text.allSatisfy(\.isWhitespace) else { return nil }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        guard let corrected = heard.corrected(lines) else {
+            throw CraveyError(.invalidInput, "The corrected words of \"\(recording.title)\" are \(lines.count) line\(lines.count == 1 ? "" : "s") for \(heard.sentences.count) sentence\(heard.sentences.count == 1 ? "" : "s") (or hold a control character): keep one line a sentence (a blank line drops one). Nothing was changed.")
+        }
+        guard corrected != heard else { return nil }
+        try store.write { tx in
+            let current = try tx.expect(asked)
+            guard transcript(of: current) == heard else {
+                throw CraveyError(.busy, "The words of \"\(current.title)\" were changed by another cravey meanwhile; nothing was changed. Look at them again, then try again.")
+            }
+            _ = try tx.store(corrected.data, as: .transcript, of: ClipFiles(current))
+        }
+        return corrected
     }
 }

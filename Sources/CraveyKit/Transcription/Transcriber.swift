@@ -70,20 +70,24 @@ package struct Transcriber: Sendable {
     }
 
     /// Starts the helper, lets `feed` write the audio into it (``SpeechAudio/decode(_:_:)``
-    /// gives the samples), and returns the words it heard. `progress` is called with the seconds
-    /// of audio transcribed so far. Blocking: run it off the cooperative pool.
+    /// gives the samples), and returns the words it heard, in `language` (a code of
+    /// ``Transcript/languages``; nil lets the helper tell, and the transcript says which it
+    /// heard). `progress` is called with the seconds of audio transcribed so far. Blocking: run
+    /// it off the cooperative pool.
     ///
     /// Throws `CancellationError` when `run` was cancelled, and ``CraveyError``: `.unavailable`
     /// when the helper cannot start, or its model is missing or altered (nothing loaded);
     /// `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
     /// is stopped then).
-    package func transcribe(_ run: Run = Run(), progress: @escaping @Sendable (Double) -> Void = { _ in },
+    package func transcribe(_ run: Run = Run(), language: String? = nil, progress: @escaping @Sendable (Double) -> Void = { _ in },
                             feed: (_ write: ([Float]) throws -> Void) throws -> Void) throws -> Transcript {
         let process = Process()
         process.executableURL = executable
-        process.arguments = []
+        process.arguments = language.map { ["--language", $0] } ?? []
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
+        // The helper ends with this process (PR_SET_PDEATHSIG), and at once if it is gone already.
+        environment["CRAVEY_TRANSCRIBER_PARENT"] = String(getpid())
         process.environment = environment
         let (input, output, errors) = (Pipe(), Pipe(), Pipe())
         process.standardInput = input

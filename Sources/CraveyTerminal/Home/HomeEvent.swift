@@ -39,6 +39,8 @@ enum HomeEvent {
     case recordingFailed(any Error)
     case recorded(RecordingEvent, paused: Bool)
     case recordingSaved(Result<Recording, any Error>)
+    /// The words of a clip just recorded were heard and stored (``HomeEffect/transcribe(_:)``).
+    case transcribed(Recording, Transcript)
 
     /// A clip's words changed (`trimmed`: the words whose spaces at the ends were removed).
     case edited(Recording, trimmed: [String])
@@ -64,6 +66,9 @@ enum HomeEffect: Equatable {
     case record(video: Bool)
     case pauseRecording
     case stopRecording
+    /// Hears the words of a clip just saved, when `transcribe.auto` is on and the transcriber
+    /// is installed (``AutoTranscription``); nothing otherwise.
+    case transcribe(Recording)
     /// Changes words of the clip `asked` shows (0 the title, 1 the notes, 2 the purpose).
     case edit(ClipVersion, [Answer])
     /// Deletes the clip `asked` shows: `.delete` or the look back's `.discard`.

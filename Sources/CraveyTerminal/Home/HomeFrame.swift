@@ -177,8 +177,15 @@ struct HomeFrame {
         } else {
             frame.put(" (no waveform stored yet: it is made at the first play)", row: rows.lowerBound + 1, column: 0, style: .dim)
         }
+        // The notes, then the words said (its transcript), as much as the row holds.
         let notes = recording.notes.map { Format.visible($0) } ?? ""
-        frame.put(notes.isEmpty ? " No notes." : " " + notes, row: rows.lowerBound + 2, column: 0, style: notes.isEmpty ? .dim : .plain)
+        let transcript = state.view.waveform?.id == recording.id ? state.view.transcript.flatMap { $0.words.isEmpty ? nil : $0 } : nil
+        let said = transcript.map { "said: \u{201C}" + Format.visible($0.text) + "\u{201D}" }
+        switch (notes.isEmpty, said) {
+        case (true, nil): frame.put(" No notes.", row: rows.lowerBound + 2, column: 0, style: .dim)
+        case (true, let said?): frame.put(" " + said, row: rows.lowerBound + 2, column: 0)
+        case (false, let said): frame.put(" " + notes + (said.map { " · " + $0 } ?? ""), row: rows.lowerBound + 2, column: 0)
+        }
         frame.put(" " + facts, row: last, column: 0, style: .dim)
     }
 
@@ -211,6 +218,11 @@ struct HomeFrame {
             column += frame.put(String(format: "%.1fx ", event.speed), row: row, column: column, style: event.speed == 1 ? .dim : .accent)
             if let prompt = playing.markers.prompt {
                 frame.put(" " + prompt, row: row, column: column, style: .accent)
+            } else if let said = playing.spoken?.parts(at: event.position, width: layout.columns - column - 1) {
+                // The sentence being said, in place of the title, its word said now in reverse.
+                column += frame.put(" " + said.before, row: row, column: column)
+                column += frame.put(said.word, row: row, column: column, style: .selected)
+                frame.put(said.after, row: row, column: column)
             } else {
                 frame.put(" " + Format.visible(playing.recording.title) + (playing.counted ? "" : " (not counted)"), row: row, column: column)
             }

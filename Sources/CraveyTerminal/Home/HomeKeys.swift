@@ -123,7 +123,13 @@ enum HomeKeys {
         case .play: return play(clip, counted: false, &state)
         case .title, .notes, .purpose:
             let field = choice.field ?? 0
-            state.dialog.mode = .prompt(HomeMode.Prompt(field: field, of: asked, purpose: .lookBack(asked, field: field)))
+            var prompt = HomeMode.Prompt(field: field, of: asked, purpose: .lookBack(asked, field: field))
+            // A clip given no title: filled in with the one its first words make, once heard.
+            if field == 0, let proposed = state.media.proposedTitle, proposed.id == clip.id,
+               clip.title == RecordingMetadata.automaticTitle(for: clip.createdAt) {
+                prompt.text = proposed.title
+            }
+            state.dialog.mode = .prompt(prompt)
         case .discard: state.dialog.mode = .confirm(question: LookBackChoice.discardQuestion, asked: asked, yes: .discard)
         case .keep:
             state.media.lookBack = nil

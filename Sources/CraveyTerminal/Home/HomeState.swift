@@ -17,6 +17,8 @@ struct HomeState {
         let colour: Bool
         /// The clip whose waveform is kept, and the waveform (nil: none stored).
         var waveform: (id: RecordingID, waveform: Waveform?)?
+        /// The transcript of the clip whose waveform is kept (nil: none stored).
+        var transcript: Transcript?
     }
 
     /// The list: its order, filter, page and selection.
@@ -82,7 +84,19 @@ struct HomeState {
             media.recorderBusy = false
             say(error)
         case .recorded(let event, let paused): recorded(event, paused: paused)
-        case .recordingSaved(let saved): recordingSaved(saved)
+        case .recordingSaved(let saved): effects = recordingSaved(saved)
+        case .transcribed(let recording, let transcript):
+            let count = transcript.words.count
+            var said = "Heard \(count) word\(count == 1 ? "" : "s") in \"\(Format.visible(recording.title))\"."
+            if let clip = media.lookBack, clip.id == recording.id, let proposed = transcript.proposedTitle,
+               clip.title == RecordingMetadata.automaticTitle(for: clip.createdAt) {
+                media.proposedTitle = (clip.id, proposed)
+                said += " t proposes \"\(Format.visible(proposed))\" as its title."
+            }
+            dialog.say(said)
+            // The details read its words again.
+            if view.waveform?.id == recording.id { view.waveform = nil }
+            refresh()
         case .edited(let recording, let trimmed): edited(recording, trimmed: trimmed)
         case .removed(let recording, let said):
             if media.lookBack?.id == recording.id { media.lookBack = nil }
@@ -124,12 +138,13 @@ struct HomeState {
         list.rows = max(view.layout.list.count, 1)
     }
 
-    /// Reads the stored waveform of the clip the details show, once per clip, when they have
-    /// room for it.
+    /// Reads the stored waveform and transcript of the clip the details show, once per clip,
+    /// when they have room for them.
     private mutating func keepWaveform() {
         guard view.layout.details.count >= 4, let recording = media.lookBack ?? list.selectedRecording,
               view.waveform?.id != recording.id else { return }
         view.waveform = (recording.id, library.storedWaveform(of: recording))
+        view.transcript = library.transcript(of: recording)
     }
 
     // MARK: - Leaving
@@ -156,7 +171,8 @@ struct HomeState {
         media.startingPlay = nil
         let line = ProgressLine(duration: duration, waveform: library.storedWaveform(of: recording), colour: view.colour)
         media.playing = MediaState.Play(recording: recording, line: line, event: event, counted: counted,
-                                        markers: MarkerKeys(recording.markers))
+                                        markers: MarkerKeys(recording.markers),
+                                        spoken: library.transcript(of: recording).map(SpokenLine.init))
         if let problem { dialog.say(Messages.text(for: problem) + " Playing its sound only.", warning: true) }
         return quitting ? [.player(.stop)] : []
     }
@@ -205,20 +221,23 @@ struct HomeState {
         }
     }
 
-    private mutating func recordingSaved(_ saved: Result<Recording, any Error>) {
+    private mutating func recordingSaved(_ saved: Result<Recording, any Error>) -> [HomeEffect] {
         media.capture = nil
         media.recorderBusy = false
         switch saved {
         case .success(let clip):
             // Said on stderr once the terminal is given back, when quitting (``HomeScreen``).
-            if quitting { return }
+            if quitting { return [] }
             // The player line says it is saved, and the status line gives the look back's keys.
             media.lookBack = clip
             // The new clip, selected in the list: without the filter if it hides it.
             updateList { try $0.show(clip.id) }
+            // Saved: its words follow.
+            return [.transcribe(clip)]
         case .failure(let error):
             say(error)
             refresh()
+            return []
         }
     }
 

@@ -25,6 +25,7 @@ final class HomeWork {
         case .pauseRecording:
             if let recorder { recorder.isPaused ? recorder.resume() : recorder.pause() }
         case .stopRecording: recorder?.stop()
+        case .transcribe(let recording): transcribe(recording, library)
         case .edit(let asked, let answers): edit(asked, answers, library)
         case .remove(let asked, let how): remove(asked, how, library)
         case .proposeCut(let asked): proposeCut(asked, library)
@@ -158,6 +159,25 @@ final class HomeWork {
             }
         }
         return [.recordingStarting(made)]
+    }
+
+    /// Hears the words of `recording`, just saved, as `cravey record` does after a save
+    /// (``AutoTranscription``): in the background, at the transcriber's low priority; a clip
+    /// without sound is passed over, a failure said. Quitting the screen stops it, storing nothing.
+    private func transcribe(_ recording: Recording, _ library: RecordingLibrary) {
+        guard let transcriber = AutoTranscription.transcriber() else { return }
+        let inbox = inbox, language = Settings.current.transcriptionLanguage
+        Task {
+            do {
+                let transcript = try await library.transcribe(recording, with: transcriber, language: language)
+                inbox.post { $0.send(.transcribed(recording, transcript)) }
+            } catch let error as CraveyError where error.kind == .invalidInput {
+                // No sound: no words to hear.
+            } catch {
+                let later = " Its words were not heard: `cravey transcribe \(recording.id.description.prefix(8))` makes them."
+                inbox.post { $0.send(.failed(error, suffix: later, refresh: false)) }
+            }
+        }
     }
 
     /// Stores a marker `m` made on the player line (or its label), through the door.

@@ -14,6 +14,8 @@ struct MediaState {
         let counted: Bool
         /// Its markers, and the label being typed for one just made (`m`).
         var markers: MarkerKeys
+        /// Its words as they are said, when it has a transcript.
+        var spoken: SpokenLine? = nil
     }
 
     /// A recording on the player line.
@@ -33,6 +35,9 @@ struct MediaState {
     var recorderBusy = false
     /// The clip just recorded, while its look back is open.
     var lookBack: Recording?
+    /// The title the first words said of a clip just recorded make (``Transcript/proposedTitle``),
+    /// once they are heard: its look back's `t` is filled in with it while the clip has no title.
+    var proposedTitle: (id: RecordingID, title: String)?
     /// The speed the next play starts at: the last one chosen, as mpv keeps it.
     var speed = 1.0
 

@@ -32,9 +32,15 @@ package struct Preview {
     /// Where the last play back stopped: what `i` and `o` take outside a play back.
     var position = 0.0
 
+    /// The title the first words said make (``Transcript/proposedTitle``), for a clip given
+    /// none (its title the automatic "Recording <date>") that has a transcript: Enter at `t` takes it.
+    let proposedTitle: String?
+
     package init(library: RecordingLibrary, recording: Recording, sink: String?, signals: OnSignals) {
         (self.library, self.recording, self.sink, self.signals) = (library, recording, sink, signals)
         kept = Locked(recording)
+        proposedTitle = recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt)
+            ? library.transcript(of: recording)?.proposedTitle : nil
     }
 
     /// Runs the look back; returns the clip as kept, or nil when it was discarded.
@@ -74,8 +80,10 @@ package struct Preview {
             case (.play?, _):
                 await playBack(waveform)
             case (.title?, _):
-                await change(.title, current: recording.title) { metadata, text in
-                    metadata.title = text.isEmpty ? nil : text
+                // Given none yet, Enter takes the title its first words make.
+                let proposed = recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt) ? proposedTitle : nil
+                await change(.title, current: recording.title, proposed: proposed) { metadata, text in
+                    metadata.title = text.isEmpty ? proposed : text
                 }
             case (.notes?, _):
                 await change(.notes, current: recording.notes ?? "") { metadata, text in
@@ -117,6 +125,9 @@ package struct Preview {
     private func show(_ waveform: Waveform?) {
         let title = Format.visible(recording.title)
         Terminal.diagnostic("\"\(title)\" · \(Format.duration(recording.duration))")
+        if let proposedTitle, recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt) {
+            Terminal.diagnostic("Its first words make a title: \"\(Format.visible(proposedTitle))\" (t, then Enter, takes it).")
+        }
         if let waveform { Terminal.diagnostic(waveform.sparkline(width: Self.width)) }
         Terminal.diagnostic(Self.keys)
         Terminal.diagnostic(Self.shapeKeys)
@@ -291,11 +302,13 @@ package struct Preview {
 
     /// Asks for a line and changes the clip's `field` with it, as `cravey edit` would; a refusal
     /// is said and nothing changes, and so is text pasted with a line break (a field is one line).
-    private mutating func change(_ field: Field, current: String,
+    /// With `proposed`, the question says that Enter alone takes it.
+    private mutating func change(_ field: Field, current: String, proposed: String? = nil,
                                  _ apply: @escaping @Sendable (inout RecordingMetadata, String) throws -> Void) async {
         let line: String
         let asked = library.version(of: recording)  // changed only while it is still the clip asked about
-        switch await Self.ask(field.question + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + ": ") {
+        let offered = proposed.map { " [Enter: \(Format.visible($0))]" } ?? ""
+        switch await Self.ask(field.question + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + offered + ": ") {
         case .line(let typed):
             line = typed
         case .pasted:

@@ -48,6 +48,11 @@ package struct Player {
         let line = onTerminal && Terminal.canRedraw
             ? ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive)
             : nil
+        // The words said, on the line as they are said, when the clip has a transcript.
+        let spoken = onTerminal ? library.transcript(of: recording).map(SpokenLine.init) : nil
+        // Measured as the terminal draws them (a wide character takes two columns): the C
+        // library's widths in UTF-8, as the home screen sets them.
+        if spoken != nil { setlocale(LC_CTYPE, "C.UTF-8") }
         let silence = Locked(SilenceSkip(spans: waveform?.quietSpans() ?? [], isOn: flags.skipSilence))
         if flags.skipSilence, waveform == nil, !json {
             Terminal.diagnostic("cravey: \"\(title)\" has no stored waveform yet, so no quiet stretch is known to skip (this play makes it).")
@@ -90,7 +95,7 @@ package struct Player {
         }
         let view = Task { [manager, line, json] () -> (any Error)? in
             await Player.show(manager, line: line, plain: onTerminal && line == nil, drawn: drawn, json: json, desktop: desktop,
-                              silence: silence, markers: markers)
+                              silence: silence, markers: markers, spoken: spoken)
         }
         let outcome: PlaybackSummary
         do {
@@ -182,13 +187,18 @@ package struct Player {
     /// in `drawn`), a line at each pause and resume on a terminal that only prints lines
     /// (`plain`), JSON lines with `--json`. Returns the error a write to stdout ended with (the
     /// playback is stopped then).
-    /// With `silence` on, a position in a quiet stretch jumps to its end.
+    /// With `silence` on, a position in a quiet stretch jumps to its end. With `spoken`, the
+    /// sentence being said ends the bar's line, the word said then marked (reverse video, or
+    /// brackets under NO_COLOR), in the columns the terminal has left; a terminal that only
+    /// prints lines gets each sentence as a line as it begins.
     private static func show(_ manager: PlaybackManager, line progress: ProgressLine?, plain: Bool, drawn: Locked<String>, json: Bool,
-                             desktop: MediaPlayerService?, silence: Locked<SilenceSkip>, markers: Locked<MarkerKeys>) async -> (any Error)? {
+                             desktop: MediaPlayerService?, silence: Locked<SilenceSkip>, markers: Locked<MarkerKeys>,
+                             spoken: SpokenLine?) async -> (any Error)? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var lastLine = ""
         var lastState: PlaybackState?
+        var lastSentence: Int?
         for await event in manager.events {
             desktop?.update(event)
             if event.state == .playing, let target = silence.withLock({ $0.target(from: event.position) }) {
@@ -203,16 +213,29 @@ package struct Player {
                 }
             } else if let progress {
                 let (on, skipped) = silence.withLock { ($0.isOn, $0.skipped) }
-                let (marks, said) = markers.withLock { ($0.markers, $0.prompt ?? $0.problem) }
-                let line = progress.draw(event, markers: marks) + (on || skipped > 0 ? " · \(on ? "skipping silence" : "silence kept"), \(Format.duration(skipped)) saved" : "")
+                let (marks, said, asking) = markers.withLock { ($0.markers, $0.prompt ?? $0.problem, $0.prompt != nil) }
+                let after = (on || skipped > 0 ? " · \(on ? "skipping silence" : "silence kept"), \(Format.duration(skipped)) saved" : "")
                     + (said.map { " · " + $0 } ?? "")
+                var line = progress.draw(event, markers: marks) + after
+                // The words after all the rest, never while a marker's label is typed.
+                if let spoken, !asking {
+                    let room = Terminal.columns - 1 - progress.columns(event) - TerminalScreen.width(of: after) - 3
+                    let words = spoken.text(at: event.position, width: room, marking: progress.colour ? .reverse : .brackets)
+                    if !words.isEmpty { line += " · " + words }
+                }
                 if line != lastLine {
                     Terminal.diagnostic(line, terminator: "")
                     drawn.withLock { $0 = line }
                 }
                 lastLine = line
-            } else if plain, lastState != nil, event.state != lastState, [.paused, .playing].contains(event.state) {
-                Terminal.diagnostic(event.state == .paused ? "Paused at \(Format.duration(event.position))." : "Playing from \(Format.duration(event.position)).")
+            } else if plain {
+                if lastState != nil, event.state != lastState, [.paused, .playing].contains(event.state) {
+                    Terminal.diagnostic(event.state == .paused ? "Paused at \(Format.duration(event.position))." : "Playing from \(Format.duration(event.position)).")
+                }
+                if let spoken, let sentence = spoken.at(event.position)?.sentence, sentence != lastSentence {
+                    Terminal.diagnostic(spoken.text(at: event.position, width: .max, marking: .none))
+                    lastSentence = sentence
+                }
             }
             lastState = event.state
         }
@@ -304,6 +327,12 @@ struct ProgressLine: Sendable {
         }
         let speed = event.speed == 1 ? "" : String(format: " %.1fx", event.speed)
         return "\r\u{1B}[2K\(mark(event)) \(position(event)) [\(bar)] \(total)\(speed)"
+    }
+
+    /// The columns ``draw(_:markers:)`` takes for `event`: the mark, the position, the bar, the
+    /// length and the speed.
+    func columns(_ event: PlaybackEvent) -> Int {
+        barStart - 1 + Self.width + 2 + total.count + (event.speed == 1 ? 0 : String(format: " %.1fx", event.speed).count)
     }
 
     /// What stands for a marker in the bar.
