@@ -29,6 +29,7 @@ struct Clean: AsyncParsableCommand {
         if !command.dryRun, !command.yes, isatty(0) != 1 {
             throw CraveyError(.invalidInput, "Refusing to clean without confirmation: stdin is not a terminal. Add --yes to keep the cleaned clip, or --dry-run to see the figures only.")
         }
+        let hadWords = library.transcript(of: recording) != nil
         Terminal.diagnostic("Cleaning \"\(Format.visible(recording.title))\"...")
         let cleanup = try await library.cleanNoise(of: recording, asked: library.version(of: recording))
         Terminal.diagnostic(CleanListening.figures(cleanup))
@@ -44,11 +45,19 @@ struct Clean: AsyncParsableCommand {
         }
         if command.json {
             let finite = { (value: Double) in value.isFinite ? value : nil }
-            return try Terminal.printJSON(Report(id: recording.id.description,
-                                                 noiseSample: [cleanup.noiseSample.lowerBound, cleanup.noiseSample.upperBound],
-                                                 noiseFloorBefore: finite(cleanup.noiseFloorBefore), noiseFloorAfter: finite(cleanup.noiseFloorAfter),
-                                                 speechLevelChange: cleanup.speechLevelChange, filters: cleanup.filters, kept: kept != nil))
+            try Terminal.printJSON(Report(id: recording.id.description,
+                                          noiseSample: [cleanup.noiseSample.lowerBound, cleanup.noiseSample.upperBound],
+                                          noiseFloorBefore: finite(cleanup.noiseFloorBefore), noiseFloorAfter: finite(cleanup.noiseFloorAfter),
+                                          speechLevelChange: cleanup.speechLevelChange, filters: cleanup.filters, kept: kept != nil))
+        } else if let kept {
+            try Terminal.output(kept.id.description)
         }
-        if let kept { try Terminal.output(kept.id.description) }
+        // The words said were the old sound's and went with it: heard again from the new one (as
+        // a new clip's are), when the clip had them and the transcriber is installed.
+        if let kept, hadWords {
+            let signals = StopOnSignals {}
+            defer { signals.cancel() }
+            await AutoTranscription.follow(kept, in: library, signals: signals)
+        }
     }
 }

@@ -50,6 +50,39 @@ struct AutoTranscriptTests {
         #expect(!(try recordingFiles(second)).contains { $0.hasSuffix(".words.json") })
     }
 
+    @Test("a clean-up kept with --yes hears the clip's words again from the cleaned sound (the old sound's went with it); a clip that had none gets none")
+    func afterClean() async throws {
+        // Given speech over pink noise imported, its words heard with it
+        let noisy = try await CleanCommandTests.speech(noise: 0.02)
+        let library = temporaryLibrary()
+        let environment = try Speech.environment()
+        let imported = try await Cravey.run(["import", noisy.path, "--library", library.path], environment: environment)
+        let id = imported.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = try #require(try await transcript(id, in: library), "no words after the import: \(imported.error)")
+        #expect(before.words.contains { Speech.letters($0.text) == "craving" }, "\(before)")
+        let words = library.appendingPathComponent("Recordings/audio_\(id).words.json")
+        let heardBefore = try FileManager.default.attributesOfItem(atPath: words.path)[.modificationDate] as? Date
+
+        // When the clean-up is kept
+        let cleaned = try await Cravey.run(["clean", id, "--yes", "--library", library.path], environment: environment)
+        #expect(cleaned.status == 0, "\(cleaned.error)")
+
+        // Then the words are there again, heard from the new sound (a new file, written after)
+        let after = try #require(try await transcript(id, in: library), "no words after the clean-up: \(cleaned.error)")
+        #expect(after.words.contains { Speech.letters($0.text) == "craving" }, "\(after)")
+        let heardAfter = try FileManager.default.attributesOfItem(atPath: words.path)[.modificationDate] as? Date
+        #expect(heardBefore != nil && heardAfter != nil && heardAfter! > heardBefore!)
+
+        // A clip that had no words gets none from a clean-up
+        let off = try Cravey.settings("transcribe.auto = false\n").merging(environment) { $1 }
+        let second = temporaryLibrary()
+        let plain = try await Cravey.run(["import", noisy.path, "--library", second.path], environment: off)
+        let plainID = plain.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cleanedPlain = try await Cravey.run(["clean", plainID, "--yes", "--library", second.path], environment: environment)
+        #expect(cleanedPlain.status == 0, "\(cleanedPlain.error)")
+        #expect(try await transcript(plainID, in: second) == nil)
+    }
+
     @Test("transcribe.language is handed to the transcriber, and the transcript keeps the language it was heard in")
     func languageSetting() async throws {
         let (speech, _) = try await Speech.clip(["Good morning."], lead: 0.3)
