@@ -187,7 +187,11 @@ extension PlayCommandTests {
         let clock = try await SinkCapture.start(sink: sink.sinkName)
         defer { _ = try? clock.stop() }
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName], environment: display.environment)
-        let window = try #require(try await display.window(titled: "cravey"))
+        guard let window = try await display.window(titled: "cravey") else {
+            let (status, _, error) = try await play.finish()
+            Issue.record("No window within 10 s; the player ended with \(status), saying: \(error)")
+            return
+        }
         _ = try await play.event { $0.state == "playing" && ($0.position ?? 0) >= 1 }
 
         // When the key is pressed in it, or it is closed
