@@ -159,14 +159,22 @@ package final class HomeScreen {
     }
 
     /// Ctrl-Z (SIGTSTP): pauses what plays or records, gives the terminal back and stops the
-    /// process; after `fg` takes the terminal again and redraws. The corresponding C function is
-    /// `kill`.
+    /// process; after `fg` takes the terminal again and redraws. The corresponding C functions
+    /// are `pthread_kill` and `pthread_sigmask`.
     private func suspend() {
         let paused = work.pause()
         screen.suspend()
-        // Stopped by the signal's default action; `kill` returns once SIGCONT has come.
+        // Stopped by the signal's default action, sent to this thread with the signal unblocked
+        // here, so that the stop begins before the call returns, and it returns once SIGCONT has
+        // come. (Sent to the process, the kernel hands it to its main thread, and this one ran on
+        // under load: it took the terminal again, mouse reporting on, before the process stopped.)
         SignalPipe.shared.remove([SIGTSTP])
-        kill(getpid(), SIGTSTP)
+        var stop = sigset_t(), mask = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
+        pthread_kill(pthread_self(), SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &mask, nil)
         SignalPipe.shared.install([SIGTSTP]) { [inbox = work.inbox] in inbox.post { $0.suspend() } }
         screen.resume()
         send(.resized(rows: screen.rows, columns: screen.columns, paused: paused))
