@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// `scripts/fuzz` sets CRAVEY_FUZZ=1 to build cravey-fuzz for libFuzzer, in release: cravey's own
+// code (CraveyCore, CraveyKit and the fuzz targets) with libFuzzer's coverage and AddressSanitizer,
+// the dependencies as a release build has them, so that `scripts/test` builds those once for the
+// package check and the fuzzing (in one build folder). Never set for a build of the package as a
+// dependency: SwiftPM refuses unsafe flags there.
+let fuzzing = Context.environment["CRAVEY_FUZZ"] == "1"
+let fuzzed: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
+
 let package = Package(
     name: "Cravey",
     platforms: [.macOS(.v15)],
@@ -73,7 +81,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: fuzzed
         ),
         // Recording, probing, thumbnails, import and playback over FFmpeg and PulseAudio.
         .target(
@@ -86,7 +95,8 @@ let package = Package(
                 "CSDBus",
                 "CSDL2",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            swiftSettings: fuzzed
         ),
         // The command line: the library commands, every command's options and help, the route
         // from verb to executable, output and exit codes; shared by both executables.
@@ -161,7 +171,9 @@ let package = Package(
         .executableTarget(
             name: "cravey-fuzz",
             dependencies: ["CraveyCore", "CraveyKit"],
-            path: "Tests/CraveyFuzz"
+            path: "Tests/CraveyFuzz",
+            swiftSettings: fuzzed + (fuzzing ? [.define("CRAVEY_FUZZING"), .enableExperimentalFeature("Extern")] : []),
+            linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
         ),
         // The terminal app's behaviour as values: keys in, state and screen text out, on real
         // SQLite libraries, without a terminal.

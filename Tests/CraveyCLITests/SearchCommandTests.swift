@@ -69,7 +69,7 @@ struct SearchCommandTests {
 }
 
 /// `cravey play --from TIME`, heard on the sink's monitor.
-// Named *PlaybackTests: scripts/test runs it in the quiet phase, one test at a time.
+// Named *PlaybackTests: scripts/test runs it with the real-time suites, one test at a time.
 @Suite("play --from", .temporaryFiles, .serialized)
 struct SearchPlaybackTests {
     @Test("play --from 0:01.5 starts there: the sink hears only the second tone; past the end exits 64 and plays nothing")

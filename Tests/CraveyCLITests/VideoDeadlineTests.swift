@@ -3,7 +3,7 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// Video recording's promises about time, in `scripts/test`'s quiet pass with the other
+/// Video recording's promises about time, in `scripts/test`'s pass alone with the other
 /// `DeadlineTests` (one test at a time): a 2-core machine running 30 tests at once would measure
 /// its scheduler, not cravey.
 @Suite("Video deadlines", .serialized, .temporaryFiles)

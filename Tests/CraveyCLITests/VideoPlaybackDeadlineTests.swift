@@ -3,7 +3,7 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// A video player's promises about time, in `scripts/test`'s quiet pass with the other
+/// A video player's promises about time, in `scripts/test`'s pass alone with the other
 /// `DeadlineTests` (one test at a time): the picture in step with its sound, and a display that
 /// never answers not holding the sound back for long.
 @Suite("Video playback deadlines", .serialized, .temporaryFiles)

@@ -1,7 +1,7 @@
 import Foundation
 
-// The fuzz targets' driver. Built by `scripts/fuzz` with `--sanitize fuzzer --sanitize address`
-// and CRAVEY_FUZZING defined, it hands the chosen target to libFuzzer:
+// The fuzz targets' driver. Built by `scripts/fuzz` (CRAVEY_FUZZ=1: libFuzzer's coverage,
+// AddressSanitizer and CRAVEY_FUZZING, see Package.swift), it hands the chosen target to libFuzzer:
 //
 //     cravey-fuzz TARGET [libFuzzer options and corpus folders]
 //
@@ -34,11 +34,25 @@ func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
+/// libFuzzer's driver, called from this program's own `main`: SwiftPM links an executable's entry
+/// point as `main` (libFuzzer's own `main` is not used).
+@_extern(c, "LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<Int32>,
+                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+
+@main
 enum Driver {
     static func usage() -> Never {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
         FileHandle.standardError.write(Data("usage: cravey-fuzz \(names) [libFuzzer options | inputs...]\n".utf8))
         exit(64)
+    }
+
+    static func main() {
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(runFuzzerDriver(&argc, &argv) { data, size in fuzzerTestOneInput(data, size) })
     }
 }
 #else
