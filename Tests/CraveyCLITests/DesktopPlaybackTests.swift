@@ -35,7 +35,7 @@ struct DesktopPlaybackTests {
     }
 
     func wait(_ process: Process) async throws {
-        try await offPool { process.waitUntilExit() }
+        try await offPool { process.waitForExit() }
     }
 
     /// The play's events so far, as `--json` prints them into `output` (stderr's lines, a line

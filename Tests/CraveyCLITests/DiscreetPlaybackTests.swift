@@ -40,7 +40,7 @@ struct DiscreetPlaybackTests {
         try play.run()
         #expect(try await bus.waitForPlayer())
         let metadata = try await bus.playerctl(["-p", "cravey", "metadata"]).output
-        try await offPool { play.waitUntilExit() }
+        try await offPool { play.waitForExit() }
         let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         #expect(play.terminationStatus == 0, "\(said)")
         // What the bus carried, once the monitor has written the player's last message out: the
@@ -108,7 +108,7 @@ struct DiscreetPlaybackTests {
                 seen.append(try await offPool { [self] in try shown(process.processIdentifier) })
                 try await Task.sleep(for: .milliseconds(200))
             }
-            try await offPool { process.waitUntilExit() }
+            try await offPool { process.waitForExit() }
 
             // Then neither shows the title or the notes, and the clip has both
             for (ps, cmdline) in seen {

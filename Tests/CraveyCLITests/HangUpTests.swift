@@ -37,7 +37,7 @@ struct HangUpTests {
 
         // When the terminal is closed
         terminal.hangUp()
-        try await offPool { terminal.process.waitUntilExit() }
+        try await offPool { terminal.process.waitForExit() }
 
         // Then the clip is in the library with its title and purpose, and nothing is left half-made
         let opened = try RecordingLibrary(at: library)
@@ -62,7 +62,7 @@ struct HangUpTests {
         let played = try await offPool { () -> Bool in
             let shown = terminal.waitUntilShown(within: 20) { $0.contains("0:01 [") }
             terminal.hangUp()
-            terminal.process.waitUntilExit()
+            terminal.process.waitForExit()
             return shown
         }
         #expect(played, "\(terminal.output)")
@@ -115,7 +115,7 @@ struct HangUpTests {
                     .contains { $0.hasSuffix(".importing") } == true
             }
             terminal.hangUp()
-            terminal.process.waitUntilExit()
+            terminal.process.waitForExit()
             return started
         }
         #expect(importing, "the import never started writing")

@@ -248,7 +248,7 @@ struct HomeScreenTests {
         // The screen watched while the import runs; the clip is saved once the import has ended.
         let importing = try Cravey.start(["import", file.path, "--title", "From elsewhere", "--library", library.url.path])
         async let shownAt = offPool { terminal.waitUntilShown(within: 30) { $0.contains("♪ From elsewhere") } ? Date() : nil }
-        async let endedAt = offPool { importing.waitUntilExit(); return Date() }
+        async let endedAt = offPool { importing.waitForExit(); return Date() }
         let (shown, ended) = try await (shownAt, endedAt)
         #expect(importing.terminationStatus == 0)
         let delay = try #require(shown).timeIntervalSince(ended)

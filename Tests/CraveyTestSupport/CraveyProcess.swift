@@ -56,7 +56,7 @@ public enum Cravey {
             process.standardError = err
             try process.run()
             let error = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            process.waitForExit()
             return CommandResult(status: process.terminationStatus, output: "", error: String(decoding: error, as: UTF8.self))
         }
     }

@@ -37,7 +37,7 @@ public final class DesktopSession: Sendable {
 
     deinit {
         kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
+        daemon.waitForExit()
     }
 
     /// The environment for `cravey` on this bus: the bus's address, and no runtime folder of the

@@ -107,7 +107,7 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     /// Blocks until the program has exited and the terminal has shown all it wrote; returns it.
     public func waitForExit() -> String {
-        process.waitUntilExit()
+        process.waitForExit()
         changed.lock()
         // After a hang-up the reader stops without seeing the end: what it read is all there is.
         while !ended && !readerDone { changed.wait() }

@@ -40,7 +40,7 @@ public final class ScreenSoundCapture: Sendable {
     /// crossing half-scale upwards) and when the sound turned loud (its peak crossing -12 dBFS
     /// upwards), in seconds on the wall clock.
     public func finish() throws -> (flashes: [Double], clicks: [Double]) {
-        process.waitUntilExit()
+        process.waitForExit()
         guard process.terminationStatus == 0 else { throw TestFailure("ffmpeg's capture failed (\(process.terminationStatus))") }
         // The pictures' times are microseconds; the sound's are samples at 48 kHz.
         return (try Self.rises(in: pictures, timeBase: 1e-6, above: 128), try Self.rises(in: sound, timeBase: 1 / 48_000, above: -12))

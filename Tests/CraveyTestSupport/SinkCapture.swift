@@ -75,7 +75,7 @@ public final class SinkCapture: @unchecked Sendable {
         // inherits that mask, and parec would never see a SIGTERM. It writes what it records at once.
         for child in [process, keeper] {
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            child.waitForExit()
         }
         return try samplesSoFar()
     }

@@ -60,7 +60,7 @@ public final class TmuxTerminal: @unchecked Sendable {
     deinit {
         _ = try? runBlocking("tmux", ["-S", socket, "kill-server"])
         if server.isRunning { kill(server.processIdentifier, SIGKILL) }
-        server.waitUntilExit()
+        server.waitForExit()
     }
 
     /// Types keys as tmux names them (`Enter`, `Escape`, `C-c`, `C-z`, `Up`, `NPage`), or words.

@@ -76,7 +76,7 @@ public final class VirtualDisplay: Sendable {
     deinit {
         for process in [windowManager, server].compactMap({ $0 }) where process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit()
         }
     }
 
@@ -84,7 +84,7 @@ public final class VirtualDisplay: Sendable {
     /// connection is cut.
     public func endServer() {
         kill(server.processIdentifier, SIGKILL)
-        server.waitUntilExit()
+        server.waitForExit()
     }
 
     /// Kills the client that owns `window`, as `xkill` does (the X server closes its connection).
