@@ -156,13 +156,17 @@ extension Process {
     /// the process ends, and on a thread other than the one that started it that run loop has
     /// nothing to wait on: it spins a core for as long as the process runs (2.0 s of CPU for a
     /// 2 s `sleep`, measured; at least 35 of the 391 CPU s of the tests run in parallel). This waits
-    /// for the end itself.
+    /// for the end itself, then calls `waitUntilExit()`, which returns at once: until it is called,
+    /// the run loop source `run()` made holds the process, and with it its pipes' descriptors
+    /// (without it the tests held 1,800 pipes after a minute, and Foundation's `run()` read past
+    /// the end of its list of them and crashed).
     public func waitForExit() {
         let ended = DispatchSemaphore(value: 0)
         terminationHandler = { _ in ended.signal() }
         // (Foundation marks the process ended before it calls the handler; the timeout covers an
         // end between the two lines.)
         while isRunning { _ = ended.wait(timeout: .now() + 0.1) }
+        waitUntilExit()
     }
 }
 

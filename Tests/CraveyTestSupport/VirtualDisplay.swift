@@ -67,8 +67,9 @@ public final class VirtualDisplay: Sendable {
             try runBlocking("xprop", ["-display", name, "-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id")
         }
         guard named else {
+            let running = (manager: manager.isRunning, server: server.isRunning)
             for process in [manager, server] { kill(process.processIdentifier, SIGKILL) }
-            throw TestFailure("openbox did not start on \(name)")
+            throw TestFailure("openbox did not start on \(name) within 10 s (openbox running: \(running.manager), Xvfb: \(running.server))")
         }
         return (server, name, manager)
     }
