@@ -34,7 +34,10 @@ public final class VirtualDisplay: Sendable {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd 1: Xvfb takes the first free display number and writes it to its stdout.
-        server.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br"]
+        // -noreset: an X server resets when its last client leaves (xwininfo's, below), and a
+        // client that connects meanwhile can be cut off: openbox, started right after, was found
+        // not running twice in the tests in parallel (not reproduced alone).
+        server.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-br", "-noreset"]
         let number = Pipe()
         server.standardOutput = number
         server.standardError = FileHandle.nullDevice
@@ -60,7 +63,8 @@ public final class VirtualDisplay: Sendable {
         manager.arguments = ["--sm-disable"]
         manager.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
         manager.standardOutput = FileHandle.nullDevice
-        manager.standardError = FileHandle.nullDevice
+        let said = Pipe()
+        manager.standardError = said
         try manager.run()
         // Running once it has named itself on the root window (EWMH).
         let named = try waitUntil(within: 10, every: 0.05) {
@@ -69,7 +73,8 @@ public final class VirtualDisplay: Sendable {
         guard named else {
             let running = (manager: manager.isRunning, server: server.isRunning)
             for process in [manager, server] { kill(process.processIdentifier, SIGKILL) }
-            throw TestFailure("openbox did not start on \(name) within 10 s (openbox running: \(running.manager), Xvfb: \(running.server))")
+            let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw TestFailure("openbox did not start on \(name) within 10 s (openbox running: \(running.manager), Xvfb: \(running.server)); it said: \(message)")
         }
         return (server, name, manager)
     }
