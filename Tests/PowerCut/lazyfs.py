@@ -708,9 +708,14 @@ def serve(backing, mountpoint, control, debug=False):
 
 class Mount:
     """One lazyfs in a child process: `Mount(backing, mountpoint)`, then sync(), cut(),
-    unmount(), stats()."""
+    unmount(), stats().
 
-    def __init__(self, backing, mountpoint, log=None, timeout=15):
+    Its waits are for a process that may get no CPU for a while: scripts/test runs the campaigns
+    where only a CPU nothing else wants runs them, and its fuzz targets take both cores for about
+    95 s (a 15 s wait for the mount ran out there, ci22). So each wait is for minutes: they
+    catch a lazyfs that hangs, not a slow one."""
+
+    def __init__(self, backing, mountpoint, log=None, timeout=300):
         self.backing, self.mountpoint = os.path.abspath(backing), os.path.abspath(mountpoint)
         self.control = self.backing.rstrip("/") + ".lazyfs.sock"
         os.makedirs(self.mountpoint, exist_ok=True)
@@ -723,7 +728,7 @@ class Mount:
                 raise RuntimeError(f"lazyfs did not mount {self.mountpoint} (exit {self.process.poll()})")
             time.sleep(0.01)
 
-    def _ask(self, command, timeout=60):
+    def _ask(self, command, timeout=300):
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
             connection.settimeout(timeout)
             connection.connect(self.control)
@@ -744,7 +749,7 @@ class Mount:
             except OSError:
                 pass
             try:
-                self.process.wait(timeout=30)
+                self.process.wait(timeout=300)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
