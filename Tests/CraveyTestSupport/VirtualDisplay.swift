@@ -63,8 +63,10 @@ public final class VirtualDisplay: Sendable {
         manager.arguments = ["--sm-disable"]
         manager.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
         manager.standardOutput = FileHandle.nullDevice
-        let said = Pipe()
-        manager.standardError = said
+        // (What it says goes to a file: a pipe nobody reads until it fails would block it at 64 KiB.)
+        let said = temporaryFolder().appendingPathComponent("openbox-\(UUID().uuidString.prefix(8)).log")
+        try Data().write(to: said)
+        manager.standardError = try FileHandle(forWritingTo: said)
         try manager.run()
         // Running once it has named itself on the root window (EWMH).
         let named = try waitUntil(within: 10, every: 0.05) {
@@ -73,7 +75,7 @@ public final class VirtualDisplay: Sendable {
         guard named else {
             let running = (manager: manager.isRunning, server: server.isRunning)
             for process in [manager, server] { kill(process.processIdentifier, SIGKILL) }
-            let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = (try? String(contentsOf: said, encoding: .utf8)) ?? ""
             throw TestFailure("openbox did not start on \(name) within 10 s (openbox running: \(running.manager), Xvfb: \(running.server)); it said: \(message)")
         }
         return (server, name, manager)
