@@ -22,6 +22,19 @@ struct Info: ParsableCommand {
         let (library, recording) = try target.open()
         if json { return try Terminal.printJSON(recording) }
         let file = library.url.appendingPathComponent(recording.filePath).path
+        // (Each long value named first: in the array literal, they took the type checker seconds.)
+        let markers: String = recording.markers.isEmpty
+            ? "none" : "\(recording.markers.count) (`cravey markers \(Format.shortID(recording))` lists them)"
+        let notMeasured: String = recording.type == .audio
+            ? "not measured yet (`cravey doctor --repair` measures it, as does playing it once)"
+            : "not measured (none if the clip has no sound; otherwise `cravey doctor --repair` measures it, as does playing it once)"
+        let notMade: String = recording.type == .audio
+            ? "not made yet (`cravey waveform` makes it, as does `cravey doctor --repair`)"
+            : "not made (none if the clip has no sound; otherwise `cravey waveform` makes it, as does `cravey doctor --repair`)"
+        let sparkline: String? = library.storedWaveform(of: recording).map { $0.sparkline(width: Self.sparklineWidth) }
+        let thumbnail: [(String, String)] = recording.thumbnailPath.map {
+            [("Thumbnail", Format.visible(library.url.appendingPathComponent($0).path))]
+        } ?? []
         let rows: [(String, String)] = [
             ("ID", recording.id.description),
             ("Title", Format.visible(recording.title)),
@@ -33,15 +46,11 @@ struct Info: ParsableCommand {
             ("Size", ByteCount.text(recording.fileSize)),
             ("Plays", String(recording.playCount)),
             ("Last played", recording.lastPlayedAt.map(Format.date) ?? "never"),
-            ("Markers", recording.markers.isEmpty ? "none" : "\(recording.markers.count) (`cravey markers \(Format.shortID(recording))` lists them)"),
-            ("Loudness", recording.loudness?.description ?? (recording.type == .audio
-                ? "not measured yet (`cravey doctor --repair` measures it, as does playing it once)"
-                : "not measured (none if the clip has no sound; otherwise `cravey doctor --repair` measures it, as does playing it once)")),
-            ("Waveform", library.storedWaveform(of: recording).map { $0.sparkline(width: Self.sparklineWidth) }
-                ?? (recording.type == .audio ? "not made yet (`cravey waveform` makes it, as does `cravey doctor --repair`)"
-                    : "not made (none if the clip has no sound; otherwise `cravey waveform` makes it, as does `cravey doctor --repair`)")),
+            ("Markers", markers),
+            ("Loudness", recording.loudness?.description ?? notMeasured),
+            ("Waveform", sparkline ?? notMade),
             ("File", Format.visible(file)),
-        ] + (recording.thumbnailPath.map { [("Thumbnail", Format.visible(library.url.appendingPathComponent($0).path))] } ?? [])
+        ] + thumbnail
         try Terminal.output(rows.map { "\($0.0):".padding(toLength: 13, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
     }
 }

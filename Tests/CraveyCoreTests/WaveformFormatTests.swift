@@ -32,7 +32,8 @@ struct WaveformFormatTests {
         #expect(Waveform(audiowaveformData: one) == Waveform(sampleRate: 44_100, samplesPerPeak: 256,
                                                               peaks: [.init(min: -5, max: 6), .init(min: -7, max: 8)]))
         let eight = bytes([2, 1, 48_000, 512, 1, 2], eightBit: [-65, 63, -66, 64])
-        #expect(Waveform(audiowaveformData: eight)?.peaks == [.init(min: -66 * 256, max: 64 * 256)])
+        let scale: Int16 = 256
+        #expect(Waveform(audiowaveformData: eight)?.peaks == [Waveform.Peak(min: -66 * scale, max: 64 * scale)])
     }
 
     @Test("what is not a waveform file is refused: short, cut, too long, another version, no rate, no channel")

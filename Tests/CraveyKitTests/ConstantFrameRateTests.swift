@@ -23,7 +23,7 @@ struct ConstantFrameRateTests {
 
     @Test("a steady camera with jitter under a frame: every picture once, nothing dropped or repeated")
     func steady() {
-        let times = (0..<30).map { Double($0) / 10 + (($0 % 3) == 0 ? 0.03 : -0.02) }
+        let times = (0..<30).map { (i: Int) -> Double in Double(i) / 10 + (i % 3 == 0 ? 0.03 : -0.02) }
         let (pictures, timeline) = frames(times: times, end: 3)
         #expect(pictures == Array(0..<30))
         #expect(timeline.dropped == 0 && timeline.duplicated == 0)

@@ -56,8 +56,9 @@ struct QuickPlayPinsTests {
         let b = ids["B"]!
         let refusal = #expect(throws: CraveyError.self) { try library.pin(b) }
         // Then it is invalid input that names the pinned clips and the ways out
-        #expect(refusal?.kind == .invalidInput && refusal?.message.contains("1: \"D\"") == true
-                && refusal?.message.contains("cravey unpin") == true)
+        let message = refusal?.message ?? ""
+        #expect(refusal?.kind == .invalidInput)
+        #expect(message.contains("1: \"D\"") && message.contains("cravey unpin"), "\(message)")
         #expect(try library.recordings() == before)
 
         // When B is pinned to slot 2, E's

@@ -141,11 +141,12 @@ struct HomeMediaTests {
         #expect(home.playerLine.filter { $0 == "◆" }.count == 2)
 
         // , and . go to the previous and next marker; , just after one goes to the one before
+        let at10: Double = 10.0 / 60, at30: Double = 30.0 / 60
         home.send(.played(minute(20)))
-        #expect(home.press(.character(".")) == [.player(.seek(fraction: 30.0 / 60))])
-        #expect(home.press(.character(",")) == [.player(.seek(fraction: 10.0 / 60))])
+        #expect(home.press(.character(".")) == [.player(.seek(fraction: at30))])
+        #expect(home.press(.character(",")) == [.player(.seek(fraction: at10))])
         home.send(.played(minute(30.5)))
-        #expect(home.press(.character(",")) == [.player(.seek(fraction: 10.0 / 60))])
+        #expect(home.press(.character(",")) == [.player(.seek(fraction: at10))])
         #expect(home.press(.character(".")).isEmpty)
         home.send(.played(minute(5)))
         #expect(home.press(.character(",")) == [.player(.seek(fraction: 0))])

@@ -7,7 +7,8 @@ extension Waveform {
     /// The row of a `height`-pixel picture a sample value is drawn at: full scale positive at
     /// the top, full scale negative at the bottom, silence in the middle.
     package static func row(of value: Int16, height: Int) -> Int {
-        Int(((32767.5 - Double(value)) / 65535 * Double(height - 1)).rounded())
+        let fromTop: Double = (32767.5 - Double(value)) / 65535
+        return Int((fromTop * Double(height - 1)).rounded())
     }
 
     /// The waveform as a PNG `width` by `height` pixels (both at least 1): the whole clip from

@@ -73,7 +73,8 @@ package enum Thumbnailer {
     static func thumbnailSize(width: Int32, height: Int32, rotation: Int) -> (width: Int32, height: Int32) {
         let (displayWidth, displayHeight) = rotation % 180 == 0 ? (width, height) : (height, width)
         guard displayWidth > 0, displayHeight > 0 else { return (Self.width, Self.width * 3 / 4) }
-        let height = Int32((Double(Self.width) * Double(displayHeight) / Double(displayWidth) / 2).rounded()) * 2
+        let halfHeight: Double = Double(Self.width) * Double(displayHeight) / Double(displayWidth) / 2
+        let height = Int32(halfHeight.rounded()) * 2
         return (Self.width, max(height, 2))
     }
 
