@@ -22,9 +22,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        // SHA-256 of a backup's files; ChaCha20-Poly1305, HKDF, HMAC and scrypt for an encrypted
-        // one (the age format). BoringSSL's code, compiled in: no primitive of cravey's own.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -44,6 +41,15 @@ let package = Package(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        // OpenSSL 3's libcrypto, the system's: SHA-256 of a backup's files; ChaCha20-Poly1305,
+        // HKDF, HMAC and scrypt for an encrypted one (the age format). No primitive of cravey's
+        // own. (swift-crypto compiled BoringSSL into every build: about 300 CPU seconds of each
+        // test run's three builds, with scrypt unoptimised in the debug one.)
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
         ),
         // <linux/videodev2.h>, to ask a camera what it offers; headers only, nothing linked.
         .systemLibrary(
@@ -77,10 +83,9 @@ let package = Package(
             name: "CraveyCore",
             dependencies: [
                 "CZlib",
+                "COpenSSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: fuzzed
         ),
@@ -146,7 +151,6 @@ let package = Package(
             name: "CraveyCoreTests",
             dependencies: [
                 "CraveyCore",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

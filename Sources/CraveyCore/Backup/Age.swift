@@ -1,13 +1,11 @@
-import Crypto
 import Foundation
-import _CryptoExtras
 
 /// The age file format (age-encryption.org/v1, C2SP's age.md) with one passphrase (scrypt)
 /// recipient, as `age -p` writes it and `age -d` reads it: a text header that wraps a random
 /// 16-byte file key with the passphrase, a MAC over that header, then the payload in 64 KiB
 /// ChaCha20-Poly1305 chunks (STREAM).
 ///
-/// Every primitive is swift-crypto's (BoringSSL): scrypt, HKDF-SHA-256, HMAC-SHA-256,
+/// Every primitive is OpenSSL's (Age+Primitives.swift): scrypt, HKDF-SHA-256, HMAC-SHA-256,
 /// ChaCha20-Poly1305 and the random bytes; this type only lays them out as the format says.
 /// ``AgeWriter`` encrypts a stream, ``AgeReader`` decrypts one.
 enum Age {
@@ -18,7 +16,7 @@ enum Age {
     static let chunkSize = 64 << 10
     static let tagSize = 16
     /// log2 of scrypt's work factor for a new file: `age -p`'s own (2^18: 256 MiB of memory, about
-    /// half a second with BoringSSL on the 2-core build machine; age's own Go takes about a second).
+    /// a second with OpenSSL 3 on the 2-core build machine, as age's own Go).
     static let workFactor = 18
     /// The largest work factor a file is opened with (age's own limit): 2^22 needs 4 GiB.
     static let largestWorkFactor = 22
@@ -39,39 +37,32 @@ enum Age {
         case damaged(String)
     }
 
-    /// `count` bytes from the system's random generator (BoringSSL's `RAND_bytes`).
-    static func random(_ count: Int) -> [UInt8] {
-        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
-    }
-
     /// The key that wraps the file key: scrypt(N = 2^workFactor, r = 8, p = 1) of the passphrase,
     /// salted with "age-encryption.org/v1/scrypt" and the stanza's salt.
-    static func wrapKey(passphrase: [UInt8], salt: [UInt8], workFactor: Int) throws -> SymmetricKey {
-        try KDF.Scrypt.deriveKey(from: passphrase, salt: Array("age-encryption.org/v1/scrypt".utf8) + salt,
-                                 outputByteCount: 32, rounds: 1 << workFactor, blockSize: 8, parallelism: 1)
+    static func wrapKey(passphrase: [UInt8], salt: [UInt8], workFactor: Int) throws -> [UInt8] {
+        try scrypt(passphrase, salt: Array("age-encryption.org/v1/scrypt".utf8) + salt, workFactor: workFactor)
     }
 
     /// The key of the header's MAC: HKDF-SHA-256 of the file key, no salt, info "header".
-    static func headerKey(fileKey: [UInt8]) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: fileKey), info: Array("header".utf8), outputByteCount: 32)
+    static func headerKey(fileKey: [UInt8]) throws -> [UInt8] {
+        try hkdf(fileKey, info: Array("header".utf8))
     }
 
     /// The payload's key: HKDF-SHA-256 of the file key, salted with the payload's nonce, info "payload".
-    static func payloadKey(fileKey: [UInt8], nonce: [UInt8]) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: fileKey), salt: nonce, info: Array("payload".utf8),
-                               outputByteCount: 32)
+    static func payloadKey(fileKey: [UInt8], nonce: [UInt8]) throws -> [UInt8] {
+        try hkdf(fileKey, salt: nonce, info: Array("payload".utf8))
     }
 
     /// The nonce of chunk `counter`: the counter as 11 big-endian bytes, then 1 for the last chunk, else 0.
-    static func chunkNonce(_ counter: UInt64, last: Bool) -> ChaChaPoly.Nonce {
+    static func chunkNonce(_ counter: UInt64, last: Bool) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: 12)
         for index in 0..<8 { bytes[10 - index] = UInt8(truncatingIfNeeded: counter >> (8 * index)) }
         bytes[11] = last ? 1 : 0
-        return try! ChaChaPoly.Nonce(data: bytes)
+        return bytes
     }
 
     /// The nonce the stanza's body is sealed with: 12 zero bytes.
-    static var zeroNonce: ChaChaPoly.Nonce { try! ChaChaPoly.Nonce(data: [UInt8](repeating: 0, count: 12)) }
+    static let zeroNonce = [UInt8](repeating: 0, count: 12)
 
     /// Base64 without `=` padding, as age writes it.
     static func base64(_ bytes: some Sequence<UInt8>) -> String {

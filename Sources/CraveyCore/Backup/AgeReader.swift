@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SystemPackage
 
@@ -21,8 +20,8 @@ final class AgeReader {
         /// The file key `passphrase` unwraps (scrypt: about a second); checks the header's MAC
         /// with it. Throws ``Age/Refusal``.
         func fileKey(passphrase: [UInt8]) throws -> [UInt8] {
-            let box = try ChaChaPoly.SealedBox(nonce: Age.zeroNonce, ciphertext: wrapped.prefix(16), tag: wrapped.suffix(16))
-            guard let key = try? ChaChaPoly.open(box, using: try Age.wrapKey(passphrase: passphrase, salt: salt, workFactor: workFactor)) else {
+            let wrapKey = try Age.wrapKey(passphrase: passphrase, salt: salt, workFactor: workFactor)
+            guard wrapped.count == 32, let key = Age.open(wrapped.prefix(16), tag: wrapped.suffix(16), key: wrapKey, nonce: Age.zeroNonce) else {
                 throw Age.Refusal.wrongPassphrase
             }
             let fileKey = Array(key)
@@ -32,14 +31,14 @@ final class AgeReader {
 
         /// Checks the header's MAC with `fileKey`.
         func check(fileKey: [UInt8]) throws {
-            guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: authenticated, using: Age.headerKey(fileKey: fileKey)) else {
+            guard try Age.isValid(mac: mac, of: authenticated, key: Age.headerKey(fileKey: fileKey)) else {
                 throw Age.Refusal.damaged("its header was altered (its MAC does not match)")
             }
         }
     }
 
     private let descriptor: FileDescriptor
-    private let key: SymmetricKey
+    private let key: [UInt8]
     /// The file key, to open the same file again without the passphrase's scrypt.
     let fileKey: [UInt8]
     /// Ciphertext read and not yet opened.
@@ -65,7 +64,7 @@ final class AgeReader {
         while sealed.count < 16 {
             guard try Self.read(descriptor, into: &sealed) else { throw Age.Refusal.damaged("it ends after its header") }
         }
-        key = Age.payloadKey(fileKey: fileKey, nonce: Array(sealed.prefix(16)))
+        key = try Age.payloadKey(fileKey: fileKey, nonce: Array(sealed.prefix(16)))
         sealed.removeFirst(16)
     }
 
@@ -95,9 +94,8 @@ final class AgeReader {
         guard size > Age.tagSize || (size == Age.tagSize && counter == 0) else {
             throw Age.Refusal.damaged(size == 0 ? "it is cut short (its last chunk is missing)" : "it is cut short in chunk \(counter)")
         }
-        let box = try ChaChaPoly.SealedBox(nonce: Age.chunkNonce(counter, last: last),
-                                           ciphertext: sealed[..<(size - Age.tagSize)], tag: sealed[(size - Age.tagSize)..<size])
-        guard let opened = try? ChaChaPoly.open(box, using: key) else {
+        guard let opened = Age.open(sealed[..<(size - Age.tagSize)], tag: sealed[(size - Age.tagSize)..<size], key: key,
+                                    nonce: Age.chunkNonce(counter, last: last)) else {
             throw Age.Refusal.damaged(last ? "its last chunk (\(counter)) was altered or is cut short" : "chunk \(counter) was altered")
         }
         sealed.removeFirst(size)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Encrypts a stream into an age file (``Age``) for a passphrase, as `age -p` does: each 64 KiB
@@ -6,12 +5,12 @@ import Foundation
 /// it is not the last. Memory: one chunk, whatever the stream's length (and scrypt's 256 MiB).
 ///
 /// The payload is sealed with a random file key, which only the header wraps with the
-/// passphrase; so scrypt (about half a second) runs on a thread of its own while the payload is
+/// passphrase; so scrypt (about a second) runs on a thread of its own while the payload is
 /// written, and the header, whose size is known from the start (``headerSize(workFactor:)``), is
 /// written last, into the room left for it at the start of the file (``finish(header:)``).
 final class AgeWriter {
     private let sink: (UnsafeRawBufferPointer) throws -> Void
-    private let key: SymmetricKey
+    private let key: [UInt8]
     private let fileKey: [UInt8]
     private let salt: [UInt8]
     private let workFactor: Int
@@ -40,7 +39,7 @@ final class AgeWriter {
         salt = Age.random(16)
         nonce = Age.random(16)
         wrapKey = WrapKeyDerivation(passphrase: passphrase, salt: salt, workFactor: workFactor)
-        key = Age.payloadKey(fileKey: fileKey, nonce: nonce)
+        key = try Age.payloadKey(fileKey: fileKey, nonce: nonce)
         chunk.reserveCapacity(Age.chunkSize)
         try emit(nonce)
     }
@@ -64,9 +63,9 @@ final class AgeWriter {
         precondition(!finished, "AgeWriter.finish twice")
         try seal(last: true)
         finished = true
-        let wrapped = try ChaChaPoly.seal(fileKey, using: try wrapKey.wait(), nonce: Age.zeroNonce)
-        var header = Self.header(salt: salt, workFactor: workFactor, wrapped: Array(wrapped.ciphertext + wrapped.tag), mac: nil)
-        let mac = HMAC<SHA256>.authenticationCode(for: header, using: Age.headerKey(fileKey: fileKey))
+        let wrapped = try Age.seal(fileKey, key: try wrapKey.wait(), nonce: Age.zeroNonce)
+        var header = Self.header(salt: salt, workFactor: workFactor, wrapped: wrapped, mac: nil)
+        let mac = try Age.hmac(header, key: Age.headerKey(fileKey: fileKey))
         header += Array(" \(Age.base64(mac))\n".utf8)
         try header.withUnsafeBytes(write)
     }
@@ -78,9 +77,7 @@ final class AgeWriter {
     }
 
     private func seal(last: Bool) throws {
-        let sealed = try ChaChaPoly.seal(chunk, using: key, nonce: Age.chunkNonce(counter, last: last))
-        try emit(sealed.ciphertext)
-        try emit(sealed.tag)
+        try emit(Age.seal(chunk, key: key, nonce: Age.chunkNonce(counter, last: last)))
         counter += 1
         chunk.removeAll(keepingCapacity: true)
     }
@@ -98,7 +95,7 @@ final class AgeWriter {
 // @unchecked Sendable: `result` is written once, by the deriving thread, before it signals
 // `done`; it is read only after waiting on `done`.
 private final class WrapKeyDerivation: @unchecked Sendable {
-    private var result: Result<SymmetricKey, any Error>?
+    private var result: Result<[UInt8], any Error>?
     private let done = DispatchSemaphore(value: 0)
 
     init(passphrase: [UInt8], salt: [UInt8], workFactor: Int) {
@@ -111,7 +108,7 @@ private final class WrapKeyDerivation: @unchecked Sendable {
     }
 
     /// Waits for the key (at once if it is there).
-    func wait() throws -> SymmetricKey {
+    func wait() throws -> [UInt8] {
         done.wait()
         done.signal()
         return try result!.get()

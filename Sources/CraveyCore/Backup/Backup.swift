@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SystemPackage
 
@@ -104,7 +103,7 @@ enum Backup {
             }
             func add(_ path: String, size: Int64, modified: Date, _ fill: ((ArraySlice<UInt8>) throws -> Void) throws -> Void) throws {
                 try write(Tar.header(Tar.Entry(name: "\(folder)/\(path)", size: size), modified: modified), to: archive)
-                var hash = SHA256()
+                let hash = SHA256()
                 var count: Int64 = 0
                 try fill { bytes in
                     hash.update(bytes)
@@ -437,7 +436,7 @@ enum Backup {
             guard found[path] == nil, !(isManifest && manifestData != nil) else { throw Tar.Damage("it holds \(path) twice") }
             let keep = isManifest || part(path)?.part == .copy
             guard !keep || entry.size <= largestRecord else { throw Tar.Damage("\(path) is too large to be a record") }
-            var hash = SHA256()
+            let hash = SHA256()
             var kept = Data()
             try reader.read(entry) { bytes in
                 hash.update(bytes)

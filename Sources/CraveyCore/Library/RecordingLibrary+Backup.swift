@@ -30,7 +30,7 @@ extension RecordingLibrary {
     /// before its media was read (``BackupSummary/leftOut``).
     ///
     /// With a `passphrase`, the file is that tar encrypted in the age format (scrypt), which
-    /// `age -d` opens: scrypt's half a second (and 256 MiB) to derive its key runs while the
+    /// `age -d` opens: scrypt's second (and 256 MiB) to derive its key runs while the
     /// clips are written.
     ///
     /// `progress` gets the fraction done, from 0 to 1. Refused (`.invalidInput`) as an export's
