@@ -66,13 +66,9 @@ extension Age {
             var sealed = [UInt8](repeating: 0, count: input.count + tagSize)
             let done = sealed.withUnsafeMutableBufferPointer { output -> Bool in
                 let out = output.baseAddress!
-                var written: Int32 = 0, last: Int32 = 0
-                guard EVP_EncryptInit_ex(context, EVP_chacha20_poly1305(), nil, key, nonce) == 1 else { return false }
-                if let start = input.baseAddress, input.count > 0 {
-                    guard EVP_EncryptUpdate(context, out, &written, start.assumingMemoryBound(to: UInt8.self), Int32(input.count)) == 1,
-                          Int(written) == input.count else { return false }
-                }
-                return EVP_EncryptFinal_ex(context, out + Int(written), &last) == 1 && last == 0
+                var last: Int32 = 0
+                return crypt(context, sealing: true, key: key, nonce: nonce, input, into: out)
+                    && EVP_EncryptFinal_ex(context, out + input.count, &last) == 1 && last == 0
                     && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(tagSize), out + input.count) == 1
             }
             guard done else { throw failure("ChaCha20-Poly1305") }
@@ -92,17 +88,24 @@ extension Age {
             var plain = [UInt8](repeating: 0, count: input.count + 1)
             let opened = plain.withUnsafeMutableBufferPointer { output -> Bool in
                 let out = output.baseAddress!
-                var written: Int32 = 0, last: Int32 = 0
-                guard EVP_DecryptInit_ex(context, EVP_chacha20_poly1305(), nil, key, nonce) == 1 else { return false }
-                if let start = input.baseAddress, input.count > 0 {
-                    guard EVP_DecryptUpdate(context, out, &written, start.assumingMemoryBound(to: UInt8.self), Int32(input.count)) == 1,
-                          Int(written) == input.count else { return false }
-                }
-                return EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagSize), &tag) == 1
-                    && EVP_DecryptFinal_ex(context, out + Int(written), &last) == 1 && last == 0
+                var last: Int32 = 0
+                return crypt(context, sealing: false, key: key, nonce: nonce, input, into: out)
+                    && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagSize), &tag) == 1
+                    && EVP_DecryptFinal_ex(context, out + input.count, &last) == 1 && last == 0
             }
             return opened ? Data(plain.prefix(input.count)) : nil
         }
+    }
+
+    /// Starts `context` sealing or opening with ChaCha20-Poly1305, and runs `input` through it
+    /// into `output` (as many bytes); false when OpenSSL fails.
+    private static func crypt(_ context: OpaquePointer, sealing: Bool, key: [UInt8], nonce: [UInt8],
+                              _ input: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard EVP_CipherInit_ex(context, EVP_chacha20_poly1305(), nil, key, nonce, sealing ? 1 : 0) == 1 else { return false }
+        guard let start = input.baseAddress, input.count > 0 else { return true }
+        var written: Int32 = 0
+        return EVP_CipherUpdate(context, output, &written, start.assumingMemoryBound(to: UInt8.self), Int32(input.count)) == 1
+            && Int(written) == input.count
     }
 
     private static func failure(_ what: String) -> CraveyError {
