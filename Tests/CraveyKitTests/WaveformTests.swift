@@ -151,6 +151,28 @@ struct WaveformTests {
         #expect(after.missingWaveforms.isEmpty && after.orphanWaveforms.isEmpty)
     }
 
+    @Test("a recording cut off by a power cut before its first sound, its waveform already written: one repair removes both, and doctor then finds nothing")
+    func cutBeforeFirstSound() async throws {
+        // Given an empty recording fragment with no row (the power was cut before its first
+        // sound reached the disk) and the waveform of that clip (powertest, ci29)
+        let library = try await Fixture.library(clips: 1)
+        let clip = ClipFiles(id: RecordingID(), type: .audio)
+        let fragment = library.fileURL(clip.media(.recording))
+        try Data().write(to: fragment)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: fragment.path)
+        let waveform = library.url.appendingPathComponent(clip.file(.waveform)!.path)
+        try Waveform(sampleRate: 48_000, samplesPerPeak: 480, peaks: []).audiowaveformData().write(to: waveform)
+
+        // When doctor repairs, once
+        _ = try library.examine(repair: true, deleteUnplayable: false)
+
+        // Then both are gone, and doctor finds nothing more
+        #expect(!FileManager.default.fileExists(atPath: fragment.path))
+        #expect(!FileManager.default.fileExists(atPath: waveform.path))
+        let after = try library.examine(repair: false, deleteUnplayable: false)
+        #expect(after.problems.isEmpty, "\(after.problems)")
+    }
+
     @Test("the first use makes a missing waveform and keeps it; a silent video has none")
     func firstUse() async throws {
         let library = try await Fixture.library(clips: 1)

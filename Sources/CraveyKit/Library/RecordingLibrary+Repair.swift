@@ -260,6 +260,14 @@ extension RecordingLibrary {
                 } else if name.state == .recording, orphan.bytes == 0 || MediaProbe.holdsNoPacket(store.media(file)) {
                     try tx.remove(file)
                     report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
+                } else {
+                    continue
+                }
+                // Its clip's other files (a waveform the meter kept) went unseen while it was there.
+                if !([name.clip.media()] + name.clip.writing).contains(where: { store.status(of: $0) != .missing }) {
+                    for left in name.clip.finished where store.status(of: left) != .missing {
+                        try removeLeftover(left.path, "a file of the media deleted", tx, into: &report)
+                    }
                 }
             }
         }
