@@ -85,15 +85,18 @@ extension Age {
         return ciphertext.withUnsafeBytes { input -> Data? in
             guard input.count <= Int(Int32.max) else { return nil }
             // (one byte more than the plaintext: the last call's output points past it)
-            var plain = [UInt8](repeating: 0, count: input.count + 1)
-            let opened = plain.withUnsafeMutableBufferPointer { output -> Bool in
-                let out = output.baseAddress!
+            // (opened in place in the Data returned, not copied into it afterwards)
+            var plain = Data(count: input.count + 1)
+            let opened = plain.withUnsafeMutableBytes { output -> Bool in
+                let out = output.bindMemory(to: UInt8.self).baseAddress!
                 var last: Int32 = 0
                 return crypt(context, sealing: false, key: key, nonce: nonce, input, into: out)
                     && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tagSize), &tag) == 1
                     && EVP_DecryptFinal_ex(context, out + input.count, &last) == 1 && last == 0
             }
-            return opened ? Data(plain.prefix(input.count)) : nil
+            guard opened else { return nil }
+            plain.count = input.count
+            return plain
         }
     }
 

@@ -198,6 +198,10 @@ extension RecordingLibrary {
         try store.write { tx in
             let repository = tx.repository
             func hasRow(_ id: RecordingID) throws -> Bool { try repository.recording(id) != nil }
+            // Whether none of `clip`'s media is there, in place or being written.
+            func mediaGone(_ clip: ClipFiles) -> Bool {
+                !([clip.media()] + clip.writing).contains { store.status(of: $0) != .missing }
+            }
             for path in report.interruptedDeletions {
                 guard let aside = StoredFile(path: path), let name = StoredName(aside),
                       case .deleting(let original)? = name.marker else { continue }
@@ -248,7 +252,7 @@ extension RecordingLibrary {
                                  (report.orphanParts, "a file of a clip that is gone")] {
                 for path in paths {
                     guard let name = StoredFile(path: path).flatMap(StoredName.init), try !hasRow(name.clip.id),
-                          !([name.clip.media()] + name.clip.writing).contains(where: { store.status(of: $0) != .missing }) else { continue }
+                          mediaGone(name.clip) else { continue }
                     try removeLeftover(path, why, tx, into: &report)
                 }
             }
@@ -264,7 +268,7 @@ extension RecordingLibrary {
                     continue
                 }
                 // Its clip's other files (a waveform the meter kept) went unseen while it was there.
-                if !([name.clip.media()] + name.clip.writing).contains(where: { store.status(of: $0) != .missing }) {
+                if mediaGone(name.clip) {
                     for left in name.clip.finished where store.status(of: left) != .missing {
                         try removeLeftover(left.path, "a file of the media deleted", tx, into: &report)
                     }
