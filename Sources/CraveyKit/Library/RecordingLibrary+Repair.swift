@@ -200,7 +200,7 @@ extension RecordingLibrary {
             func hasRow(_ id: RecordingID) throws -> Bool { try repository.recording(id) != nil }
             // Whether none of `clip`'s media is there, in place or being written.
             func mediaGone(_ clip: ClipFiles) -> Bool {
-                !([clip.media()] + clip.writing).contains { store.status(of: $0) != .missing }
+                ([clip.media()] + clip.writing).allSatisfy { store.status(of: $0) == .missing }
             }
             for path in report.interruptedDeletions {
                 guard let aside = StoredFile(path: path), let name = StoredName(aside),
