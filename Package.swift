@@ -179,6 +179,11 @@ let package = Package(
             swiftSettings: fuzzed + (fuzzing ? [.define("CRAVEY_FUZZING"), .enableExperimentalFeature("Extern")] : []),
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
         ),
+        // The command layer in process: parsing, validation, the times and words a person types.
+        .testTarget(
+            name: "CraveyCommandsTests",
+            dependencies: ["CraveyCommands", "CraveyTestSupport"]
+        ),
         // The terminal app's behaviour as values: keys in, state and screen text out, on real
         // SQLite libraries, without a terminal.
         .testTarget(

@@ -28,11 +28,14 @@ package struct ClipTime: ExpressibleByArgument, Sendable, Equatable {
 
     package static var defaultCompletionKind: CompletionKind { .default }
 
-    /// `0:04.150`, `12:30.000`, `1:02:03.250`.
+    /// `0:04.150`, `12:30.000`, `1:02:03.250`; a time of a billion hours or more (which a person
+    /// can type, and no clip lasts) in seconds, `3600000000000 s`, long before its milliseconds
+    /// would not fit in an `Int`.
     package static func text(_ seconds: Double) -> String {
+        guard seconds < 3.6e12 else { return seconds.isFinite ? String(format: "%.0f s", seconds) : "\(seconds) s" }
         let milliseconds = Int((max(seconds, 0) * 1000).rounded())
         let (hours, minutes, rest) = (milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds % 60_000)
         let tail = String(format: "%02d.%03d", rest / 1000, rest % 1000)
-        return hours > 0 ? String(format: "%d:%02d:", hours, minutes) + tail : "\(minutes):" + tail
+        return hours > 0 ? "\(hours):" + String(format: "%02d:", minutes) + tail : "\(minutes):" + tail
     }
 }
