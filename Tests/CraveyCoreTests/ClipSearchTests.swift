@@ -112,6 +112,36 @@ final class ClipSearchTests: Sendable {
         #expect(try ClipSearch.expression("boats OR ten") == "boats OR (ten OR 10)")
     }
 
+    @Test("a filter or search longer than the longest a library takes matches no clip, and a search says so; one of 1,000 characters of many accents each, past SQLite's LIKE limit, matches none, and one at the limit still finds its clip")
+    func longFilters() throws {
+        // Given clips, one whose words are long
+        let library = try newLibrary()
+        _ = try save("Morning", notes: "a", in: library)
+        let sentence = Array(repeating: "steady", count: 142).joined(separator: " ")   // 993 characters
+        _ = try save("Steady", words: sentence, in: library)
+        let filter = { (text: String) in
+            try library.store.read { db in try RecordingRepository(db).recordings(sortedBy: .title, containing: text, offset: 0, limit: 10).map(\.title) }
+        }
+
+        // Then a filter at the limit finds what holds it, one past it nothing (not every clip)
+        #expect(try filter(sentence + " stea") == ["Steady"])
+        #expect(try filter(String(repeating: "a", count: RecordingLibrary.maxFilterLength + 1)).isEmpty)
+        #expect(try filter(String(repeating: "a ", count: 30_000)).isEmpty)
+        #expect(try library.store.read { db in try RecordingRepository(db).count(containing: String(repeating: "x", count: 60_000)) } == 0)
+        // And 1,000 characters of 60 accents each (a LIKE pattern of 120,000 bytes) is no error
+        let heavy = String(repeating: "a" + String(repeating: "\u{301}", count: 60), count: 1_000)
+        #expect(heavy.count == 1_000)
+        #expect(try filter(heavy).isEmpty)
+
+        // And a search past the limit is refused, naming the limit
+        #expect {
+            try library.search(String(repeating: "steady ", count: 200))
+        } throws: { error in
+            (error as? CraveyError)?.kind == .invalidInput && "\(error)".contains("at most 1000")
+        }
+        #expect(try titles(library, sentence) == ["Steady"])
+    }
+
     /// Every file under the library and whether its bytes hold `word` (ASCII letters in either
     /// case).
     func holders(of word: String, in library: RecordingLibrary) -> [String] {

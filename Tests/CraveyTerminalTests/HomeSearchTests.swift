@@ -40,6 +40,30 @@ struct HomeSearchTests {
         #expect(home.press(.enter) == [.play(breathe, counted: true, speed: 1, from: 6.5)])
     }
 
+    @Test("a paste or a key past the longest filter is not taken, and says so; the filter typed so far stays and still lists")
+    func longFilter() async throws {
+        let (library, _) = try await Self.library()
+        var home = try HomeDriver(library)
+        home.type("/sist")
+        #expect(home.listed == ["Breathe"])
+
+        // When a page of text is pasted into the filter
+        home.press(.paste(String(repeating: "sister ", count: 8_000)))
+
+        // Then it is not taken, and the message says the limit
+        #expect(home.message == "A filter is at most \(RecordingLibrary.maxFilterLength) characters: the rest was not taken.")
+        #expect(home.listed == ["Breathe"])
+
+        // And a filter typed up to the limit takes no key past it
+        let upTo = String(repeating: "s", count: RecordingLibrary.maxFilterLength - 4)
+        home.press(.paste(upTo))
+        home.press(.character("s"))
+        #expect(home.state.list.typedFilter.count == RecordingLibrary.maxFilterLength)
+        home.press(.character("s"))
+        #expect(home.state.list.typedFilter.count == RecordingLibrary.maxFilterLength)
+        #expect(home.message?.hasPrefix("A filter is at most") == true)
+    }
+
     @Test("accents are folded in the filter (cafe finds Café); a title's match shows no words and plays from the start")
     func accentsAndTitles() async throws {
         let (library, _) = try await Self.library()

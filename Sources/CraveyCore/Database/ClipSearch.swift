@@ -229,10 +229,18 @@ package struct ClipSearch {
 
     // MARK: - The query
 
+    /// The longest search or filter a library takes, in characters: a title is at most 40, notes
+    /// at most 200, and a sentence of a clip's words a few hundred; SQLite refuses a LIKE pattern
+    /// over 50,000 bytes, and a pasted page made the home screen search for seconds.
+    package static let maxQueryLength = 1_000
+
     /// The FTS5 expression for what a person typed: refused when it holds no word; each number
     /// from 0 to 20 outside a phrase matches as digits or as a word ("10" finds "ten" and "ten"
     /// finds "10"), as Whisper writes either.
     package static func expression(_ query: String) throws -> String {
+        guard query.count <= maxQueryLength else {
+            throw CraveyError(.invalidInput, "Cannot search for \(CraveyError.quoted(query, "'")): it is \(query.count) characters long, and a search is at most \(maxQueryLength). Look for a few of its words.")
+        }
         let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else {
             throw CraveyError(.invalidInput, "Cannot search for \(CraveyError.quoted(query, "'")): it holds no word. Give the words to look for, as `cravey search sister` or `cravey search \"my sister\"`.")

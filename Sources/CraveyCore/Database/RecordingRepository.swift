@@ -80,7 +80,10 @@ package struct RecordingRepository {
     /// themselves, or whose title, notes or words hold each of its words as a prefix
     /// (``ClipSearch/filterExpression(_:)``: accents folded); each word of it that starts with
     /// `#` (`#calm`) is a tag they have instead.
+    /// A filter longer than ``ClipSearch/maxQueryLength`` matches no clip (the home screen takes
+    /// none, and `cravey search` refuses one).
     private static func containing(_ text: String, among rowIDs: [Int64]? = nil) -> QueryInterfaceRequest<Recording> {
+        guard text.count <= ClipSearch.maxQueryLength else { return Recording.none() }
         var all = rowIDs.map { Recording.filter($0.contains(Column.rowID)) } ?? Recording.all()
         var text = text
         if text.contains("#") {
@@ -102,8 +105,9 @@ package struct RecordingRepository {
         }
         let pattern = "%\(escaped)%"
         typealias Columns = Recording.Columns
-        var matches = Columns.title.like(pattern, escape: "\\") || Columns.notes.like(pattern, escape: "\\")
-            || Columns.purpose.like(pattern, escape: "\\")
+        // (SQLite refuses a LIKE pattern over 50,000 bytes: 1,000 characters of many accents each.)
+        var matches = pattern.utf8.count > 50_000 ? false.sqlExpression
+            : Columns.title.like(pattern, escape: "\\") || Columns.notes.like(pattern, escape: "\\") || Columns.purpose.like(pattern, escape: "\\")
         // And every word of it in the word index, as a prefix: accents folded, the words said.
         if let expression = ClipSearch.filterExpression(text) {
             matches = matches || SQL("rowid IN (SELECT rowid FROM clipSearch WHERE clipSearch MATCH \(expression))").sqlExpression

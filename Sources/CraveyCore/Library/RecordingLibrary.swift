@@ -84,6 +84,10 @@ public final class RecordingLibrary: Sendable {
         return try store.read { db in try RecordingRepository(db).recordings(sortedBy: sort, tagged: tag) }
     }
 
+    /// The longest filter or search the library takes, in characters (a longer one is refused,
+    /// or matches no clip).
+    public static let maxFilterLength = ClipSearch.maxQueryLength
+
     /// The clips whose title, notes or transcript match `query` (FTS5's syntax: words, "a
     /// phrase", `crav*`; accents and case folded), best first, at most `limit`; each with a
     /// snippet of its best match and, for a match in its words, when the first is said. A query

@@ -183,9 +183,17 @@ enum HomeKeys {
             state.updateList { try $0.readTypedFilter() }
             return handle(key, in: .browsing, &state) ?? []
         default:
-            if let text = key.edit(state.list.typedFilter) { state.list.type(filter: text) }
+            if let text = key.edit(state.list.typedFilter) { typeFilter(text, &state) }
         }
         return []
+    }
+
+    /// The filter typed or pasted further, if it is within the longest a library takes.
+    private static func typeFilter(_ text: String, _ state: inout HomeState) {
+        guard text.count <= RecordingLibrary.maxFilterLength else {
+            return state.dialog.say("A filter is at most \(RecordingLibrary.maxFilterLength) characters: the rest was not taken.", warning: true)
+        }
+        state.list.type(filter: text)
     }
 
     /// A key typed into a prompt: Enter answers, Escape gives up, the rest edit the line.
@@ -247,7 +255,7 @@ enum HomeKeys {
         switch state.dialog.mode {
         case .filtering:
             let words = text.split(whereSeparator: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
-            state.list.type(filter: state.list.typedFilter + words.joined(separator: " "))
+            typeFilter(state.list.typedFilter + words.joined(separator: " "), &state)
         case .prompt(var prompt):
             guard !text.contains(where: \.isNewline) else { return refuseLineBreak(&state) }
             state.dialog.message = nil
