@@ -151,6 +151,7 @@ let package = Package(
             name: "CraveyCoreTests",
             dependencies: [
                 "CraveyCore",
+                "CraveyTestSupport",   // its child processes (TestProcess) only
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

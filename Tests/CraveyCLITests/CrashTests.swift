@@ -14,7 +14,7 @@ struct CrashTests {
 
     /// Waits (polling every millisecond, off the cooperative pool) until `condition` holds or
     /// `process` has ended; true when it held while the process still ran.
-    func wait(for process: Process, until condition: @escaping @Sendable () -> Bool) async throws -> Bool {
+    func wait(for process: TestProcess, until condition: @escaping @Sendable () -> Bool) async throws -> Bool {
         let held = Locked(false)
         _ = try await poll(within: 3600, every: 0.001) {
             guard process.isRunning else { return true }
@@ -108,7 +108,7 @@ struct CrashTests {
             filled += written
         }
         _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) & ~O_NONBLOCK)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: Cravey.executable)
         process.arguments = ["import", MediaFixture.named("tone.m4a").url.path, "--library", path]
         process.environment = Cravey.environment()

@@ -20,10 +20,10 @@ struct DesktopPlaybackTests {
 
     /// Starts `cravey` with `arguments`, its stdout and stderr to a file, under `wrapper` if one is
     /// given (`setsid --wait`: no controlling terminal, as from a launcher or a keyboard shortcut).
-    func start(_ arguments: [String], environment: [String: String], under wrapper: [String] = []) throws -> (Process, output: URL) {
+    func start(_ arguments: [String], environment: [String: String], under wrapper: [String] = []) throws -> (TestProcess, output: URL) {
         let output = temporaryFolder().appendingPathComponent("out-\(UUID().uuidString).txt")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: wrapper.isEmpty ? Cravey.executable : "/usr/bin/env")
         process.arguments = wrapper.isEmpty ? arguments : wrapper + [Cravey.executable] + arguments
         process.environment = Cravey.environment(environment)
@@ -34,7 +34,7 @@ struct DesktopPlaybackTests {
         return (process, output)
     }
 
-    func wait(_ process: Process) async throws {
+    func wait(_ process: TestProcess) async throws {
         try await offPool { process.waitForExit() }
     }
 

@@ -30,7 +30,7 @@ struct DiscreetPlaybackTests {
 
         let output = temporaryFolder().appendingPathComponent("play-\(UUID().uuidString.prefix(8)).txt")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let play = Process()
+        let play = TestProcess()
         play.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         play.arguments = ["--wait", Cravey.executable, "quickplay", "1", "--library", folder.path, "--device", sink.sinkName, "--no-count"]
         play.environment = Cravey.environment(bus.environment.merging(extra) { $1 })
@@ -86,7 +86,7 @@ struct DiscreetPlaybackTests {
         for executable in [Cravey.executable, media] {
             // Given a recording started with a title and notes
             let library = temporaryLibrary()
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = ["record", "--seconds", "3", "--title", Self.title, "--notes", "a secret note", "--no-preview",
                                  "--device", microphone.monitor, "--library", library.path]

@@ -11,7 +11,7 @@ struct ImportDeadlineTests {
         // Given an import of 20 minutes of WAV under way (about 15 s of transcoding here)
         let library = temporaryLibrary()
         let long = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1200:sample_rate=16000"])
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: Cravey.executable)
         process.arguments = ["import", long.path, "--library", library.path]
         process.environment = Cravey.environment()

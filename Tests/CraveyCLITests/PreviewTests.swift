@@ -190,7 +190,7 @@ struct PreviewTests {
                                       "aevalsrc=0.02*(2*random(0)-1)+0.4*sin(2*PI*440*t)*gte(mod(t\\,2)\\,1):s=48000:d=120",
                                       "-f", "s16le", "-ac", "1", sound.path])
         try #require(made.status == 0, "\(made.error)")
-        let player = Process()
+        let player = TestProcess()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         player.arguments = ["pacat", "--playback", "--raw", "--device=\(microphone.sinkName)", "--format=s16le", "--rate=48000",
                             "--channels=1", "--latency-msec=20", sound.path]

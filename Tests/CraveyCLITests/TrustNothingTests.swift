@@ -150,7 +150,7 @@ struct TrustNothingTests {
 
     /// Runs cravey with `arguments`, killing it if it has not ended within `seconds`; nil then.
     func runWithin(_ seconds: Double, _ arguments: [String]) async throws -> (status: Int32, output: String)? {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: Cravey.executable)
         process.arguments = arguments
         process.environment = Cravey.environment()

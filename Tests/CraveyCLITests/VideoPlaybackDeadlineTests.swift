@@ -54,7 +54,7 @@ struct VideoPlaybackDeadlineTests {
         // Given an X display that listens and never answers (a socket nobody reads)
         let number = Int.random(in: 40_000...50_000)
         let socket = "/tmp/.X11-unix/X\(number)"
-        let listener = Process()
+        let listener = TestProcess()
         listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         // It holds the socket until the test closes its stdin (or the test process goes), not
         // for a time: SIGTERM is unblocked first (the test's threads block it, and a child

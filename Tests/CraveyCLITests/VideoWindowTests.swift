@@ -19,7 +19,7 @@ struct LivePlay {
         var play: Play?
     }
 
-    let process = Process()
+    let process = TestProcess()
     let output = temporaryFolder().appendingPathComponent("play-\(UUID().uuidString).jsonl")
     let errors = temporaryFolder().appendingPathComponent("play-\(UUID().uuidString).err")
 

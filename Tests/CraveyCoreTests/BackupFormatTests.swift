@@ -1,4 +1,5 @@
 @testable import CraveyCore
+import CraveyTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ struct BackupFormatTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [file.path]
         let output = Pipe()

@@ -1,4 +1,5 @@
 @testable import CraveyCore
+import CraveyTestSupport
 import Foundation
 import GRDB
 import SystemPackage
@@ -192,7 +193,7 @@ final class StoreTests: Sendable {
         // Given another process holding the library's lock (flock(1)) until told to let go
         let (library, recording) = try libraryWithClip()
         let released = folder.appendingPathComponent("released-\(UUID().uuidString)")
-        let holder = Process()
+        let holder = TestProcess()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = [library.url.appendingPathComponent(WritersLock.fileName).path, "-c", "echo held; read line; touch '\(released.path)'"]
         let input = Pipe(), output = Pipe()

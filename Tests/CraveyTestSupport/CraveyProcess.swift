@@ -46,7 +46,7 @@ public enum Cravey {
     /// reads); the result's error is what it wrote to stderr.
     public static func run(_ arguments: [String], writingTo output: FileHandle) async throws -> CommandResult {
         try await offPool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.environment = environment()
@@ -108,8 +108,8 @@ public enum Cravey {
     }
 
     /// Starts `cravey` without waiting; stdout and stderr go to files the caller can read.
-    public static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Process {
-        let process = Process()
+    public static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> TestProcess {
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment(extra)

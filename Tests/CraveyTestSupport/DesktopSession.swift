@@ -7,7 +7,7 @@ public final class DesktopSession: Sendable {
     public let folder: URL
     /// `unix:path=...`: what DBUS_SESSION_BUS_ADDRESS says.
     public let address: String
-    private let daemon: Process
+    private let daemon: TestProcess
 
     /// Starts the bus (off the cooperative pool: the start is awaited by reading what it prints).
     public init() async throws {
@@ -17,9 +17,9 @@ public final class DesktopSession: Sendable {
         daemon = try await offPool { try Self.startDaemon(in: folder, at: address) }
     }
 
-    private static func startDaemon(in folder: URL, at address: String) throws -> Process {
+    private static func startDaemon(in folder: URL, at address: String) throws -> TestProcess {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let daemon = Process()
+        let daemon = TestProcess()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         // --print-address: the daemon writes its address once it listens; the read waits for it.
         daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)", "--print-address=1"]
@@ -68,8 +68,8 @@ public final class DesktopSession: Sendable {
     }
 
     /// Starts a program on this bus (`dbus-monitor`, the notification server), its stdout to `output`.
-    public func start(_ command: String, _ arguments: [String], output: URL) throws -> Process {
-        let process = Process()
+    public func start(_ command: String, _ arguments: [String], output: URL) throws -> TestProcess {
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [command] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -84,7 +84,7 @@ public final class DesktopSession: Sendable {
 
     /// Starts the test notification server (`Tests/Desktop/notification-server.py`) and waits
     /// until it owns its name; its calls are logged, one JSON object a line, in the file returned.
-    public func startNotificationServer() async throws -> (server: Process, log: URL) {
+    public func startNotificationServer() async throws -> (server: TestProcess, log: URL) {
         let log = folder.appendingPathComponent("notifications.jsonl")
         let script = TestSoundServer.packageRoot.appendingPathComponent("Tests/Desktop/notification-server.py").path
         // Debian's own Python, where python3-dbus and python3-gi are.

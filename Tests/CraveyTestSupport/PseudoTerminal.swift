@@ -5,7 +5,7 @@ import Foundation
 // @unchecked Sendable: `shown` and `ended` are only touched with `changed` locked; `controller` is
 // read by the reading thread and written to by `type(_:)`, which a terminal allows at once.
 public final class PseudoTerminal: @unchecked Sendable {
-    public let process = Process()
+    public let process = TestProcess()
     private let controller: Int32
     private let changed = NSCondition()
     private var shown = Data()

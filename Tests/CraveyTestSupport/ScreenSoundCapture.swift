@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The region is read 250 times a second (every 4 ms); the sound is measured in 1 ms windows.
 public final class ScreenSoundCapture: Sendable {
-    private let process: Process
+    private let process: TestProcess
     private let pictures: URL
     private let sound: URL
 
@@ -16,7 +16,7 @@ public final class ScreenSoundCapture: Sendable {
         let folder = temporaryFolder()
         pictures = folder.appendingPathComponent("pictures-\(UUID().uuidString).txt")
         sound = folder.appendingPathComponent("sound-\(UUID().uuidString).txt")
-        process = Process()
+        process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // -copyts: the inputs' own times, not each moved to start at 0.
         process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-copyts",

@@ -4,8 +4,8 @@ import Foundation
 /// ``Witness/analysisRate``), as an independent witness of what reached the sound server.
 public final class SinkCapture: @unchecked Sendable {
     // @unchecked Sendable: `process` and `file` are set in `init` and only read afterwards.
-    private let process = Process()
-    private let keeper = Process()
+    private let process = TestProcess()
+    private let keeper = TestProcess()
     private let file: URL
     private let rate: Double
 

@@ -56,20 +56,29 @@ public final class VirtualMicrophone: Sendable {
             tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
         } else {
             // PipeWire's PulseAudio server has no module-sine: a client plays 10 minutes of the
-            // tone instead, at module-sine's amplitude of 0.5 (lavfi's sine is 1/8, so 4 times it; the
-            // real-time suites that run there run one test at a time).
+            // tone instead, at module-sine's amplitude of 0.5 (lavfi's sine is 1/8, so 4 times it).
+            // That client, not the server, is what a loaded machine can starve: when it misses
+            // the server's deadline the sink mixes digital silence (-120 dBFS on the monitor,
+            // for 0.1-0.4 s in ci31 and ci42). So it keeps a second of the tone queued in the
+            // server (the server's real-time thread plays from that, whoever gets the CPU) and
+            // runs at a real-time priority where it may; and `-v` makes it say each underrun,
+            // which `Tone.underruns` counts, so a test that hears a dropout can tell the
+            // fixture's from the recorder's.
             let file = temporaryFolder().appendingPathComponent("tone-\(Int(frequency)).s16")
             let made = try await run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=600",
                                                         "-af", "volume=4", "-f", "s16le", "-ac", "1", file.path])
             guard made.status == 0 else { throw TestFailure("pactl load-module module-sine failed (\(loaded.error)), and so did ffmpeg: \(made.error)") }
-            let player = Process()
-            player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            player.arguments = ["pacat", "--playback", "--raw", "--device=\(sinkName)", "--format=s16le", "--rate=48000",
-                                "--channels=1", "--latency-msec=20", file.path]
+            let log = temporaryFolder().appendingPathComponent("tone-\(Int(frequency))-\(UUID().uuidString.prefix(8)).log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let player = TestProcess()
+            player.executableURL = URL(fileURLWithPath: "/bin/sh")
+            player.arguments = ["-c", #"if chrt -f 20 true 2>/dev/null; then exec chrt -f 20 "$@"; else exec "$@"; fi"#, "sh",
+                                "pacat", "-v", "--playback", "--raw", "--device=\(sinkName)", "--format=s16le", "--rate=48000",
+                                "--channels=1", "--latency-msec=1000", file.path]
             player.standardOutput = FileHandle.nullDevice
-            player.standardError = FileHandle.nullDevice
+            player.standardError = try FileHandle(forWritingTo: log)
             try player.run()
-            tone = Tone(player: player)
+            tone = Tone(player: player, log: log)
         }
         let sinkName = sinkName
         let running = try await poll(within: 10, every: 0.02) {
@@ -84,14 +93,23 @@ public final class VirtualMicrophone: Sendable {
 /// A tone the sound server plays into a virtual microphone; it stops when stopped or dropped.
 public final class Tone: Sendable {
     private let module: String?
-    /// The client playing the tone where the server has no module-sine (PipeWire).
-    private let player: Process?
+    /// The client playing the tone where the server has no module-sine (PipeWire), and its
+    /// verbose output.
+    private let player: TestProcess?
+    private let log: URL?
     private let stopped = Atomic(false)
 
-    init(module: String) { (self.module, player) = (module, nil) }
-    init(player: Process) { (module, self.player) = (nil, player) }
+    init(module: String) { (self.module, player, log) = (module, nil, nil) }
+    init(player: TestProcess, log: URL) { (module, self.player, self.log) = (nil, player, log) }
 
     deinit { terminate() }
+
+    /// How often the tone's own player ran dry so far (the sink mixed silence for it): 0 where
+    /// the server plays the tone itself. A dropout heard while this is 0 is not the fixture's.
+    public var underruns: Int {
+        guard let log, let said = try? String(contentsOf: log, encoding: .utf8) else { return 0 }
+        return said.components(separatedBy: "Stream underrun").count - 1
+    }
 
     /// Stops the tone (unloads its module; a second call does nothing).
     public func terminate() {
@@ -146,28 +164,8 @@ public func waitUntil(within seconds: Double, every interval: Double, _ conditio
 }
 
 /// Waits for a process to end without holding a cooperative thread.
-public func exit(of process: Process) async {
+public func exit(of process: TestProcess) async {
     _ = try? await offPool { process.waitForExit() }
-}
-
-extension Process {
-    /// Blocks until the process has ended, on any thread: the tests' wait for a process they
-    /// started elsewhere. Foundation's `waitUntilExit()` runs the calling thread's run loop until
-    /// the process ends, and on a thread other than the one that started it that run loop has
-    /// nothing to wait on: it spins a core for as long as the process runs (2.0 s of CPU for a
-    /// 2 s `sleep`, measured; at least 35 of the 391 CPU s of the tests run in parallel). This waits
-    /// for the end itself, then calls `waitUntilExit()`, which returns at once: until it is called,
-    /// the run loop source `run()` made holds the process, and with it its pipes' descriptors
-    /// (without it the tests held 1,800 pipes after a minute, and Foundation's `run()` read past
-    /// the end of its list of them and crashed).
-    public func waitForExit() {
-        let ended = DispatchSemaphore(value: 0)
-        terminationHandler = { _ in ended.signal() }
-        // (Foundation marks the process ended before it calls the handler; the timeout covers an
-        // end between the two lines.)
-        while isRunning { _ = ended.wait(timeout: .now() + 0.1) }
-        waitUntilExit()
-    }
 }
 
 /// Runs a command to the end, looking it up on PATH when `command` has no slash, off the
@@ -183,7 +181,7 @@ public func run(_ command: String, _ arguments: [String], environment: [String: 
 @discardableResult
 public func runBlocking(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
                         input: Data? = nil) throws -> CommandResult {
-    let process = Process()
+    let process = TestProcess()
     if command.contains("/") {
         process.executableURL = URL(fileURLWithPath: command)
         process.arguments = arguments

@@ -15,7 +15,7 @@ public final class TmuxTerminal: @unchecked Sendable {
     private let socket: String
     private let folder: URL
     /// The tmux server, in the foreground (`tmux -D`), so that this test owns it.
-    private let server = Process()
+    private let server = TestProcess()
 
     /// Starts `executable` with `arguments` in a window of `columns` by `rows`, TERM as tmux
     /// gives it (`screen`), with `environment` (the test sound server's, no display).

@@ -8,8 +8,8 @@ import Foundation
 public final class VirtualDisplay: Sendable {
     /// The display's name, such as `:42`, for `DISPLAY`.
     public let name: String
-    private let server: Process
-    private let windowManager: Process?
+    private let server: TestProcess
+    private let windowManager: TestProcess?
 
     /// A window as the X server places it.
     public struct Window: Sendable, Equatable {
@@ -30,8 +30,8 @@ public final class VirtualDisplay: Sendable {
     }
 
     /// Starts the server (and the window manager) and waits until they run.
-    private static func launch(width: Int, height: Int, windowManager: Bool) throws -> (server: Process, name: String, manager: Process?) {
-        let server = Process()
+    private static func launch(width: Int, height: Int, windowManager: Bool) throws -> (server: TestProcess, name: String, manager: TestProcess?) {
+        let server = TestProcess()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd 1: Xvfb takes the first free display number and writes it to its stdout.
         // -noreset: an X server resets when its last client leaves (xwininfo's, below), and a
@@ -58,7 +58,7 @@ public final class VirtualDisplay: Sendable {
             throw TestFailure("Xvfb on \(name) did not answer within 10 s (running: \(server.isRunning))")
         }
         guard windowManager else { return (server, name, nil) }
-        let manager = Process()
+        let manager = TestProcess()
         manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
         manager.arguments = ["--sm-disable"]
         manager.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
