@@ -35,6 +35,35 @@ struct ClipTagsTests {
         #expect(stored == " calm outside ")
     }
 
+    @Test("a tag with an accent is one tag however it is typed (composed, or a letter and a combining accent): kept composed, found either way by list, the filter and Quick Play; one kept decomposed before is found too")
+    func accentsEitherWay() async throws {
+        // Given clips tagged with an accent typed both ways
+        let library = try await Fixture.library(titles: ["Crème", "Jalapeño", "Plain"])
+        let byTitle = Dictionary(uniqueKeysWithValues: try library.recordings().map { ($0.title, $0.id) })
+        let (composed, decomposed) = ("cr\u{E8}me", "cre\u{300}me")
+        try library.tag(byTitle["Crème"]!, adding: [decomposed])
+        try library.tag(byTitle["Jalapeño"]!, adding: ["JALAPEN\u{303}O"])
+
+        // Then each is kept composed, in lower case
+        let stored = try library.store.read { db in try String.fetchAll(db, sql: "SELECT tags FROM recording ORDER BY title") }
+        #expect(stored.map { Array($0.utf8) } == [Array(" \(composed) ".utf8), Array(" jalape\u{F1}o ".utf8), []])
+
+        // And found typed either way, by list, the home screen's filter and Quick Play
+        for typed in [composed, decomposed, "CRE\u{300}ME"] {
+            #expect(titles(try library.recordings(tagged: typed)) == ["Crème"], "\(Array(typed.unicodeScalars))")
+            #expect(try library.store.read { db in try RecordingRepository(db).count(containing: "#" + typed) } == 1)
+            #expect(titles(try library.quickPlay(tagged: typed)) == ["Crème"])
+        }
+        #expect(titles(try library.recordings(tagged: "jalapen\u{303}o")) == ["Jalapeño"])
+
+        // And a tag an older cravey kept decomposed is found by the composed one, and listed once
+        try library.store.write { tx in
+            try tx.db.execute(sql: "UPDATE recording SET tags = ? WHERE title = 'Plain'", arguments: [" \(decomposed) "])
+        }
+        #expect(Set(titles(try library.recordings(tagged: composed))) == ["Crème", "Plain"])
+        #expect(try library.tags().map { Array($0.utf8) } == [Array(composed.utf8), Array("jalape\u{F1}o".utf8)])
+    }
+
     @Test("a tag is held to what a title is: empty, too long, a space, #, a comma, a control or formatting character, a leading + or - are refused, nothing changed")
     func refusals() async throws {
         let library = try await Fixture.library(titles: ["Kept"])

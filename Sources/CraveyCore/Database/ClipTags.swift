@@ -43,7 +43,13 @@ package struct ClipTags {
         guard let first = text.first, first != "+", first != "-" else {
             throw CraveyError(.invalidInput, "The tag \(shown) starts with '\(text.first!)', which adds (+) or removes (-) a tag: give the word after it.")
         }
-        return text.lowercased()
+        return folded(text)
+    }
+
+    /// A tag as it is kept and looked for: lower case, its accents composed (Unicode's NFC), so
+    /// that `café` typed with a combining accent is the `café` typed with one key.
+    package static func folded(_ text: some StringProtocol) -> String {
+        String(text).lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// A tag a person names to find clips by: ``checked(_:)``, a `#` before it allowed (`#calm`,
@@ -65,9 +71,13 @@ package struct ClipTags {
         return stored.split(separator: " ").map(String.init)
     }
 
-    /// The recordings tagged `tag` (a tag as ``checked(_:)`` gives it).
+    /// The recordings tagged `tag` (a tag as ``checked(_:)`` gives it): kept so, or with its
+    /// accents decomposed, as cravey kept a tag typed so before it composed them.
     package static func tagged(_ tag: String) -> SQLExpression {
-        SQL("instr(\(Recording.Columns.tags), \(" " + tag + " ")) > 0").sqlExpression
+        let decomposed = tag.decomposedStringWithCanonicalMapping
+        let found = SQL("instr(\(Recording.Columns.tags), \(" " + tag + " ")) > 0").sqlExpression
+        guard !decomposed.utf8.elementsEqual(tag.utf8) else { return found }
+        return found || SQL("instr(\(Recording.Columns.tags), \(" " + decomposed + " ")) > 0").sqlExpression
     }
 
     /// Adds and removes tags of `id` (each ``checked(_:)`` first; a tag both added and removed
@@ -92,7 +102,7 @@ package struct ClipTags {
     package func inUse() throws -> [String] {
         var tags: Set<String> = []
         for stored in try String.fetchAll(db, Recording.select(Recording.Columns.tags).filter(Recording.Columns.tags != "").distinct()) {
-            tags.formUnion(Self.parse(stored))
+            tags.formUnion(Self.parse(stored).map(Self.folded))
         }
         return tags.sorted()
     }

@@ -93,7 +93,7 @@ package struct RecordingRepository {
                     words.append(word)
                     continue
                 }
-                all = all.filter(ClipTags.tagged(word.dropFirst().lowercased()))
+                all = all.filter(ClipTags.tagged(ClipTags.folded(word.dropFirst())))
             }
             text = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         }
