@@ -204,6 +204,50 @@ struct ImportTests {
         #expect(Set(names) == Set(MediaFixture.all.map(\.name) + ["README.md"]))
     }
 
+    /// A PCM WAV file of `frames` samples a channel, each sample a ramp of its own.
+    static func wave(channels: Int, frames: Int, rate: Int, bytesPerSample: Int) -> Data {
+        var data = Data()
+        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        let size = channels * frames * bytesPerSample
+        data.append(contentsOf: Array("RIFF".utf8)); put(UInt32(36 + size)); data.append(contentsOf: Array("WAVEfmt ".utf8))
+        put(UInt32(16)); put(UInt16(1)); put(UInt16(channels)); put(UInt32(rate)); put(UInt32(rate * channels * bytesPerSample))
+        put(UInt16(channels * bytesPerSample)); put(UInt16(bytesPerSample * 8))
+        data.append(contentsOf: Array("data".utf8)); put(UInt32(size))
+        for index in 0..<(channels * frames) {
+            if bytesPerSample == 1 { data.append(UInt8(128 + (index * 37) % 100)) } else { put(Int16((index * 997) % 20_000 - 10_000)) }
+        }
+        return data
+    }
+
+    @Test("a WAV of a few samples (5 channels of 9 at 8 kHz, as scipy's own test file; 1 sample; 3 stereo at 44.1 kHz) imports as the clip it is, as long as it is",
+          arguments: [(5, 9, 8_000, 1), (1, 10, 8_000, 2), (1, 1, 8_000, 2), (2, 3, 44_100, 2), (1, 1, 48_000, 2)])
+    func importsTinyWaves(channels: Int, frames: Int, rate: Int, bytesPerSample: Int) async throws {
+        // Given a real WAV of a few samples, which ffmpeg decodes
+        let source = temporaryFolder().appendingPathComponent("tiny-\(channels)-\(frames)-\(rate).wav")
+        try Self.wave(channels: channels, frames: frames, rate: rate, bytesPerSample: bytesPerSample).write(to: source)
+        let original = try await Witness.ffprobe(source)
+        #expect(original.audioCodec?.hasPrefix("pcm_") == true)
+
+        // When it is imported, then it is an audio clip of AAC as short as it is
+        let recording = try importing(source)
+        #expect(recording.type == .audio)
+        let stored = try await Witness.ffprobe(try file(recording))
+        #expect(stored.audioCodec == "aac")
+        #expect(recording.duration >= 0 && recording.duration < 0.05, "\(recording.duration) s")
+    }
+
+    @Test("a WAV that holds no sample is refused saying that none of its audio decodes, and nothing is stored")
+    func refusesSoundlessWave() async throws {
+        let source = temporaryFolder().appendingPathComponent("empty.wav")
+        try Self.wave(channels: 1, frames: 0, rate: 8_000, bytesPerSample: 2).write(to: source)
+        #expect {
+            try importing(source)
+        } throws: { error in
+            (error as? CraveyError)?.kind == .undecodableMedia && "\(error)".contains("no frame of its audio decodes")
+        }
+        #expect(try library.recordings().isEmpty)
+    }
+
     @Test("a faststart MP4 cut at half opens and decodes, but is refused as cut short, naming the times")
     func rejectsCutShort() async throws {
         let whole = try await Fixture.video(seconds: 4, extra: ["-movflags", "+faststart"])

@@ -11,6 +11,10 @@ final class AACEncoderStage {
     private let frame: Frame
     private let packet: Packet
     private var encodedSamples: Int64 = 0
+    /// Samples the resampler has given so far, and the most it may give: where the audio fed ends
+    /// (``finish()`` holds the resampler to it).
+    private var convertedSamples = 0
+    private var convertedLimit = Int.max
     /// For timed input: the first timestamp, in seconds, less the jumps skipped since.
     private var timeOrigin: Double?
     /// For timed input: where the next frame should start, in seconds from the first.
@@ -51,8 +55,10 @@ final class AACEncoderStage {
             let output = fifo.format
             try converted.allocateAudio(samples: capacity, format: output)
         }
-        let written = try resampler.convert(planes, count: count, into: converted.mutableAudioPlanes, capacity: capacity)
+        let written = min(try resampler.convert(planes, count: count, into: converted.mutableAudioPlanes, capacity: capacity),
+                          convertedLimit - convertedSamples)
         if written > 0 { try fifo.write(converted, count: written) }
+        convertedSamples += max(written, 0)
         try encodeWholeFrames(flushing: false)
     }
 
@@ -88,6 +94,7 @@ final class AACEncoderStage {
     /// for recording), as many per channel as the array holds whole.
     func push(interleaved samples: [Int16]) throws(FFmpegError) {
         let count = samples.count / Int(max(resampler.input.channels, 1))
+        nextTime += Double(count) / Double(max(resampler.input.sampleRate, 1))
         try samples.span.withUnsafeBytes { (raw) throws(FFmpegError) in
             let plane: UnsafePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             try withUnsafePointer(to: plane) { (planes) throws(FFmpegError) in try push(planes, count: count) }
@@ -95,7 +102,20 @@ final class AACEncoderStage {
     }
 
     /// Drains the resampler, the FIFO and the encoder into the muxer.
+    ///
+    /// A resampler keeps its filter's length of the last samples, and a drain gives back a part
+    /// of them, none of a source of a few samples (a WAV of ten at 8 kHz; ffmpeg's `aresample`
+    /// gives none either): silence after them brings the rest out, and what comes after the
+    /// audio's end (``nextTime``) is left out, so the clip is as long as its source.
     func finish() throws(FFmpegError) {
+        let end = Int((nextTime * Double(resampler.output.sampleRate)).rounded())
+        if convertedSamples < end {
+            convertedLimit = end
+            let silence = try Frame.silence(samples: 1_024, format: resampler.input)
+            for _ in 0..<8 where convertedSamples < end {
+                try push(silence.audioPlanes, count: silence.sampleCount)
+            }
+        }
         try push(nil, count: 0)
         try encodeWholeFrames(flushing: true)
         try encoder.encode(nil, into: muxer, stream: streamIndex, using: packet)

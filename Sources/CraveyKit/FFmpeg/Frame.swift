@@ -104,12 +104,21 @@ final class Frame {
     /// A frame of `samples` samples of silence as `decoder` gives its sound: its sample format,
     /// rate and channel layout. The corresponding C function is `av_samples_set_silence`.
     static func silence(samples: Int, as decoder: Decoder) throws(FFmpegError) -> Frame {
-        let frame = try Frame()
         let format = decoder.audioFormat
-        try frame.allocateAudio(samples: samples, format: format.sampleFormat, sampleRate: format.sampleRate,
-                                layout: decoder.channelLayout)
+        return try silence(samples: samples, format: format.sampleFormat, sampleRate: format.sampleRate, layout: decoder.channelLayout)
+    }
+
+    /// A frame of `samples` samples of silence in `format` (the usual layout for its channels).
+    static func silence(samples: Int, format: AudioFormat) throws(FFmpegError) -> Frame {
+        try silence(samples: samples, format: format.sampleFormat, sampleRate: format.sampleRate, layout: format.layout)
+    }
+
+    private static func silence(samples: Int, format: AVSampleFormat, sampleRate: Int32,
+                                layout: AVChannelLayout) throws(FFmpegError) -> Frame {
+        let frame = try Frame()
+        try frame.allocateAudio(samples: samples, format: format, sampleRate: sampleRate, layout: layout)
         let audio = frame.pointer.pointee
-        _ = av_samples_set_silence(audio.extended_data, 0, audio.nb_samples, audio.ch_layout.nb_channels, format.sampleFormat)
+        _ = av_samples_set_silence(audio.extended_data, 0, audio.nb_samples, audio.ch_layout.nb_channels, format)
         return frame
     }
 }
