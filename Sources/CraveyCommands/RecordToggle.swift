@@ -29,11 +29,25 @@ package struct RecordToggle: Sendable {
         let path = folder.appendingPathComponent(Self.fileName).path
         descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         var info = stat()
-        guard descriptor >= 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
-            let reason = descriptor < 0 ? String(cString: strerror(errno)) : "it is not a regular file of yours"
-            if descriptor >= 0 { close(descriptor) }
-            throw CraveyError(.cannotWrite, "Cannot use \(path) to start or stop a recording: \(reason). Remove it; cravey makes it again.")
+        guard descriptor >= 0 else { throw Self.refusal(path, opening: errno) }
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
+            close(descriptor)
+            throw CraveyError(.cannotWrite, "Cannot use \(path) to start or stop a recording: it is not a regular file of yours. Remove it; cravey makes it again.")
         }
+    }
+
+    /// Why the toggle file at `path` could not be opened (or made), by `errno`, and the fix: a
+    /// library that cannot be written is made writable (there is nothing to remove), a link or
+    /// what is no file removed, a full disk freed.
+    static func refusal(_ path: String, opening code: Int32) -> CraveyError {
+        let reason = String(cString: strerror(code))
+        let fix = switch code {
+        case EROFS, EACCES, EPERM: "the library cannot be written here. Make its folder writable (or name one that is with --library) and try again."
+        case ENOSPC, EDQUOT: "the disk is full. Free some space, then try again."
+        case ELOOP, EISDIR, ENXIO, ETXTBSY: "it is not a regular file. Remove it; cravey makes it again."
+        default: "look at the library's folder, then try again."
+        }
+        return CraveyError(.cannotWrite, "Cannot use \(path) to start or stop a recording (\(reason)): \(fix)")
     }
 
     /// Takes the toggle for this process, when no other process holds it; then writes this

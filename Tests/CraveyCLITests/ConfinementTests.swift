@@ -161,7 +161,7 @@ struct ConfinementTests {
         #expect(try library.count() == 1)
     }
 
-    @Test("a read-only library lists, shows, exports to stdout and reports storage (exit 0); only writes fail, with 73",
+    @Test("a read-only library lists, shows, exports to stdout and reports storage (exit 0); only writes fail, with 73, the record key saying to make it writable",
           .enabled(if: geteuid() == 0, "a read-only bind mount needs root"))
     func readOnlyLibrary() async throws {
         // Given a library with a clip, seen through a read-only bind mount in a private mount namespace
@@ -172,17 +172,22 @@ struct ConfinementTests {
         try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let commands = [["list"], ["info", id], ["export", "--format", "json"], ["storage"], ["delete", id, "--yes"],
-                        ["edit", id, "--title", "Other"]]
+                        ["edit", id, "--title", "Other"], ["record", "--toggle"]]
+        let said = temporaryFolder().appendingPathComponent("said.txt").path
         let script = "mount --bind \(quoted(source)) \(quoted(mounted)) && mount -o remount,bind,ro \(quoted(mounted)) || exit 99\n"
             + commands.map { command in
                 (["\(quoted(Cravey.executable))"] + command.map(quoted) + ["--library", quoted(mounted)]).joined(separator: " ")
-                    + " >/dev/null 2>&1; echo $?"
+                    + " >/dev/null 2>\(quoted(said)); echo $?"
             }.joined(separator: "\n")
         // When each command runs there
         let result = try await run("unshare", ["--mount", "--propagation", "private", "sh", "-c", script], environment: Cravey.environment())
         // Then the reads succeed and the writes exit 73, and nothing changed
-        #expect(result.output.split(separator: "\n") == ["0", "0", "0", "0", "73", "73"], "\(result.output) \(result.error)")
+        #expect(result.output.split(separator: "\n") == ["0", "0", "0", "0", "73", "73", "73"], "\(result.output) \(result.error)")
         #expect(try library.recordings().map(\.title) == ["Calm"])
+        // And the record key says to make the library writable, not to remove a file it could not make
+        let toggle = try String(contentsOfFile: said, encoding: .utf8)
+        #expect(toggle.contains("Read-only file system") && toggle.contains("Make its folder writable") && !toggle.contains("Remove it"), "\(toggle)")
+        #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent("record.toggle").path))
     }
 
     @Test("doctor finds a thumbnail path pointing outside, --repair removes it, and the recording can then be deleted")
