@@ -193,7 +193,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyCLITests",
-            dependencies: ["CraveyKit", "CraveyTestSupport", "cravey", "cravey-media", "cravey-test-helper", "cravey-fuzz"]
+            dependencies: ["CraveyKit", "CraveyCommands", "CraveyTestSupport", "cravey", "cravey-media", "cravey-test-helper", "cravey-fuzz"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,10 +5,11 @@ import Foundation
 ///
 /// `cravey` links CraveyCore only (SQLite through GRDB) and starts fast; loading FFmpeg's and
 /// PulseAudio's shared libraries has a cost (docs/architecture.md, "Only what a command needs is loaded") the library commands
-/// should not pay. So `cravey`'s `main` looks the verb up in ``verbs`` and, for a media verb,
+/// should not pay. So `cravey`'s `main` looks the verb up among ``MediaCommand``'s and, for a media verb,
 /// replaces itself with `cravey-media` (installed beside it) and the same arguments, before any
-/// parsing: nothing is parsed twice, and a new media command is one entry here plus its file
-/// in `cravey-media`.
+/// parsing: nothing is parsed twice. The media verbs and when each is handed over are
+/// ``MediaCommand``'s; verbs not there (library commands, `help`, `--help`, `--version`, typos)
+/// stay in `cravey`, whose root lists every command.
 ///
 /// Cameras need libavdevice (and the test camera libavfilter), which the audio recorder must not
 /// load: neither executable links them. The video recorder loads them with `dlopen` when a camera
@@ -21,26 +22,6 @@ package struct CommandRoute: Equatable, Sendable {
         case craveyMedia = "cravey-media"
     }
 
-    /// Where a verb goes.
-    enum Destination {
-        case cravey
-        case media
-        /// `cravey-media` when an operand follows the verb (`quickplay 2` plays the second
-        /// clip, which needs PulseAudio), else `cravey` (`quickplay --json` only lists).
-        case mediaWithOperand
-        /// `cravey` with `--toggle` (`record --toggle`: a stop, the one a desktop key waits for,
-        /// needs no FFmpeg; a start is handed over), else `cravey-media`.
-        case mediaUnlessToggle
-    }
-
-    /// Every verb that is not `cravey`'s own. Verbs not listed (library commands, `help`,
-    /// `--help`, `--version`, typos) stay in `cravey`, whose root lists every command.
-    static let verbs: [String: Destination] = [
-        "record": .mediaUnlessToggle, "play": .media, "devices": .media, "doctor": .media, "import": .media,
-        "thumbnail": .media, "quickplay": .mediaWithOperand, "trim": .media, "clean": .media, "share": .media,
-        "restore": .media, "transcribe": .media, "transcript": .media, HomeOptions.configuration.commandName!: .media,
-    ]
-
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through
     /// `/proc/self/exe`.
     package static var mediaExecutable: String {
@@ -50,9 +31,10 @@ package struct CommandRoute: Equatable, Sendable {
         return executable.deletingLastPathComponent().appendingPathComponent(Executable.craveyMedia.rawValue).path
     }
 
-    /// Thrown by a command `cravey` runs that finds it needs `cravey-media` after all (`waveform`
-    /// of a clip whose waveform is not stored yet, which only decoding makes): `cravey`'s `main`
-    /// then hands the same command line over, as it does a media verb. Nothing was written.
+    /// Thrown by a command `cravey` runs that finds it needs `cravey-media` after all (only those
+    /// whose ``MediaCommand/handOff`` says so: `waveform` of a clip whose waveform is not stored
+    /// yet, which only decoding makes; a `record --toggle` that starts): `cravey`'s `main` then
+    /// hands the same command line over, as it does a media verb. Nothing was written.
     package struct HandOff: Error {
         package init() {}
     }
@@ -90,12 +72,19 @@ package struct CommandRoute: Equatable, Sendable {
         }
         let operands = rest.dropFirst()
         self.arguments = [verb] + leading + operands
-        switch Self.verbs[verb] ?? .cravey {
-        case .cravey: executable = .cravey
-        case .media: executable = .craveyMedia
-        case .mediaWithOperand: executable = Self.hasOperand(operands) ? .craveyMedia : .cravey
-        case .mediaUnlessToggle: executable = operands.contains("--toggle") ? .cravey : .craveyMedia
+        switch MediaCommand(verb: verb)?.handOff {
+        case nil, .whenNeeded: executable = .cravey
+        case .always: executable = .craveyMedia
+        case .withOperand: executable = Self.hasOperand(operands) ? .craveyMedia : .cravey
+        case .unlessToggle: executable = operands.contains("--toggle") ? .cravey : .craveyMedia
         }
+    }
+
+    /// Whether the command `cravey` runs may hand itself over by throwing ``HandOff`` (its
+    /// ``MediaCommand/handOff`` says so); from any other, one is a mistake of cravey's own.
+    package var mayHandOff: Bool {
+        guard executable == .cravey, let verb = arguments.first, let media = MediaCommand(verb: verb) else { return false }
+        return [.whenNeeded, .unlessToggle].contains(media.handOff)
     }
 
     /// Whether `arguments` hold an operand: a word that is neither an option nor the value of

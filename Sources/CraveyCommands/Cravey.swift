@@ -55,10 +55,12 @@ package struct Cravey: ParsableCommand {
             (`cravey list | head`) ends quietly with 0.
             """,
         version: version,
-        subcommands: [HomeOptions.self, RecordOptions.self, PlayOptions.self, List.self, Search.self, Info.self, QuickPlay.self, Tag.self, Markers.self, Pin.self, Unpin.self, Edit.self, Delete.self, DeleteAll.self,
-                      ImportOptions.self, Export.self, Backup.self, RestoreOptions.self, Storage.self, DoctorOptions.self, DevicesOptions.self, ThumbnailOptions.self,
-                      WaveformCommand.self, TrimOptions.self, CleanOptions.self, ShareOptions.self, TranscribeOptions.self, TranscriptOptions.self,
-                      SettingsCommand.self]
+        // The media commands' definitions from their list (``MediaCommand``), each where the help lists it.
+        subcommands: [MediaCommand.home, .record, .play].map(\.definition)
+            + [List.self, Search.self, Info.self, MediaCommand.quickplay.definition, Tag.self, Markers.self, Pin.self, Unpin.self, Edit.self,
+               Delete.self, DeleteAll.self, MediaCommand.import.definition, Export.self, Backup.self, MediaCommand.restore.definition, Storage.self]
+            + [MediaCommand.doctor, .devices, .thumbnail, .waveform, .trim, .clean, .share, .transcribe, .transcript].map(\.definition)
+            + [SettingsCommand.self]
     )
 
     /// What `--version` prints, in both executables.

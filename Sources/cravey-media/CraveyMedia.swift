@@ -10,8 +10,28 @@ struct CraveyMedia: AsyncParsableCommand {
         commandName: "cravey",
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio; run them as `cravey <command>`.",
         version: Cravey.version,
-        subcommands: [Home.self, Record.self, Play.self, QuickPlayMedia.self, Import.self, Doctor.self, Devices.self, Thumbnail.self,
-                      WaveformMedia.self, Trim.self, Clean.self, Share.self, Restore.self, Transcribe.self, TranscriptMedia.self])
+        subcommands: MediaCommand.allCases.map(command))
+
+    /// The command that runs `media` here (its name is the verb: `RoutingTests` holds it).
+    static func command(_ media: MediaCommand) -> any ParsableCommand.Type {
+        switch media {
+        case .home: Home.self
+        case .record: Record.self
+        case .play: Play.self
+        case .quickplay: QuickPlayMedia.self
+        case .import: Import.self
+        case .doctor: Doctor.self
+        case .devices: Devices.self
+        case .thumbnail: Thumbnail.self
+        case .waveform: WaveformMedia.self
+        case .trim: Trim.self
+        case .clean: Clean.self
+        case .share: Share.self
+        case .restore: Restore.self
+        case .transcribe: Transcribe.self
+        case .transcript: TranscriptMedia.self
+        }
+    }
 
     /// Refuses a `cravey` command handed over here that this executable cannot run yet (`quickplay 2`
     /// would play a clip), saying so instead of ArgumentParser's "unexpected arguments" (exit 64).

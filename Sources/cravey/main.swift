@@ -16,7 +16,7 @@ do {
     // A settings file that is not read (a link, too large, one others can change) stops every command.
     try Settings.refuseUnreadFile(before: command)
     try command.run()
-} catch is CommandRoute.HandOff {
+} catch is CommandRoute.HandOff where route.mayHandOff {
     handOff(route.arguments)
 } catch {
     Cravey.exit(reporting: error)

@@ -1,3 +1,4 @@
+import CraveyCommands
 import CraveyKit
 import CraveyTestSupport
 import Foundation
@@ -17,6 +18,18 @@ struct RoutingTests {
         let copied = try await run("cp", [Cravey.executable, alone.path])
         guard copied.status == 0 else { throw TestFailure("cp failed: \(copied.error)") }
         return alone.path
+    }
+
+    @Test("cravey-media runs exactly the media commands of cravey's list (MediaCommand), in its order")
+    func mediaCommandsMatchTheList() async throws {
+        let media = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent().appendingPathComponent("cravey-media").path
+        let help = try await run(media, ["--help"], environment: Cravey.environment())
+        #expect(help.status == 0, "\(help.error)")
+        let section = help.output.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first ?? ""
+        let listed = section.split(separator: "\n").compactMap { line in
+            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+        }
+        #expect(listed == MediaCommand.allCases.map(\.verb), "\(help.output)")
     }
 
     @Test("a global --library before a media verb reaches the media command")
