@@ -15,7 +15,7 @@ import SystemPackage
 /// descriptor of this process's but its three standard streams.
 ///
 /// Waiting blocks: ``wait()`` on a thread of the caller's own (not a task's), or ``exit()``,
-/// which waits on a thread of its own.
+/// which waits on a thread of its own. A child nobody waits for stays a zombie until this process ends.
 package final class ChildProcess: Sendable {
     /// Where one of the child's standard streams goes.
     package enum Stream: Sendable {
