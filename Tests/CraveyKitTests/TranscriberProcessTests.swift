@@ -80,7 +80,7 @@ struct TranscriberProcessTests {
         } throws: { error in
             guard let error = error as? CraveyError else { return false }
             let text = Messages.text(for: error)
-            return error.kind == .other && error.advice == [.installTranscriber]
+            return error.kind == .unavailable && error.advice == [.installTranscriber]
                 && text.contains("The transcriber \(transcriber.executable.path) ended (exit 0) before it had read all of the clip's sound")
                 && text.contains("nothing was stored") && text.contains("scripts/install --transcribe")
         }

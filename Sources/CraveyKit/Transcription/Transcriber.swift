@@ -77,8 +77,8 @@ package struct Transcriber: Sendable {
     /// it off the cooperative pool.
     ///
     /// Throws `CancellationError` when `run` was cancelled, and ``CraveyError``: `.unavailable`
-    /// when the helper cannot start, or its model is missing or altered (nothing loaded);
-    /// `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
+    /// when the helper cannot start, its model is missing or altered (nothing loaded), or it
+    /// ended well before it had read the sound; `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
     /// is stopped then).
     package func transcribe(_ run: Run = Run(), language: String? = nil, progress: @escaping @Sendable (Double) -> Void = { _ in },
                             feed: (_ write: ([Float]) throws -> Void) throws -> Void) throws -> Transcript {
@@ -133,7 +133,7 @@ package struct Transcriber: Sendable {
             throw CraveyError(.other, "The transcriber was stopped by signal \(number); nothing was stored.")
         case .exit(0):
             if fed is BrokenPipe {
-                throw CraveyError(.other, "The transcriber \(executable.path) ended (exit 0) before it had read all of the clip's sound: it is damaged, or not cravey's; nothing was stored.",
+                throw CraveyError(.unavailable, "The transcriber \(executable.path) ended (exit 0) before it had read all of the clip's sound: it is damaged, or not cravey's; nothing was stored.",
                                   advice: .installTranscriber)
             }
             if let fed { throw fed }
