@@ -76,12 +76,18 @@ let package = Package(
             name: "CNcurses",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // pipe2 and posix_spawn's closefrom, glibc's GNU additions that Swift's Glibc module leaves
+        // out: a child process started with pipes of its own and no other descriptor of ours.
+        .systemLibrary(
+            name: "CSpawn"
+        ),
         // The library without media: recordings in SQLite, the Recordings/ folder, and the use
         // cases that only read and change those. It links neither FFmpeg nor PulseAudio, whose
         // ~200 shared libraries cost a process about 80 ms to load.
         .target(
             name: "CraveyCore",
             dependencies: [
+                "CSpawn",
                 "CZlib",
                 "COpenSSL",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -45,15 +45,12 @@ enum Completion {
     /// `cravey-media devices --json` lists them; the cameras also `test`.
     static func devices(_ kind: String) -> CompletionKind {
         .custom { _, _, _ in
-            let lister = Process()
-            lister.executableURL = URL(fileURLWithPath: CommandRoute.mediaExecutable)
-            lister.arguments = ["devices", "--json"]
-            let output = Pipe()
-            lister.standardOutput = output
-            lister.standardError = FileHandle.nullDevice
-            guard (try? lister.run()) != nil else { return [] }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            lister.waitUntilExit()
+            // On the thread parsing the command line (`cravey`'s main thread, not a task's).
+            guard let lister = try? ChildProcess(CommandRoute.mediaExecutable, ["devices", "--json"], input: .null, output: .pipe, errors: .null) else {
+                return []
+            }
+            let data = lister.outputToEnd()
+            _ = lister.wait()
             let rows = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
             let names = rows.filter { $0["kind"] as? String == kind }.compactMap { $0["name"] as? String }
             return kind == "camera" ? names + ["test"] : names

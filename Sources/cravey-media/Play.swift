@@ -16,7 +16,7 @@ struct Play: AsyncParsableCommand {
         let recording = try library.recording(matching: command.id)
         let player = Player(library: library, flags: command.playback, json: command.json)
         if command.open {
-            try player.openInDesktop(recording)
+            try await player.openInDesktop(recording)
         } else {
             try await player.play(recording)
         }

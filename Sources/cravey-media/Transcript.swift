@@ -19,7 +19,7 @@ struct TranscriptMedia: AsyncParsableCommand {
             _ = try Transcriber.installed()
             throw CraveyError(.notFound, "\"\(recording.title)\" has no transcript yet.", advice: .transcribe(String(recording.id.description.prefix(8))))
         }
-        if command.edit { return try correct(recording, in: library) }
+        if command.edit { return try await correct(recording, in: library) }
         // The language heard (or set: transcribe.language), beside the words; JSON holds it.
         if !command.json && command.format != .json && !transcript.language.isEmpty {
             Terminal.diagnostic("Language: \(transcript.language)")
@@ -29,30 +29,35 @@ struct TranscriptMedia: AsyncParsableCommand {
 
     /// `--edit`: the words in the person's editor, stored as corrected (nothing when the editor
     /// fails, or leaves the file empty or unchanged).
-    private func correct(_ recording: Recording, in library: RecordingLibrary) throws {
+    private func correct(_ recording: Recording, in library: RecordingLibrary) async throws {
         let title = Format.visible(recording.title)
-        let corrected = try library.correctTranscript(of: recording) { file in
-            let environment = ProcessInfo.processInfo.environment
-            let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-            // As git runs it: through the shell, so that "code --wait" works; the file's path
-            // is its argument, never the words.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", editor + " \"$1\"", editor, file.path]
-            do {
-                try process.run()
-            } catch {
-                throw CraveyError(.unavailable, "Cannot run the editor (\(Format.visible(editor))): \(error.localizedDescription). Set EDITOR to one.")
-            }
-            process.waitUntilExit()
-            guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-                Terminal.diagnostic("The editor (\(Format.visible(editor))) did not end well (\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)); nothing was changed.")
-                return false
-            }
-            return true
+        // On a thread of its own: the person may keep the editor open for as long as they like.
+        let corrected = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
+            try library.correctTranscript(of: recording, edit: Self.edit)
         }
         guard let corrected else { return Terminal.diagnostic("The words of \"\(title)\" were left as they were.") }
         let count = corrected.words.count
         Terminal.diagnostic("Corrected the words of \"\(title)\" (\(count) word\(count == 1 ? "" : "s")).")
+    }
+
+    /// Opens `file` in the person's editor (VISUAL, else EDITOR, else vi) on this terminal and
+    /// waits for it: true when it ended well. Blocks: run it on a thread of its own.
+    private static func edit(_ file: URL) throws -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        // As git runs it: through the shell, so that "code --wait" works; the file's path
+        // is its argument, never the words.
+        let editing: ChildProcess
+        do {
+            editing = try ChildProcess("/bin/sh", ["-c", editor + " \"$1\"", editor, file.path])
+        } catch {
+            throw CraveyError(.unavailable, "Cannot run the editor (\(Format.visible(editor))): \(error). Set EDITOR to one.")
+        }
+        let ended = editing.wait()
+        guard ended == .exit(0) else {
+            Terminal.diagnostic("The editor (\(Format.visible(editor))) did not end well (\(ended)); nothing was changed.")
+            return false
+        }
+        return true
     }
 }

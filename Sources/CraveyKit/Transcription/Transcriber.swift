@@ -1,6 +1,7 @@
 import CraveyCore
 import Foundation
 import Glibc
+import SystemPackage
 
 /// The optional transcriber: `cravey-transcriber`, a Python helper (faster-whisper and the
 /// Whisper base model in a private environment; `Transcriber/` in the repository) that
@@ -42,30 +43,30 @@ package struct Transcriber: Sendable {
     /// A transcription under way, which ``cancel()`` stops from any thread: its helper is sent
     /// SIGTERM, and ``run(progress:feed:)`` throws `CancellationError`.
     package final class Run: Sendable {
-        private let state = Locked<(cancelled: Bool, pid: pid_t?)>((false, nil))
+        private let state = Locked<(cancelled: Bool, helper: ChildProcess?)>((false, nil))
 
         package init() {}
 
         package func cancel() {
             state.withLock { state in
                 state.cancelled = true
-                if let pid = state.pid { kill(pid, SIGTERM) }
+                state.helper?.signal(SIGTERM)
             }
         }
 
         var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-        /// Records the helper's process id; false (the helper stopped at once) when the run was cancelled already.
-        func started(_ pid: pid_t) -> Bool {
+        /// Records the helper; false (the helper stopped at once) when the run was cancelled already.
+        func started(_ helper: ChildProcess) -> Bool {
             state.withLock { state in
-                state.pid = pid
-                if state.cancelled { kill(pid, SIGTERM) }
+                state.helper = helper
+                if state.cancelled { helper.signal(SIGTERM) }
                 return !state.cancelled
             }
         }
 
         func ended() {
-            state.withLock { $0.pid = nil }
+            state.withLock { $0.helper = nil }
         }
     }
 
@@ -76,50 +77,41 @@ package struct Transcriber: Sendable {
     /// it off the cooperative pool.
     ///
     /// Throws `CancellationError` when `run` was cancelled, and ``CraveyError``: `.unavailable`
-    /// when the helper cannot start, or its model is missing or altered (nothing loaded);
-    /// `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
+    /// when the helper cannot start, its model is missing or altered (nothing loaded), or it
+    /// ended well before it had read the sound; `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
     /// is stopped then).
     package func transcribe(_ run: Run = Run(), language: String? = nil, progress: @escaping @Sendable (Double) -> Void = { _ in },
                             feed: (_ write: ([Float]) throws -> Void) throws -> Void) throws -> Transcript {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = language.map { ["--language", $0] } ?? []
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
         // The helper ends with this process (PR_SET_PDEATHSIG), and at once if it is gone already.
         environment["CRAVEY_TRANSCRIBER_PARENT"] = String(getpid())
-        process.environment = environment
-        let (input, output, errors) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        let helper: ChildProcess
         do {
-            try process.run()
+            helper = try ChildProcess(executable.path, language.map { ["--language", $0] } ?? [], environment: environment,
+                                      input: .pipe, output: .pipe, errors: .pipe)
         } catch {
-            throw CraveyError(.unavailable, "Cannot start the transcriber \(executable.path): \(error.localizedDescription).",
+            throw CraveyError(.unavailable, "Cannot start the transcriber \(executable.path): \(error.errno).",
                               advice: .installTranscriber, underlying: error)
         }
         defer { run.ended() }
-        let readers = DispatchGroup()
         let words = Locked(Data())
         let failure = Locked<String?>(nil)
-        let (outputHandle, errorHandle) = (output.fileHandleForReading, errors.fileHandleForReading)
-        DispatchQueue.global().async(group: readers) {
-            let data = outputHandle.readDataToEndOfFile()
-            words.withLock { $0 = data }
-        }
-        DispatchQueue.global().async(group: readers) {
-            Self.readLines(of: errorHandle) { line in
-                if line.hasPrefix("progress "), let seconds = Double(line.dropFirst(9)) {
-                    progress(seconds)
-                } else if line.hasPrefix(Self.programName + ": ") {
-                    failure.withLock { $0 = String(line.dropFirst(Self.programName.count + 2)) }
+        let readers = [
+            DedicatedThread.start(named: "cravey.words") { words.withLock { $0 = helper.outputToEnd() } },
+            DedicatedThread.start(named: "cravey.progress") {
+                Self.readLines(of: helper.errors!) { line in
+                    if line.hasPrefix("progress "), let seconds = Double(line.dropFirst(9)) {
+                        progress(seconds)
+                    } else if line.hasPrefix(Self.programName + ": ") {
+                        failure.withLock { $0 = String(line.dropFirst(Self.programName.count + 2)) }
+                    }
                 }
-            }
-        }
+            },
+        ]
         var fed: (any Error)?
-        if run.started(process.processIdentifier) {
-            let pipe = input.fileHandleForWriting.fileDescriptor
+        if run.started(helper) {
+            let pipe = helper.input!.rawValue
             do {
                 try feed { samples in
                     if run.isCancelled { throw CancellationError() }
@@ -127,29 +119,31 @@ package struct Transcriber: Sendable {
                 }
             } catch {
                 fed = error
-                if !(error is BrokenPipe) { kill(process.processIdentifier, SIGTERM) }
+                if !(error is BrokenPipe) { helper.signal(SIGTERM) }
             }
         }
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        readers.wait()
+        helper.closeInput()
+        let ended = helper.wait()
+        readers.forEach { $0.join() }
         if run.isCancelled { throw CancellationError() }
         let said = failure.withLock { $0 }
-        let status = process.terminationStatus
-        if let fed, !(fed is BrokenPipe), process.terminationReason == .uncaughtSignal || status != 0 { throw fed }
-        if process.terminationReason == .uncaughtSignal {
-            throw CraveyError(.other, "The transcriber was stopped by signal \(status); nothing was stored.")
-        }
-        switch status {
-        case 0:
+        if let fed, !(fed is BrokenPipe), ended != .exit(0) { throw fed }
+        switch ended {
+        case .signal(let number):
+            throw CraveyError(.other, "The transcriber was stopped by signal \(number); nothing was stored.")
+        case .exit(0):
+            if fed is BrokenPipe {
+                throw CraveyError(.unavailable, "The transcriber \(executable.path) ended (exit 0) before it had read all of the clip's sound: it is damaged, or not cravey's; nothing was stored.",
+                                  advice: .installTranscriber)
+            }
             if let fed { throw fed }
             guard let transcript = Transcript(data: words.withLock { $0 }) else {
                 throw CraveyError(.other, "The transcriber \(executable.path) wrote what is not a transcript; nothing was stored.")
             }
             return transcript
-        case 66, 69:
+        case .exit(let status) where status == 66 || status == 69:
             throw CraveyError(.unavailable, "The transcriber cannot be used: \(said ?? "its model is missing or altered").", advice: .installTranscriber)
-        default:
+        case .exit(let status):
             throw CraveyError(.other, "The transcriber failed (exit \(status))\(said.map { ": \($0)" } ?? ""); nothing was stored.")
         }
     }
@@ -190,16 +184,36 @@ package struct Transcriber: Sendable {
         }
     }
 
-    /// Hands `body` each line read from `handle` as it comes, until its end.
-    private static func readLines(of handle: FileHandle, _ body: (String) -> Void) {
-        var pending = Data()
-        while case let chunk = handle.availableData, !chunk.isEmpty {
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                body(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                pending.removeSubrange(pending.startIndex...newline)
+    /// The longest line of the helper's stderr that is read: a longer one is dropped whole (read
+    /// to its line break and thrown away), so that a helper writing without a break costs neither
+    /// memory nor time.
+    static let longestLine = 64 * 1024
+
+    /// Hands `body` each line read from `errors` as it comes, until its end, dropping a line
+    /// longer than ``longestLine``. Each byte is looked at once. Blocks until `errors` ends.
+    static func readLines(of errors: FileDescriptor, _ body: (String) -> Void) {
+        var line: [UInt8] = []
+        var dropping = false
+        /// Adds `bytes` to the line, or drops it when it grows too long.
+        func add(_ bytes: ArraySlice<UInt8>) {
+            guard !dropping else { return }
+            if line.count + bytes.count > longestLine {
+                (dropping, line) = (true, [])
+            } else {
+                line += bytes
             }
         }
-        if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while let count = try? buffer.withUnsafeMutableBytes({ try errors.read(into: $0, retryOnInterrupt: true) }), count > 0 {
+            var start = 0
+            while let newline = buffer[start..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                add(buffer[start..<newline])
+                if !dropping { body(String(decoding: line, as: UTF8.self)) }
+                (dropping, start) = (false, newline + 1)
+                line.removeAll(keepingCapacity: true)
+            }
+            add(buffer[start..<count])
+        }
+        if !dropping && !line.isEmpty { body(String(decoding: line, as: UTF8.self)) }
     }
 }

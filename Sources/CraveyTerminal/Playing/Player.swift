@@ -159,22 +159,20 @@ package struct Player {
     }
 
     /// `--open`: hands the file to the desktop's default player and counts the play.
-    package func openInDesktop(_ recording: Recording) throws {
+    package func openInDesktop(_ recording: Recording) async throws {
         let url = try library.fileURL(of: recording)
         guard Self.hasDisplay else {
             throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.description.prefix(8))`.")
         }
-        let opener = Process()
-        opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        opener.arguments = ["xdg-open", url.path]
+        let opener: ChildProcess
         do {
-            try opener.run()
+            opener = try ChildProcess("xdg-open", [url.path], searchingPath: true)
         } catch {
-            throw CraveyError(.unavailable, "Cannot run xdg-open (\(error.localizedDescription)). Install xdg-utils, or play the clip here with `cravey play`.")
+            throw CraveyError(.unavailable, "Cannot run xdg-open (\(error)). Install xdg-utils, or play the clip here with `cravey play`.")
         }
-        opener.waitUntilExit()
-        guard opener.terminationStatus == 0 else {
-            throw CraveyError(.unavailable, "xdg-open could not open \(url.path) (exit \(opener.terminationStatus)): the desktop has no player for it. Play it here with `cravey play`.")
+        let ended = await opener.exit()
+        guard ended == .exit(0) else {
+            throw CraveyError(.unavailable, "xdg-open could not open \(url.path) (\(ended)): the desktop has no player for it. Play it here with `cravey play`.")
         }
         Terminal.diagnostic("Opened \"\(Format.visible(recording.title))\" in the desktop's player.")
         // Played elsewhere for a time nobody knows: 0 seconds, not completed.
