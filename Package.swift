@@ -149,7 +149,7 @@ let package = Package(
         // tones, and FFmpeg's command-line tools as independent witnesses.
         .target(
             name: "CraveyTestSupport",
-            dependencies: ["CraveyKit"],
+            dependencies: ["CraveyKit", "CSpawn"],
             path: "Tests/CraveyTestSupport"
         ),
         // CraveyCore alone: errors, atomic writes, output, the library location.

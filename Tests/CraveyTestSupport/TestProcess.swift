@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Synchronization
 
@@ -10,7 +11,7 @@ import Synchronization
 /// of glibc's buffer when an entry is its last: with a thousand descriptors open (the tests run
 /// in parallel) the whole test process died in `Process.run()` of a bad pointer
 /// (swift-corelibs-foundation#5472, in Swift 6.3.1). Here the child closes them itself
-/// (`posix_spawn_file_actions_addclosefrom_np`), and a thread of the child's own waits for its end.
+/// (`posix_spawn_file_actions_addclosefrom_np`, which CSpawn declares, as for the product's `ChildProcess`), and a thread of the child's own waits for its end.
 // @unchecked Sendable: the launch settings are set before `run()` on one thread and only read
 // after; what changes later (the end) is in `state`, behind its mutex.
 public final class TestProcess: @unchecked Sendable {
@@ -61,11 +62,12 @@ public final class TestProcess: @unchecked Sendable {
         guard devNull >= 0 else { throw TestFailure("TestProcess.run: cannot open /dev/null: \(String(cString: strerror(errno)))") }
         defer { close(devNull) }
         for (stream, target) in [(standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO), (standardError, STDERR_FILENO)] {
-            if let source = Self.descriptor(stream, for: target, devNull: devNull), source != target {
+            let source = Self.descriptor(stream, for: target, devNull: devNull)
+            if source != target {
                 posix_spawn_file_actions_adddup2(&actions, source, target)
             }
         }
-        guard Self.closeFrom(&actions, 3) == 0 else { throw TestFailure("TestProcess.run: addclosefrom failed") }
+        guard cravey_spawn_closefrom(&actions, 3) == 0 else { throw TestFailure("TestProcess.run: addclosefrom failed") }
         let argv = ([path] + (arguments ?? [])).map { strdup($0) } + [nil]
         let environment = environment ?? ProcessInfo.processInfo.environment
         let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
@@ -111,8 +113,9 @@ public final class TestProcess: @unchecked Sendable {
 
     private static func exited(_ status: Int32) -> Bool { status & 0x7f == 0 }
 
-    /// The descriptor the child gets as `target`: nil to inherit this process's.
-    private static func descriptor(_ stream: Any?, for target: Int32, devNull: Int32) -> Int32? {
+    /// The descriptor the child gets as `target`: a pipe's end, a handle's descriptor (this
+    /// process's own for `FileHandle.standardInput` and the like), else `/dev/null`.
+    private static func descriptor(_ stream: Any?, for target: Int32, devNull: Int32) -> Int32 {
         switch stream {
         case let pipe as Pipe:
             target == STDIN_FILENO ? pipe.fileHandleForReading.fileDescriptor : pipe.fileHandleForWriting.fileDescriptor
@@ -124,13 +127,4 @@ public final class TestProcess: @unchecked Sendable {
             devNull
         }
     }
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which Swift's Glibc module
-    /// does not declare.
-    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            preconditionFailure("glibc 2.34 or later is needed: no posix_spawn_file_actions_addclosefrom_np")
-        }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
 }
