@@ -53,7 +53,7 @@ struct Record: AsyncParsableCommand {
         // Space pauses and resumes on a terminal; Ctrl-C still stops (the terminal sends SIGINT).
         let onTerminal = toggle == nil && isatty(0) == 1 && isatty(2) == 1
         let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: onTerminal)
-        // m marks the moment (its label typed after); the markers are the clip's once it is saved.
+        // m marks the moment (its label typed after); the markers are saved with the clip.
         let markers = view.markers, elapsed = view.elapsed
         let keys = onTerminal ? KeyReader(redraw: { [drawn = view.drawn] in Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
             let mine = markers.withLock { $0.handle(key, at: elapsed.withLock { $0 }) }
@@ -63,7 +63,7 @@ struct Record: AsyncParsableCommand {
         let meter = Task { await view.show(recorder.events) }
         var recording: Recording
         do {
-            recording = try await recorder.save(metadata, createdAt: createdAt)
+            recording = try await recorder.save(metadata, createdAt: createdAt, markers: { markers.withLock { $0.finished } })
             await meter.value
         } catch {
             await meter.value
@@ -71,13 +71,6 @@ struct Record: AsyncParsableCommand {
         }
         keys?.restore()
         pauses.cancel()
-        for marker in markers.withLock({ $0.finished }) where marker.seconds <= recording.duration {
-            do {
-                recording = try library.addMarker(to: recording.id, at: marker.seconds, label: marker.label)
-            } catch {
-                Terminal.diagnostic("cravey: the marker at \(Format.duration(marker.seconds)) was not kept: \((error as? CraveyError).map(Messages.text) ?? "\(error)")")
-            }
-        }
         if toggle != nil { _ = await DesktopNotification.show("Saved a clip (\(Format.duration(recording.duration))).", replacing: notice) }
         Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         // Saved: the next toggle records again, while this process hears the clip's words.

@@ -437,7 +437,7 @@ struct HomeScreenSoundTests {
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
-    @Test("r records from the microphone with the live meter; s stops and saves; the look back changes the title and Enter keeps the clip, selected in the list; SIGTERM during a recording saves it")
+    @Test("r records from the microphone with the live meter; m marks it; s stops and saves, the marker with the clip; the look back changes the title and Enter keeps the clip, selected in the list; SIGTERM during a recording saves it, its marker too")
     func recordAndLookBack() async throws {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let microphone = try await VirtualMicrophone()
@@ -448,6 +448,8 @@ struct HomeScreenSoundTests {
         try terminal.type("r")
         try await HomeScreenTests.shows(terminal, "● 0:01.")
         #expect(terminal.screen.contains("dBFS"))
+        try terminal.type("m", "go", "Enter")
+        try await HomeScreenTests.shows(terminal, "◆ 1")
         try terminal.type("s")
         try await HomeScreenTests.shows(terminal, "p play · t title · n notes · u purpose · d discard · Enter keep")
         try terminal.type("t", "C-u", "Morning", "Enter")
@@ -457,12 +459,21 @@ struct HomeScreenSoundTests {
         #expect(HomeScreenTests.isSelected("Morning", terminal.styledScreen), "selected:\n\(terminal.screen)")
         let saved = try #require(try library.recordings().first)
         #expect(saved.title == "Morning" && saved.duration >= 1)
+        #expect(saved.markers.map(\.label) == ["go"] && saved.markers[0].seconds >= 1 && saved.markers[0].seconds <= saved.duration,
+                "\(saved.markers)")
 
         try terminal.type("r")
         try await HomeScreenTests.shows(terminal, "● 0:01.")
+        try terminal.type("m")
+        try await HomeScreenTests.shows(terminal, "label:")
+        try terminal.type("Enter")
+        try await HomeScreenTests.shows(terminal, "◆ 1")
         kill(try #require(HomeScreenTests.child(of: terminal.shellID)), SIGTERM)
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
         #expect(try library.count() == 2)
+        // The marker made before the SIGTERM is the clip's, saved with it
+        let second = try #require(try library.recordings().first { $0.id != saved.id })
+        #expect(second.markers.count == 1 && second.markers[0].label == nil, "\(second.markers)")
         let modes = try terminal.terminalModes()
         #expect(modes.before == modes.after)
     }

@@ -81,6 +81,13 @@ package struct ClipMarker: Codable, Sendable, Equatable {
         return markers
     }
 
+    /// What a clip of `duration` seconds keeps of `markers` made while it was recorded: those
+    /// within it, each millisecond once (``adding(_:to:)``), at most ``maxCount``.
+    package static func kept(_ markers: [ClipMarker], within duration: Double) -> [ClipMarker] {
+        let within = markers.filter { Double($0.milliseconds) / 1000 <= duration + 0.0005 }
+        return Array(within.reduce(into: []) { kept, marker in kept = adding(marker, to: kept) }.prefix(maxCount))
+    }
+
     // MARK: - The column
 
     /// The markers as the column keeps them: a line each, `12.345 chorus` (`12.345` without a

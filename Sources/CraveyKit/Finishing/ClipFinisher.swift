@@ -34,17 +34,19 @@ struct ClipFinisher {
         var files: ClipFiles { ClipFiles(id: id, type: type) }
     }
 
-    /// Finishes `clip` and saves it with `metadata`, created at `createdAt`; returns its row.
+    /// Finishes `clip` and saves it with `metadata`, created at `createdAt`, and the `markers`
+    /// made while it was recorded (those within it) in the same transaction; returns its row.
     /// Blocking: decoding and the disk; run it off the cooperative pool.
     ///
     /// Throws ``CraveyError``: a thumbnail that is required and cannot be made (nothing is saved
     /// then), or a failed save (see ``StoreTransaction/save(_:as:plays:)``). Running out of memory
     /// while rewriting is thrown as it is.
-    func finish(_ clip: Clip, metadata: RecordingMetadata, createdAt: Date) throws -> Recording {
+    func finish(_ clip: Clip, metadata: RecordingMetadata, createdAt: Date, markers: [ClipMarker] = []) throws -> Recording {
         try finish(clip) { duration, loudness in
             (Recording(id: clip.id, type: clip.type, title: metadata.resolvedTitle(createdAt: createdAt),
                        notes: metadata.notes, purpose: metadata.purpose, createdAt: createdAt, duration: duration,
-                       filePath: clip.files.media().path, fileSize: 0, loudness: loudness), [])
+                       filePath: clip.files.media().path, fileSize: 0, markers: ClipMarker.kept(markers, within: duration),
+                       loudness: loudness), [])
         }
     }
 

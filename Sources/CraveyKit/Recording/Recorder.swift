@@ -100,6 +100,14 @@ public final class Recorder: Sendable {
     /// into which no audio arrived is discarded, and throws `.unavailable`; one that could not
     /// be written throws `.cannotWrite`, keeping what was recorded if anything was.
     public func save(_ metadata: RecordingMetadata, createdAt: Date = Date()) async throws -> Recording {
+        try await save(metadata, createdAt: createdAt, markers: { [] })
+    }
+
+    /// ``save(_:createdAt:)`` with the markers made while it recorded (`m`), asked for once the
+    /// recording has ended and saved in the clip's own transaction: those within the clip are
+    /// its markers from the moment it is saved, never a second write a crash could lose.
+    package func save(_ metadata: RecordingMetadata, createdAt: Date = Date(),
+                      markers: @Sendable () async -> [ClipMarker]) async throws -> Recording {
         let result = try await pipeline.result()
         guard result.sampleCount > 0 else {
             await discard()
@@ -108,10 +116,11 @@ public final class Recorder: Sendable {
         }
         let finisher = ClipFinisher(store: store)
         let waveform = control.waveform
+        let marked = await markers()
         return try await onDedicatedThread(named: "cravey.finish") {
             try finisher.finish(.init(file: result.file, id: result.id, type: result.type, duration: result.duration,
                                       fragmented: true, primingSamples: result.primingSamples, waveform: waveform),
-                                metadata: metadata, createdAt: createdAt)
+                                metadata: metadata, createdAt: createdAt, markers: marked)
         }
     }
 

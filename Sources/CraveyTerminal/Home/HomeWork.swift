@@ -128,7 +128,12 @@ final class HomeWork {
             do {
                 // Saved with the title `cravey record` gives a clip without one; the look back
                 // changes it.
-                saved = .success(try await recorder.save(try RecordingMetadata(), createdAt: createdAt))
+                // With the markers made while it recorded (m), in the save's own transaction.
+                saved = .success(try await recorder.save(try RecordingMetadata(), createdAt: createdAt, markers: {
+                    await withCheckedContinuation { marked in
+                        inbox.post { home in marked.resume(returning: home.state.media.capture?.markers.finished ?? []) }
+                    }
+                }))
             } catch {
                 saved = .failure(error)
             }
@@ -142,21 +147,7 @@ final class HomeWork {
                     home.send(.recordingSaved(saved))
                 }
             }
-            // The markers made while it recorded (m) are the clip's once it is saved, before
-            // the screen hears it is (a quit waits for that).
-            inbox.post { home in
-                let markers = home.state.media.capture?.markers.finished ?? []
-                guard case .success(let clip) = saved, !markers.isEmpty else { return finish(saved) }
-                Task {
-                    var marked = clip
-                    for marker in markers where marker.seconds <= clip.duration {
-                        if let added = try? await onDedicatedThread(named: "cravey.mark", {
-                            try library.addMarker(to: clip.id, at: marker.seconds, label: marker.label)
-                        }) { marked = added }
-                    }
-                    finish(.success(marked))
-                }
-            }
+            finish(saved)
         }
         return [.recordingStarting(made)]
     }
