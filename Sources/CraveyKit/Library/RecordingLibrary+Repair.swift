@@ -165,6 +165,10 @@ extension RecordingLibrary {
             case (.temporary?, _): report.interruptedWrites.append(file.path)
             case (nil, .thumbnail): report.orphanThumbnails.append(file.path)  // whose row does not name it
             case (nil, .journal): report.interruptedReplacements.append(file.path)
+            // The words an editor had when a kill or a power cut ended `transcript --edit`: its
+            // process held it locked while the editor had it.
+            case (nil, .correction) where store.files?.isLocked(file) == true: continue
+            case (nil, .correction): report.interruptedWrites.append(file.path)
             case (nil, .media) where name.finishing: continue  // a rewrite a crash cut off; its original is kept
             case (nil, .media) where name.state == .importing: report.interruptedImports.append(file.path)
             case (nil, .media):

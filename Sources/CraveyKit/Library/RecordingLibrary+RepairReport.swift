@@ -82,7 +82,8 @@ extension RecordingLibrary {
         package var left: [String] = []
         /// Journals of a clip's media being replaced (a trim, a clean-up) a crash cut off.
         package var interruptedReplacements: [String] = []
-        /// Temporary files of a write a crash cut off (a thumbnail's, say).
+        /// Temporary files of a write a crash cut off (a thumbnail's, say), and the words a
+        /// `transcript --edit` cut off left in plain text (`.words.txt`).
         package var interruptedWrites: [String] = []
         /// What SQLite finds wrong with `library.sqlite`; nothing else is examined then.
         package var databaseProblems: [String] = []
