@@ -87,20 +87,24 @@ struct TranscriptCorrectionTests {
         #expect(try await library.examine().isHealthy)
     }
 
-    @Test("the plain copy an edit holds while its editor runs is not taken by doctor, nor by a repair")
+    @Test("the plain copy an edit holds while its editor runs is not taken by doctor, nor by a repair, even once the editor saved it by renaming a new file over it")
     func heldCopy() async throws {
         let (library, clip) = try await library(Self.said)
         let copy = try #require(ClipFiles(clip).file(.correction))
-        let seen = Locked<(Bool, FileStorageManager.Status)?>(nil)
-        _ = try await offPool {
-            try library.correctTranscript(of: clip) { _ in
-                let report = try library.examine(repair: true, deleteUnplayable: false)
-                seen.withLock { $0 = (report.interruptedWrites.isEmpty, library.store.status(of: copy)) }
-                return false
+        for renaming in [false, true] {
+            let seen = Locked<(Bool, FileStorageManager.Status)?>(nil)
+            let corrected = try await offPool {
+                try library.correctTranscript(of: clip) { file in
+                    if renaming { try Data("Fog lifts.\nBells chime.\n".utf8).write(to: file, options: .atomic) }
+                    let report = try library.examine(repair: true, deleteUnplayable: false)
+                    seen.withLock { $0 = (report.interruptedWrites.isEmpty, library.store.status(of: copy)) }
+                    return renaming
+                }
             }
+            let (unreported, status) = try #require(seen.withLock { $0 })
+            #expect(unreported && status.size != nil, "renaming: \(renaming)")
+            #expect(library.store.status(of: copy) == .missing)
+            #expect(corrected?.words.last?.text == (renaming ? "chime." : nil))
         }
-        let (unreported, status) = try #require(seen.withLock { $0 })
-        #expect(unreported && status.size != nil)
-        #expect(library.store.status(of: copy) == .missing)
     }
 }

@@ -166,8 +166,8 @@ extension RecordingLibrary {
             case (nil, .thumbnail): report.orphanThumbnails.append(file.path)  // whose row does not name it
             case (nil, .journal): report.interruptedReplacements.append(file.path)
             // The words an editor had when a kill or a power cut ended `transcript --edit`: its
-            // process held it locked while the editor had it.
-            case (nil, .correction) where store.files?.isLocked(file) == true: continue
+            // process held it, and the clip's words, locked while the editor had it.
+            case (nil, .correction) where [file, name.clip.file(.transcript)!].contains { store.files?.isLocked($0) == true }: continue
             case (nil, .correction): report.interruptedWrites.append(file.path)
             case (nil, .media) where name.finishing: continue  // a rewrite a crash cut off; its original is kept
             case (nil, .media) where name.state == .importing: report.interruptedImports.append(file.path)

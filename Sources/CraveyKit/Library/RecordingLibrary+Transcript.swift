@@ -96,7 +96,11 @@ extension RecordingLibrary {
         }
         let given = Data(heard.correctable.utf8)
         // Written afresh (never what a cut-off edit left) and held locked while the editor has
-        // it: a repair takes only one no process holds (a kill's leftover).
+        // it, and the words too (an editor that saves by renaming makes a file no lock is on): a
+        // repair takes only one no process holds (a kill's leftover).
+        let words = ClipFiles(recording).file(.transcript)!
+        _ = store.claim(words)
+        defer { store.release(words) }
         try files.writeAtomically(file, doing: "write the words to correct") { try $0.write(given) }
         defer { store.remove(file) }
         _ = store.claim(file)
