@@ -78,5 +78,7 @@ struct TranscriptValueTests {
             #expect(lines.count == 3, "\(text.debugDescription)")
             #expect(heard.corrected(lines) == expected, "\(text.debugDescription)")
         }
+        // A line separator a word holds is no line end
+        #expect(Transcript.lines(of: "Tide\u{2028}turns.\r\nGulls cry.\r\n") == ["Tide\u{2028}turns.", "Gulls cry."])
     }
 }

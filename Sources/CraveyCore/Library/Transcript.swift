@@ -143,9 +143,10 @@ package struct Transcript: Sendable, Equatable, Codable {
     }
 
     /// The lines of a corrected text (``correctable`` as an editor saved it), ending as any
-    /// editor ends them ("\n", "\r\n" or "\r"), the last with an end or not.
+    /// editor ends them ("\n", "\r\n", one Character, or "\r"), the last with an end or not; a
+    /// word's own U+2028 stays in its line.
     package static func lines(of text: String) -> [String] {
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map(String.init)
         if lines.last == "" { lines.removeLast() }
         return lines
     }
