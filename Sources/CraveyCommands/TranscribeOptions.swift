@@ -27,8 +27,8 @@ package struct TranscribeOptions: ParsableCommand {
 
             A word heard past the clip's end is dropped (one still said at the end ends there). \
             --all transcribes every clip that has sound and no transcript yet. A clip without \
-            sound (no audio, or only digital silence) exits 64, an unknown id or a missing file 66, a clip changed meanwhile (a \
-            trim) 75.
+            sound (no audio, or only digital silence) exits 64, an unknown id or a missing file \
+            66, a clip changed meanwhile (a trim) 75.
             """)
 
     @OptionGroup package var options: LibraryOptions

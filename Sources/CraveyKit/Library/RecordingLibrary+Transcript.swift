@@ -15,8 +15,10 @@ extension RecordingLibrary {
     ///
     /// Throws `CancellationError`, and ``CraveyError``: `.unavailable` when the transcriber is
     /// not installed or its model is missing or altered; `.invalidInput` for a clip without
-    /// sound (no audio stream, or only digital silence); `.notFound` for a missing file or a clip deleted meanwhile; `.busy` when its media
-    /// was changed meanwhile (a trim); `.undecodableMedia`, `.cannotWrite`. Nothing changes then.
+    /// sound (no audio stream, or only digital silence); `.notFound` for a missing file or a
+    /// clip deleted meanwhile; `.busy` when its media was changed meanwhile (a trim);
+    /// `.undecodableMedia`, `.cannotWrite`. Nothing changes then. A word heard from the clip's
+    /// end on is dropped, and one still said there ends there (``Transcript/within(_:)``).
     @discardableResult
     package func transcribe(_ recording: Recording, language: String? = nil,
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
@@ -72,6 +74,10 @@ extension RecordingLibrary {
         return transcript
     }
 
+    /// The most bytes a corrected file may hold (or twice what it was given, if more): 1 MiB,
+    /// the words of days of speech.
+    package static let largestCorrection = 1 << 20
+
     /// Has a person correct the words of `recording`, as `cravey transcript --edit` does: its
     /// sentences, one a line, are written inside the library (``ClipFiles/Part/correction``, mode
     /// 0600), `edit` is given the file's path (a person's editor runs on it) and returns whether
@@ -82,12 +88,8 @@ extension RecordingLibrary {
     /// Throws ``CraveyError``: `.notFound` when the clip has no transcript, or is gone;
     /// `.invalidInput` when the lines are no longer one a sentence, or hold a control
     /// character, or the file or the transcript it makes is too large (``largestCorrection``,
-    /// ``Transcript/isStorable``); `.busy` when the clip or its words were changed meanwhile (another cravey, a
-    /// trim, a transcription); `.cannotWrite`. Nothing is stored then.
-    /// The most bytes a corrected file may hold (or twice what it was given, if more): 1 MiB,
-    /// the words of days of speech.
-    package static let largestCorrection = 1 << 20
-
+    /// ``Transcript/isStorable``); `.busy` when the clip or its words were changed meanwhile
+    /// (another cravey, a trim, a transcription); `.cannotWrite`. Nothing is stored then.
     package func correctTranscript(of recording: Recording, edit: (URL) throws -> Bool) throws -> Transcript? {
         let asked = version(of: recording)
         guard let heard = transcript(of: recording), !heard.words.isEmpty, let file = ClipFiles(recording).file(.correction),
