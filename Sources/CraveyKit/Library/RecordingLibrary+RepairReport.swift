@@ -75,9 +75,9 @@ extension RecordingLibrary {
         /// the clip's file and plays; words are the person's to change (`edit`).
         package var badValues: [BadValues] = []
         /// Clips whose words file (``Row/filePath``) is not a transcript cravey reads (too large,
-        /// a value no transcript has), or holds words said past the clip's end. A repair cuts
-        /// readable words to the clip's length, and deletes unreadable ones (`transcribe` hears
-        /// them again).
+        /// a value no transcript has), or holds a word said more than a second past the clip's
+        /// end (``Transcript/restored(for:)``). A repair cuts readable words to the clip's
+        /// length, and deletes unreadable ones (`transcribe` hears them again).
         package var untrustedTranscripts: [Row] = []
         /// Rows that cannot be read at all (an id that is no UUID): every other row works; these
         /// are left for a person, with their ids.
