@@ -65,4 +65,30 @@ struct TranscriptSurfaceTests {
         #expect(TranscribeOptions.percent(heard: -2, of: 12) == 0 && TranscribeOptions.percent(heard: 1e300, of: 12) == 100)
         #expect(TranscribeOptions.percent(heard: 3, of: 12) == 25)
     }
+
+    @Test("a transcriber that says its progress is -inf, nan, inf or 1e300 s, and hears a word past the clip's end (a fault injected by a script in its place): only finite times from 0 on reach the progress (which shows at most 100%), and the word past the end is not stored")
+    func lyingTranscriber() async throws {
+        // Given a half-second clip, and a transcriber that lies
+        let library = try await Fixture.library(titles: ["Buoy"])
+        let clip = try #require(try library.recordings().first)
+        let script = temporaryFolder().appendingPathComponent("lying-transcriber")
+        let words = #"{"language":"sv","words":[{"start":0.1,"end":0.3,"text":"Hej"},{"start":0.3,"end":0.9,"text":"på"},{"start":2.5,"end":3,"text":"dig."}]}"#
+        try Data("""
+            #!/bin/sh
+            cat > /dev/null
+            for said in -inf nan inf 1e300 -2 0.25; do echo "progress $said" >&2; done
+            echo '\(words)'
+
+            """.utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+
+        // When its words are heard
+        let told = Locked<[Double]>([])
+        let transcript = try await library.transcribe(clip, with: Transcriber(executable: script)) { seconds in told.withLock { $0.append(seconds) } }
+
+        // Then the progress had only times a clip can have, and the words end with the clip
+        #expect(told.withLock { $0 } == [1e300, 0.25])
+        #expect(transcript.words.map(\.text) == ["Hej", "på"] && transcript.words.last?.end == clip.duration)
+        #expect(library.transcript(of: clip) == transcript)
+    }
 }

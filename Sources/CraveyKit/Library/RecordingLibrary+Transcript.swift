@@ -11,7 +11,8 @@ extension RecordingLibrary {
     /// while the clip is there with the media they were heard from. Cancelling the task stops
     /// the helper; nothing is stored then, as after a kill. `language` (a code of
     /// ``Transcript/languages``) is the one to hear; nil lets the transcriber tell, and the
-    /// transcript keeps the one it heard. `progress` is called with the seconds of sound heard so far.
+    /// transcript keeps the one it heard. `progress` is called with the seconds of sound heard
+    /// so far (a finite number from 0 on; any other the transcriber says is left out).
     ///
     /// Throws `CancellationError`, and ``CraveyError``: `.unavailable` when the transcriber is
     /// not installed or its model is missing or altered; `.invalidInput` for a clip without
@@ -40,7 +41,9 @@ extension RecordingLibrary {
                 // Sound: an audio stream, with a sample as loud as one step of 16 bits (digital
                 // silence is all zeros, and the transcriber would make up words for it).
                 var audible = false
-                let transcript = try transcriber.transcribe(run, language: language, progress: progress) { write in
+                // Only a time a clip can have reaches `progress` (a transcriber may say -inf or nan).
+                let told: @Sendable (Double) -> Void = { seconds in if seconds.isFinite && seconds >= 0 { progress(seconds) } }
+                let transcript = try transcriber.transcribe(run, language: language, progress: told) { write in
                     _ = try SpeechAudio.decode(media) { samples in
                         if !audible { audible = samples.contains { abs($0) >= Self.quietestSound } }
                         try write(samples)
