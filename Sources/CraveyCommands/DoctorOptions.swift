@@ -12,8 +12,9 @@ package struct DoctorOptions: ParsableCommand {
             reported (exit 1) with the way out, and --repair then changes nothing. Then it finds \
             entries whose file is missing, files with no entry (a recording cut off by a crash, \
             for example), thumbnails, waveforms and clip records with no entry, size mismatches, \
-            interrupted deletions and imports, and stored paths (media or thumbnail) that point \
-            outside the library. Every clip's media is read to its end, its sound decoded and \
+            interrupted deletions and imports, the file an interrupted `transcript --edit` left, \
+            a clip's words file that no reader takes or that holds a word said more than a \
+            second past the clip's end, and stored paths (media or thumbnail) that point outside the library. Every clip's media is read to its end, its sound decoded and \
             every packet of its pictures walked: one that stops early, holds a packet that does \
             not decode, or decodes shorter or longer than it says (by more than 50 ms or two \
             frames) is "damaged media". That reading costs about 0.3 s of CPU for 10 minutes of \
@@ -24,7 +25,9 @@ package struct DoctorOptions: ParsableCommand {
             date and plays of the clip's own record (Recordings/<type>_<id>.json), or as \
             "Recovered <date>" when it has none; it removes entries whose media is gone, fixes \
             sizes, writes missing clip records, removes orphan thumbnails, waveforms and \
-            records and deletes what an interrupted import left. Unplayable fragments are \
+            records and deletes what an interrupted import or edit left; it cuts words said \
+            past a clip's end to its length, and deletes a words file no reader takes \
+            (`cravey transcribe` hears them again). Unplayable fragments are \
             deleted only with --delete-unplayable, except a recording cut off before its first \
             sound (a fragment holding not one packet), which holds nothing and goes. A file in \
             Recordings/ that cravey did not name (a WAV put there, a name that is not UTF-8, a \

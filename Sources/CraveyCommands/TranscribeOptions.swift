@@ -25,9 +25,10 @@ package struct TranscribeOptions: ParsableCommand {
             the clip's length in CPU time (on two idle cores, a sixth of it), and a second to \
             load the model; a terminal shows the progress.
 
+            A word heard past the clip's end is dropped (one still said at the end ends there). \
             --all transcribes every clip that has sound and no transcript yet. A clip without \
-            sound exits 64, an unknown id or a missing file 66, a clip changed meanwhile (a \
-            trim) 75.
+            sound (no audio, or only digital silence) exits 64, an unknown id or a missing file \
+            66, a clip changed meanwhile (a trim) 75.
             """)
 
     @OptionGroup package var options: LibraryOptions
@@ -35,6 +36,14 @@ package struct TranscribeOptions: ParsableCommand {
     @Flag(help: "Transcribe every clip with sound that has no transcript yet.") package var all = false
 
     package init() {}
+
+    /// How much of a clip `duration` seconds long the transcriber has heard, `heard` seconds of
+    /// it, in percent from 0 to 100, as the progress shows it; nil when it cannot be told (a
+    /// clip of no length, or a progress that is not a number).
+    package static func percent(heard: Double, of duration: Double) -> Int? {
+        guard heard.isFinite, duration.isFinite, duration > 0 else { return nil }
+        return Int(min(100, max(0, heard / duration * 100)))
+    }
 
     package func validate() throws {
         if all == (id != nil) {

@@ -12,7 +12,9 @@ package struct TranscriptOptions: ParsableCommand {
         discussion: """
             --format txt (the default) prints the words as one text; srt and vtt print them as \
             SubRip or WebVTT subtitles, a cue per sentence (or every 12 words, or at a pause of \
-            a second or more), for a player to show beside the clip; json (or --json) prints the \
+            a second or more), for a player to show beside the clip (in SubRip, which has no \
+            escapes, "-->" is written "-- >" and "<" ">" as "‹" "›"; WebVTT escapes & < > as \
+            &amp; &lt; &gt;); json (or --json) prints the \
             file kept beside the clip as it is: \
             {"language":"en","words":[{"end":0.9,"start":0.52,"text":"Hello"}]}, times in \
             seconds from the clip's start. The language heard (or the one the \
@@ -24,8 +26,12 @@ package struct TranscriptOptions: ParsableCommand {
             the transcriber misheard, keeping one line a sentence (a blank line drops one). A \
             sentence left as it was keeps its words' times; a changed one has its words spread \
             over the time it took. The editor failing, or leaving the file empty or unchanged, \
-            changes nothing; lines that are no longer one a sentence exit 64, and words changed \
-            meanwhile by another cravey (a trim, a transcription) exit 75, nothing changed.
+            changes nothing. Lines may end in LF or CRLF, the last with one or not. Lines that \
+            are no longer one a sentence, or a file grown past 1 MiB (or twice what it was \
+            given) or words making a transcript of more than 16 MiB, exit 64, and words changed \
+            meanwhile by another cravey (a trim, a transcription) exit 75, nothing changed. A \
+            file left by an edit a kill cut off is reported by `cravey doctor`, and removed by \
+            `cravey doctor --repair`.
 
             A clip with no transcript yet exits 66 (`cravey transcribe ID` makes \
             it), or 69 when the transcriber is not installed, saying how to add it.
@@ -60,11 +66,11 @@ package struct TranscriptOptions: ParsableCommand {
         case .json: return String(decoding: transcript.data, as: UTF8.self) + "\n"
         case .srt:
             return Self.cues(of: transcript).enumerated().map { index, cue in
-                "\(index + 1)\n\(Self.time(cue.start, comma: true)) --> \(Self.time(cue.end, comma: true))\n\(cue.text)\n"
+                "\(index + 1)\n\(Self.time(cue.start, comma: true)) --> \(Self.time(cue.end, comma: true))\n\(Self.subRip(cue.text))\n"
             }.joined(separator: "\n")
         case .vtt:
             return "WEBVTT\n\n" + Self.cues(of: transcript).map { cue in
-                "\(Self.time(cue.start, comma: false)) --> \(Self.time(cue.end, comma: false))\n\(cue.text)\n"
+                "\(Self.time(cue.start, comma: false)) --> \(Self.time(cue.end, comma: false))\n\(Self.webVTT(cue.text))\n"
             }.joined(separator: "\n")
         }
     }
@@ -76,9 +82,23 @@ package struct TranscriptOptions: ParsableCommand {
         }
     }
 
-    /// `00:01:02,345` (SubRip) or `00:01:02.345` (WebVTT).
+    /// A cue's text as SubRip shows it, which has no escapes: "-->" (which may make a line a
+    /// cue's times) is written "-- >", and "<" and ">" (which open and close its tags, `<b>`)
+    /// as "‹" and "›".
+    static func subRip(_ text: String) -> String {
+        text.replacingOccurrences(of: "-->", with: "-- >").replacingOccurrences(of: "<", with: "‹").replacingOccurrences(of: ">", with: "›")
+    }
+
+    /// A cue's text escaped as WebVTT asks: "&", "<" and ">" as `&amp;`, `&lt;` and `&gt;`
+    /// (so no "-->" is left in it either).
+    static func webVTT(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// `00:01:02,345` (SubRip) or `00:01:02.345` (WebVTT); a time past 99:59:59.999, the most
+    /// either writes, is written as that.
     static func time(_ seconds: Double, comma: Bool) -> String {
-        let milliseconds = Int((max(0, seconds) * 1000).rounded())
+        let milliseconds = seconds >= 0 ? Int((min(seconds, 359_999.999) * 1000).rounded()) : 0
         func digits(_ value: Int, _ count: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, count - text.count)) + text

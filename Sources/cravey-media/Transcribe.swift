@@ -27,8 +27,8 @@ struct Transcribe: AsyncParsableCommand {
             let counted = clips.count > 1 ? " (\(index + 1) of \(clips.count))" : ""
             let duration = recording.duration
             let progress: @Sendable (Double) -> Void = { seconds in
-                guard Terminal.canRedraw, duration > 0 else { return }
-                Terminal.diagnostic("\r\u{1B}[KHearing \(name)\(counted): \(Int(min(100, seconds / duration * 100)))%", terminator: "")
+                guard Terminal.canRedraw, let percent = TranscribeOptions.percent(heard: seconds, of: duration) else { return }
+                Terminal.diagnostic("\r\u{1B}[KHearing \(name)\(counted): \(percent)%", terminator: "")
             }
             progress(0)
             let transcript: Transcript
@@ -36,12 +36,12 @@ struct Transcribe: AsyncParsableCommand {
                 transcript = try await library.transcribe(recording, with: transcriber, language: Settings.current.transcriptionLanguage, progress: progress)
             } catch let error as CraveyError where command.all && error.kind == .invalidInput {
                 if Terminal.canRedraw { Terminal.diagnostic("\r\u{1B}[K", terminator: "") }
-                Terminal.diagnostic("Skipped \(name): it has no sound.")
+                Terminal.diagnostic("Skipped \(name): it has no sound (no audio, or only silence).")
                 continue
             }
             if Terminal.canRedraw { Terminal.diagnostic("\r\u{1B}[K", terminator: "") }
             let words = transcript.words.count
-            Terminal.diagnostic("Heard \(words) word\(words == 1 ? "" : "s") in \(name)\(counted)\(transcript.language.isEmpty ? "" : " (\(transcript.language))").")
+            Terminal.diagnostic("Heard \(words) word\(words == 1 ? "" : "s") in \(name)\(counted)\(transcript.language.isEmpty ? "" : " (\(Format.visible(transcript.language)))").")
         }
         if clips.isEmpty { Terminal.diagnostic("Every clip has its transcript.") }
     }

@@ -22,7 +22,7 @@ struct TranscriptMedia: AsyncParsableCommand {
         if command.edit { return try await correct(recording, in: library) }
         // The language heard (or set: transcribe.language), beside the words; JSON holds it.
         if !command.json && command.format != .json && !transcript.language.isEmpty {
-            Terminal.diagnostic("Language: \(transcript.language)")
+            Terminal.diagnostic("Language: \(Format.visible(transcript.language))")
         }
         try Terminal.write(Data(command.text(of: transcript).utf8))
     }

@@ -59,7 +59,7 @@ struct TranscriptEditTests {
         #expect(library.transcript(of: clip)?.language == "en")
     }
 
-    @Test("an editor that fails, a file left empty or unchanged, lines that are not one a sentence (64), and words changed meanwhile (75) change nothing and leave no file")
+    @Test("an editor that fails, a file left empty or unchanged, lines that are not one a sentence or a file too large (64), and words changed meanwhile (75) change nothing and leave no file")
     func nothingChanged() async throws {
         let (library, clip) = try await library()
         let words = ClipFiles(clip).file(.transcript)!
@@ -70,6 +70,9 @@ struct TranscriptEditTests {
             (": > \"$1\"", 0, "left as they were"),
             ("true", 0, "left as they were"),
             ("echo 'One more.' >> \"$1\"", 64, "3 lines for 2 sentences"),
+            // One line of 1.6 MB: refused before it is read whole (a transcript of it would be
+            // larger than any reader takes).
+            ("head -c 1600000 /dev/zero | tr '\\0' 'a' > \"$1\"", 64, "1600000 bytes, more than"),
             ("sed -i 's/boats/ships/' \"$1\"; '\(cravey)' edit \(id) --title Other --library '\(path)' >/dev/null 2>&1", 75, "changed by another cravey meanwhile"),
         ]
         for (body, status, said) in cases {

@@ -327,6 +327,45 @@ struct TrustNothingTests {
         }
     }
 
+    @Test("a backup whose words lie (past the clip's end, at 1e300 s) or whose language is no code (an escape sequence, 100 KB), with a manifest that agrees, restores nothing (65, naming the words); words a little past the end are cut to it")
+    func lyingWordsRefused() async throws {
+        // Given a clip of 0.5 s with words, and backups of it with its words changed
+        let library = try await Fixture.library(titles: ["Spoken"])
+        let clip = try #require(try library.recordings().first)
+        let words = { (start: String, end: String, language: String) in
+            Data(#"{"language":"\#(language)","words":[{"end":0.3,"start":0.1,"text":"Ahoy"},{"end":\#(end),"start":\#(start),"text":"there."}]}"#.utf8)
+        }
+        try library.store.write { tx in _ = try tx.store(words("0.3", "0.45", "en"), as: .transcript, of: ClipFiles(clip)) }
+        let file = ClipFiles(clip).file(.transcript)!.path
+        let cases: [(String, Data)] = [
+            ("a word 3 s past the end", words("3.5", "3.9", "en")),
+            ("a word at 1e300 s", words("1e300", "1e300", "en")),
+            ("a language holding an escape", words("0.3", "0.45", #"en\u001b[2J"#)),
+            ("a language of 100 KB", words("0.3", "0.45", String(repeating: "e", count: 100_000))),
+        ]
+        for (what, bytes) in cases {
+            let archive = try await rebuiltBackup(of: library) { folder in try bytes.write(to: folder.appendingPathComponent(file)) }
+            let into = temporaryLibrary()
+            try FileManager.default.createDirectory(at: into, withIntermediateDirectories: true)
+            let restore = try await Cravey.run(["restore", archive.path, "--library", into.path])
+            // Then nothing is restored, and the message names the words' file
+            #expect(restore.status == 65 && restore.error.contains(file) && restore.error.contains("transcript"), "\(what): \(restore.status) \(restore.error)")
+            let left = (try? RecordingLibrary(at: into, creating: false))
+            #expect(try left?.count() ?? 0 == 0, "\(what)")
+            #expect(left?.store.storedFiles().isEmpty ?? true, "\(what): \(left?.store.storedFiles() ?? [])")
+        }
+
+        // A word heard 0.4 s past the end (an older cravey stored it so) is restored cut to the end
+        let archive = try await rebuiltBackup(of: library) { folder in try words("0.3", "0.9", "en").write(to: folder.appendingPathComponent(file)) }
+        let into = temporaryLibrary()
+        let restore = try await Cravey.run(["restore", archive.path, "--library", into.path])
+        #expect(restore.status == 0, "\(restore.error)")
+        let restored = try RecordingLibrary(at: into, creating: false)
+        let back = try #require(try restored.recording(clip.id))
+        let transcript = try #require(restored.transcript(of: back))
+        #expect(transcript.words.map(\.text) == ["Ahoy", "there."] && transcript.words.last?.end == clip.duration)
+    }
+
     /// Ways a clip's media can be damaged after its first seconds, each leaving a file that opens
     /// and decodes a first frame: random bytes or zeros from a byte on, or the file cut short.
     static let damages: [(String, @Sendable (Data) -> Data)] = [

@@ -80,6 +80,24 @@ final class ClipSearchTests: Sendable {
         #expect(try library.search("elan OR craving OR harbour", limit: 2).count == 2)
     }
 
+    @Test("the same words at other times (a trim that kept them all) move in the index: a search gives the new time, and the index is in step")
+    func sameWordsMoved() throws {
+        // Given a clip whose words are in the index
+        let library = try newLibrary()
+        let clip = try save("Quay", words: "Ropes creak under the moon.", in: library)
+        #expect(try library.search("moon").first?.at == 4.5)
+
+        // When its words are stored again, every one 3.25 s earlier (what a trim from 3.25 s keeps)
+        let moved = Transcript(language: "en", words: Self.transcript("Ropes creak under the moon.").words.map {
+            Transcript.Word(start: max(0, $0.start - 3.25), end: max(0, $0.end - 3.25), text: $0.text)
+        })
+        try library.store.write { tx in _ = try tx.store(moved.data, as: .transcript, of: ClipFiles(clip)) }
+
+        // Then a search says the new time, and the index agrees with the words
+        #expect(try library.search("moon").first?.at == 1.25)
+        #expect(try library.store.read { db in try ClipSearch(db).isInStep(words: [clip.id: moved]) })
+    }
+
     @Test("a query that holds no word, or is not FTS5 syntax, is refused as invalid input naming it; no match is an empty list")
     func badQueries() throws {
         let library = try newLibrary()

@@ -38,6 +38,18 @@ struct SearchIndexTests {
         #expect(try await restored.examine().isHealthy)
     }
 
+    @Test("a trim that keeps every word moves them in the index too: search gives the time in the trimmed clip, and doctor finds the library healthy")
+    func trimKeepingEveryWord() async throws {
+        let (library, recording) = try await spokenLibrary()
+        #expect(try library.search("lighthouse").first?.at == 0.25)
+        let trimmed = try await library.trim(recording, from: 0.05, to: recording.duration)
+        let moved = try #require(library.transcript(of: trimmed))
+        #expect(moved.words.map(\.text) == Self.words.words.map(\.text) && abs(moved.words[1].start - 0.2) < 1e-9)
+        #expect(try library.search("lighthouse").first?.at == 0.2)
+        let report = try await library.examine()
+        #expect(report.isHealthy, "\(report.problems)")
+    }
+
     @Test("doctor finds an index dropped or out of step, and --repair makes it again from the rows and transcripts")
     func repairRemakes() async throws {
         let (library, recording) = try await spokenLibrary()

@@ -45,6 +45,24 @@ struct TranscriptTests {
         #expect(zip(moved.words, kept).allSatisfy { abs($0.start - ($1.start - 1.0)) < 1e-9 && abs($0.end - ($1.end - 1.0)) < 1e-9 })
     }
 
+    @Test("a clip of digital silence has no sound to hear: refused as invalid input (exit 64), nothing stored")
+    func digitalSilence() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        let silence = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "anullsrc=channel_layout=mono:sample_rate=48000", "-t", "2.5",
+                                                    "-c:a", "aac", "-b:a", "64k"])
+        let library = try await Fixture.library()
+        let recording = try await library.importFile(at: silence, metadata: try RecordingMetadata(title: "Hush"))
+        await #expect(throws: CraveyError.self) {
+            do {
+                _ = try await library.transcribe(recording, with: transcriber)
+            } catch let error as CraveyError {
+                #expect(error.kind == .invalidInput && error.message.contains("no sound"), "\(error.message)")
+                throw error
+            }
+        }
+        #expect(library.transcript(of: recording) == nil)
+    }
+
     @Test("a tampered model is refused before anything is loaded, and a missing one too, each with its exit code and a message")
     func tamperedModel() async throws {
         let helper = try Speech.requireTranscriber()

@@ -299,10 +299,14 @@ enum Backup {
                         report(bytes.count)
                     }
                     guard SHA256.of(data) == file.sha256 else { throw Tar.Damage("\(path) changed while it was restored") }
-                    // A part whose bytes are not one (a waveform that is not) is left out: the
-                    // clip's first use makes it again.
-                    guard part.accepts(data), let target = clip.file(part) else { continue }
-                    try store.files?.writeAtomically(target, doing: "restore a clip to") { try $0.write(data) }
+                    guard let target = clip.file(part) else { continue }
+                    guard let restored = part.restored(data, clips[clip.id]!.record.recording) else {
+                        // A part whose bytes are not one (a waveform that is not) is left out
+                        // when the clip's first use makes it again; any other refuses the backup.
+                        if part.remaking == .fromMedia { continue }
+                        throw Tar.Damage("\(path) is not the \(part.name) of its clip (a value no \(part.name) has, or a time past the clip's end)")
+                    }
+                    try store.files?.writeAtomically(target, doing: "restore a clip to") { try $0.write(restored) }
                     made.append(target)
                     extracted[clip.id]!.artefacts.append(target)
                 default:

@@ -44,17 +44,19 @@ package struct ClipSearch {
 
     // MARK: - Keeping it in step
 
-    /// Sets the words clip `id` is searched by to `transcript`'s (none: nil). Returns whether
-    /// words it had went.
+    /// Sets the words clip `id` is searched by, and their times, to `transcript`'s (none: nil).
+    /// Returns whether words it had went.
     @discardableResult
     package func setWords(_ transcript: Transcript?, of id: RecordingID) throws -> Bool {
-        let had = try String.fetchOne(db, sql: "SELECT s.words FROM clipSearch s JOIN recording r ON r.rowid = s.rowid WHERE r.id = ?",
-                                      arguments: [id.description]) ?? ""
+        let row = try Row.fetchOne(db, sql: "SELECT s.words, s.times FROM clipSearch s JOIN recording r ON r.rowid = s.rowid WHERE r.id = ?",
+                                   arguments: [id.description])
+        let (had, hadTimes): (String, String) = (row?[0] ?? "", row?[1] ?? "")
         let (words, times) = Self.columns(transcript)
-        guard words != had else { return false }
+        // The same words at other times (a trim that kept them all) move too.
+        guard words != had || times != hadTimes else { return false }
         try db.execute(sql: "UPDATE clipSearch SET words = ?, times = ? WHERE rowid = (SELECT rowid FROM recording WHERE id = ?)",
                        arguments: [words, times, id.description])
-        return !had.isEmpty
+        return !had.isEmpty && words != had
     }
 
     /// The `words` and `times` columns of a transcript: its words, one a line (a word holds no

@@ -43,13 +43,37 @@ package struct Transcript: Sendable, Equatable, Codable {
     /// The largest transcript file read: 16 MiB, far more than a day of speech (about 2 MB).
     package static let largestFile = 16 << 20
 
+    /// The latest time a word may have, in seconds: 999,999 s (11 days), what the search index
+    /// keeps (``ClipSearch``) and far past any clip's end.
+    package static let latestTime = 999_999.0
+
     /// The transcript a file holds: the JSON the transcriber writes and ``data`` gives back; nil
-    /// for bytes that are not one (a time that is not a finite number from 0 on, an end before
-    /// its start, a word that is empty or holds a control character).
+    /// for bytes that are not one (a language that is not one of ``languages`` nor empty, a time
+    /// that is not a number from 0 to ``latestTime``, an end before its start, a word that is
+    /// empty or holds a control character, a file over ``largestFile``).
     package init?(data: Data) {
         guard data.count <= Self.largestFile, let decoded = try? JSONDecoder().decode(Transcript.self, from: data),
-              decoded.words.allSatisfy(\.isWellFormed) else { return nil }
+              decoded.isWellFormed else { return nil }
         self = decoded
+    }
+
+    /// Whether every reader takes it: a language of ``languages`` (or none) and well-formed
+    /// words (``init(data:)``).
+    package var isWellFormed: Bool {
+        (language.isEmpty || Self.languages.contains(language)) && words.allSatisfy(\.isWellFormed)
+    }
+
+    /// Whether it is stored as it is: well-formed, and its file (``data``) within
+    /// ``largestFile``, so that every reader takes it back.
+    package var isStorable: Bool {
+        isWellFormed && data.count <= Self.largestFile
+    }
+
+    /// The words of a clip `duration` seconds long: a word said from its end on is dropped, and
+    /// one still said at its end ends there (a transcriber may hear past the sound's end).
+    package func within(_ duration: Double) -> Transcript {
+        let kept = words.filter { $0.start < duration }.map { Word(start: $0.start, end: min($0.end, duration), text: $0.text) }
+        return Transcript(language: language, words: kept)
     }
 
     /// The file's bytes: compact JSON, keys sorted, `{"language":"en","words":[{"end":0.9,"start":0.52,"text":"Hello"}]}`.
@@ -67,6 +91,17 @@ package struct Transcript: Sendable, Equatable, Codable {
         }
         return Transcript(language: language, words: kept)
     }
+
+    /// The words a backup's transcript gives a clip `duration` seconds long (``within(_:)``);
+    /// nil when a word starts more than ``overshoot`` past its end: not this clip's words.
+    package func restored(for duration: Double) -> Transcript? {
+        guard words.allSatisfy({ $0.start <= duration + Self.overshoot }) else { return nil }
+        return within(duration)
+    }
+
+    /// How far past a clip's end an older cravey may have stored a word (as the transcriber
+    /// heard it, before ``within(_:)``): a second.
+    package static let overshoot = 1.0
 
     /// The words in sentences, as a person reads them: a sentence ends at a word ending in ".",
     /// "?" or "!", after 12 words, or before a pause of a second or more. Every word is in one,
@@ -107,6 +142,15 @@ package struct Transcript: Sendable, Equatable, Codable {
         sentences.map { $0.map(\.text).joined(separator: " ") + "\n" }.joined()
     }
 
+    /// The lines of a corrected text (``correctable`` as an editor saved it), ending as any
+    /// editor ends them ("\n", "\r\n", one Character, or "\r"), the last with an end or not; a
+    /// word's own U+2028 stays in its line.
+    package static func lines(of text: String) -> [String] {
+        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
     /// The transcript with its sentences corrected to `lines` (``correctable`` as a person
     /// changed it, one line a sentence): a sentence whose line is unchanged (spaces aside) keeps
     /// its words and their times; a changed one gets the line's words spread over the time the
@@ -141,7 +185,7 @@ package struct Transcript: Sendable, Equatable, Codable {
 
 extension Transcript.Word {
     var isWellFormed: Bool {
-        start.isFinite && end.isFinite && start >= 0 && end >= start && !text.isEmpty
+        start >= 0 && end >= start && end <= Transcript.latestTime && !text.isEmpty
             && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }

@@ -88,9 +88,11 @@ package struct ClipFiles: Hashable, Sendable {
         /// cannot tell which media the part was made from): a part made from the media is made
         /// again from the new one, and any other derived part goes. An original part stays.
         package let moved: (@Sendable (Data, ClosedRange<Double>) -> Data?)?
-        /// Whether bytes restored from a backup are this part's; a file that is not is left out
-        /// (a derived part is made again then).
-        package let accepts: @Sendable (Data) -> Bool
+        /// The bytes to restore as this part of the clip (its row as the backup's record has
+        /// it) from a backup's bytes; nil when they are not this part's, or not that clip's.
+        /// A restore then leaves out a part made again from the media, and refuses the backup
+        /// for any other (nothing would make it again, and a backup does not lie).
+        package let restored: @Sendable (Data, Recording) -> Data?
         /// Whether a clip is searched by its words (``ClipSearch``): the store's transaction puts
         /// them in the index when it writes the part and takes them out when it removes it.
         package let isSearched: Bool
@@ -98,9 +100,9 @@ package struct ClipFiles: Hashable, Sendable {
         package init(name: String, folder: StoredFile.Folder = .recordings, suffix: String?,
                      types: Set<RecordingType> = Set(RecordingType.allCases), origin: Origin, isBackedUp: Bool,
                      remaking: Remaking, moved: (@Sendable (Data, ClosedRange<Double>) -> Data?)? = nil, isSearched: Bool = false,
-                     accepts: @escaping @Sendable (Data) -> Bool = { _ in true }) {
+                     restored: @escaping @Sendable (Data, Recording) -> Data? = { data, _ in data }) {
             (self.name, self.folder, self.suffix, self.types) = (name, folder, suffix, types)
-            (self.origin, self.isBackedUp, self.remaking, self.moved, self.accepts) = (origin, isBackedUp, remaking, moved, accepts)
+            (self.origin, self.isBackedUp, self.remaking, self.moved, self.restored) = (origin, isBackedUp, remaking, moved, restored)
             self.isSearched = isSearched
         }
 
@@ -112,7 +114,7 @@ package struct ClipFiles: Hashable, Sendable {
         package static let thumbnail = Part(name: "thumbnail", folder: .thumbnails, suffix: ".jpg", types: [.video],
                                             origin: .derived, isBackedUp: true, remaking: .fromMedia)
         package static let waveform = Part(name: "waveform", suffix: ".peaks.dat", origin: .derived, isBackedUp: true,
-                                           remaking: .fromMedia, accepts: { Waveform(audiowaveformData: $0) != nil })
+                                           remaking: .fromMedia, restored: { data, _ in Waveform(audiowaveformData: data).map { _ in data } })
         package static let copy = Part(name: "copy", suffix: ".json", origin: .derived, isBackedUp: true, remaking: .fromRow)
         /// Present while the clip's media is being replaced (``StoreTransaction/replaceMedia(of:with:)``):
         /// a crash leaves it for a repair, which makes what the clip owns again from the media
@@ -125,7 +127,9 @@ package struct ClipFiles: Hashable, Sendable {
         package static let transcript = Part(name: "transcript", suffix: ".words.json", origin: .derived, isBackedUp: true,
                                              remaking: .onRequest, moved: { data, kept in
                                                  Transcript(data: data)?.trimmed(from: kept.lowerBound, to: kept.upperBound).data
-                                             }, isSearched: true, accepts: { Transcript(data: $0) != nil })
+                                             }, isSearched: true, restored: { data, clip in
+                                                 Transcript(data: data)?.restored(for: clip.duration)?.data
+                                             })
 
         /// The transcript as text to correct, a sentence a line, while a person's editor has it
         /// (`cravey transcript --edit`): inside the library, mode 0600, as the words are; removed

@@ -103,6 +103,13 @@ extension RecordingLibrary {
         }
         try classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
         let words = store.searchedWords(of: rows)
+        // Words read as none (a file too large, a value no transcript has), or not the clip's (a
+        // word starting past its end: ``Transcript/restored(for:)``).
+        for row in rows {
+            guard let file = ClipFiles(row).file(.transcript), status(file).size != nil,
+                  words[row.id]?.restored(for: row.duration) == nil else { continue }
+            report.untrustedTranscripts.append(.init(id: row.id, title: row.title, filePath: file.path))
+        }
         // An index that cannot even be read is out of step too: a repair makes it again.
         report.searchIndexOutOfStep = !((try? store.read { db in try ClipSearch(db).isInStep(words: words) }) ?? false)
         if repair {
@@ -165,6 +172,10 @@ extension RecordingLibrary {
             case (.temporary?, _): report.interruptedWrites.append(file.path)
             case (nil, .thumbnail): report.orphanThumbnails.append(file.path)  // whose row does not name it
             case (nil, .journal): report.interruptedReplacements.append(file.path)
+            // The words an editor had when a kill or a power cut ended `transcript --edit`: its
+            // process held it, and the clip's words, locked while the editor had it.
+            case (nil, .correction) where [file, name.clip.file(.transcript)!].contains { store.files?.isLocked($0) == true }: continue
+            case (nil, .correction): report.interruptedWrites.append(file.path)
             case (nil, .media) where name.finishing: continue  // a rewrite a crash cut off; its original is kept
             case (nil, .media) where name.state == .importing: report.interruptedImports.append(file.path)
             case (nil, .media):
@@ -242,6 +253,18 @@ extension RecordingLibrary {
             for row in report.missingCopies where try hasRow(row.id) {
                 tx.keepCopy(of: row.id)
                 report.repairs.append("Kept a copy of the words of \"\(row.title)\" beside its media.")
+            }
+            for row in report.untrustedTranscripts {
+                guard let current = try repository.recording(row.id), let file = StoredFile(path: row.filePath),
+                      store.status(of: file).size != nil else { continue }
+                if let held = store.contents(of: file, atMost: Transcript.largestFile).flatMap(Transcript.init(data:)) {
+                    guard held.restored(for: current.duration) == nil else { continue }
+                    try tx.store(held.within(current.duration).data, as: .transcript, of: ClipFiles(current))
+                    report.repairs.append("Cut the words of \"\(row.title)\" to its length: some were said past its end.")
+                } else {
+                    try tx.remove(file)
+                    report.repairs.append("Deleted \(row.filePath), words of \"\(row.title)\" cravey cannot read (`cravey transcribe \(row.id.description.prefix(8))` hears them again).")
+                }
             }
             for path in report.orphanThumbnails {
                 guard let name = StoredFile(path: path).flatMap(StoredName.init), try !hasRow(name.clip.id) else { continue }

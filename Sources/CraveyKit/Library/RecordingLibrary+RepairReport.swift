@@ -74,6 +74,11 @@ extension RecordingLibrary {
         /// Rows whose values no clip has. A repair sets the numbers and dates it can tell from
         /// the clip's file and plays; words are the person's to change (`edit`).
         package var badValues: [BadValues] = []
+        /// Clips whose words file (``Row/filePath``) is not a transcript cravey reads (too large,
+        /// a value no transcript has), or holds a word said more than a second past the clip's
+        /// end (``Transcript/restored(for:)``). A repair cuts readable words to the clip's
+        /// length, and deletes unreadable ones (`transcribe` hears them again).
+        package var untrustedTranscripts: [Row] = []
         /// Rows that cannot be read at all (an id that is no UUID): every other row works; these
         /// are left for a person, with their ids.
         package var unreadableRows: [String] = []
@@ -82,7 +87,8 @@ extension RecordingLibrary {
         package var left: [String] = []
         /// Journals of a clip's media being replaced (a trim, a clean-up) a crash cut off.
         package var interruptedReplacements: [String] = []
-        /// Temporary files of a write a crash cut off (a thumbnail's, say).
+        /// Temporary files of a write a crash cut off (a thumbnail's, say), and the words a
+        /// `transcript --edit` cut off left in plain text (`.words.txt`).
         package var interruptedWrites: [String] = []
         /// What SQLite finds wrong with `library.sqlite`; nothing else is examined then.
         package var databaseProblems: [String] = []
@@ -142,6 +148,9 @@ extension RecordingLibrary {
             for row in badValues {
                 lines.append("impossible values: \"\(row.title)\" (\(short(row.id))): " + row.problems.joined(separator: "; "))
             }
+            for row in untrustedTranscripts {
+                lines.append("words not the clip's: \"\(row.title)\" (\(short(row.id))): \(row.filePath) is not a transcript cravey reads, or holds words said past its end")
+            }
             for id in unreadableRows { lines.append("unreadable row: the id '\(id)' is no clip's (a database edited by hand?)") }
             for thumbnail in unsafeThumbnails {
                 lines.append("unsafe thumbnail: \"\(thumbnail.title)\" (\(short(thumbnail.id))) points outside the library: \(thumbnail.thumbnailPath)")
@@ -180,7 +189,7 @@ extension RecordingLibrary {
         /// No fault found. Loudness not measured yet is none: the first play measures it; nor is
         /// a waveform not made yet: the first use makes it.
         public var isHealthy: Bool {
-            databaseProblems.isEmpty && missingFiles.isEmpty && damagedMedia.isEmpty && unsafePaths.isEmpty && badValues.isEmpty && unreadableRows.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
+            databaseProblems.isEmpty && missingFiles.isEmpty && damagedMedia.isEmpty && unsafePaths.isEmpty && badValues.isEmpty && untrustedTranscripts.isEmpty && unreadableRows.isEmpty && unsafeThumbnails.isEmpty && foreignFiles.isEmpty && orphanFiles.isEmpty && orphanThumbnails.isEmpty
                 && sizeMismatches.isEmpty && interruptedDeletions.isEmpty && interruptedImports.isEmpty && interruptedWrites.isEmpty && interruptedReplacements.isEmpty
                 && orphanCopies.isEmpty && orphanWaveforms.isEmpty && orphanParts.isEmpty && !searchIndexOutOfStep
         }

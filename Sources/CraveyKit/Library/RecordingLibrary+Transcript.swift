@@ -11,17 +11,23 @@ extension RecordingLibrary {
     /// while the clip is there with the media they were heard from. Cancelling the task stops
     /// the helper; nothing is stored then, as after a kill. `language` (a code of
     /// ``Transcript/languages``) is the one to hear; nil lets the transcriber tell, and the
-    /// transcript keeps the one it heard. `progress` is called with the seconds of sound heard so far.
+    /// transcript keeps the one it heard. `progress` is called with the seconds of sound heard
+    /// so far (a finite number from 0 on; any other the transcriber says is left out).
     ///
     /// Throws `CancellationError`, and ``CraveyError``: `.unavailable` when the transcriber is
     /// not installed or its model is missing or altered; `.invalidInput` for a clip without
-    /// sound; `.notFound` for a missing file or a clip deleted meanwhile; `.busy` when its media
-    /// was changed meanwhile (a trim); `.undecodableMedia`, `.cannotWrite`. Nothing changes then.
+    /// sound (no audio stream, or only digital silence); `.notFound` for a missing file or a
+    /// clip deleted meanwhile; `.busy` when its media was changed meanwhile (a trim);
+    /// `.undecodableMedia`, `.cannotWrite`. Nothing changes then. A word heard from the clip's
+    /// end on is dropped, and one still said there ends there (``Transcript/within(_:)``).
     @discardableResult
     package func transcribe(_ recording: Recording, language: String? = nil,
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         try await transcribe(recording, with: try Transcriber.installed(), language: language, progress: progress)
     }
+
+    /// The smallest sample that is sound, not digital silence: one step of 16 bits.
+    static let quietestSound: Float = 1.0 / 32_768
 
     /// ``transcribe(_:language:progress:)`` with the helper `transcriber` (a test's, or one found elsewhere).
     @discardableResult
@@ -32,14 +38,26 @@ extension RecordingLibrary {
         let run = Transcriber.Run()
         let transcript = try await withTaskCancellationHandler {
             try await onDedicatedThread(named: "cravey.transcribe") {
-                var audible = true
-                let transcript = try transcriber.transcribe(run, language: language, progress: progress) { write in
-                    audible = try SpeechAudio.decode(media, write)
+                // Sound: an audio stream, with a sample as loud as one step of 16 bits (digital
+                // silence is all zeros, and the transcriber would make up words for it).
+                var audible = false
+                // Only a time a clip can have reaches `progress` (a transcriber may say -inf or nan).
+                let told: @Sendable (Double) -> Void = { seconds in if seconds.isFinite && seconds >= 0 { progress(seconds) } }
+                let transcript = try transcriber.transcribe(run, language: language, progress: told) { write in
+                    _ = try SpeechAudio.decode(media) { samples in
+                        if !audible { audible = samples.contains { abs($0) >= Self.quietestSound } }
+                        try write(samples)
+                    }
                 }
                 guard audible else {
-                    throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound, so it has no words to hear.")
+                    throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound (no audio, or only silence), so it has no words to hear.")
                 }
-                return transcript
+                // A word heard past the sound's end is not the clip's: dropped, or ended there.
+                let fitted = transcript.within(recording.duration)
+                guard fitted.isStorable else {
+                    throw CraveyError(.other, "The transcriber's words for \"\(recording.title)\" make more than the \(Transcript.largestFile >> 20) MiB a transcript may have; nothing was stored.")
+                }
+                return fitted
             }
         } onCancel: {
             run.cancel()
@@ -59,6 +77,10 @@ extension RecordingLibrary {
         return transcript
     }
 
+    /// The most bytes a corrected file may hold (or twice what it was given, if more): 1 MiB,
+    /// the words of days of speech.
+    package static let largestCorrection = 1 << 20
+
     /// Has a person correct the words of `recording`, as `cravey transcript --edit` does: its
     /// sentences, one a line, are written inside the library (``ClipFiles/Part/correction``, mode
     /// 0600), `edit` is given the file's path (a person's editor runs on it) and returns whether
@@ -68,25 +90,42 @@ extension RecordingLibrary {
     ///
     /// Throws ``CraveyError``: `.notFound` when the clip has no transcript, or is gone;
     /// `.invalidInput` when the lines are no longer one a sentence, or hold a control
-    /// character; `.busy` when the clip or its words were changed meanwhile (another cravey, a
-    /// trim, a transcription); `.cannotWrite`. Nothing is stored then.
+    /// character, or the file or the transcript it makes is too large (``largestCorrection``,
+    /// ``Transcript/isStorable``); `.busy` when the clip or its words were changed meanwhile
+    /// (another cravey, a trim, a transcription); `.cannotWrite`. Nothing is stored then.
     package func correctTranscript(of recording: Recording, edit: (URL) throws -> Bool) throws -> Transcript? {
         let asked = version(of: recording)
         guard let heard = transcript(of: recording), !heard.words.isEmpty, let file = ClipFiles(recording).file(.correction),
               let files = store.files else {
             throw CraveyError(.notFound, "\"\(recording.title)\" has no words to correct.")
         }
-        try files.writeAtomically(file, doing: "write the words to correct") { try $0.write(Data(heard.correctable.utf8)) }
+        let given = Data(heard.correctable.utf8)
+        // Written afresh (never what a cut-off edit left) and held locked while the editor has
+        // it, and the words too (an editor that saves by renaming makes a file no lock is on): a
+        // repair takes only one no process holds (a kill's leftover).
+        let words = ClipFiles(recording).file(.transcript)!
+        _ = store.claim(words)
+        defer { store.release(words) }
+        try files.writeAtomically(file, doing: "write the words to correct") { try $0.write(given) }
         defer { store.remove(file) }
-        guard try edit(files.url(of: file)),
-              let text = store.contents(of: file, atMost: Transcript.largestFile).map({ String(decoding: $0, as: UTF8.self) }),
+        _ = store.claim(file)
+        guard try edit(files.url(of: file)) else { return nil }
+        // Read whole only when it is about as large as what was given: a longer text would make
+        // words no reader takes, and time and memory with them.
+        let largest = max(Self.largestCorrection, given.count * 2)
+        if let size = store.status(of: file).size, size > largest {
+            throw CraveyError(.invalidInput, "The corrected words of \"\(recording.title)\" are \(size) bytes, more than the \(largest) a correction of these words may have: correct the words, do not add a text. Nothing was changed.")
+        }
+        guard let text = store.contents(of: file, atMost: largest).map({ String(decoding: $0, as: UTF8.self) }),
               !text.allSatisfy(\.isWhitespace) else { return nil }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
+        let lines = Transcript.lines(of: text)
         guard let corrected = heard.corrected(lines) else {
             throw CraveyError(.invalidInput, "The corrected words of \"\(recording.title)\" are \(lines.count) line\(lines.count == 1 ? "" : "s") for \(heard.sentences.count) sentence\(heard.sentences.count == 1 ? "" : "s") (or hold a control character): keep one line a sentence (a blank line drops one). Nothing was changed.")
         }
         guard corrected != heard else { return nil }
+        guard corrected.isStorable else {
+            throw CraveyError(.invalidInput, "The corrected words of \"\(recording.title)\" would make a transcript of more than \(Transcript.largestFile >> 20) MiB, more than cravey reads back: correct the words, do not add a text. Nothing was changed.")
+        }
         try store.write { tx in
             let current = try tx.expect(asked)
             guard transcript(of: current) == heard else {

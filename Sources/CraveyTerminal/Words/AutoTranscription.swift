@@ -32,8 +32,8 @@ package enum AutoTranscription {
         let duration = recording.duration
         let redraws = Terminal.canRedraw
         let progress: @Sendable (Double) -> Void = { seconds in
-            guard redraws, duration > 0 else { return }
-            Terminal.diagnostic("\r\u{1B}[KHearing the words: \(Int(min(100, seconds / duration * 100)))% (Ctrl-C skips)", terminator: "")
+            guard redraws, let percent = TranscribeOptions.percent(heard: seconds, of: duration) else { return }
+            Terminal.diagnostic("\r\u{1B}[KHearing the words: \(percent)% (Ctrl-C skips)", terminator: "")
         }
         progress(0)
         let language = Settings.current.transcriptionLanguage

@@ -1,0 +1,94 @@
+import CraveyTestSupport
+import Foundation
+import Testing
+@testable import CraveyCommands
+@testable import CraveyCore
+@testable import CraveyKit
+
+/// The ways out of a transcript that a person or another program reads: subtitles a real
+/// FFmpeg reads back, and the progress shown.
+@Suite("Transcript surfaces: subtitles and progress", .temporaryFiles)
+struct TranscriptSurfaceTests {
+    /// Three sentences whose words hold what subtitles mark up: an arrow, a tag, an entity, and
+    /// a sentence that reads as a SubRip cue's times.
+    static let marked = Transcript(language: "nl", words: [
+        .init(start: 0.2, end: 0.6, text: "Eb"), .init(start: 0.6, end: 0.9, text: "-->"), .init(start: 0.9, end: 1.4, text: "vloed."),
+        .init(start: 3.0, end: 3.5, text: "<b>Vet</b>"), .init(start: 3.5, end: 3.9, text: "&"), .init(start: 3.9, end: 4.4, text: "&amp;lt;i>"),
+        .init(start: 6.0, end: 6.5, text: "00:00:09,000"), .init(start: 6.5, end: 6.7, text: "-->"), .init(start: 6.7, end: 7.4, text: "00:00:10,000"),
+    ])
+
+    /// The cues (times, text) of a subtitle file as FFmpeg writes it in `format` (`srt`), read from `file`.
+    func cues(of file: URL, as format: String) async throws -> [String] {
+        let read = try await run("ffmpeg", ["-v", "error", "-i", file.path, "-f", format, "-"])
+        try #require(read.status == 0, "\(read.error)")
+        return read.output.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .newlines) }.filter { $0.contains(" --> ") }
+    }
+
+    @Test("SubRip and WebVTT written with words holding -->, & and tags: FFmpeg reads every cue back, at its times, with the words as written (SubRip's < > as ‹ ›)")
+    func subtitlesSurvive() async throws {
+        for (format, ext) in [(TranscriptOptions.Format.srt, "srt"), (.vtt, "vtt")] {
+            // Given the words as the command writes them
+            let options = try TranscriptOptions.parse(["0", "--format", format.rawValue])
+            let file = temporaryFolder().appendingPathComponent("words.\(ext)")
+            try Data(options.text(of: Self.marked).utf8).write(to: file)
+
+            // When FFmpeg reads them back as SubRip
+            let cues = try await cues(of: file, as: "srt")
+
+            // Then every sentence is a cue at its times, its words intact
+            let sentences = Self.marked.sentences
+            #expect(cues.count == sentences.count, "\(format): \(cues)")
+            for (cue, sentence) in zip(cues, sentences) {
+                let lines = cue.split(separator: "\n").map(String.init)
+                let times = "\(TranscriptOptions.time(sentence.first!.start, comma: true)) --> \(TranscriptOptions.time(sentence.last!.end, comma: true))"
+                let text = sentence.map(\.text).joined(separator: " ")
+                #expect(lines.count == 3 && lines[1] == times, "\(format): \(cue)")
+                // WebVTT's escapes read back as the words; SubRip's words as it writes them.
+                #expect(lines.last == (format == .vtt ? text : TranscriptOptions.subRip(text)), "\(format): \(cue)")
+            }
+            // And as WebVTT, as many cues
+            #expect(try await self.cues(of: file, as: "webvtt").count == sentences.count, "\(format)")
+        }
+    }
+
+    @Test("a time no clip has (1e300 s, +inf, nan, below 0) is written as the latest or earliest a subtitle holds; the progress of such a time is not shown")
+    func farTimes() {
+        #expect(TranscriptOptions.time(1e300, comma: true) == "99:59:59,999")
+        #expect(TranscriptOptions.time(.infinity, comma: false) == "99:59:59.999")
+        #expect(TranscriptOptions.time(.nan, comma: false) == "00:00:00.000" && TranscriptOptions.time(-3, comma: true) == "00:00:00,000")
+        #expect(TranscriptOptions.time(3_723.4567, comma: true) == "01:02:03,457")
+        for odd in [-Double.infinity, .infinity, .nan] {
+            #expect(TranscribeOptions.percent(heard: odd, of: 12) == nil)
+            #expect(TranscribeOptions.percent(heard: 3, of: odd) == nil)
+        }
+        #expect(TranscribeOptions.percent(heard: 3, of: 0) == nil)
+        #expect(TranscribeOptions.percent(heard: -2, of: 12) == 0 && TranscribeOptions.percent(heard: 1e300, of: 12) == 100)
+        #expect(TranscribeOptions.percent(heard: 3, of: 12) == 25)
+    }
+
+    @Test("a transcriber that says its progress is -inf, nan, inf or 1e300 s, and hears a word past the clip's end (a fault injected by a script in its place): only finite times from 0 on reach the progress (which shows at most 100%), and the word past the end is not stored")
+    func lyingTranscriber() async throws {
+        // Given a half-second clip, and a transcriber that lies
+        let library = try await Fixture.library(titles: ["Buoy"])
+        let clip = try #require(try library.recordings().first)
+        let script = temporaryFolder().appendingPathComponent("lying-transcriber")
+        let words = #"{"language":"sv","words":[{"start":0.1,"end":0.3,"text":"Hej"},{"start":0.3,"end":0.9,"text":"på"},{"start":2.5,"end":3,"text":"dig."}]}"#
+        try Data("""
+            #!/bin/sh
+            cat > /dev/null
+            for said in -inf nan inf 1e300 -2 0.25; do echo "progress $said" >&2; done
+            echo '\(words)'
+
+            """.utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+
+        // When its words are heard
+        let told = Locked<[Double]>([])
+        let transcript = try await library.transcribe(clip, with: Transcriber(executable: script)) { seconds in told.withLock { $0.append(seconds) } }
+
+        // Then the progress had only times a clip can have, and the words end with the clip
+        #expect(told.withLock { $0 } == [1e300, 0.25])
+        #expect(transcript.words.map(\.text) == ["Hej", "på"] && transcript.words.last?.end == clip.duration)
+        #expect(library.transcript(of: clip) == transcript)
+    }
+}
