@@ -10,10 +10,7 @@ import Testing
 struct TranscriptCorrectionTests {
     /// A library of one clip whose words are `words`.
     func library(_ words: Transcript) async throws -> (RecordingLibrary, Recording) {
-        let library = try await Fixture.library(titles: ["Dock"])
-        let clip = try #require(try library.recordings().first)
-        _ = try library.store.write { tx in try tx.store(words.data, as: .transcript, of: ClipFiles(clip)) }
-        return (library, clip)
+        try await Fixture.clip("Dock", words: words.data)
     }
 
     static let said = Transcript(language: "en", words: [

@@ -11,10 +11,7 @@ struct TranscriptDoctorTests {
     /// A library of one clip (half a second) whose words file holds `bytes`, put there as the
     /// store writes any (an older cravey, a hand, a restore from before restores checked them).
     func library(holding bytes: Data) async throws -> (RecordingLibrary, Recording) {
-        let library = try await Fixture.library(titles: ["Pier"])
-        let clip = try #require(try library.recordings().first)
-        _ = try library.store.write { tx in try tx.store(bytes, as: .transcript, of: ClipFiles(clip)) }
-        return (library, clip)
+        try await Fixture.clip("Pier", words: bytes)
     }
 
     @Test("words said seconds past the clip's end are reported, and a repair cuts them to its length, keeping the rest")

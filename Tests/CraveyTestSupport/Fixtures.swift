@@ -126,6 +126,15 @@ public enum Fixture {
         return library
     }
 
+    /// A library of one half-second clip titled `title` whose words file holds `words`, put there
+    /// as the store writes any (a transcript's bytes, or bytes no reader takes).
+    public static func clip(_ title: String, words: Data) async throws -> (RecordingLibrary, Recording) {
+        let library = try await library(titles: [title])
+        guard let clip = try library.recordings().first else { throw TestFailure("the clip \(title) was not saved") }
+        _ = try library.store.write { tx in try tx.store(words, as: .transcript, of: ClipFiles(clip)) }
+        return (library, clip)
+    }
+
     /// A library at a fresh folder in the test's temporary folder, holding `count` saved audio clips
     /// (written off the cooperative pool: each save syncs the database).
     public static func library(clips count: Int = 0, titles: [String] = []) async throws -> RecordingLibrary {
