@@ -21,7 +21,7 @@ import Foundation
 /// | thumbnails, waveforms | `makeThumbnail(of:at:)`, `writeThumbnail(of:at:to:replacing:)`, `waveform(of:)` | `CraveyKit/Library/RecordingLibrary+Analysis.swift` |
 /// | transcripts | ``transcript(of:)``; `transcribe(_:language:progress:)` (the optional transcriber) | here; `CraveyKit/Library/RecordingLibrary+Transcript.swift` |
 /// | trim, clean up, share | `proposedTrim(of:)`, `trim(_:from:to:asked:)`, `checkTrim(of:from:to:)`, `cleanNoise(of:asked:)`, `keep(_:)`, `discard(_:)`, `share(_:to:title:replacing:progress:)` | `CraveyKit/Library/RecordingLibrary+Shape.swift` |
-/// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Library/RecordingLibrary+Repair.swift` |
+/// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Doctor/` (`LibraryDoctor`, the steps; the door forwards) |
 ///
 /// The parts that work on media (record, import, play, thumbnails, waveforms, trim, repair,
 /// restore) are in CraveyKit, which links FFmpeg and PulseAudio; the rest is here.

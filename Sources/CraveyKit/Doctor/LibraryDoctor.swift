@@ -1,23 +1,14 @@
 import Foundation
 
-extension RecordingLibrary {
-    /// Checks that the library's rows and files agree, and that every clip's media decodes to
-    /// its end as long as it says, changing nothing; on a thread of its own (reading files blocks).
-    public func examine() async throws -> RepairReport {
-        try await onDedicatedThread(named: "cravey.doctor") { try self.examine(repair: false, deleteUnplayable: false) }
-    }
+/// The doctor: it examines a library (its rows and files agree, every clip's media decodes to
+/// its end, its words and word index are the clip's) and, asked to, repairs what it found. A
+/// capability reached from the door (``RecordingLibrary/examine()``, ``RecordingLibrary/repair(deletingUnplayable:)``),
+/// not a part of it: its steps are its own.
+struct LibraryDoctor {
+    typealias RepairReport = RecordingLibrary.RepairReport
 
-    /// Checks that the library's rows and files agree and repairs what does not: registers
-    /// playable files that have no row (as their own copy says, or as "Recovered <date>"),
-    /// removes rows whose file is gone, fixes sizes, removes orphan thumbnails, waveforms and
-    /// other parts of clips that are gone, finishes or undoes interrupted deletions and imports,
-    /// and measures clips whose loudness or waveform is missing. `deletingUnplayable` also
-    /// deletes orphan files that cannot be played. Returns what it found and did.
-    public func repair(deletingUnplayable: Bool = false) async throws -> RepairReport {
-        try await onDedicatedThread(named: "cravey.doctor") {
-            try self.examine(repair: true, deleteUnplayable: deletingUnplayable)
-        }
-    }
+    let library: RecordingLibrary
+    private var store: LibraryStore { library.store }
 
     /// Examines the library; with `repair`, fixes what it found. Blocking.
     ///
@@ -26,7 +17,7 @@ extension RecordingLibrary {
     /// yet begun, never as a file without its row. Files are then probed without the lock, and
     /// each repair is a transaction of its own that checks again what it changes: another
     /// process may have changed the library meanwhile, and the repair never undoes that.
-    package func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
+    func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
         guard let files = store.files else { return RepairReport() }
         var report = RepairReport()
         // A damaged database is reported and nothing else is done: rows read from it cannot be
@@ -343,7 +334,7 @@ extension RecordingLibrary {
     /// gave are left to them (`edit`), and said so.
     private func repairValues(_ report: inout RepairReport) throws {
         for bad in report.badValues {
-            guard let recording = try recording(bad.id) else { continue }
+            guard let recording = try library.recording(bad.id) else { continue }
             let media = ClipFiles(recording).media()
             let probed = try? MediaProbe.duration(of: store.media(media))  // a file that does not probe keeps 0
             let modified = if case .regular(_, let date) = store.status(of: media), Recording.Bounds.dates.contains(date) { date } else { Date() }
@@ -382,15 +373,15 @@ extension RecordingLibrary {
         for row in report.missingLoudness + report.missingWaveforms.filter({ !unmeasured.contains($0.id) }) {
             let (loudness, waveform) = (unmeasured.contains(row.id), unpictured.contains(row.id))
             do {
-                guard let recording = try recording(row.id) else { continue }
-                let measured = try measureSound(of: recording, loudness: loudness, waveform: waveform)
+                guard let recording = try library.recording(row.id) else { continue }
+                let measured = try library.measureSound(of: recording, loudness: loudness, waveform: waveform)
                 if let measurement = measured.loudness {
                     try store.write { tx in try tx.repository.updateLoudness(of: row.id, to: measurement) }
                     report.measuredLoudness += 1
                 }
                 if let picture = measured.waveform {
                     do {
-                        try keep(picture, of: recording)
+                        try library.keep(picture, of: recording)
                         report.measuredWaveforms += 1
                     } catch let error as CraveyError {
                         report.loudnessFailures.append("Could not keep the waveform of \"\(row.title)\" (\(row.id.description)): \(error.message)")
@@ -427,7 +418,7 @@ extension RecordingLibrary {
     /// or, without one, titled "Recovered <date>". Returns the row and whether it was restored.
     private func recover(_ file: StoredFile, _ name: StoredName) throws -> (Recording, Bool) {
         let (type, named) = (name.clip.type, name.clip.id)
-        let id = try recording(named) == nil ? named : RecordingID()
+        let id = try library.recording(named) == nil ? named : RecordingID()
         let modified = if case .regular(_, let modified) = store.status(of: file) { modified } else { Date() }
         let title = "Recovered " + String(RecordingMetadata.automaticTitle(for: modified).dropFirst("Recording ".count))
         // A file a crash cut off is still fragmented: the finisher rewrites it when it can.
