@@ -188,6 +188,25 @@ final class StoreTests: Sendable {
         #expect(answer == [held, saved])
     }
 
+    @Test("a delete-all deletes a clip whose new media a trim is writing: its row and its files go, the file being written stays its writer's (the race campaign's resurrected clip)")
+    func deleteAllDuringTrim() throws {
+        // Given a saved clip whose new media another change is writing (held, as a trim or a
+        // clean-up holds it until its own transaction)
+        let (library, recording) = try libraryWithClip()
+        let clip = ClipFiles(recording)
+        let replacement = try library.store.create(clip.media(.importing))
+        defer { library.store.discard(replacement) }
+
+        // When every clip is deleted
+        let deletion = try library.store.write { tx in try tx.deleteAll() }
+
+        // Then the clip is gone, row and files: nothing is left that a repair would register
+        // again; only the file its writer holds is there, for its writer to remove
+        #expect(deletion.recordings == 1 && deletion.failures.isEmpty)
+        #expect(try library.recording(recording.id) == nil)
+        #expect(library.store.storedFiles() == [clip.media(.importing).path])
+    }
+
     @Test("a change waits for the writers' lock another process holds, and runs once it is let go")
     func lockHeldElsewhere() async throws {
         // Given another process holding the library's lock (flock(1)) until told to let go

@@ -249,14 +249,19 @@ package final class StoreTransaction {
         let entries = [StoredFile.Folder.recordings, .thumbnails].flatMap { folder in
             files.entries(in: folder).filter { folder != .recordings || $0.name != Array("Thumbnails".utf8) }.map { (folder, $0) }
         }
-        let writing = store.clipsBeingWritten(entries.compactMap { $0.1.file(in: $0.0) }, rows: Set(rows.map(\.0.id)))
+        let ids = Set(rows.map(\.0.id))
+        let writing = store.clipsBeingWritten(entries.compactMap { $0.1.file(in: $0.0) }, rows: ids)
         var kept: Set<RecordingID> = []
         for (folder, entry) in entries {
             guard let file = entry.file(in: folder), let name = StoredName(file), let size = entry.status.size else {
                 summary.untouched.append(folder.path + "/" + StoredFile.visible(entry.name))
                 continue
             }
-            if writing.contains(name.clip) { continue }
+            // A clip being saved (no row yet) is its writer's, every file of it. Of a clip with
+            // a row whose new media a trim or a clean-up is writing, only that file is: the rest
+            // goes with the row, or a repair would take it for a crash's leftover and register
+            // the deleted clip again.
+            if writing.contains(name.clip), !ids.contains(name.clip.id) || name.isWriting { continue }
             do {
                 do {
                     try files.remove(file)
