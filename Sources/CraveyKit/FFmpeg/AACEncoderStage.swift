@@ -11,10 +11,8 @@ final class AACEncoderStage {
     private let frame: Frame
     private let packet: Packet
     private var encodedSamples: Int64 = 0
-    /// Samples the resampler has given so far, and the most it may give: where the audio fed ends
-    /// (``finish()`` holds the resampler to it).
+    /// Samples the resampler has given so far.
     private var convertedSamples = 0
-    private var convertedLimit = Int.max
     /// For timed input: the first timestamp, in seconds, less the jumps skipped since.
     private var timeOrigin: Double?
     /// For timed input: where the next frame should start, in seconds from the first.
@@ -44,9 +42,10 @@ final class AACEncoderStage {
     /// container has an edit list.
     var primingSamples: Int64 { encoder.primingSamples }
 
-    /// Converts `count` samples per channel given as planes (nil drains the resampler) and encodes
-    /// every whole frame they complete.
-    private func push(_ planes: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int) throws(FFmpegError) {
+    /// Converts `count` samples per channel given as planes (nil drains the resampler), keeping
+    /// what the resampler gives up to `limit` samples in all, and encodes every whole frame they
+    /// complete.
+    private func push(_ planes: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int, limit: Int = .max) throws(FFmpegError) {
         let capacity = resampler.outputCapacity(forInput: count)
         guard capacity > 0 else { return }
         // Only the FIFO reads this frame, and it copies: its buffers serve every push, and are
@@ -56,7 +55,7 @@ final class AACEncoderStage {
             try converted.allocateAudio(samples: capacity, format: output)
         }
         let written = min(try resampler.convert(planes, count: count, into: converted.mutableAudioPlanes, capacity: capacity),
-                          convertedLimit - convertedSamples)
+                          limit - convertedSamples)
         if written > 0 { try fifo.write(converted, count: written) }
         convertedSamples += max(written, 0)
         try encodeWholeFrames(flushing: false)
@@ -109,14 +108,14 @@ final class AACEncoderStage {
     /// audio's end (``nextTime``) is left out, so the clip is as long as its source.
     func finish() throws(FFmpegError) {
         let end = Int((nextTime * Double(resampler.output.sampleRate)).rounded())
+        let limit = convertedSamples < end ? end : .max
         if convertedSamples < end {
-            convertedLimit = end
             let silence = try Frame.silence(samples: 1_024, format: resampler.input)
             for _ in 0..<8 where convertedSamples < end {
-                try push(silence.audioPlanes, count: silence.sampleCount)
+                try push(silence.audioPlanes, count: silence.sampleCount, limit: limit)
             }
         }
-        try push(nil, count: 0)
+        try push(nil, count: 0, limit: limit)
         try encodeWholeFrames(flushing: true)
         try encoder.encode(nil, into: muxer, stream: streamIndex, using: packet)
     }
