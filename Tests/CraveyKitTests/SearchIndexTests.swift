@@ -29,8 +29,8 @@ struct SearchIndexTests {
         let backup = temporaryFolder().appendingPathComponent("words.tar")
         let restoredURL = temporaryFolder().appendingPathComponent("restored")
         try await offPool {
-            _ = try library.backup(to: backup)
-            _ = try RecordingLibrary(at: restoredURL).restore(from: backup)
+            _ = try library.archive.backup(to: backup)
+            _ = try RecordingLibrary(at: restoredURL).archive.restore(from: backup)
         }
         let restored = try RecordingLibrary(at: restoredURL)
         let match = try #require(try restored.search("lighthouse").first)
@@ -43,7 +43,7 @@ struct SearchIndexTests {
         let (library, recording) = try await spokenLibrary()
         #expect(try library.search("lighthouse").first?.at == 0.25)
         let trimmed = try await library.trim(recording, from: 0.05, to: recording.duration)
-        let moved = try #require(library.transcript(of: trimmed))
+        let moved = try #require(library.transcripts.transcript(of: trimmed))
         #expect(moved.words.map(\.text) == Self.words.words.map(\.text) && abs(moved.words[1].start - 0.2) < 1e-9)
         #expect(try library.search("lighthouse").first?.at == 0.2)
         let report = try await library.examine()

@@ -24,7 +24,7 @@ struct TranscriptDoctorTests {
 
         let repaired = try await library.repair()
         #expect(repaired.repairs.contains { $0.contains("Cut the words of \"Pier\"") }, "\(repaired.repairs)")
-        #expect(library.transcript(of: clip)?.words == [words.words[0]])
+        #expect(library.transcripts.transcript(of: clip)?.words == [words.words[0]])
         #expect(try library.search("mar").isEmpty)
         #expect(try await library.examine().isHealthy)
     }

@@ -2,12 +2,13 @@ import Foundation
 
 /// The doctor: it examines a library (its rows and files agree, every clip's media decodes to
 /// its end, its words and word index are the clip's) and, asked to, repairs what it found. A
-/// capability reached from the door (``RecordingLibrary/examine()``, ``RecordingLibrary/repair(deletingUnplayable:)``),
-/// not a part of it: its steps are its own.
-struct LibraryDoctor {
-    typealias RepairReport = RecordingLibrary.RepairReport
+/// capability reached from the door (``RecordingLibrary/doctor``; the door's public
+/// ``RecordingLibrary/examine()`` and ``RecordingLibrary/repair(deletingUnplayable:)`` run it on a
+/// thread of their own), not a part of it: its steps are its own.
+package struct LibraryDoctor: Sendable {
+    package typealias RepairReport = RecordingLibrary.RepairReport
 
-    let library: RecordingLibrary
+    package let library: RecordingLibrary
     private var store: LibraryStore { library.store }
 
     /// Examines the library; with `repair`, fixes what it found. Blocking.
@@ -17,7 +18,7 @@ struct LibraryDoctor {
     /// yet begun, never as a file without its row. Files are then probed without the lock, and
     /// each repair is a transaction of its own that checks again what it changes: another
     /// process may have changed the library meanwhile, and the repair never undoes that.
-    func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
+    package func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
         guard let files = store.files else { return RepairReport() }
         var report = RepairReport()
         // A damaged database is reported and nothing else is done: rows read from it cannot be
@@ -374,14 +375,14 @@ struct LibraryDoctor {
             let (loudness, waveform) = (unmeasured.contains(row.id), unpictured.contains(row.id))
             do {
                 guard let recording = try library.recording(row.id) else { continue }
-                let measured = try library.measureSound(of: recording, loudness: loudness, waveform: waveform)
+                let measured = try library.analysis.measureSound(of: recording, loudness: loudness, waveform: waveform)
                 if let measurement = measured.loudness {
                     try store.write { tx in try tx.repository.updateLoudness(of: row.id, to: measurement) }
                     report.measuredLoudness += 1
                 }
                 if let picture = measured.waveform {
                     do {
-                        try library.keep(picture, of: recording)
+                        try library.analysis.keep(picture, of: recording)
                         report.measuredWaveforms += 1
                     } catch let error as CraveyError {
                         report.loudnessFailures.append("Could not keep the waveform of \"\(row.title)\" (\(row.id.description)): \(error.message)")
