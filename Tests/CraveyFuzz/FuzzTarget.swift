@@ -151,7 +151,7 @@ enum FuzzTarget: String, CaseIterable {
                 precondition(problems.isEmpty, "registered \(recording.id) with \(problems)")
             }
             let rows = try library.count()
-            precondition(rows == 1 || report.left.count == 1, "neither registered nor left: \(report)")
+            precondition(rows == 1 || report.findings(.notRepaired).count == 1, "neither registered nor left: \(report)")
         } catch let error as CraveyError {
             preconditionFailure("a repair threw on a copy: \(error.message)")
         } catch {

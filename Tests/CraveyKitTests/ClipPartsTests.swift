@@ -41,7 +41,7 @@ struct ClipPartsTests {
 
         // When doctor looks, the words are the clip's: only the person's file is reported
         let before = try await offPool { try library.doctor.examine(repair: false, deleteUnplayable: false) }
-        #expect(before.foreignFiles == [file.path + ".mine"] && before.orphanParts.isEmpty && before.problems.count == 1)
+        #expect(before.findings(.foreignFile).compactMap(\.path) == [file.path + ".mine"] && before.findings(.orphanPart).isEmpty && before.problems.count == 1)
 
         // When the library is backed up, the archive holds the words under their own name and
         // its manifest lists them with their size and checksum (tar and sha256sum as witnesses)
@@ -71,7 +71,7 @@ struct ClipPartsTests {
         #expect(restored == 2)
         #expect(try Data(contentsOf: copy.fileURL(file)) == words)
         #expect(!exists(copy.fileURL(try #require(second.file(Self.words)))))
-        #expect(restoredReport.isHealthy && restoredReport.foreignFiles.isEmpty && restoredReport.orphanParts.isEmpty)
+        #expect(restoredReport.isHealthy && restoredReport.findings(.foreignFile).isEmpty && restoredReport.findings(.orphanPart).isEmpty)
 
         // When the clip is deleted, its words go with it
         let afterDelete = try await offPool {
@@ -89,7 +89,7 @@ struct ClipPartsTests {
             _ = try library.doctor.examine(repair: true, deleteUnplayable: false)
             return orphan
         }
-        #expect(orphan.orphanParts == [gone.path] && orphan.foreignFiles == [file.path + ".mine"])
+        #expect(orphan.findings(.orphanPart).compactMap(\.path) == [gone.path] && orphan.findings(.foreignFile).compactMap(\.path) == [file.path + ".mine"])
         #expect(orphan.problems.contains("file of a clip that is gone: \(gone.path)"))
         #expect(!exists(library.fileURL(gone)) && exists(library.fileURL(file)))
         #expect(try Data(contentsOf: mine) == Data("mine".utf8))

@@ -104,7 +104,7 @@ struct LibraryTests {
             expectError(.notFound) { _ = try library.fileURL(of: row) }
         }
         let report = try library.doctor.examine(repair: true, deleteUnplayable: true)
-        #expect(Set(report.unsafePaths.map(\.id)) == Set(ids))
+        #expect(Set(report.findings(.unsafePath).compactMap(\.id)) == Set(ids))
         #expect(try library.count() == 0)
         #expect(try String(contentsOf: outside, encoding: .utf8) == "not yours")
         // And deleting such a row deletes the clip's own files only.
@@ -215,8 +215,8 @@ struct LibraryTests {
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: garbage.path)
 
         let report = try library.doctor.examine(repair: false, deleteUnplayable: false)
-        #expect(report.missingFiles.map(\.id) == [rows[0].id])
-        #expect(Set(report.orphanFiles.map(\.playable)) == [true, false])
+        #expect(report.findings(.missingFile).compactMap(\.id) == [rows[0].id])
+        #expect(Set(report.findings.filter { [.orphanFile, .unplayableFile].contains($0.kind) }.map { $0.kind == .orphanFile }) == [true, false])
         #expect(!report.isHealthy)
 
         let repaired = try library.doctor.examine(repair: true, deleteUnplayable: false)
@@ -266,7 +266,7 @@ struct LibraryTests {
         let marked = library.fileURL(media.renamed(".deleting-" + media.name))
         try FileManager.default.moveItem(at: library.fileURL(media), to: marked)
         let report = try library.doctor.examine(repair: true, deleteUnplayable: false)
-        #expect(report.interruptedDeletions.count == 1 && report.missingFiles.count == 1)
+        #expect(report.findings(.interruptedDeletion).count == 1 && report.findings(.missingFile).count == 1)
         #expect(!FileManager.default.fileExists(atPath: marked.path))
         #expect(try library.recording(recording.id) != nil, "the row stays: its file was restored")
         #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).isHealthy)

@@ -73,7 +73,7 @@ struct LoudnessStorageTests {
         let recording = try Importer.importFile(source, into: library.store, metadata: try RecordingMetadata(title: "Mute"))
         #expect(recording.loudness == nil)
         #expect(try library.recording(recording.id)?.loudness == nil)
-        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).missingLoudness.isEmpty)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).findings(.missingLoudness).isEmpty)
         #expect(try library.analysis.measureLoudness(of: recording) == nil)
     }
 
@@ -87,7 +87,7 @@ struct LoudnessStorageTests {
         // When doctor only looks
         let report = try library.doctor.examine(repair: false, deleteUnplayable: false)
         // Then it lists both, calls the library healthy, and measured nothing
-        #expect(Set(report.missingLoudness.map(\.id)) == Set(rows.map(\.id)))
+        #expect(Set(report.findings(.missingLoudness).compactMap(\.id)) == Set(rows.map(\.id)))
         #expect(report.isHealthy && report.measuredLoudness == 0)
         #expect(try library.recordings().allSatisfy { $0.loudness == nil })
 
@@ -97,7 +97,7 @@ struct LoudnessStorageTests {
         #expect(repaired.measuredLoudness == 2 && repaired.loudnessFailures.isEmpty)
         for row in try library.recordings() { await expectClose(row.loudness, try witness(row, in: library)) }
         let after = try library.doctor.examine(repair: false, deleteUnplayable: false)
-        #expect(after.missingLoudness.isEmpty && after.isHealthy)
+        #expect(after.findings(.missingLoudness).isEmpty && after.isHealthy)
     }
 
     @Test("--repair says which clip it could not measure, and goes on with the others")

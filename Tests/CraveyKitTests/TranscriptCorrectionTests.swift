@@ -66,7 +66,7 @@ struct TranscriptCorrectionTests {
 
         // doctor says it, and a repair takes it
         let report = try await library.examine()
-        #expect(!report.isHealthy && report.interruptedWrites == [copy.path], "\(report.problems)")
+        #expect(!report.isHealthy && report.findings(.interruptedWrite).compactMap(\.path) == [copy.path], "\(report.problems)")
         // A new edit is given the words as they are, not what the copy holds
         let given = Locked<String>("")
         _ = try await offPool {
@@ -94,7 +94,7 @@ struct TranscriptCorrectionTests {
                 try library.transcripts.correct(clip) { file in
                     if renaming { try Data("Fog lifts.\nBells chime.\n".utf8).write(to: file, options: .atomic) }
                     let report = try library.doctor.examine(repair: true, deleteUnplayable: false)
-                    seen.withLock { $0 = (report.interruptedWrites.isEmpty, library.store.status(of: copy)) }
+                    seen.withLock { $0 = (report.findings(.interruptedWrite).isEmpty, library.store.status(of: copy)) }
                     return renaming
                 }
             }

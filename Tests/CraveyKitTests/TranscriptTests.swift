@@ -140,7 +140,7 @@ struct TranscriptTests {
         try library.store.write { tx in _ = try tx.store(words.data, as: .transcript, of: ClipFiles(recording)) }
         #expect(library.transcripts.transcript(of: recording) == words)
         let report = try await library.examine()
-        #expect(report.isHealthy && report.foreignFiles.isEmpty && report.orphanParts.isEmpty)
+        #expect(report.isHealthy && report.findings(.foreignFile).isEmpty && report.findings(.orphanPart).isEmpty)
 
         let cleanup = try await library.shaping.cleanNoise(of: recording)
         _ = try await library.shaping.keep(cleanup)

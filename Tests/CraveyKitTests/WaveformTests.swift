@@ -131,8 +131,8 @@ struct WaveformTests {
         // When doctor looks
         let report = try library.doctor.examine(repair: false, deleteUnplayable: false)
         // Then it lists the three clips, and the two files as problems; nothing is made yet
-        #expect(Set(report.missingWaveforms.map(\.id)) == Set(rows.map(\.id)) && report.unmeasuredWaveforms == 3)
-        #expect(report.orphanWaveforms == [gone] && report.foreignFiles.contains { $0.hasSuffix(".peaks.dat.mine") })
+        #expect(Set(report.findings(.missingWaveform).compactMap(\.id)) == Set(rows.map(\.id)) && report.unmeasuredWaveforms == 3)
+        #expect(report.findings(.orphanWaveform).compactMap(\.path) == [gone] && report.findings(.foreignFile).compactMap(\.path).contains { $0.hasSuffix(".peaks.dat.mine") })
         #expect(report.problems.contains("waveform of a clip that is gone: \(gone)"))
         #expect(rows.allSatisfy { library.analysis.storedWaveform(of: $0) == nil })
 
@@ -148,7 +148,7 @@ struct WaveformTests {
         #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(gone).path))
         #expect(try Data(contentsOf: foreign) == Data("mine".utf8))
         let after = try library.doctor.examine(repair: false, deleteUnplayable: false)
-        #expect(after.missingWaveforms.isEmpty && after.orphanWaveforms.isEmpty)
+        #expect(after.findings(.missingWaveform).isEmpty && after.findings(.orphanWaveform).isEmpty)
     }
 
     @Test("a recording cut off by a power cut before its first sound, its waveform already written: one repair removes both, and doctor then finds nothing")
@@ -187,7 +187,7 @@ struct WaveformTests {
         #expect(try await library.analysis.waveform(of: video) == nil)
         #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(
             ClipFiles(id: video.id, type: .video).file(.waveform)!.path).path))
-        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).missingWaveforms.isEmpty)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).findings(.missingWaveform).isEmpty)
     }
 
     @Test("delete takes the waveform with the clip (and puts it back when the deletion fails); delete-all leaves none")
