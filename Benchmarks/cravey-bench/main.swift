@@ -100,7 +100,7 @@ case (4, "propose"), (5, "propose"):
     var proposal: TrimProposal?
     for _ in 0..<count {
         times.append(seconds(ContinuousClock().measure {
-            proposal = library.storedWaveform(of: recording)?.proposedTrim(duration: recording.duration)
+            proposal = library.analysis.storedWaveform(of: recording)?.proposedTrim(duration: recording.duration)
         }))
     }
     print("{\"runs\": \(count), \"fastest\": \(times.min() ?? 0), \"start\": \(proposal?.start ?? -1), \"end\": \(proposal?.end ?? -1)}")

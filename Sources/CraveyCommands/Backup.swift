@@ -46,7 +46,7 @@ struct Backup: ParsableCommand {
         let library = try options.open()
         let passphrase = encrypted ? try PassphraseInput(descriptor: passphraseFd).read(confirming: true) : nil
         let meter = PercentLine(encrypted ? "Encrypting" : "Backing up")
-        let summary = try library.backup(to: URL(fileURLWithPath: output), replacing: force, encryptingWith: passphrase,
+        let summary = try library.archive.backup(to: URL(fileURLWithPath: output), replacing: force, encryptingWith: passphrase,
                                          progress: meter.show)
         meter.clear()
         if json { return try Terminal.printJSON(summary) }

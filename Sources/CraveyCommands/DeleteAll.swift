@@ -20,7 +20,7 @@ struct DeleteAll: ParsableCommand {
         let library = try options.open()
         let count = try library.count()
         guard try Terminal.confirm("Delete all \(count) recordings? This cannot be undone.", yes: yes) else { return }
-        let summary = try library.deleteAll()
+        let summary = try library.storage.deleteAll()
         if json { return try Terminal.printJSON(summary) }
         Terminal.diagnostic("Deleted \(summary.recordings) recordings (\(summary.files) files, \(ByteCount.text(summary.bytes))).")
         if !summary.untouched.isEmpty {

@@ -2,7 +2,7 @@ import ArgumentParser
 import CraveyCore
 import Foundation
 
-extension RecordingLibrary.ExportFormat: ExpressibleByArgument {}
+extension LibraryArchive.ExportFormat: ExpressibleByArgument {}
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +23,7 @@ struct Export: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @Option(help: "csv (RFC 4180: a header line, then a line per recording) or json (one object: {\"exportDate\", \"recordings\": [...], \"version\": 1}).")
-    var format: RecordingLibrary.ExportFormat
+    var format: LibraryArchive.ExportFormat
     @Flag(help: "CSV: write cells starting with = + - @ tab or CR verbatim, without the leading apostrophe that keeps a spreadsheet from running them as formulas. For scripts.")
     var raw = false
     @Option(help: ArgumentHelp("Write to this new file (mode 0600) instead of stdout. Never a place inside the library.", valueName: "path")) var output: String?
@@ -33,10 +33,10 @@ struct Export: ParsableCommand {
     func run() throws {
         let library = try options.open()
         if let output {
-            try library.export(format, raw: raw, tagged: tag, to: URL(fileURLWithPath: output), replacing: force)
+            try library.archive.export(format, raw: raw, tagged: tag, to: URL(fileURLWithPath: output), replacing: force)
             Terminal.diagnostic("Exported to \(output).")
         } else {
-            try Terminal.write(try library.export(format, raw: raw, tagged: tag))
+            try Terminal.write(try library.archive.export(format, raw: raw, tagged: tag))
         }
     }
 }

@@ -31,7 +31,7 @@ struct Info: ParsableCommand {
         let notMade: String = recording.type == .audio
             ? "not made yet (`cravey waveform` makes it, as does `cravey doctor --repair`)"
             : "not made (none if the clip has no sound; otherwise `cravey waveform` makes it, as does `cravey doctor --repair`)"
-        let sparkline: String? = library.storedWaveform(of: recording).map { $0.sparkline(width: Self.sparklineWidth) }
+        let sparkline: String? = library.analysis.storedWaveform(of: recording).map { $0.sparkline(width: Self.sparklineWidth) }
         let thumbnail: [(String, String)] = recording.thumbnailPath.map {
             [("Thumbnail", Format.visible(library.url.appendingPathComponent($0).path))]
         } ?? []

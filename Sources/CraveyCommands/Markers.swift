@@ -39,8 +39,8 @@ struct Markers: ParsableCommand {
     func run() throws {
         let (library, recording) = try target.open()
         var changed = recording
-        if let add { changed = try library.addMarker(to: recording.id, at: add.seconds, label: label) }
-        if let remove { changed = try library.removeMarker(remove, of: recording.id) }
+        if let add { changed = try library.markers.add(to: recording.id, at: add.seconds, label: label) }
+        if let remove { changed = try library.markers.remove(remove, of: recording.id) }
         if json { return try Terminal.printJSON(changed.markers) }
         if add != nil || remove != nil {
             let count = changed.markers.count

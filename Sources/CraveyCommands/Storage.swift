@@ -8,7 +8,7 @@ struct Storage: ParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
 
     func run() throws {
-        try Terminal.print(try options.open().storageReport(), json: json) { report in
+        try Terminal.print(try options.open().storage.report(), json: json) { report in
             var lines = ["\(report.recordings) recording\(report.recordings == 1 ? "" : "s"), \(report.totalSize) (\(report.totalBytes) bytes)"]
             lines += report.byType.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
             lines += report.byPurpose.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }

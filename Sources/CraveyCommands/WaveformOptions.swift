@@ -70,7 +70,7 @@ package struct WaveformOptions: ParsableCommand {
             }
             return try Terminal.write(data)
         }
-        try library.writeOutside(to: URL(fileURLWithPath: output), doing: "write the waveform to", replacing: force) { try $0.write(data) }
+        try library.archive.writeOutside(to: URL(fileURLWithPath: output), doing: "write the waveform to", replacing: force) { try $0.write(data) }
         Terminal.diagnostic("Wrote the waveform of \"\(Format.visible(recording.title))\" to \(output).")
     }
 }
@@ -86,7 +86,7 @@ struct WaveformCommand: ParsableCommand {
     func run() throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
-        guard let waveform = library.storedWaveform(of: recording) else { throw CommandRoute.HandOff() }
+        guard let waveform = library.analysis.storedWaveform(of: recording) else { throw CommandRoute.HandOff() }
         try command.write(waveform, of: recording, in: library)
     }
 }

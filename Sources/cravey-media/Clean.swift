@@ -29,16 +29,16 @@ struct Clean: AsyncParsableCommand {
         if !command.dryRun, !command.yes, isatty(0) != 1 {
             throw CraveyError(.invalidInput, "Refusing to clean without confirmation: stdin is not a terminal. Add --yes to keep the cleaned clip, or --dry-run to see the figures only.")
         }
-        let hadWords = library.transcript(of: recording) != nil
+        let hadWords = library.transcripts.transcript(of: recording) != nil
         Terminal.diagnostic("Cleaning \"\(Format.visible(recording.title))\"...")
-        let cleanup = try await library.cleanNoise(of: recording, asked: library.version(of: recording))
+        let cleanup = try await library.shaping.cleanNoise(of: recording, asked: library.version(of: recording))
         Terminal.diagnostic(CleanListening.figures(cleanup))
         var kept: Recording?
         if command.dryRun {
-            library.discard(cleanup)
+            library.shaping.discard(cleanup)
             Terminal.diagnostic("Nothing was changed (--dry-run).")
         } else if command.yes {
-            kept = try await library.keep(cleanup)
+            kept = try await library.shaping.keep(cleanup)
             Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept!.title))\".")
         } else {
             kept = try await CleanListening(library: library, cleanup: cleanup, sink: command.device).decide()

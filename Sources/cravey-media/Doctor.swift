@@ -26,8 +26,8 @@ struct Doctor: AsyncParsableCommand {
     func describe(_ report: RecordingLibrary.RepairReport, repaired: Bool) -> String {
         var lines = report.problems
         if lines.isEmpty { lines.append("The library is healthy.") }
-        if !repaired, !report.missingCopies.isEmpty {
-            let count = report.missingCopies.count
+        if !repaired, !report.findings(.missingCopy).isEmpty {
+            let count = report.findings(.missingCopy).count
             lines.append("own copies not kept yet: \(count) recording\(count == 1 ? "" : "s") (made before clips kept one); `cravey doctor --repair` writes \(count == 1 ? "it" : "them"), so that a damaged database costs none of their words.")
         }
         if !repaired, report.unmeasuredLoudness > 0 {
@@ -52,10 +52,10 @@ struct Doctor: AsyncParsableCommand {
         } else if report.databaseIsDamaged {
             let database = command.options.libraryURL.appendingPathComponent("library.sqlite").path
             lines.append(Messages.words(for: .moveDamagedDatabase(database)))
-        } else if report.problems.count > report.damagedMedia.count {
+        } else if report.problems.count > report.findings(.damagedMedia).count {
             lines.append("Run `cravey doctor --repair` to fix these.")
         }
-        if !report.damagedMedia.isEmpty {
+        if !report.findings(.damagedMedia).isEmpty {
             lines.append("Damaged media is not repaired: what decodes still plays; `cravey delete` the clip, then `cravey restore` a backup that holds it whole, brings it back.")
         }
         // Titles and paths come from stored rows and file names: no control character reaches the terminal.

@@ -16,7 +16,7 @@ struct Import: AsyncParsableCommand {
         let source = URL(fileURLWithPath: command.file)
         // No --title: the file's name tells the clip apart; `--title ""` asks for the automatic one.
         if command.metadata.title == nil {
-            metadata.title = RecordingLibrary.title(forFileAt: source)
+            metadata.title = RecordingMetadata.title(forFileAt: source)
         }
         let library = try command.options.open(creating: true)
         // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. A clip saved

@@ -17,11 +17,11 @@ struct Restore: ParsableCommand {
         let meter = PercentLine("Restoring")
         // Checked whole first: a backup that cannot be restored makes no library, and is read
         // (and its passphrase asked for) once for both.
-        let checked = try RecordingLibrary.checkBackup(at: backup, for: options.libraryURL, passphrase: {
+        let checked = try LibraryArchive.checkBackup(at: backup, for: options.libraryURL, passphrase: {
             try PassphraseInput(descriptor: passphraseFd).read(confirming: false)
         }, progress: meter.show)
         if !library.store.isStored { library = try options.open(creating: true) }
-        let summary = try library.restore(checked, progress: meter.show)
+        let summary = try library.archive.restore(checked, progress: meter.show)
         meter.clear()
         if json { return try Terminal.printJSON(summary) }
         var line = "Restored \(summary.restored.count) clip\(summary.restored.count == 1 ? "" : "s")"

@@ -15,10 +15,10 @@ struct Thumbnail: AsyncParsableCommand {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
         if let output = command.output {
-            try await library.writeThumbnail(of: recording, at: command.at, to: URL(fileURLWithPath: output), replacing: command.force)
+            try await library.analysis.writeThumbnail(of: recording, at: command.at, to: URL(fileURLWithPath: output), replacing: command.force)
             Terminal.diagnostic("Wrote the thumbnail of \"\(Format.visible(recording.title))\" to \(output).")
         } else {
-            let updated = try await library.makeThumbnail(of: recording, at: command.at)
+            let updated = try await library.analysis.makeThumbnail(of: recording, at: command.at)
             Terminal.diagnostic("Made the thumbnail of \"\(Format.visible(updated.title))\" again.")
             try Terminal.print(updated, json: command.json) { $0.thumbnailPath ?? "" }
         }

@@ -20,7 +20,7 @@ struct Transcribe: AsyncParsableCommand {
         if let id = command.id {
             clips = [try library.recording(matching: id)]
         } else {
-            clips = try library.recordings(sortedBy: .recent).filter { library.transcript(of: $0) == nil }
+            clips = try library.recordings(sortedBy: .recent).filter { library.transcripts.transcript(of: $0) == nil }
         }
         for (index, recording) in clips.enumerated() {
             let name = "\"\(Format.visible(recording.title))\""
@@ -33,7 +33,7 @@ struct Transcribe: AsyncParsableCommand {
             progress(0)
             let transcript: Transcript
             do {
-                transcript = try await library.transcribe(recording, with: transcriber, language: Settings.current.transcriptionLanguage, progress: progress)
+                transcript = try await library.transcripts.transcribe(recording, with: transcriber, language: Settings.current.transcriptionLanguage, progress: progress)
             } catch let error as CraveyError where command.all && error.kind == .invalidInput {
                 if Terminal.canRedraw { Terminal.diagnostic("\r\u{1B}[K", terminator: "") }
                 Terminal.diagnostic("Skipped \(name): it has no sound (no audio, or only silence).")

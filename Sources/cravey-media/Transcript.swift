@@ -14,7 +14,7 @@ struct TranscriptMedia: AsyncParsableCommand {
     func run() async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
-        guard let transcript = library.transcript(of: recording) else {
+        guard let transcript = library.transcripts.transcript(of: recording) else {
             // Without the transcriber, how to add it (69); with it, how to make this one (66).
             _ = try Transcriber.installed()
             throw CraveyError(.notFound, "\"\(recording.title)\" has no transcript yet.", advice: .transcribe(String(recording.id.description.prefix(8))))
@@ -33,7 +33,7 @@ struct TranscriptMedia: AsyncParsableCommand {
         let title = Format.visible(recording.title)
         // On a thread of its own: the person may keep the editor open for as long as they like.
         let corrected = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
-            try library.correctTranscript(of: recording, edit: Self.edit)
+            try library.transcripts.correct(recording, edit: Self.edit)
         }
         guard let corrected else { return Terminal.diagnostic("The words of \"\(title)\" were left as they were.") }
         let count = corrected.words.count

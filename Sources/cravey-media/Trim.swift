@@ -30,7 +30,7 @@ struct Trim: AsyncParsableCommand {
         let asked = library.version(of: recording)
         var proposal: TrimProposal?
         if command.auto {
-            proposal = try await library.proposedTrim(of: recording)
+            proposal = try await library.shaping.proposedTrim(of: recording)
             guard proposal != nil else {
                 throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound above its own noise: --auto finds nothing to keep.")
             }
@@ -52,7 +52,7 @@ struct Trim: AsyncParsableCommand {
         }
         guard try Terminal.confirm("Cut \"\(Format.visible(recording.title))\"? The cut parts cannot be recovered.", yes: command.yes,
                                    action: "cut", declined: "Nothing was cut.") else { return }
-        let trimmed = try await library.trim(recording, from: start, to: end, asked: asked)
+        let trimmed = try await library.shaping.trim(recording, from: start, to: end, asked: asked)
         Terminal.diagnostic("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(recording.duration)) -> \(ClipTime.text(trimmed.duration)).")
         try Terminal.print(trimmed, json: command.json) { $0.id.description }
     }

@@ -15,7 +15,7 @@ struct WaveformMedia: AsyncParsableCommand {
     func run() async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
-        guard let waveform = try await library.waveform(of: recording) else {
+        guard let waveform = try await library.analysis.waveform(of: recording) else {
             throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound, so it has no waveform.")
         }
         try command.write(waveform, of: recording, in: library)

@@ -17,7 +17,7 @@ struct DamagedDatabaseTests {
                 words.purpose = [.motivational, .craving, .milestone][index]
             }
             for _ in 0...index { try library.countPlay(of: recording, secondsListened: 0.5, completed: true) }
-            try library.addMarker(to: recording.id, at: 0.125 * Double(index + 1), label: index == 0 ? nil : "Mark \(index)")
+            try library.markers.add(to: recording.id, at: 0.125 * Double(index + 1), label: index == 0 ? nil : "Mark \(index)")
             _ = try library.tag(recording.id, adding: index == 1 ? ["calm", "sister"] : ["calm"])
             if index == 2 { _ = try library.pin(recording.id, slot: 2) }
         }

@@ -45,7 +45,7 @@ struct HangUpTests {
         #expect(recordings.count == 1, "exit \(terminal.process.terminationStatus)")
         #expect(recordings.first?.title == "Said at night" && recordings.first?.purpose == .craving)
         #expect((recordings.first?.duration ?? 0) >= 1)
-        #expect(try opened.examine(repair: false, deleteUnplayable: false).isHealthy)
+        #expect(try opened.doctor.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("closing the terminal during a play counts the play, not completed")

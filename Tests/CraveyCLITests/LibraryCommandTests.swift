@@ -43,7 +43,7 @@ struct LibraryCommandTests {
         let deleted = try await Cravey.run(["delete", id, "--yes", "--library", path])
         #expect(deleted.status == 0, "\(deleted.error)")
         #expect(try library.count() == 0)
-        #expect(try library.storageReport().totalBytes == 0)
+        #expect(try library.storage.report().totalBytes == 0)
 
         let unknown = try await Cravey.run(["delete", id, "--yes", "--library", path])
         #expect(unknown.status == 66)
@@ -254,9 +254,9 @@ struct LibraryCommandTests {
         #expect(try String(contentsOf: output, encoding: .utf8).components(separatedBy: "\r\n").count == 5)
 
         let storage = try await Cravey.run(["storage", "--json", "--library", path])
-        let report = try JSONDecoder().decode(RecordingLibrary.StorageReport.self, from: Data(storage.output.utf8))
+        let report = try JSONDecoder().decode(LibraryStorage.Report.self, from: Data(storage.output.utf8))
         #expect(report.recordings == 3 && report.byType["audio"] == 3 && report.byPurpose["none"] == 3)
-        #expect(report.totalBytes == (try library.storageReport().totalBytes) && report.totalBytes > 0)
+        #expect(report.totalBytes == (try library.storage.report().totalBytes) && report.totalBytes > 0)
 
         let noDirectory = try await Cravey.run(["export", "--format", "json", "--output", "/nonexistent/dir/x.json", "--library", path])
         #expect(noDirectory.status == 73)
@@ -315,7 +315,7 @@ struct LibraryCommandTests {
         #expect(try library.count() == 5)
         let deleted = try await Cravey.run(["delete-all", "--yes", "--json", "--library", path])
         #expect(deleted.status == 0, "\(deleted.error)")
-        #expect(try library.count() == 0 && library.storageReport().totalBytes == 0)
+        #expect(try library.count() == 0 && library.storage.report().totalBytes == 0)
         let doctor = try await Cravey.run(["doctor", "--library", path])
         #expect(doctor.status == 0 && doctor.output.contains("healthy"))
     }

@@ -53,7 +53,7 @@ struct NoNetworkSocketTests {
         let (edited, sockets) = try await traced(["transcript", clip.id.description, "--edit", "--library", library.url.path],
                                                  environment: ["EDITOR": editor.path, "VISUAL": ""])
         #expect(edited.status == 0 && edited.error.contains("Corrected the words of \"Harbour\""), "\(edited.error)")
-        #expect(library.transcript(of: clip)?.words.map(\.text) == ["Good", "evening."])
+        #expect(library.transcripts.transcript(of: clip)?.words.map(\.text) == ["Good", "evening."])
         expectNoNetwork(sockets, edited.error, "transcript --edit")
     }
 

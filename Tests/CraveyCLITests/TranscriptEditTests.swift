@@ -51,12 +51,12 @@ struct TranscriptEditTests {
         let shown = try String(contentsOfFile: given + ".seen", encoding: .utf8)
         try FileManager.default.removeItem(atPath: given + ".seen")
         #expect(shown == "Good morning.\nSeven ships at came in before midnight.\n")
-        let words = try #require(library.transcript(of: clip)).words
+        let words = try #require(library.transcripts.transcript(of: clip)).words
         #expect(Array(words.prefix(2)) == Array(Self.heard.words.prefix(2)))
         #expect(words.dropFirst(2).map(\.text) == ["Seven", "ships", "at", "came", "in", "before", "midnight."])
         #expect(words[2].start == 3.0 && abs(words.last!.end - 5.2) < 1e-9)
         #expect(zip(words.dropFirst(2), words.dropFirst(3)).allSatisfy { abs($0.end - $1.start) < 1e-9 && $0.end > $0.start })
-        #expect(library.transcript(of: clip)?.language == "en")
+        #expect(library.transcripts.transcript(of: clip)?.language == "en")
     }
 
     @Test("an editor that fails, a file left empty or unchanged, lines that are not one a sentence or a file too large (64), and words changed meanwhile (75) change nothing and leave no file")

@@ -47,7 +47,7 @@ struct TrimCommandTests {
         _ = try RecordingLibrary(at: library).countPlay(of: before, secondsListened: 5.5, completed: true)
         let originalFile = temporaryFolder().appendingPathComponent("original.m4a")
         try FileManager.default.copyItem(at: try media(id), to: originalFile)
-        let originalPeaks = try #require(try RecordingLibrary(at: library).storedWaveform(of: before))
+        let originalPeaks = try #require(try RecordingLibrary(at: library).analysis.storedWaveform(of: before))
 
         // When --auto is asked what it would cut, then cuts
         let dry = try await Cravey.run(["trim", id, "--auto", "--dry-run", "--json", "--library", library.path])
@@ -79,7 +79,7 @@ struct TrimCommandTests {
         #expect(after.playCount == 1 && plays.count == 1)
         // Its waveform is the kept part's (the peaks of whole 10 ms the original had there), its
         // loudness ffmpeg's of the new file
-        let peaks = try #require(try RecordingLibrary(at: library).storedWaveform(of: before))
+        let peaks = try #require(try RecordingLibrary(at: library).analysis.storedWaveform(of: before))
         let offset = first / 480
         #expect(first % 480 == 0 && abs(peaks.peaks.count - count / 480) <= 1)
         #expect(Array(peaks.peaks.dropLast()) == Array(originalPeaks.peaks[offset..<offset + peaks.peaks.count - 1]))
@@ -262,7 +262,7 @@ struct TrimCommandTests {
         guard rows.count == 1 else { return rows.isEmpty ? "lost" : "two clips" }
         guard let row = try library.recording(id), row.title == "Step" else { return "inconsistent: not the clip" }
         guard let copy = library.store.record(of: ClipFiles(row)) else { return "inconsistent: no copy" }
-        guard let peaks = library.storedWaveform(of: row) else { return "inconsistent: no waveform" }
+        guard let peaks = library.analysis.storedWaveform(of: row) else { return "inconsistent: no waveform" }
         let media = folder.appendingPathComponent(row.filePath)
         let size = Int64((try? Data(contentsOf: media))?.count ?? -1)
         let probed = try await Witness.ffprobe(media).duration

@@ -362,7 +362,7 @@ struct TrustNothingTests {
         #expect(restore.status == 0, "\(restore.error)")
         let restored = try RecordingLibrary(at: into, creating: false)
         let back = try #require(try restored.recording(clip.id))
-        let transcript = try #require(restored.transcript(of: back))
+        let transcript = try #require(restored.transcripts.transcript(of: back))
         #expect(transcript.words.map(\.text) == ["Ahoy", "there."] && transcript.words.last?.end == clip.duration)
     }
 

@@ -91,7 +91,7 @@ struct WaveformCommandTests {
         let made = try await Cravey.run(arguments)
         #expect(made.status == 0, "\(made.error)")
         let row = try #require(try fixture.recording(id))
-        let kept = try #require(fixture.storedWaveform(of: row))
+        let kept = try #require(fixture.analysis.storedWaveform(of: row))
         #expect(made.output == String(decoding: kept.audiowaveformJSON(), as: UTF8.self) + "\n")
 
         // And from then on cravey alone writes it

@@ -56,13 +56,13 @@ final class AtomicWriteTests: Sendable {
         let url = folder.appendingPathComponent("export.csv")
 
         // When exporting to a file and to a folder that does not exist
-        try library.export(.csv, to: url)
+        try library.archive.export(.csv, to: url)
         let missing = try #require(throws: CraveyError.self) {
-            try library.export(.csv, to: folder.appendingPathComponent("no/such/export.csv"))
+            try library.archive.export(.csv, to: folder.appendingPathComponent("no/such/export.csv"))
         }
 
         // Then the file matches the bytes, and the failure keeps its errno
-        #expect(try Data(contentsOf: url) == library.export(.csv))
+        #expect(try Data(contentsOf: url) == library.archive.export(.csv))
         #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int == 0o600)
         #expect(missing.kind == .cannotWrite && missing.underlying as? Errno == .noSuchFileOrDirectory)
     }

@@ -196,7 +196,7 @@ final class ClipSearchTests: Sendable {
         #expect(try library.search("plain").count == 30 && library.search("morning").count == 1)
 
         // And delete-all leaves none of anyone's
-        _ = try library.deleteAll()
+        _ = try library.storage.deleteAll()
         for word in ["plain", "ordinary", "keep"] {
             #expect(holders(of: word, in: library).isEmpty, "\(word) is still in \(holders(of: word, in: library))")
         }

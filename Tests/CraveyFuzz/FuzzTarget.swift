@@ -81,7 +81,7 @@ enum FuzzTarget: String, CaseIterable {
 
     static func importFile(_ url: URL) {
         do {
-            let recording = try library.importNow(at: url, metadata: RecordingMetadata(title: "Fuzz"))
+            let recording = try Importer.importFile(url, into: library.store, metadata: RecordingMetadata(title: "Fuzz"))
             precondition(recording.duration.isFinite && recording.duration >= 0, "stored duration \(recording.duration)")
             let rows = try library.count()
             precondition(rows == 1, "one import, \(rows) rows")
@@ -105,7 +105,7 @@ enum FuzzTarget: String, CaseIterable {
         defer { try? FileManager.default.removeItem(at: folder) }
         guard let library = try? RecordingLibrary(at: folder) else { preconditionFailure("cannot make a library in \(folder.path)") }
         do {
-            let summary = try library.restore(from: url)
+            let summary = try library.archive.restore(from: url)
             for recording in try library.recordings() {
                 let plays = try library.plays(of: recording.id)
                 precondition(recording.problems(plays: plays).isEmpty, "restored \(recording.id): \(recording.problems(plays: plays))")
@@ -144,14 +144,14 @@ enum FuzzTarget: String, CaseIterable {
             let library = try RecordingLibrary(at: folder)
             try FileManager.default.copyItem(at: tone, to: library.url.appendingPathComponent(orphan.media().path))
             try bytes.write(to: library.url.appendingPathComponent(orphan.file(.copy)!.path))
-            let report = try library.examine(repair: true, deleteUnplayable: false)
+            let report = try library.doctor.examine(repair: true, deleteUnplayable: false)
             for recording in try library.recordings() {
                 let plays = try library.plays(of: recording.id)
                 let problems = recording.problems(plays: plays)
                 precondition(problems.isEmpty, "registered \(recording.id) with \(problems)")
             }
             let rows = try library.count()
-            precondition(rows == 1 || report.left.count == 1, "neither registered nor left: \(report)")
+            precondition(rows == 1 || report.findings(.notRepaired).count == 1, "neither registered nor left: \(report)")
         } catch let error as CraveyError {
             preconditionFailure("a repair threw on a copy: \(error.message)")
         } catch {
@@ -198,9 +198,9 @@ enum FuzzTarget: String, CaseIterable {
         // a formula inert, unless raw).
         let recording = Recording(type: .audio, title: text, notes: text, duration: 1, filePath: "Recordings/x.m4a", fileSize: 1)
         for raw in [false, true] {
-            let rows = parseCSV(RecordingLibrary.csv([recording], raw: raw))
-            let expected = raw ? text : RecordingLibrary.inert(text)
-            precondition(rows.count == 2 && rows[1].count == RecordingLibrary.exportColumns.count,
+            let rows = parseCSV(RecordingCSV.text([recording], raw: raw))
+            let expected = raw ? text : RecordingCSV.inert(text)
+            precondition(rows.count == 2 && rows[1].count == RecordingCSV.columns.count,
                          "the CSV of \(text.debugDescription) has \(rows.count) rows: \(rows)")
             precondition(rows[1][2] == expected && rows[1][3] == expected,
                          "\(text.debugDescription) came back as \(rows[1][2].debugDescription)")

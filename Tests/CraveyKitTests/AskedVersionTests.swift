@@ -39,10 +39,10 @@ struct AskedVersionTests {
 
         // Then each change asked about the clip as it was is refused, and nothing changes
         var refusals: [CraveyError?] = []
-        refusals.append(await #expect(throws: CraveyError.self) { _ = try await library.trim(recording, from: 1, to: 2, asked: asked) })
+        refusals.append(await #expect(throws: CraveyError.self) { _ = try await library.shaping.trim(recording, from: 1, to: 2, asked: asked) })
         refusals.append(#expect(throws: CraveyError.self) { try library.delete(recording.id, asked: asked) })
         refusals.append(#expect(throws: CraveyError.self) { try library.edit(recording.id, asked: asked) { $0.title = "Renamed" } })
-        refusals.append(await #expect(throws: CraveyError.self) { _ = try await library.cleanNoise(of: recording, asked: asked) })
+        refusals.append(await #expect(throws: CraveyError.self) { _ = try await library.shaping.cleanNoise(of: recording, asked: asked) })
         for refusal in refusals {
             #expect(refusal?.kind == .busy && refusal?.message.contains("changed by another cravey") == true, "\(String(describing: refusal))")
         }
@@ -58,13 +58,13 @@ struct AskedVersionTests {
     @Test("a clean-up waiting to be kept: another process's trim is refused (the clip's writing name is held), its edit goes through, and the keep is then refused as busy")
     func keepAfterEdit() async throws {
         let (library, recording) = try await libraryWithClip()
-        let cleanup = try await library.cleanNoise(of: recording, asked: library.version(of: recording))
+        let cleanup = try await library.shaping.cleanNoise(of: recording, asked: library.version(of: recording))
         let other = try RecordingLibrary(at: library.url)
         let trim = await #expect(throws: CraveyError.self) { _ = try await other.trim(recording, from: 0.5, to: 3.5) }
         #expect(trim?.kind == .busy)
         _ = try other.edit(recording.id) { $0.title = "Renamed meanwhile" }
         let afterOther = try state(library, recording)
-        let refusal = await #expect(throws: CraveyError.self) { _ = try await library.keep(cleanup) }
+        let refusal = await #expect(throws: CraveyError.self) { _ = try await library.shaping.keep(cleanup) }
         #expect(refusal?.kind == .busy, "\(String(describing: refusal))")
         let now = try state(library, recording)
         #expect(now.0 == afterOther.0 && now.1 == afterOther.1)

@@ -75,7 +75,7 @@ struct ClipMarkersTests {
         // Given a 4 s clip marked before, at, inside, at the end of and after the part to keep
         let (library, recording) = try await libraryWithClip()
         for (seconds, label) in [(0.5, "cut before"), (1.0, "start"), (1.234, "inside"), (2.999, nil), (3.0, "end"), (3.5, "cut after")] as [(Double, String?)] {
-            try library.addMarker(to: recording.id, at: seconds, label: label)
+            try library.markers.add(to: recording.id, at: seconds, label: label)
         }
 
         // When it is trimmed to 1-3 s
@@ -92,9 +92,9 @@ struct ClipMarkersTests {
     @Test("a clean-up keeps the markers' times")
     func cleanKeepsMarkers() async throws {
         let (library, recording) = try await libraryWithClip()
-        try library.addMarker(to: recording.id, at: 2.5, label: "kept")
-        let cleanup = try await library.cleanNoise(of: try #require(try library.recording(recording.id)))
-        let cleaned = try await library.keep(cleanup)
+        try library.markers.add(to: recording.id, at: 2.5, label: "kept")
+        let cleanup = try await library.shaping.cleanNoise(of: try #require(try library.recording(recording.id)))
+        let cleaned = try await library.shaping.keep(cleanup)
         #expect(cleaned.markers == [marker(2500, "kept")])
         #expect(library.store.record(of: ClipFiles(cleaned))?.recording.markers == [marker(2500, "kept")])
     }
@@ -103,13 +103,13 @@ struct ClipMarkersTests {
     func addAndRemove() async throws {
         let library = try await Fixture.library(titles: ["Short"])
         let recording = try #require(try library.recordings().first)
-        try library.addMarker(to: recording.id, at: 0.3)
-        try library.addMarker(to: recording.id, at: 0.1, label: "  first  ")
-        let relabelled = try library.addMarker(to: recording.id, at: 0.3004, label: "second")
+        try library.markers.add(to: recording.id, at: 0.3)
+        try library.markers.add(to: recording.id, at: 0.1, label: "  first  ")
+        let relabelled = try library.markers.add(to: recording.id, at: 0.3004, label: "second")
         #expect(relabelled.markers == [marker(100, "first"), marker(300, "second")])
         // A marker again at the same millisecond without a label keeps the label it has
-        #expect(try library.addMarker(to: recording.id, at: 0.3).markers == [marker(100, "first"), marker(300, "second")])
-        let removed = try library.removeMarker(1, of: recording.id)
+        #expect(try library.markers.add(to: recording.id, at: 0.3).markers == [marker(100, "first"), marker(300, "second")])
+        let removed = try library.markers.remove(1, of: recording.id)
         #expect(removed.markers == [marker(300, "second")])
         let stored = try library.store.read { db in try String.fetchOne(db, sql: "SELECT markers FROM recording") }
         #expect(stored == "0.300 second")
@@ -119,31 +119,31 @@ struct ClipMarkersTests {
     func refusals() async throws {
         let library = try await Fixture.library(titles: ["Kept"])
         let recording = try #require(try library.recordings().first)
-        try library.addMarker(to: recording.id, at: 0.2, label: "fine")
+        try library.markers.add(to: recording.id, at: 0.2, label: "fine")
         let before = try library.recording(recording.id)
         for bad in ["bell\u{07}", "tab\there", "two\nlines", "\u{1B}[31mred", String(repeating: "x", count: 41), "c1\u{9B}"] {
             let refusal = #expect(throws: CraveyError.self, "\(bad.debugDescription)") {
-                try library.addMarker(to: recording.id, at: 0.1, label: bad)
+                try library.markers.add(to: recording.id, at: 0.1, label: bad)
             }
             #expect(refusal?.kind == .invalidInput)
         }
         for seconds in [0.6, -1, .infinity, .nan] {
-            #expect(throws: CraveyError.self, "\(seconds)") { try library.addMarker(to: recording.id, at: seconds) }
+            #expect(throws: CraveyError.self, "\(seconds)") { try library.markers.add(to: recording.id, at: seconds) }
         }
         for number in [0, 2, -1] {
-            #expect(throws: CraveyError.self, "\(number)") { try library.removeMarker(number, of: recording.id) }
+            #expect(throws: CraveyError.self, "\(number)") { try library.markers.remove(number, of: recording.id) }
         }
         #expect(try library.recording(recording.id) == before)
         // 40 characters, accents and spaces are a label
-        #expect(try library.addMarker(to: recording.id, at: 0.4, label: String(repeating: "é ", count: 20)).markers.count == 2)
+        #expect(try library.markers.add(to: recording.id, at: 0.4, label: String(repeating: "é ", count: 20)).markers.count == 2)
     }
 
     @Test("markers go into the clip's copy, its backup and its JSON, come back with a restore and from the copy alone; a record written before them reads as none")
     func markersTravel() async throws {
         let library = try await Fixture.library(titles: ["Marked"])
         let recording = try #require(try library.recordings().first)
-        try library.addMarker(to: recording.id, at: 0.125, label: "here")
-        try library.addMarker(to: recording.id, at: 0.25)
+        try library.markers.add(to: recording.id, at: 0.125, label: "here")
+        try library.markers.add(to: recording.id, at: 0.25)
         let expected = [marker(125, "here"), marker(250)]
         let stored = try #require(try library.recording(recording.id))
         let json = try #require(try JSONSerialization.jsonObject(with: RecordingJSON.encode(stored)) as? [String: Any])
@@ -154,8 +154,8 @@ struct ClipMarkersTests {
         let backup = temporaryFolder().appendingPathComponent("markers.tar")
         let restoredURL = temporaryFolder().appendingPathComponent("restored")
         try await offPool {
-            _ = try library.backup(to: backup)
-            _ = try RecordingLibrary(at: restoredURL).restore(from: backup)
+            _ = try library.archive.backup(to: backup)
+            _ = try RecordingLibrary(at: restoredURL).archive.restore(from: backup)
         }
         let restored = try RecordingLibrary(at: restoredURL)
         #expect(try restored.recording(recording.id)?.markers == expected)

@@ -40,8 +40,8 @@ struct ClipPartsTests {
         try Data("mine".utf8).write(to: mine)
 
         // When doctor looks, the words are the clip's: only the person's file is reported
-        let before = try await offPool { try library.examine(repair: false, deleteUnplayable: false) }
-        #expect(before.foreignFiles == [file.path + ".mine"] && before.orphanParts.isEmpty && before.problems.count == 1)
+        let before = try await offPool { try library.doctor.examine(repair: false, deleteUnplayable: false) }
+        #expect(before.findings(.foreignFile).compactMap(\.path) == [file.path + ".mine"] && before.findings(.orphanPart).isEmpty && before.problems.count == 1)
 
         // When the library is backed up, the archive holds the words under their own name and
         // its manifest lists them with their size and checksum (tar and sha256sum as witnesses)
@@ -50,7 +50,7 @@ struct ClipPartsTests {
         let inside = unpacked.appendingPathComponent("cravey-backup")
         let carried = inside.appendingPathComponent(file.path)
         let (backedUp, tar, digest) = try await offPool {
-            let summary = try library.backup(to: archive)
+            let summary = try library.archive.backup(to: archive)
             try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
             return (summary.clips, try runBlocking("tar", ["-xf", archive.path, "-C", unpacked.path]), try runBlocking("sha256sum", [carried.path]))
         }
@@ -65,18 +65,18 @@ struct ClipPartsTests {
         // clip that had them only, and doctor finds nothing wrong
         let (copy, restored, restoredReport) = try await offPool {
             let copy = try RecordingLibrary(at: temporaryLibrary())
-            let summary = try copy.restore(from: archive)
-            return (copy, summary.restored.count, try copy.examine(repair: false, deleteUnplayable: false))
+            let summary = try copy.archive.restore(from: archive)
+            return (copy, summary.restored.count, try copy.doctor.examine(repair: false, deleteUnplayable: false))
         }
         #expect(restored == 2)
         #expect(try Data(contentsOf: copy.fileURL(file)) == words)
         #expect(!exists(copy.fileURL(try #require(second.file(Self.words)))))
-        #expect(restoredReport.isHealthy && restoredReport.foreignFiles.isEmpty && restoredReport.orphanParts.isEmpty)
+        #expect(restoredReport.isHealthy && restoredReport.findings(.foreignFile).isEmpty && restoredReport.findings(.orphanPart).isEmpty)
 
         // When the clip is deleted, its words go with it
         let afterDelete = try await offPool {
             _ = try copy.delete(rows[0].id)
-            return try copy.examine(repair: false, deleteUnplayable: false)
+            return try copy.doctor.examine(repair: false, deleteUnplayable: false)
         }
         #expect(!exists(copy.fileURL(file)) && afterDelete.isHealthy)
 
@@ -85,17 +85,17 @@ struct ClipPartsTests {
         let gone = try #require(ClipFiles(id: RecordingID(), type: .audio).file(Self.words))
         try words.write(to: library.fileURL(gone))
         let orphan = try await offPool {
-            let orphan = try library.examine(repair: false, deleteUnplayable: false)
-            _ = try library.examine(repair: true, deleteUnplayable: false)
+            let orphan = try library.doctor.examine(repair: false, deleteUnplayable: false)
+            _ = try library.doctor.examine(repair: true, deleteUnplayable: false)
             return orphan
         }
-        #expect(orphan.orphanParts == [gone.path] && orphan.foreignFiles == [file.path + ".mine"])
+        #expect(orphan.findings(.orphanPart).compactMap(\.path) == [gone.path] && orphan.findings(.foreignFile).compactMap(\.path) == [file.path + ".mine"])
         #expect(orphan.problems.contains("file of a clip that is gone: \(gone.path)"))
         #expect(!exists(library.fileURL(gone)) && exists(library.fileURL(file)))
         #expect(try Data(contentsOf: mine) == Data("mine".utf8))
 
         // When every clip is deleted, the words go with their clip and the person's file stays
-        let deleted = try await offPool { try library.deleteAll() }
+        let deleted = try await offPool { try library.storage.deleteAll() }
         #expect(deleted.recordings == 2 && deleted.untouched == [file.path + ".mine"])
         #expect(!exists(library.fileURL(file)) && exists(mine))
     }
@@ -149,7 +149,7 @@ struct ClipPartsTests {
         try FileManager.default.removeItem(at: length)
         try Data("0.5".utf8).write(to: times)
         try Data().write(to: library.fileURL(try #require(clip.file(.journal))))
-        let report = try await offPool { try library.examine(repair: true, deleteUnplayable: false) }
+        let report = try await offPool { try library.doctor.examine(repair: true, deleteUnplayable: false) }
         #expect(report.repairs.contains { $0.contains("Finished the change") }, "\(report.repairs)")
         #expect(text(length) == String(Int((trimmed.duration * 1000).rounded())))
         #expect(!FileManager.default.fileExists(atPath: times.path))

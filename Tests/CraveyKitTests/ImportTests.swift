@@ -12,7 +12,7 @@ struct ImportTests {
     }
 
     func importing(_ url: URL, title: String = "Imported") throws -> Recording {
-        try library.importNow(at: url, metadata: try RecordingMetadata(title: title))
+        try Importer.importFile(url, into: library.store, metadata: try RecordingMetadata(title: title))
     }
 
     func file(_ recording: Recording) throws -> URL {
@@ -346,7 +346,7 @@ struct ImportTests {
     ])
     func titleFromFileName(name: String, title: String) throws {
         // Given: a file of that name; When: its import title is derived
-        let derived = RecordingLibrary.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)"))
+        let derived = RecordingMetadata.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)"))
         // Then: it reads as expected, fits the limit and passes as a title
         #expect(derived == title)
         #expect((derived?.count ?? 0) <= RecordingMetadata.maxTitleLength)
@@ -355,7 +355,7 @@ struct ImportTests {
 
     @Test("a file name that is only an extension, or blank, gives no title: the automatic one is used", arguments: [".m4a", "   .mp3", "\u{1}\u{2}.wav"])
     func noTitleFromFileName(name: String) {
-        #expect(RecordingLibrary.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)")) == nil)
+        #expect(RecordingMetadata.title(forFileAt: URL(fileURLWithPath: "/tmp/\(name)")) == nil)
     }
 
     /// Imports `url` on a thread of its own and waits at most `seconds` for its answer and how
@@ -368,7 +368,7 @@ struct ImportTests {
         Thread {
             let started = Date()
             let result: Result<Recording, CraveyError>
-            do { result = .success(try library.importNow(at: url, metadata: try RecordingMetadata(title: "Imported"))) }
+            do { result = .success(try Importer.importFile(url, into: library.store, metadata: try RecordingMetadata(title: "Imported"))) }
             catch { result = .failure(error as? CraveyError ?? CraveyError(.other, "\(error)")) }
             let took = Date().timeIntervalSince(started)
             outcome.value.withLock { $0 = (result, took) }

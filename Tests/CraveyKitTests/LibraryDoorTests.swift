@@ -18,7 +18,7 @@ struct LibraryDoorTests {
 
         // When deleting one clip, and everything
         let one = #expect(throws: CraveyError.self) { try library.delete(try library.recordings()[0].id) }
-        let all = #expect(throws: CraveyError.self) { try library.deleteAll() }
+        let all = #expect(throws: CraveyError.self) { try library.storage.deleteAll() }
 
         // Then both are refused as cannot-write, naming the lock file, and nothing is gone
         #expect(one?.kind == .cannotWrite && one?.message.contains(lock.path) == true, "\(String(describing: one))")

@@ -63,7 +63,7 @@ struct LibraryTests {
         #expect(try library.plays(of: recording.id).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: file.path))
         #expect(try library.count() == 1)
-        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("when removing the file fails (injected), the row, its plays and the file are all back")
@@ -77,7 +77,7 @@ struct LibraryTests {
         #expect(kept.playCount == 1)
         #expect(try library.plays(of: recording.id).count == 1)
         #expect(FileManager.default.fileExists(atPath: library.fileURL(recording.filePath).path))
-        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("rows pointing outside the library never read or delete anything outside it")
@@ -103,8 +103,8 @@ struct LibraryTests {
             // The clip's own file is the only one it has: none is there, whatever the row says.
             expectError(.notFound) { _ = try library.fileURL(of: row) }
         }
-        let report = try library.examine(repair: true, deleteUnplayable: true)
-        #expect(Set(report.unsafePaths.map(\.id)) == Set(ids))
+        let report = try library.doctor.examine(repair: true, deleteUnplayable: true)
+        #expect(Set(report.findings(.unsafePath).compactMap(\.id)) == Set(ids))
         #expect(try library.count() == 0)
         #expect(try String(contentsOf: outside, encoding: .utf8) == "not yours")
         // And deleting such a row deletes the clip's own files only.
@@ -123,7 +123,7 @@ struct LibraryTests {
         let multiline = try #require(try library.recordings().first { $0.title == "line one" })
         _ = try library.storeWords(of: multiline.id, title: "line one\nline two", notes: nil, purpose: nil)
         try library.countPlay(of: library.recordings()[0].id, secondsListened: 2, completed: true)
-        let export = library
+        let export = library.archive
         let recordings = try library.recordings()
         #expect(recordings.contains { $0.title == "line one\nline two" })
 
@@ -133,7 +133,7 @@ struct LibraryTests {
         // --raw: every title back verbatim.
         await #expect(try parseCSV(try export.export(.csv, raw: true)).map { $0["title"] } == recordings.map(\.title))
         #expect(rows.map { $0["id"] } == recordings.map { $0.id.description })
-        #expect(Set(rows[0].keys) == Set(RecordingLibrary.exportColumns))
+        #expect(Set(rows[0].keys) == Set(RecordingCSV.columns))
         #expect(rows[0]["playCount"] == "1" && rows[1]["purpose"] == "")
 
         let json = try export.export(.json)
@@ -151,7 +151,7 @@ struct LibraryTests {
         let hostile = try #require(try library.recordings().first { $0.title == "safe 'quote" })
         // Older rows may hold what can no longer be typed: a leading tab or CR.
         _ = try library.storeWords(of: hostile.id, title: "\tTAB", notes: "\r=1+2", purpose: nil)
-        let export = library
+        let export = library.archive
 
         let rows = try await parseCSV(try export.export(.csv))
         let titles = Set(rows.compactMap { $0["title"] })
@@ -171,10 +171,10 @@ struct LibraryTests {
         let library = try await Fixture.library(titles: titles)
         for raw in [false, true] {
             // When: exported as CSV
-            let rows = try await parseCSV(try library.export(.csv, raw: raw))
+            let rows = try await parseCSV(try library.archive.export(.csv, raw: raw))
             // Then: every title is one cell, read back as stored, and no cell is a formula
             #expect(Set(rows.compactMap { $0["title"] }) == Set(titles), "\(rows)")
-            #expect(rows.allSatisfy { $0.count == RecordingLibrary.exportColumns.count }, "\(rows)")
+            #expect(rows.allSatisfy { $0.count == RecordingCSV.columns.count }, "\(rows)")
         }
     }
 
@@ -186,11 +186,11 @@ struct LibraryTests {
         try Data(repeating: 1, count: 1000).write(to: library.recordingsURL.appendingPathComponent("audio_\(RecordingID().description).m4a.partial"))
         try Data(repeating: 2, count: 100).write(to: library.thumbnailsURL.appendingPathComponent("video_\(RecordingID().description).jpg"))
 
-        let summary = try library.deleteAll()
+        let summary = try library.storage.deleteAll()
         // 20 clips, each with its own copy of its words, and the 2 leftovers.
         #expect(summary.recordings == 20 && summary.files == 42)
         #expect(try library.count() == 0)
-        #expect(try library.storageReport().totalBytes == 0)
+        #expect(try library.storage.report().totalBytes == 0)
         #expect(library.store.storedFiles().isEmpty)
         for suffix in ["", "-wal", "-shm"] {
             let url = library.url.appendingPathComponent(AppDatabase.fileName + suffix)
@@ -214,12 +214,12 @@ struct LibraryTests {
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: garbage.path)
 
-        let report = try library.examine(repair: false, deleteUnplayable: false)
-        #expect(report.missingFiles.map(\.id) == [rows[0].id])
-        #expect(Set(report.orphanFiles.map(\.playable)) == [true, false])
+        let report = try library.doctor.examine(repair: false, deleteUnplayable: false)
+        #expect(report.findings(.missingFile).compactMap(\.id) == [rows[0].id])
+        #expect(Set(report.findings.filter { [.orphanFile, .unplayableFile].contains($0.kind) }.map { $0.kind == .orphanFile }) == [true, false])
         #expect(!report.isHealthy)
 
-        let repaired = try library.examine(repair: true, deleteUnplayable: false)
+        let repaired = try library.doctor.examine(repair: true, deleteUnplayable: false)
         #expect(repaired.repairs.count == 2)
         let recovered = try #require(try library.recording(orphanID))
         #expect(recovered.title.hasPrefix("Recovered "))
@@ -228,9 +228,9 @@ struct LibraryTests {
         #expect(try library.recording(rows[0].id) == nil)
         #expect(FileManager.default.fileExists(atPath: garbage.path), "unplayable files stay unless asked")
 
-        _ = try library.examine(repair: true, deleteUnplayable: true)
+        _ = try library.doctor.examine(repair: true, deleteUnplayable: true)
         #expect(!FileManager.default.fileExists(atPath: garbage.path))
-        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 
     @Test("doctor --repair deletes a recording fragment killed before its first sound (no packet), and keeps a damaged one unless asked")
@@ -249,7 +249,7 @@ struct LibraryTests {
         try Data((0..<5000).map { UInt8($0 % 251) }).write(to: garbage)
 
         // When the library is repaired, without --delete-unplayable
-        let repaired = try library.examine(repair: true, deleteUnplayable: false)
+        let repaired = try library.doctor.examine(repair: true, deleteUnplayable: false)
 
         // Then the soundless fragment is gone and the damaged one stays
         #expect(!FileManager.default.fileExists(atPath: empty.path), "\(repaired.repairs)")
@@ -265,11 +265,11 @@ struct LibraryTests {
         let media = ClipFiles(recording).media()
         let marked = library.fileURL(media.renamed(".deleting-" + media.name))
         try FileManager.default.moveItem(at: library.fileURL(media), to: marked)
-        let report = try library.examine(repair: true, deleteUnplayable: false)
-        #expect(report.interruptedDeletions.count == 1 && report.missingFiles.count == 1)
+        let report = try library.doctor.examine(repair: true, deleteUnplayable: false)
+        #expect(report.findings(.interruptedDeletion).count == 1 && report.findings(.missingFile).count == 1)
         #expect(!FileManager.default.fileExists(atPath: marked.path))
         #expect(try library.recording(recording.id) != nil, "the row stays: its file was restored")
-        #expect(try library.examine(repair: false, deleteUnplayable: false).isHealthy)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).isHealthy)
     }
 }
 

@@ -58,7 +58,7 @@ struct LoudnessStorageTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let source = try await Fixture.make(ext, arguments)
         // When imported
-        let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "In"))
+        let recording = try Importer.importFile(source, into: library.store, metadata: try RecordingMetadata(title: "In"))
         // Then its row holds the loudness ffmpeg reads in the library's copy
         let row = try #require(try library.recording(recording.id))
         #expect(row.loudness == recording.loudness)
@@ -70,11 +70,11 @@ struct LoudnessStorageTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let source = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
-        let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "Mute"))
+        let recording = try Importer.importFile(source, into: library.store, metadata: try RecordingMetadata(title: "Mute"))
         #expect(recording.loudness == nil)
         #expect(try library.recording(recording.id)?.loudness == nil)
-        #expect(try library.examine(repair: false, deleteUnplayable: false).missingLoudness.isEmpty)
-        #expect(try library.measureLoudness(of: recording) == nil)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).findings(.missingLoudness).isEmpty)
+        #expect(try library.analysis.measureLoudness(of: recording) == nil)
     }
 
     @Test("doctor lists clips not measured yet without touching them, still healthy; --repair measures them as ffmpeg does")
@@ -85,19 +85,19 @@ struct LoudnessStorageTests {
         #expect(rows.allSatisfy { $0.loudness == nil })
 
         // When doctor only looks
-        let report = try library.examine(repair: false, deleteUnplayable: false)
+        let report = try library.doctor.examine(repair: false, deleteUnplayable: false)
         // Then it lists both, calls the library healthy, and measured nothing
-        #expect(Set(report.missingLoudness.map(\.id)) == Set(rows.map(\.id)))
+        #expect(Set(report.findings(.missingLoudness).compactMap(\.id)) == Set(rows.map(\.id)))
         #expect(report.isHealthy && report.measuredLoudness == 0)
         #expect(try library.recordings().allSatisfy { $0.loudness == nil })
 
         // When it repairs
-        let repaired = try library.examine(repair: true, deleteUnplayable: false)
+        let repaired = try library.doctor.examine(repair: true, deleteUnplayable: false)
         // Then both are measured, as ffmpeg measures their files, and nothing is missing any more
         #expect(repaired.measuredLoudness == 2 && repaired.loudnessFailures.isEmpty)
         for row in try library.recordings() { await expectClose(row.loudness, try witness(row, in: library)) }
-        let after = try library.examine(repair: false, deleteUnplayable: false)
-        #expect(after.missingLoudness.isEmpty && after.isHealthy)
+        let after = try library.doctor.examine(repair: false, deleteUnplayable: false)
+        #expect(after.findings(.missingLoudness).isEmpty && after.isHealthy)
     }
 
     @Test("--repair says which clip it could not measure, and goes on with the others")
@@ -109,7 +109,7 @@ struct LoudnessStorageTests {
         try Data(repeating: 0x5A, count: Int(rows[0].fileSize)).write(to: damaged)
 
         // When doctor repairs
-        let repaired = try library.examine(repair: true, deleteUnplayable: false)
+        let repaired = try library.doctor.examine(repair: true, deleteUnplayable: false)
 
         // Then the other is measured and the damaged one is named
         #expect(repaired.measuredLoudness == 1)
@@ -122,11 +122,11 @@ struct LoudnessStorageTests {
     func measureUseCase() async throws {
         let library = try await Fixture.library(clips: 2)
         let rows = try library.recordings()
-        let measured = try #require(try library.measureLoudness(of: rows[0]))
+        let measured = try #require(try library.analysis.measureLoudness(of: rows[0]))
         #expect(try library.recording(rows[0].id)?.loudness == measured)
 
         try FileManager.default.removeItem(at: library.fileURL(rows[1].filePath))
-        let error = #expect(throws: CraveyError.self) { try library.measureLoudness(of: rows[1]) }
+        let error = #expect(throws: CraveyError.self) { try library.analysis.measureLoudness(of: rows[1]) }
         #expect(error?.kind == .notFound)
         #expect(try library.recording(rows[1].id)?.loudness == nil)
     }

@@ -95,7 +95,7 @@ struct PauseRecordingTests {
         #expect(abs(Witness.dominantFrequency(try await Witness.decodeAudio(try library.fileURL(of: recording))) - 440) <= 5)
 
         // And its waveform is the captured one: 4 s at 100 peaks a second
-        #expect(library.storedWaveform(of: recording) == recorder.waveform && recorder.waveform.peaks.count == 400)
+        #expect(library.analysis.storedWaveform(of: recording) == recorder.waveform && recorder.waveform.peaks.count == 400)
     }
 
     @Test("a video paused for 2 s leaves those 2 s out of both tracks, in step: the picture jumps at the sound's joint")

@@ -96,15 +96,15 @@ struct QuickPlayPinsTests {
         #expect(String(decoding: RecordingJSON.encode(row), as: UTF8.self).contains("\"pinnedSlot\" : 1"))
         let folder = temporaryFolder()
         let backup = folder.appendingPathComponent("pins.tar")
-        _ = try library.backup(to: backup)
+        _ = try library.archive.backup(to: backup)
 
         // When it is restored into an empty library, and into one whose slot 1 holds another clip
         let empty = try RecordingLibrary(at: folder.appendingPathComponent("empty"))
-        _ = try empty.restore(from: backup)
+        _ = try empty.archive.restore(from: backup)
         let other = try await Fixture.library(titles: ["Mine"])
         let mine = try #require(try other.recordings().first)
         try other.pin(mine.id, slot: 1)
-        _ = try other.restore(from: backup)
+        _ = try other.archive.restore(from: backup)
 
         // Then the first has A in slot 1; the second keeps its own clip there, and A unpinned,
         // its copy saying so too

@@ -29,8 +29,8 @@ struct SearchIndexTests {
         let backup = temporaryFolder().appendingPathComponent("words.tar")
         let restoredURL = temporaryFolder().appendingPathComponent("restored")
         try await offPool {
-            _ = try library.backup(to: backup)
-            _ = try RecordingLibrary(at: restoredURL).restore(from: backup)
+            _ = try library.archive.backup(to: backup)
+            _ = try RecordingLibrary(at: restoredURL).archive.restore(from: backup)
         }
         let restored = try RecordingLibrary(at: restoredURL)
         let match = try #require(try restored.search("lighthouse").first)
@@ -43,7 +43,7 @@ struct SearchIndexTests {
         let (library, recording) = try await spokenLibrary()
         #expect(try library.search("lighthouse").first?.at == 0.25)
         let trimmed = try await library.trim(recording, from: 0.05, to: recording.duration)
-        let moved = try #require(library.transcript(of: trimmed))
+        let moved = try #require(library.transcripts.transcript(of: trimmed))
         #expect(moved.words.map(\.text) == Self.words.words.map(\.text) && abs(moved.words[1].start - 0.2) < 1e-9)
         #expect(try library.search("lighthouse").first?.at == 0.2)
         let report = try await library.examine()
@@ -58,7 +58,7 @@ struct SearchIndexTests {
         // A word index row changed behind cravey's back: out of step
         try library.store.write { tx in try tx.db.execute(sql: "UPDATE clipSearch SET words = 'stale'") }
         let stale = try await library.examine()
-        #expect(stale.searchIndexOutOfStep && !stale.isHealthy && stale.problems.contains { $0.hasPrefix("search index out of step") })
+        #expect(!stale.findings(.searchIndexOutOfStep).isEmpty && !stale.isHealthy && stale.problems.contains { $0.hasPrefix("search index out of step") })
         #expect(try library.search("lighthouse").isEmpty)
         let repaired = try await library.repair()
         #expect(repaired.repairs.contains { $0.contains("search index") }, "\(repaired.repairs)")
@@ -69,7 +69,7 @@ struct SearchIndexTests {
         try library.store.write { tx in
             try tx.db.execute(sql: "DROP TABLE clipSearch")
         }
-        #expect(try await library.examine().searchIndexOutOfStep)
+        #expect(!(try await library.examine().findings(.searchIndexOutOfStep).isEmpty))
         _ = try await library.repair()
         #expect(try library.search("lighthouse").first?.at == 0.25)
         _ = try library.edit(recording.id) { $0.title = "Harbour night" }

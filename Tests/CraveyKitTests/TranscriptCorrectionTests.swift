@@ -21,7 +21,7 @@ struct TranscriptCorrectionTests {
     /// Corrects the words of `clip` with an "editor" that replaces the file's bytes with `edited`.
     func correct(_ clip: Recording, in library: RecordingLibrary, to edited: Data) async throws -> Transcript? {
         try await offPool {
-            try library.correctTranscript(of: clip) { file in
+            try library.transcripts.correct(clip) { file in
                 try edited.write(to: file)
                 return true
             }
@@ -34,16 +34,16 @@ struct TranscriptCorrectionTests {
             let (library, clip) = try await library(Self.said)
             let corrected = try await correct(clip, in: library, to: Data(edited.utf8))
             #expect(corrected?.words.map(\.text) == ["Fog", "lifts.", "Bells", "toll."], "\(edited.debugDescription)")
-            #expect(library.transcript(of: clip) == corrected)
+            #expect(library.transcripts.transcript(of: clip) == corrected)
         }
     }
 
     @Test("an edit that leaves a text too large for a transcript (a line over 1 MiB, half a million words) is refused as invalid input, nothing changed and no file left")
     func tooLargeEdits() async throws {
         let (library, clip) = try await library(Self.said)
-        let before = library.transcript(of: clip)
+        let before = library.transcripts.transcript(of: clip)
         let oneLine = Data(("Fog " + String(repeating: "a ", count: 700_000) + "\nBells ring.\n").utf8)
-        let manyWords = Data(("Fog " + String(repeating: "a ", count: RecordingLibrary.largestCorrection / 2 - 20) + "\nBells ring.\n").utf8)
+        let manyWords = Data(("Fog " + String(repeating: "a ", count: LibraryTranscripts.largestCorrection / 2 - 20) + "\nBells ring.\n").utf8)
         for (what, edited) in [("a 1.4 MB line", oneLine), ("a line of half a million words", manyWords)] {
             await #expect(throws: CraveyError.self, "\(what)") {
                 do {
@@ -53,7 +53,7 @@ struct TranscriptCorrectionTests {
                     throw error
                 }
             }
-            #expect(library.transcript(of: clip) == before, "\(what)")
+            #expect(library.transcripts.transcript(of: clip) == before, "\(what)")
             #expect(!library.store.storedFiles().contains { $0.hasSuffix(".words.txt") }, "\(what)")
         }
     }
@@ -66,11 +66,11 @@ struct TranscriptCorrectionTests {
 
         // doctor says it, and a repair takes it
         let report = try await library.examine()
-        #expect(!report.isHealthy && report.interruptedWrites == [copy.path], "\(report.problems)")
+        #expect(!report.isHealthy && report.findings(.interruptedWrite).compactMap(\.path) == [copy.path], "\(report.problems)")
         // A new edit is given the words as they are, not what the copy holds
         let given = Locked<String>("")
         _ = try await offPool {
-            try library.correctTranscript(of: clip) { file in
+            try library.transcripts.correct(clip) { file in
                 given.withLock { $0 = (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
                 return true
             }
@@ -91,10 +91,10 @@ struct TranscriptCorrectionTests {
         for renaming in [false, true] {
             let seen = Locked<(Bool, FileStorageManager.Status)?>(nil)
             let corrected = try await offPool {
-                try library.correctTranscript(of: clip) { file in
+                try library.transcripts.correct(clip) { file in
                     if renaming { try Data("Fog lifts.\nBells chime.\n".utf8).write(to: file, options: .atomic) }
-                    let report = try library.examine(repair: true, deleteUnplayable: false)
-                    seen.withLock { $0 = (report.interruptedWrites.isEmpty, library.store.status(of: copy)) }
+                    let report = try library.doctor.examine(repair: true, deleteUnplayable: false)
+                    seen.withLock { $0 = (report.findings(.interruptedWrite).isEmpty, library.store.status(of: copy)) }
                     return renaming
                 }
             }

@@ -19,12 +19,12 @@ struct TranscriptDoctorTests {
         let words = Transcript(language: "pt", words: [.init(start: 0.1, end: 0.3, text: "Olá"), .init(start: 4.5, end: 5, text: "mar.")])
         let (library, clip) = try await library(holding: words.data)
         let report = try await library.examine()
-        #expect(!report.isHealthy && report.untrustedTranscripts.map(\.id) == [clip.id], "\(report.problems)")
+        #expect(!report.isHealthy && report.findings(.untrustedTranscript).compactMap(\.id) == [clip.id], "\(report.problems)")
         #expect(report.problems.contains { $0.hasPrefix("words not the clip's") })
 
         let repaired = try await library.repair()
         #expect(repaired.repairs.contains { $0.contains("Cut the words of \"Pier\"") }, "\(repaired.repairs)")
-        #expect(library.transcript(of: clip)?.words == [words.words[0]])
+        #expect(library.transcripts.transcript(of: clip)?.words == [words.words[0]])
         #expect(try library.search("mar").isEmpty)
         #expect(try await library.examine().isHealthy)
     }
@@ -35,7 +35,7 @@ struct TranscriptDoctorTests {
                     #"{"language":"pt","words":[{"end":1e300,"start":1e300,"text":"Olá"}]}"#] {
             let (library, clip) = try await library(holding: Data(bad.utf8))
             let report = try await library.examine()
-            #expect(!report.isHealthy && report.untrustedTranscripts.map(\.id) == [clip.id], "\(bad): \(report.problems)")
+            #expect(!report.isHealthy && report.findings(.untrustedTranscript).compactMap(\.id) == [clip.id], "\(bad): \(report.problems)")
             let repaired = try await library.repair()
             #expect(repaired.repairs.contains { $0.hasPrefix("Deleted \(ClipFiles(clip).file(.transcript)!.path)") }, "\(repaired.repairs)")
             #expect(library.store.status(of: ClipFiles(clip).file(.transcript)!) == .missing)

@@ -84,11 +84,11 @@ struct TranscriptSurfaceTests {
 
         // When its words are heard
         let told = Locked<[Double]>([])
-        let transcript = try await library.transcribe(clip, with: Transcriber(executable: script)) { seconds in told.withLock { $0.append(seconds) } }
+        let transcript = try await library.transcripts.transcribe(clip, with: Transcriber(executable: script)) { seconds in told.withLock { $0.append(seconds) } }
 
         // Then the progress had only times a clip can have, and the words end with the clip
         #expect(told.withLock { $0 } == [1e300, 0.25])
         #expect(transcript.words.map(\.text) == ["Hej", "på"] && transcript.words.last?.end == clip.duration)
-        #expect(library.transcript(of: clip) == transcript)
+        #expect(library.transcripts.transcript(of: clip) == transcript)
     }
 }

@@ -27,19 +27,19 @@ struct TranscriptTests {
         let transcriber = Transcriber(executable: try Speech.requireTranscriber())
         let (library, recording, starts) = try await spokenClip()
         let heard = Locked<[Double]>([])
-        let transcript = try await library.transcribe(recording, with: transcriber) { seconds in heard.withLock { $0.append(seconds) } }
+        let transcript = try await library.transcripts.transcribe(recording, with: transcriber) { seconds in heard.withLock { $0.append(seconds) } }
         let lighthouse = try #require(transcript.words.first { Speech.letters($0.text) == "lighthouse" }, "heard: \(transcript.text)")
         #expect(abs(lighthouse.start - starts[1]) < 0.3, "lighthouse at \(lighthouse.start) s, said at \(starts[1]) s")
         #expect(transcript.language == "en" && !heard.withLock { $0 }.isEmpty)
         // Kept beside the clip, mode 0600, and read back as it was heard.
-        #expect(library.transcript(of: recording) == transcript)
+        #expect(library.transcripts.transcript(of: recording) == transcript)
         let file = library.fileURL(try #require(ClipFiles(recording).file(.transcript)))
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
         #expect(mode & 0o077 == 0, "the transcript is mode \(String(mode, radix: 8))")
 
         // A trim from 1 s: the words said inside the cut stay, each 1 s earlier, exactly.
         let trimmed = try await library.trim(recording, from: 1.0, to: recording.duration)
-        let moved = try #require(library.transcript(of: trimmed))
+        let moved = try #require(library.transcripts.transcript(of: trimmed))
         let kept = transcript.words.filter { $0.start >= 1.0 }
         #expect(moved.words.map(\.text) == kept.map(\.text))
         #expect(zip(moved.words, kept).allSatisfy { abs($0.start - ($1.start - 1.0)) < 1e-9 && abs($0.end - ($1.end - 1.0)) < 1e-9 })
@@ -54,13 +54,13 @@ struct TranscriptTests {
         let recording = try await library.importFile(at: silence, metadata: try RecordingMetadata(title: "Hush"))
         await #expect(throws: CraveyError.self) {
             do {
-                _ = try await library.transcribe(recording, with: transcriber)
+                _ = try await library.transcripts.transcribe(recording, with: transcriber)
             } catch let error as CraveyError {
                 #expect(error.kind == .invalidInput && error.message.contains("no sound"), "\(error.message)")
                 throw error
             }
         }
-        #expect(library.transcript(of: recording) == nil)
+        #expect(library.transcripts.transcript(of: recording) == nil)
     }
 
     @Test("a tampered model is refused before anything is loaded, and a missing one too, each with its exit code and a message")
@@ -112,15 +112,15 @@ struct TranscriptTests {
         let before = library.store.storedFiles()
 
         // Killed (SIGKILL) while it hears: an error, and nothing written.
-        let killing = Task { try await library.transcribe(recording, with: transcriber) }
+        let killing = Task { try await library.transcripts.transcribe(recording, with: transcriber) }
         let pid = try await helperProcess()
         kill(pid, SIGKILL)
         await #expect(throws: CraveyError.self) { try await killing.value }
         #expect(library.store.storedFiles() == before)
-        #expect(library.transcript(of: recording) == nil)
+        #expect(library.transcripts.transcript(of: recording) == nil)
 
         // Cancelled: the helper is stopped, nothing is written.
-        let cancelled = Task { try await library.transcribe(recording, with: transcriber) }
+        let cancelled = Task { try await library.transcripts.transcribe(recording, with: transcriber) }
         let second = try await helperProcess()
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
@@ -138,13 +138,13 @@ struct TranscriptTests {
         let recording = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Tone"))
         let words = Transcript(language: "en", words: [Transcript.Word(start: 1.02, end: 1.5, text: "Hum"), Transcript.Word(start: 1.5, end: 2.9, text: "on.")])
         try library.store.write { tx in _ = try tx.store(words.data, as: .transcript, of: ClipFiles(recording)) }
-        #expect(library.transcript(of: recording) == words)
+        #expect(library.transcripts.transcript(of: recording) == words)
         let report = try await library.examine()
-        #expect(report.isHealthy && report.foreignFiles.isEmpty && report.orphanParts.isEmpty)
+        #expect(report.isHealthy && report.findings(.foreignFile).isEmpty && report.findings(.orphanPart).isEmpty)
 
-        let cleanup = try await library.cleanNoise(of: recording)
-        _ = try await library.keep(cleanup)
-        #expect(library.transcript(of: recording) == nil)
+        let cleanup = try await library.shaping.cleanNoise(of: recording)
+        _ = try await library.shaping.keep(cleanup)
+        #expect(library.transcripts.transcript(of: recording) == nil)
         #expect(!FileManager.default.fileExists(atPath: library.fileURL(try #require(ClipFiles(recording).file(.transcript))).path))
 
         // A trim or clean-up a crash cut off (its journal left): the repair that finishes it
@@ -155,7 +155,7 @@ struct TranscriptTests {
         try Data(ClipFiles(cleaned).media(.importing).name.utf8).write(to: journal)
         let repaired = try await library.repair()
         #expect(repaired.repairs.contains { $0.contains("Finished the change") }, "\(repaired.repairs)")
-        #expect(library.transcript(of: cleaned) == nil && !FileManager.default.fileExists(atPath: journal.path))
+        #expect(library.transcripts.transcript(of: cleaned) == nil && !FileManager.default.fileExists(atPath: journal.path))
 
         // What a restore would refuse as a transcript's bytes.
         for bad in [#"{"language":"en","words":[{"start":-1,"end":0,"text":"x"}]}"#, #"{"language":"en","words":[{"start":2,"end":1,"text":"x"}]}"#,

@@ -55,13 +55,13 @@ struct WaveformTests {
         // Given tone bursts in AAC, imported by a copy of their stream
         let library = try await Fixture.library(clips: 0)
         let source = try await Fixture.toneBursts(Self.levels, ext: "m4a", codec: ["-c:a", "aac", "-b:a", "96k"])
-        let recording = try library.importNow(at: source, metadata: try RecordingMetadata(title: "Bursts"))
+        let recording = try Importer.importFile(source, into: library.store, metadata: try RecordingMetadata(title: "Bursts"))
 
         // Then its waveform is beside it, mode 0600, audiowaveform's binary format, and shows the bursts
         let path = library.url.appendingPathComponent(ClipFiles(id: recording.id, type: .audio).file(.waveform)!.path)
         #expect(path.lastPathComponent == "audio_\(recording.id.description).peaks.dat")
         #expect(try FileManager.default.attributesOfItem(atPath: path.path)[.posixPermissions] as? Int == 0o600)
-        let stored = try #require(library.storedWaveform(of: recording))
+        let stored = try #require(library.analysis.storedWaveform(of: recording))
         #expect(try Data(contentsOf: path) == stored.audiowaveformData())
         expectBursts(stored, tolerance: 0.02, silence: 0.005)
         // And it is the waveform of the library's file as ffmpeg decodes it
@@ -81,21 +81,21 @@ struct WaveformTests {
             if case .level(let level) = event, level.elapsed >= 1 { tone.terminate() }
         }
         let recorded = try await recorder.save(try RecordingMetadata(title: "Recorded"))
-        let fromCapture = try #require(library.storedWaveform(of: recorded))
+        let fromCapture = try #require(library.analysis.storedWaveform(of: recorded))
         #expect(fromCapture == recorder.waveform && fromCapture.peaks.count == 200)
         #expect(fromCapture.peaks.contains { $0.max > 3000 } && fromCapture.peaks.contains { $0.max < 100 }, "tone, then silence")
 
         // When its file is imported into another library, and registered by a repair in a third
         let file = try library.fileURL(of: recorded)
         let imported = try await Fixture.library(clips: 0)
-        let fromImport = try #require(imported.storedWaveform(
-            of: try imported.importNow(at: file, metadata: try RecordingMetadata(title: "Imported"))))
+        let fromImport = try #require(imported.analysis.storedWaveform(
+            of: try Importer.importFile(file, into: imported.store, metadata: try RecordingMetadata(title: "Imported"))))
         let recovered = try await Fixture.library(clips: 0)
         try FileManager.default.copyItem(at: file, to: recovered.fileURL(ClipFiles(id: RecordingID(), type: .audio).media()))
-        let repair = try recovered.examine(repair: true, deleteUnplayable: false)
+        let repair = try recovered.doctor.examine(repair: true, deleteUnplayable: false)
         #expect(repair.repairs.contains { $0.hasPrefix("Registered") }, "\(repair.repairs)")
         let registered = try #require(try recovered.recordings().first)
-        let fromRepair = try #require(recovered.storedWaveform(of: registered))
+        let fromRepair = try #require(recovered.analysis.storedWaveform(of: registered))
 
         // Then all three agree. The decoded file's peaks are the captured ones within 3% of full
         // scale, peak for peak, away from the tone's abrupt start and stop, which AAC spreads
@@ -129,26 +129,26 @@ struct WaveformTests {
         try Data("mine".utf8).write(to: foreign)
 
         // When doctor looks
-        let report = try library.examine(repair: false, deleteUnplayable: false)
+        let report = try library.doctor.examine(repair: false, deleteUnplayable: false)
         // Then it lists the three clips, and the two files as problems; nothing is made yet
-        #expect(Set(report.missingWaveforms.map(\.id)) == Set(rows.map(\.id)) && report.unmeasuredWaveforms == 3)
-        #expect(report.orphanWaveforms == [gone] && report.foreignFiles.contains { $0.hasSuffix(".peaks.dat.mine") })
+        #expect(Set(report.findings(.missingWaveform).compactMap(\.id)) == Set(rows.map(\.id)) && report.unmeasuredWaveforms == 3)
+        #expect(report.findings(.orphanWaveform).compactMap(\.path) == [gone] && report.findings(.foreignFile).compactMap(\.path).contains { $0.hasSuffix(".peaks.dat.mine") })
         #expect(report.problems.contains("waveform of a clip that is gone: \(gone)"))
-        #expect(rows.allSatisfy { library.storedWaveform(of: $0) == nil })
+        #expect(rows.allSatisfy { library.analysis.storedWaveform(of: $0) == nil })
 
         // When it repairs
-        let repaired = try library.examine(repair: true, deleteUnplayable: false)
+        let repaired = try library.doctor.examine(repair: true, deleteUnplayable: false)
         // Then each clip has its waveform (loudness and waveform from one decoding), the orphan
         // is gone, and the person's file is as it was
         #expect(repaired.measuredWaveforms == 3 && repaired.measuredLoudness == 3 && repaired.loudnessFailures.isEmpty)
         for row in rows {
-            let waveform = try #require(library.storedWaveform(of: row))
+            let waveform = try #require(library.analysis.storedWaveform(of: row))
             #expect(abs(waveform.duration - 0.5) < 0.03 && waveform.peaks.contains { $0.max > 3000 })
         }
         #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(gone).path))
         #expect(try Data(contentsOf: foreign) == Data("mine".utf8))
-        let after = try library.examine(repair: false, deleteUnplayable: false)
-        #expect(after.missingWaveforms.isEmpty && after.orphanWaveforms.isEmpty)
+        let after = try library.doctor.examine(repair: false, deleteUnplayable: false)
+        #expect(after.findings(.missingWaveform).isEmpty && after.findings(.orphanWaveform).isEmpty)
     }
 
     @Test("a recording cut off by a power cut before its first sound, its waveform already written: one repair removes both, and doctor then finds nothing")
@@ -164,12 +164,12 @@ struct WaveformTests {
         try Waveform(sampleRate: 48_000, samplesPerPeak: 480, peaks: []).audiowaveformData().write(to: waveform)
 
         // When doctor repairs, once
-        _ = try library.examine(repair: true, deleteUnplayable: false)
+        _ = try library.doctor.examine(repair: true, deleteUnplayable: false)
 
         // Then both are gone, and doctor finds nothing more
         #expect(!FileManager.default.fileExists(atPath: fragment.path))
         #expect(!FileManager.default.fileExists(atPath: waveform.path))
-        let after = try library.examine(repair: false, deleteUnplayable: false)
+        let after = try library.doctor.examine(repair: false, deleteUnplayable: false)
         #expect(after.problems.isEmpty, "\(after.problems)")
     }
 
@@ -177,23 +177,23 @@ struct WaveformTests {
     func firstUse() async throws {
         let library = try await Fixture.library(clips: 1)
         let row = try #require(try library.recordings().first)
-        #expect(library.storedWaveform(of: row) == nil)
-        let made = try #require(try await library.waveform(of: row))
-        #expect(library.storedWaveform(of: row) == made)
+        #expect(library.analysis.storedWaveform(of: row) == nil)
+        let made = try #require(try await library.analysis.waveform(of: row))
+        #expect(library.analysis.storedWaveform(of: row) == made)
 
         let silent = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
                                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
-        let video = try library.importNow(at: silent, metadata: try RecordingMetadata(title: "Silent"))
-        #expect(try await library.waveform(of: video) == nil)
+        let video = try Importer.importFile(silent, into: library.store, metadata: try RecordingMetadata(title: "Silent"))
+        #expect(try await library.analysis.waveform(of: video) == nil)
         #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(
             ClipFiles(id: video.id, type: .video).file(.waveform)!.path).path))
-        #expect(try library.examine(repair: false, deleteUnplayable: false).missingWaveforms.isEmpty)
+        #expect(try library.doctor.examine(repair: false, deleteUnplayable: false).findings(.missingWaveform).isEmpty)
     }
 
     @Test("delete takes the waveform with the clip (and puts it back when the deletion fails); delete-all leaves none")
     func deletion() async throws {
         let library = try await Fixture.library(clips: 3)
-        _ = try library.examine(repair: true, deleteUnplayable: false)
+        _ = try library.doctor.examine(repair: true, deleteUnplayable: false)
         let rows = try library.recordings()
         let waveform = { (row: Recording) in library.url.appendingPathComponent(ClipFiles(id: row.id, type: row.type).file(.waveform)!.path) }
         #expect(rows.allSatisfy { FileManager.default.fileExists(atPath: waveform($0).path) })
@@ -208,7 +208,7 @@ struct WaveformTests {
 
         try library.delete(rows[0].id)
         #expect(!FileManager.default.fileExists(atPath: waveform(rows[0]).path))
-        _ = try library.deleteAll()
+        _ = try library.storage.deleteAll()
         #expect(library.store.storedFiles().isEmpty)
     }
 }

@@ -13,7 +13,7 @@ guard arguments.count == 5, arguments[1] == "plays", let id = RecordingID(argume
 do {
     let library = try RecordingLibrary(at: URL(fileURLWithPath: arguments[2]))
     for _ in 0..<count {
-        try library.countPlay(of: id, secondsListened: 1.5, completed: true, at: Date())
+        _ = try library.store.write { tx in try tx.repository.recordPlay(of: id, secondsListened: 1.5, completed: true, at: Date()) }
     }
 } catch {
     FileHandle.standardError.write(Data("cravey-test-helper: \(error)\n".utf8))

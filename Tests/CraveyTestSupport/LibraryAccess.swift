@@ -29,4 +29,11 @@ extension RecordingLibrary {
     package func storeWords(of id: RecordingID, title: String, notes: String? = nil, purpose: RecordingPurpose? = nil) throws -> Recording {
         try store.write { tx in try tx.repository.updateWords(of: id, title: title, notes: notes, purpose: purpose) }
     }
+
+    /// Counts a play of clip `id` at `date`, as the door's `countPlay(of:secondsListened:completed:)`
+    /// counts one now: for a test that needs plays at known times.
+    @discardableResult
+    package func countPlay(of id: RecordingID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
+        try store.write { tx in try tx.repository.recordPlay(of: id, secondsListened: secondsListened, completed: completed, at: date) }
+    }
 }

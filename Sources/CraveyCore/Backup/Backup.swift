@@ -96,7 +96,7 @@ enum Backup {
         var files: [Manifest.File] = []
         var leftOut: [Recording] = []
         var written: Int64 = 0
-        try library.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { file in
+        try library.archive.writeOutside(to: url, doing: "write the backup to", replacing: replacing) { file in
             let archive = try ArchiveOutput(file, encryptingWith: passphrase)
             for name in folders {
                 try write(Tar.header(Tar.Entry(name: name, size: 0, isFolder: true), modified: now), to: archive)

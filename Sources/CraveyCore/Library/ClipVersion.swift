@@ -4,8 +4,8 @@ import Foundation
 /// while the clip is still so, and otherwise refused (`.busy`) with nothing changed.
 ///
 /// Taken with ``RecordingLibrary/version(of:)`` when the question is asked, and handed to the
-/// change (``RecordingLibrary/trim(_:from:to:asked:)``, ``RecordingLibrary/delete(_:asked:)``,
-/// ``RecordingLibrary/edit(_:asked:_:)``, ``RecordingLibrary/cleanNoise(of:asked:)``), which
+/// change (``LibraryShaping/trim(_:from:to:asked:)``, ``RecordingLibrary/delete(_:asked:)``,
+/// ``RecordingLibrary/edit(_:asked:_:)``, ``LibraryShaping/cleanNoise(of:asked:)``), which
 /// compares it with the clip inside its transaction, under the writers' lock. The clip is still
 /// so when its row holds the same words and media facts (title, notes, purpose, duration, size,
 /// file and thumbnail) and its media is the same file, unchanged (device, inode, size, change
@@ -21,6 +21,13 @@ package struct ClipVersion: Sendable, Equatable {
     package init(recording: Recording, media: MediaIdentity?) {
         self.recording = recording
         self.media = media
+    }
+
+    /// Refuses a change of clip `id` given this version of another clip (a caller's mistake):
+    /// `.invalidInput`, nothing changed.
+    package func checkIsAbout(_ id: RecordingID) throws {
+        guard recording.id != id else { return }
+        throw CraveyError(.invalidInput, "The question was about \"\(recording.title)\" (\(recording.id)), not \(id); nothing was changed.")
     }
 
     /// Whether `current` (the row now) with `media` (its file now) is still this version. The

@@ -18,7 +18,7 @@ extension RecordingLibrary {
     /// ``edit(_:_:)`` after a question: with `asked` (the clip as the question showed it,
     /// ``version(of:)``), `.busy`, nothing changed, when the clip is no longer so.
     package func edit(_ id: RecordingID, asked: ClipVersion?, _ change: (inout RecordingMetadata) throws -> Void) throws -> Recording {
-        try expectSame(id, asked)
+        try asked?.checkIsAbout(id)
         guard let current = try recording(id) else {
             throw CraveyError(.notFound, "No recording has the id \(id.description).", advice: .listRecordings)
         }
@@ -46,29 +46,6 @@ extension RecordingLibrary {
         try store.write { tx in try ClipTags(tx.db).change(id, adding: adding, removing: removing) }
     }
 
-    /// Marks a moment of a recording, `seconds` from its start (to the millisecond), with an
-    /// optional label held to what a title is held to (``ClipMarker``); a marker already at that
-    /// millisecond takes the label, if one is given (its label given afterwards). One transaction; its copy (and so
-    /// its backups) keeps it. Returns the row as it now is.
-    ///
-    /// Throws ``CraveyError``: `.notFound` for a recording not in the library, `.invalidInput`
-    /// for a label refused, a time past the clip's end, or more than 500 markers (nothing
-    /// changes).
-    @discardableResult
-    package func addMarker(to id: RecordingID, at seconds: Double, label: String? = nil) throws -> Recording {
-        let marker = try ClipMarker(at: seconds, label: label)
-        return try store.write { tx in try ClipMarkers(tx.db).add(marker, to: id) }
-    }
-
-    /// Removes a recording's `number`th marker (from 1, in time order). One transaction.
-    ///
-    /// Throws ``CraveyError``: `.notFound` for a recording not in the library, `.invalidInput`
-    /// for a number no marker of it has (nothing changes).
-    @discardableResult
-    package func removeMarker(_ number: Int, of id: RecordingID) throws -> Recording {
-        try store.write { tx in try ClipMarkers(tx.db).remove(number, of: id) }
-    }
-
     /// Pins a recording to a Quick Play slot (1 to ``quickPlayCount``), where it stays whatever
     /// its play count: `slot` nil keeps the slot it is pinned to, or takes the first free one.
     /// A recording already in the slot is unpinned, and returned as `displaced`. The change is
@@ -93,27 +70,9 @@ extension RecordingLibrary {
     /// transaction. Returns the row as it now is; `.notFound` when it is gone.
     @discardableResult
     public func countPlay(of recording: Recording, secondsListened: Double = 0, completed: Bool = false) throws -> Recording {
-        try countPlay(of: recording.id, secondsListened: secondsListened, completed: completed, at: Date())
-    }
-
-    /// ``countPlay(of:secondsListened:completed:)`` at a given time.
-    @discardableResult
-    package func countPlay(of id: RecordingID, secondsListened: Double, completed: Bool, at date: Date = Date()) throws -> Recording {
         try store.write { tx in
-            try tx.repository.recordPlay(of: id, secondsListened: secondsListened, completed: completed, at: date)
+            try tx.repository.recordPlay(of: recording.id, secondsListened: secondsListened, completed: completed, at: Date())
         }
-    }
-
-    /// What ``deleteAll()`` removed.
-    package struct DeletionSummary: Sendable, Equatable, Codable {
-        /// Recordings (rows) deleted.
-        package var recordings: Int
-        /// Files deleted: media, thumbnails, and anything a crash had left in `Recordings/`.
-        package var files: Int
-        /// The bytes those files held.
-        package var bytes: Int64
-        /// Files in `Recordings/` cravey did not make (a person's own), left where they are.
-        package var untouched: [String]
     }
 
     /// Deletes one recording: its row, its play history, its media file, its thumbnail, its
@@ -133,7 +92,7 @@ extension RecordingLibrary {
     /// shown, not the one it became.
     @discardableResult
     package func delete(_ id: RecordingID, asked: ClipVersion?) throws -> Recording {
-        try expectSame(id, asked)
+        try asked?.checkIsAbout(id)
         return try store.write { tx in
             if let asked { try tx.expect(asked) }
             return try tx.delete(id)
@@ -145,31 +104,5 @@ extension RecordingLibrary {
     /// change the answer makes, which is refused (`.busy`) if the clip changed meanwhile.
     package func version(of recording: Recording) -> ClipVersion {
         ClipVersion(recording: recording, media: MediaIdentity(of: ClipFiles(recording).media(), in: store))
-    }
-
-    /// Refuses a change of clip `id` given the version of another clip (a caller's mistake).
-    package func expectSame(_ id: RecordingID, _ asked: ClipVersion?) throws {
-        if let asked, asked.recording.id != id {
-            throw CraveyError(.invalidInput, "The question was about \"\(asked.recording.title)\" (\(asked.recording.id)), not \(id); nothing was changed.")
-        }
-    }
-
-    /// Deletes every recording, every file cravey made under `Recordings/` and every play, and
-    /// clears the deleted text out of the database file. A recording another process is still
-    /// making is left alone, and so are files cravey did not make (``DeletionSummary/untouched``).
-    /// Once it has begun, a crash cannot undo it: whoever opens the library next finishes it, so
-    /// a deleted clip never comes back. Files that cannot be deleted keep their clips, and the
-    /// error says how many.
-    @discardableResult
-    package func deleteAll() throws -> DeletionSummary {
-        guard store.isStored else { return DeletionSummary(recordings: 0, files: 0, bytes: 0, untouched: []) }
-        let deleted = try store.write { tx in try tx.deleteAll() }
-        if let (_, first) = deleted.failures.first {
-            var error = CraveyError(.cannotWrite, "Deleted \(deleted.files) files, but \(deleted.failures.count) could not be deleted; their recordings are kept. First failure: \(first.message)",
-                                    underlying: first)
-            error.advice = first.advice
-            throw error
-        }
-        return DeletionSummary(recordings: deleted.recordings, files: deleted.files, bytes: deleted.bytes, untouched: deleted.untouched)
     }
 }

@@ -7,24 +7,25 @@ import Foundation
 /// rows and the folder's files kept in step, so several processes and threads can share one
 /// library. Reading takes no lock and sees a consistent snapshot.
 ///
-/// What it offers, and where each part lives:
+/// The door itself holds what an embedder does with clips: open, read, record, import, play,
+/// edit, tag, pin, count a play, trim, share, delete, examine and repair. Everything else is a
+/// capability reached from it, a small value holding the library, each in its own folder
+/// beside its machinery; a new capability adds a property here, not methods:
 ///
-/// | what | methods | file |
+/// | capability | what | file |
 /// |---|---|---|
-/// | open, read | ``init(at:creating:)``, ``recordings(sortedBy:)``, ``recording(_:)``, ``recording(matching:)``, ``quickPlay(tagged:)``, ``tags()``, ``plays(of:)``, ``count()``, ``fileURL(of:)``, ``storageReport()`` | `CraveyCore/Library/RecordingLibrary.swift` |
-/// | change words and plays, tag, mark, pin, delete | ``edit(_:asked:_:)``, ``countPlay(of:secondsListened:completed:)``, ``tag(_:adding:removing:)``, ``addMarker(to:at:label:)``, ``removeMarker(_:of:)``, ``pin(_:slot:)``, ``unpin(_:)``, ``delete(_:asked:)``, ``version(of:)``, ``deleteAll()`` | `CraveyCore/Library/RecordingLibrary+Changes.swift` |
-/// | export, back up | ``export(_:raw:tagged:exportDate:)``, ``backup(to:replacing:encryptingWith:progress:)`` | `CraveyCore/Library/RecordingLibrary+Export.swift`, `+Backup.swift` |
-/// | restore | `restore(from:passphrase:progress:)` | `CraveyKit/Library/RecordingLibrary+Restore.swift` |
-/// | record | `record(_:)` | `CraveyKit/Library/RecordingLibrary+Record.swift` |
-/// | import | `importFile(at:metadata:createdAt:)` | `CraveyKit/Library/RecordingLibrary+Import.swift` |
-/// | play | `play(_:options:)` | `CraveyKit/Library/RecordingLibrary+Play.swift` |
-/// | thumbnails, waveforms | `makeThumbnail(of:at:)`, `writeThumbnail(of:at:to:replacing:)`, `waveform(of:)` | `CraveyKit/Library/RecordingLibrary+Analysis.swift` |
-/// | transcripts | ``transcript(of:)``; `transcribe(_:language:progress:)` (the optional transcriber) | here; `CraveyKit/Library/RecordingLibrary+Transcript.swift` |
-/// | trim, clean up, share | `proposedTrim(of:)`, `trim(_:from:to:asked:)`, `checkTrim(of:from:to:)`, `cleanNoise(of:asked:)`, `keep(_:)`, `discard(_:)`, `share(_:to:title:replacing:progress:)` | `CraveyKit/Library/RecordingLibrary+Shape.swift` |
-/// | check and repair | `examine()`, `repair(deletingUnplayable:)` | `CraveyKit/Doctor/` (`LibraryDoctor`, the steps; the door forwards) |
+/// | ``analysis`` (public) | a clip's waveform and thumbnail (made, written out, stored), its loudness | `CraveyCore/Library/LibraryAnalysis.swift`, `CraveyKit/Analysis/LibraryAnalysis+Media.swift` |
+/// | ``markers`` | add and remove a clip's markers | `CraveyCore/Library/LibraryMarkers.swift` |
+/// | ``archive`` | back up, check a backup, restore, export, write a file outside the library | `CraveyCore/Backup/LibraryArchive.swift`, `CraveyKit/Backup/LibraryArchive+Restore.swift` |
+/// | ``storage`` | the room the library takes; delete every clip | `CraveyCore/Storage/LibraryStorage.swift` |
+/// | `transcripts` | hear a clip's words, read them, correct them | `CraveyKit/Transcription/LibraryTranscripts.swift` |
+/// | `shaping` | the proposed trim, trim, the noise clean-up (heard, then kept or discarded), share | `CraveyKit/Shaping/LibraryShaping.swift` |
+/// | `doctor` | examine and repair, and its report | `CraveyKit/Doctor/` |
 ///
-/// The parts that work on media (record, import, play, thumbnails, waveforms, trim, repair,
-/// restore) are in CraveyKit, which links FFmpeg and PulseAudio; the rest is here.
+/// The door's own methods are in this file (open, read), `RecordingLibrary+Changes.swift`
+/// (edit, tag, pin, count a play, delete) and CraveyKit's `Library/` (record, import, play,
+/// trim, share) and `Doctor/RecordingLibrary+Repair.swift` (examine, repair). The parts that
+/// work on media are in CraveyKit, which links FFmpeg and PulseAudio; the rest is here.
 ///
 /// Blocking: a method that decodes media, records, plays or waits for a device is `async` and
 /// runs its work on threads of its own. The others are synchronous: they wait only for the disk
@@ -46,6 +47,18 @@ public final class RecordingLibrary: Sendable {
 
     /// The library folder.
     public var url: URL { store.libraryURL }
+
+    /// A clip's waveform, thumbnail and loudness (``LibraryAnalysis``).
+    public var analysis: LibraryAnalysis { LibraryAnalysis(library: self) }
+
+    /// A clip's markers (``LibraryMarkers``).
+    package var markers: LibraryMarkers { LibraryMarkers(library: self) }
+
+    /// Backups, restores, exports and files written outside the library (``LibraryArchive``).
+    package var archive: LibraryArchive { LibraryArchive(library: self) }
+
+    /// The room the library takes, and deleting every clip (``LibraryStorage``).
+    package var storage: LibraryStorage { LibraryStorage(library: self) }
 
     /// What a person should read once about the library folder: other users can reach it, or it
     /// belongs to someone else. The library works all the same.
@@ -135,74 +148,7 @@ public final class RecordingLibrary: Sendable {
     /// Where `recording`'s media file is, checked to be a regular file inside the library
     /// (`.notFound` when it is missing): for handing it to another program.
     public func fileURL(of recording: Recording) throws -> URL {
-        let media = try mediaFile(of: recording)
+        let media = try store.mediaFile(of: recording)
         return store.files!.url(of: media)
-    }
-
-    /// `recording`'s media file, which must be there as a regular file: `.notFound` when it is
-    /// missing, `.invalidInput` when a link or special file stands in its place. Always the
-    /// clip's own name (``ClipFiles``), whatever its row's path says.
-    package func mediaFile(of recording: Recording) throws(CraveyError) -> StoredFile {
-        let media = ClipFiles(recording).media()
-        switch store.status(of: media) {
-        case .regular:
-            return media
-        case .missing:
-            let place = store.files.map { $0.url(of: media).path } ?? media.path
-            throw CraveyError(.notFound, "The file of \"\(recording.title)\" is missing: \(place).", advice: .checkLibrary)
-        case .other(let kind):
-            throw CraveyError(.invalidInput, "Refusing the file of \"\(recording.title)\": \(kind) stands where its media belongs (\(media.path)), and cravey never follows a link out of the library folder.",
-                              advice: .repairLibrary)
-        }
-    }
-
-    /// Where `recording`'s thumbnail is, when it has one there as a regular file: for a desktop
-    /// that shows it.
-    package func thumbnailURL(of recording: Recording) -> URL? {
-        guard recording.thumbnailPath != nil, let file = ClipFiles(recording).file(.thumbnail),
-              store.status(of: file).size != nil else { return nil }
-        return store.files?.url(of: file)
-    }
-
-    /// `recording`'s waveform as it is stored beside it, read without decoding anything; nil
-    /// when none is stored (a clip saved before waveforms were kept, or without sound) or the
-    /// file there does not read as one. CraveyKit's `waveform(of:)` makes a missing one.
-    package func storedWaveform(of recording: Recording) -> Waveform? {
-        store.waveform(of: ClipFiles(recording))
-    }
-
-    /// The words said in `recording`, with their times, as `cravey transcribe` (or
-    /// ``transcribe(_:language:progress:)`` in CraveyKit) stored them; nil when it has no transcript (none
-    /// made yet, or dropped by a noise clean-up), or the file does not read as one.
-    package func transcript(of recording: Recording) -> Transcript? {
-        store.contents(of: ClipFiles(recording).file(.transcript)!, atMost: Transcript.largestFile).flatMap(Transcript.init(data:))
-    }
-
-    /// How much room the library takes, and what it holds (``storageReport()``).
-    package struct StorageReport: Codable, Sendable, Equatable {
-        /// Bytes of every file under `Recordings/`, thumbnails included.
-        package var totalBytes: Int64
-        /// The same, as a person reads it ("1.5 MB").
-        package var totalSize: String
-        package var recordings: Int
-        /// Recordings by type: `audio`, `video`.
-        package var byType: [String: Int]
-        /// Recordings by purpose, `none` for those without one.
-        package var byPurpose: [String: Int]
-    }
-
-    /// How much room the library takes, and its recordings by type and purpose.
-    package func storageReport() throws -> StorageReport {
-        let recordings = try recordings()
-        let total = [StoredFile.Folder.recordings, .thumbnails].flatMap { store.files?.entries(in: $0) ?? [] }
-            .reduce(Int64(0)) { $0 + ($1.status.size ?? 0) }
-        var byType = Dictionary(uniqueKeysWithValues: RecordingType.allCases.map { ($0.rawValue, 0) })
-        var byPurpose = Dictionary(uniqueKeysWithValues: (RecordingPurpose.allCases.map(\.rawValue) + ["none"]).map { ($0, 0) })
-        for recording in recordings {
-            byType[recording.type.rawValue, default: 0] += 1
-            byPurpose[recording.purpose?.rawValue ?? "none", default: 0] += 1
-        }
-        return StorageReport(totalBytes: total, totalSize: ByteCount.text(total), recordings: recordings.count,
-                             byType: byType, byPurpose: byPurpose)
     }
 }

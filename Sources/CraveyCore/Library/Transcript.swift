@@ -1,7 +1,7 @@
 import Foundation
 
 /// The words said in a clip, each with when it starts and ends, as the transcriber heard them
-/// (`cravey transcribe`, ``RecordingLibrary/transcript(of:)``).
+/// (`cravey transcribe`, `LibraryTranscripts.transcript(of:)`).
 ///
 /// A clip keeps it beside its media (`Recordings/<type>_<uuid>.words.json`, the part
 /// ``ClipFiles/Part/transcript``): a backup carries it, delete removes it, a trim shifts its

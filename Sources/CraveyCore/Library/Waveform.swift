@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Every clip with sound keeps one beside its media, made once: from the samples captured while
 /// it was recorded, from the decoding an import does anyway, or by the first repair or use
-/// (``RecordingLibrary/waveform(of:)``). Its channels are taken together (each peak is the
+/// (``LibraryAnalysis/waveform(of:)``). Its channels are taken together (each peak is the
 /// lowest and highest sample of any channel), so a sound only one side plays still shows.
 ///
 /// The values are signed 16-bit samples (full scale -32768...32767), as audiowaveform writes

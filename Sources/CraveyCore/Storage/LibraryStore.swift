@@ -355,6 +355,23 @@ package final class LibraryStore: Sendable {
         return try files.open(file)
     }
 
+    /// `recording`'s media file, which must be there as a regular file: `.notFound` when it is
+    /// missing, `.invalidInput` when a link or special file stands in its place. Always the
+    /// clip's own name (``ClipFiles``), whatever its row's path says.
+    package func mediaFile(of recording: Recording) throws(CraveyError) -> StoredFile {
+        let media = ClipFiles(recording).media()
+        switch status(of: media) {
+        case .regular:
+            return media
+        case .missing:
+            let place = files.map { $0.url(of: media).path } ?? media.path
+            throw CraveyError(.notFound, "The file of \"\(recording.title)\" is missing: \(place).", advice: .checkLibrary)
+        case .other(let kind):
+            throw CraveyError(.invalidInput, "Refusing the file of \"\(recording.title)\": \(kind) stands where its media belongs (\(media.path)), and cravey never follows a link out of the library folder.",
+                              advice: .repairLibrary)
+        }
+    }
+
     /// What is at `file`.
     package func status(of file: StoredFile) -> FileStorageManager.Status {
         files?.status(of: file) ?? .missing

@@ -2,12 +2,13 @@ import Foundation
 
 /// The doctor: it examines a library (its rows and files agree, every clip's media decodes to
 /// its end, its words and word index are the clip's) and, asked to, repairs what it found. A
-/// capability reached from the door (``RecordingLibrary/examine()``, ``RecordingLibrary/repair(deletingUnplayable:)``),
-/// not a part of it: its steps are its own.
-struct LibraryDoctor {
-    typealias RepairReport = RecordingLibrary.RepairReport
+/// capability reached from the door (``RecordingLibrary/doctor``; the door's public
+/// ``RecordingLibrary/examine()`` and ``RecordingLibrary/repair(deletingUnplayable:)`` run it on a
+/// thread of their own), not a part of it: its steps are its own.
+package struct LibraryDoctor: Sendable {
+    package typealias RepairReport = RecordingLibrary.RepairReport
 
-    let library: RecordingLibrary
+    package let library: RecordingLibrary
     private var store: LibraryStore { library.store }
 
     /// Examines the library; with `repair`, fixes what it found. Blocking.
@@ -17,20 +18,22 @@ struct LibraryDoctor {
     /// yet begun, never as a file without its row. Files are then probed without the lock, and
     /// each repair is a transaction of its own that checks again what it changes: another
     /// process may have changed the library meanwhile, and the repair never undoes that.
-    func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
+    package func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
         guard let files = store.files else { return RepairReport() }
         var report = RepairReport()
         // A damaged database is reported and nothing else is done: rows read from it cannot be
         // trusted, and a repair built on them could delete what it should keep.
+        let databaseProblems: [String]
         do {
-            report.databaseProblems = try store.integrityProblems()
+            databaseProblems = try store.integrityProblems()
         } catch {
-            report.databaseProblems = [CraveyError(database: error)?.message ?? "\(error)"]
+            databaseProblems = [CraveyError(database: error)?.message ?? "\(error)"]
         }
-        guard report.databaseProblems.isEmpty else { return report }
+        for problem in databaseProblems { report.add(.init(.damagedDatabase, problem: problem)) }
+        guard databaseProblems.isEmpty else { return report }
         let (rows, impossible, entries) = try store.readSettled { db in
             let repository = RecordingRepository(db)
-            report.unreadableRows = try repository.unreadableRows()
+            for id in try repository.unreadableRows() { report.add(.init(.unreadableRow, problem: id)) }
             return (try repository.recordings(), try repository.rowsWithImpossibleNumbers(),
                     [StoredFile.Folder.recordings, .thumbnails].flatMap { folder in files.entries(in: folder).map { (folder, $0) } })
         }
@@ -42,13 +45,15 @@ struct LibraryDoctor {
         var referenced: Set<StoredFile> = []
         for row in rows {
             let clip = ClipFiles(row)
-            let entry = RepairReport.Row(id: row.id, title: row.title, filePath: row.filePath)
+            func found(_ kind: RepairReport.Finding.Kind, path: String? = row.filePath, problem: String? = nil) {
+                report.add(.init(kind, id: row.id, title: row.title, path: path, problem: problem))
+            }
             // Paths are the unsafe paths' and thumbnails' to report; the rest are values.
             var problems = row.problems().filter { !$0.hasPrefix("filePath:") && !$0.hasPrefix("thumbnailPath:") }
             if impossible.contains(row.id.description) {
                 problems.append("numbers: a length, a play count (not the number of its plays) or a loudness no clip has (a length read as 0, a negative count as 0, a loudness as not measured)")
             }
-            if !problems.isEmpty { report.badValues.append(.init(id: row.id, title: row.title, problems: problems)) }
+            if !problems.isEmpty { found(.badValues, problem: problems.joined(separator: "; ")) }
             // Every part of the clip is its row's, but its thumbnail (the row names it, or not)
             // and a transient part (a crash's leftover, sorted out below).
             referenced.formUnion(ClipFiles.Part.all.filter { $0 != .thumbnail && $0.origin != .transient }.compactMap(clip.file))
@@ -57,24 +62,24 @@ struct LibraryDoctor {
                 if let own = clip.file(.thumbnail), thumbnail == own.path, status(own).size != nil || status(own) == .missing {
                     referenced.insert(own)
                 } else {
-                    report.unsafeThumbnails.append(.init(id: row.id, title: row.title, thumbnailPath: thumbnail))
+                    found(.unsafeThumbnail, path: thumbnail)
                 }
             }
             guard row.filePath == clip.media().path else {
-                report.unsafePaths.append(entry)
+                found(.unsafePath)
                 continue
             }
             let media = status(clip.media())
             switch media {
             case .missing:
-                report.missingFiles.append(entry)
+                found(.missingFile)
                 continue
             case .other:
-                report.unsafePaths.append(entry)
+                found(.unsafePath)
                 continue
             case .regular(let size, _):
                 if size != row.fileSize {
-                    report.sizeMismatches.append(.init(id: row.id, filePath: row.filePath, recorded: row.fileSize, actual: size))
+                    found(.sizeMismatch, problem: "is \(size) bytes, the entry says \(row.fileSize)")
                 }
             }
             // Read to its end: media damaged after its first seconds still opens, decodes a
@@ -82,15 +87,15 @@ struct LibraryDoctor {
             // Read while another process may change it: damage in a file trimmed or deleted
             // meanwhile is not this file's.
             if let damage = try MediaProbe.damage(of: store.media(clip.media())), store.status(of: clip.media()) == media {
-                report.damagedMedia.append(.init(id: row.id, title: row.title, filePath: row.filePath, damage: damage))
+                found(.damagedMedia, problem: damage)
             }
-            if status(clip.file(.copy)!) == .missing { report.missingCopies.append(entry) }
+            if status(clip.file(.copy)!) == .missing { found(.missingCopy) }
             let missingWaveform = !store.holdsWaveform(of: clip)
             // A video without sound has nothing to measure; looking costs one open of its file.
             guard row.loudness == nil || missingWaveform,
                   row.type == .audio || (try? MediaProbe.info(of: store.media(clip.media())).audioStream) != nil else { continue }
-            if row.loudness == nil { report.missingLoudness.append(entry) }
-            if missingWaveform { report.missingWaveforms.append(entry) }
+            if row.loudness == nil { found(.missingLoudness) }
+            if missingWaveform { found(.missingWaveform) }
         }
         try classify(entries, referenced: referenced, rows: Set(rows.map(\.id)), into: &report)
         let words = store.searchedWords(of: rows)
@@ -99,10 +104,10 @@ struct LibraryDoctor {
         for row in rows {
             guard let file = ClipFiles(row).file(.transcript), status(file).size != nil,
                   words[row.id]?.restored(for: row.duration) == nil else { continue }
-            report.untrustedTranscripts.append(.init(id: row.id, title: row.title, filePath: file.path))
+            report.add(.init(.untrustedTranscript, id: row.id, title: row.title, path: file.path))
         }
         // An index that cannot even be read is out of step too: a repair makes it again.
-        report.searchIndexOutOfStep = !((try? store.read { db in try ClipSearch(db).isInStep(words: words) }) ?? false)
+        if !((try? store.read { db in try ClipSearch(db).isInStep(words: words) }) ?? false) { report.add(.init(.searchIndexOutOfStep)) }
         if repair {
             try repairFiles(&report, deleteUnplayable: deleteUnplayable)
             try finishReplacements(&report)
@@ -119,14 +124,14 @@ struct LibraryDoctor {
     private func remakeSearchIndex(_ report: inout RepairReport) throws {
         // The other repairs keep it in step as every change does: only one found out of step is
         // made again (so a library that cannot be written is not written for nothing).
-        guard report.searchIndexOutOfStep else { return }
+        guard let index = report.indices(.searchIndexOutOfStep).first else { return }
         let remade = try store.write { tx in
             let words = store.searchedWords(of: try tx.repository.recordings())
             guard try !ClipSearch(tx.db).isInStep(words: words) else { return false }
             try ClipSearch(tx.db).remake(words: words)
             return true
         }
-        if remade { report.repairs.append("Made the search index again from the clips' titles, notes and words.") }
+        if remade { report.repaired(index, "Made the search index again from the clips' titles, notes and words.") }
     }
 
     /// Sorts the files no row names into what they are: a person's files, crashes' leftovers,
@@ -143,32 +148,32 @@ struct LibraryDoctor {
             // looked into. A name that is not UTF-8 cravey never gives.
             if case .other(let kind) = entry.status {
                 if folder == .recordings, entry.name == Array("Thumbnails".utf8) { continue }
-                report.foreignFiles.append(folder.path + "/" + StoredFile.visible(entry.name) + " (\(kind))")
+                report.add(.init(.foreignFile, path: folder.path + "/" + StoredFile.visible(entry.name), problem: kind))
                 continue
             }
             guard entry.status.size != nil else { continue }
             guard let file = entry.file(in: folder) else {
-                report.foreignFiles.append(folder.path + "/" + StoredFile.visible(entry.name))
+                report.add(.init(.foreignFile, path: folder.path + "/" + StoredFile.visible(entry.name)))
                 continue
             }
             guard !referenced.contains(file) else { continue }
             // What cravey did not name is not cravey's: reported, never deleted or registered.
             guard let name = StoredName(file) else {
-                report.foreignFiles.append(file.path)
+                report.add(.init(.foreignFile, path: file.path))
                 continue
             }
             if writing.contains(name.clip) { continue }  // another process is making it
             switch (name.marker, name.part) {
-            case (.deleting?, _): report.interruptedDeletions.append(file.path)
-            case (.temporary?, _): report.interruptedWrites.append(file.path)
-            case (nil, .thumbnail): report.orphanThumbnails.append(file.path)  // whose row does not name it
-            case (nil, .journal): report.interruptedReplacements.append(file.path)
+            case (.deleting?, _): report.add(.init(.interruptedDeletion, path: file.path))
+            case (.temporary?, _): report.add(.init(.interruptedWrite, path: file.path))
+            case (nil, .thumbnail): report.add(.init(.orphanThumbnail, path: file.path))  // whose row does not name it
+            case (nil, .journal): report.add(.init(.interruptedReplacement, path: file.path))
             // The words an editor had when a kill or a power cut ended `transcript --edit`: its
             // process held it, and the clip's words, locked while the editor had it.
             case (nil, .correction) where [file, name.clip.file(.transcript)!].contains { store.files?.isLocked($0) == true }: continue
-            case (nil, .correction): report.interruptedWrites.append(file.path)
+            case (nil, .correction): report.add(.init(.interruptedWrite, path: file.path))
             case (nil, .media) where name.finishing: continue  // a rewrite a crash cut off; its original is kept
-            case (nil, .media) where name.state == .importing: report.interruptedImports.append(file.path)
+            case (nil, .media) where name.state == .importing: report.add(.init(.interruptedImport, path: file.path))
             case (nil, .media):
                 let media = store.media(file)
                 // Only the file's faults make it unplayable; anything else (running out of memory)
@@ -176,13 +181,17 @@ struct LibraryDoctor {
                 let duration: Double?
                 do { duration = try MediaProbe.playableDuration(of: media) } catch is CraveyError { duration = nil }
                 if duration != nil, !holds(name.clip.type, media) {
-                    report.foreignFiles.append(file.path)  // its bytes are not what its name says
+                    report.add(.init(.foreignFile, path: file.path))  // its bytes are not what its name says
                 } else {
-                    report.orphanFiles.append(.init(path: file.path, bytes: entry.status.size ?? 0, playable: duration != nil,
-                                                    duration: duration))
+                    let size = ByteCount.text(entry.status.size ?? 0)
+                    report.add(.init(duration == nil ? .unplayableFile : .orphanFile, path: file.path,
+                                     problem: duration.map { "\(size), playable, \(RecordingMetadata.displayDuration($0))" } ?? "\(size), cannot be played"))
                 }
             case (nil, _) where withMedia.contains(name.clip): continue  // an orphan's own, used when it is registered
-            case (nil, let part): report.addOrphan(file.path, of: part)
+            // A copy or a waveform in the kind each has always had, any other part as a part.
+            case (nil, .copy): report.add(.init(.orphanCopy, path: file.path))
+            case (nil, .waveform): report.add(.init(.orphanWaveform, path: file.path))
+            case (nil, _): report.add(.init(.orphanPart, path: file.path))
             }
         }
     }
@@ -204,87 +213,97 @@ struct LibraryDoctor {
             func mediaGone(_ clip: ClipFiles) -> Bool {
                 ([clip.media()] + clip.writing).allSatisfy { store.status(of: $0) == .missing }
             }
-            for path in report.interruptedDeletions {
-                guard let aside = StoredFile(path: path), let name = StoredName(aside),
+            for index in report.indices(.interruptedDeletion) {
+                guard let aside = report.findings[index].path.flatMap(StoredFile.init(path:)), let name = StoredName(aside),
                       case .deleting(let original)? = name.marker else { continue }
                 if try hasRow(name.clip.id), store.status(of: original) == .missing {
                     try tx.unmark(aside, as: original)
-                    report.repairs.append("Restored \(original.path): its deletion was interrupted before the row was removed.")
+                    report.repaired(index, "Restored \(original.path): its deletion was interrupted before the row was removed.")
                 } else {
                     try tx.remove(aside)
-                    report.repairs.append("Finished deleting \(original.path).")
+                    report.repaired(index, "Finished deleting \(original.path).")
                 }
             }
-            for path in report.interruptedImports { try removeLeftover(path, "an import that was cut off", tx, into: &report) }
-            for path in report.interruptedWrites { try removeLeftover(path, "a write that was cut off", tx, into: &report) }
-            for row in report.missingFiles + report.unsafePaths {
-                guard let current = try repository.recording(row.id) else { continue }
+            for index in report.indices(.interruptedImport) { try removeLeftover(index, "an import that was cut off", tx, into: &report) }
+            for index in report.indices(.interruptedWrite) { try removeLeftover(index, "a write that was cut off", tx, into: &report) }
+            for index in report.indices(.missingFile, .unsafePath) {
+                let row = report.findings[index]
+                guard let id = row.id, let current = try repository.recording(id) else { continue }
+                let (title, filePath) = (row.title ?? "", row.path ?? "")
                 let media = ClipFiles(current).media()
                 if store.status(of: media).size != nil {
                     guard current.filePath != media.path else { continue }
                     // A path that is not its own (a row edited by hand), while its own file is there.
-                    try repository.updateFilePath(of: row.id, to: media.path)
-                    report.repairs.append("Pointed the entry \"\(row.title)\" (\(row.id.description)) at its own file \(media.path) instead of \(row.filePath).")
+                    try repository.updateFilePath(of: id, to: media.path)
+                    report.repaired(index, "Pointed the entry \"\(title)\" (\(id.description)) at its own file \(media.path) instead of \(filePath).")
                     continue
                 }
                 // Its other files go with it (never a file under another name, nor a link).
-                _ = try tx.delete(row.id)
-                report.repairs.append("Removed the entry \"\(row.title)\" (\(row.id.description)): its media \(row.filePath) is gone.")
+                _ = try tx.delete(id)
+                report.repaired(index, "Removed the entry \"\(title)\" (\(id.description)): its media \(filePath) is gone.")
             }
-            for thumbnail in report.unsafeThumbnails where try hasRow(thumbnail.id) {
-                try repository.updateThumbnail(of: thumbnail.id, to: nil)
-                report.repairs.append("Removed the thumbnail path \(thumbnail.thumbnailPath) of \"\(thumbnail.title)\" (\(thumbnail.id.description)): it pointed outside the library.")
+            for index in report.indices(.unsafeThumbnail) {
+                let thumbnail = report.findings[index]
+                guard let id = thumbnail.id, try hasRow(id) else { continue }
+                try repository.updateThumbnail(of: id, to: nil)
+                report.repaired(index, "Removed the thumbnail path \(thumbnail.path ?? "") of \"\(thumbnail.title ?? "")\" (\(id.description)): it pointed outside the library.")
             }
-            for mismatch in report.sizeMismatches {
-                guard let recording = try repository.recording(mismatch.id),
+            for index in report.indices(.sizeMismatch) {
+                guard let id = report.findings[index].id, let recording = try repository.recording(id),
                       let size = store.status(of: ClipFiles(recording).media()).size else { continue }
-                try repository.updateFileSize(of: mismatch.id, to: size)
-                report.repairs.append("Updated the size of \(mismatch.filePath) to \(size) bytes.")
+                try repository.updateFileSize(of: id, to: size)
+                report.repaired(index, "Updated the size of \(report.findings[index].path ?? "") to \(size) bytes.")
             }
-            for row in report.missingCopies where try hasRow(row.id) {
-                tx.keepCopy(of: row.id)
-                report.repairs.append("Kept a copy of the words of \"\(row.title)\" beside its media.")
+            for index in report.indices(.missingCopy) {
+                guard let id = report.findings[index].id, try hasRow(id) else { continue }
+                tx.keepCopy(of: id)
+                report.repaired(index, "Kept a copy of the words of \"\(report.findings[index].title ?? "")\" beside its media.")
             }
-            for row in report.untrustedTranscripts {
-                guard let current = try repository.recording(row.id), let file = StoredFile(path: row.filePath),
+            for index in report.indices(.untrustedTranscript) {
+                let row = report.findings[index]
+                guard let id = row.id, let current = try repository.recording(id), let path = row.path, let file = StoredFile(path: path),
                       store.status(of: file).size != nil else { continue }
+                let title = row.title ?? ""
                 if let held = store.contents(of: file, atMost: Transcript.largestFile).flatMap(Transcript.init(data:)) {
                     guard held.restored(for: current.duration) == nil else { continue }
                     try tx.store(held.within(current.duration).data, as: .transcript, of: ClipFiles(current))
-                    report.repairs.append("Cut the words of \"\(row.title)\" to its length: some were said past its end.")
+                    report.repaired(index, "Cut the words of \"\(title)\" to its length: some were said past its end.")
                 } else {
                     try tx.remove(file)
-                    report.repairs.append("Deleted \(row.filePath), words of \"\(row.title)\" cravey cannot read (`cravey transcribe \(row.id.description.prefix(8))` hears them again).")
+                    report.repaired(index, "Deleted \(path), words of \"\(title)\" cravey cannot read (`cravey transcribe \(id.description.prefix(8))` hears them again).")
                 }
             }
-            for path in report.orphanThumbnails {
-                guard let name = StoredFile(path: path).flatMap(StoredName.init), try !hasRow(name.clip.id) else { continue }
-                try tx.remove(StoredFile(path: path)!)
-                report.repairs.append("Deleted the thumbnail \(path), which no recording uses.")
+            for index in report.indices(.orphanThumbnail) {
+                guard let path = report.findings[index].path, let file = StoredFile(path: path), let name = StoredName(file),
+                      try !hasRow(name.clip.id) else { continue }
+                try tx.remove(file)
+                report.repaired(index, "Deleted the thumbnail \(path), which no recording uses.")
             }
-            for (paths, why) in [(report.orphanCopies, "the copy of a clip that is gone"), (report.orphanWaveforms, "the waveform of a clip that is gone"),
-                                 (report.orphanParts, "a file of a clip that is gone")] {
-                for path in paths {
-                    guard let name = StoredFile(path: path).flatMap(StoredName.init), try !hasRow(name.clip.id),
-                          mediaGone(name.clip) else { continue }
-                    try removeLeftover(path, why, tx, into: &report)
+            for (kind, why) in [(RepairReport.Finding.Kind.orphanCopy, "the copy of a clip that is gone"),
+                                (.orphanWaveform, "the waveform of a clip that is gone"), (.orphanPart, "a file of a clip that is gone")] {
+                for index in report.indices(kind) {
+                    guard let name = report.findings[index].path.flatMap(StoredFile.init(path:)).flatMap(StoredName.init),
+                          try !hasRow(name.clip.id), mediaGone(name.clip) else { continue }
+                    try removeLeftover(index, why, tx, into: &report)
                 }
             }
-            for orphan in report.orphanFiles where !orphan.playable {
-                guard let file = StoredFile(path: orphan.path), let name = StoredName(file), try !hasRow(name.clip.id) else { continue }
+            for index in report.indices(.unplayableFile) {
+                guard let path = report.findings[index].path, let file = StoredFile(path: path), let name = StoredName(file),
+                      try !hasRow(name.clip.id) else { continue }
                 if deleteUnplayable {
                     try tx.remove(file)
-                    report.repairs.append("Deleted \(orphan.path), which cannot be played.")
-                } else if name.state == .recording, orphan.bytes == 0 || MediaProbe.holdsNoPacket(store.media(file)) {
+                    report.repaired(index, "Deleted \(path), which cannot be played.")
+                } else if name.state == .recording, store.status(of: file).size == 0 || MediaProbe.holdsNoPacket(store.media(file)) {
                     try tx.remove(file)
-                    report.repairs.append("Deleted \(orphan.path), a recording cut off before its first sound: it held nothing.")
+                    report.repaired(index, "Deleted \(path), a recording cut off before its first sound: it held nothing.")
                 } else {
                     continue
                 }
                 // Its clip's other files (a waveform the meter kept) went unseen while it was there.
                 if mediaGone(name.clip) {
                     for left in name.clip.finished where store.status(of: left) != .missing {
-                        try removeLeftover(left.path, "a file of the media deleted", tx, into: &report)
+                        try tx.remove(left)
+                        report.repaired(nil, "Deleted \(left.path), a file of the media deleted.")
                     }
                 }
             }
@@ -297,8 +316,8 @@ struct LibraryDoctor {
     /// the media in place (the journal's when it is the new media, by its inode: a trim's moved
     /// markers; the row's when it is the old), and its transcript goes; then its journal goes.
     private func finishReplacements(_ report: inout RepairReport) throws {
-        for path in report.interruptedReplacements {
-            guard let journal = StoredFile(path: path), let clip = StoredName(journal)?.clip else { continue }
+        for index in report.indices(.interruptedReplacement) {
+            guard let journal = report.findings[index].path.flatMap(StoredFile.init(path:)), let clip = StoredName(journal)?.clip else { continue }
             let media = clip.media()
             let finisher = ClipFinisher(store: store)
             let measured = try? finisher.measure(media, type: clip.type)  // media that no longer reads keeps its row's facts
@@ -324,7 +343,7 @@ struct LibraryDoctor {
                 }
                 try tx.remove(journal)
             }
-            report.repairs.append("Finished the change of \(media.path) a crash cut off: what the clip owns was made again from its media.")
+            report.repaired(index, "Finished the change of \(media.path) a crash cut off: what the clip owns was made again from its media.")
         }
     }
 
@@ -333,14 +352,15 @@ struct LibraryDoctor {
     /// count of the number of its plays, a loudness not measured (measured next). Words a person
     /// gave are left to them (`edit`), and said so.
     private func repairValues(_ report: inout RepairReport) throws {
-        for bad in report.badValues {
-            guard let recording = try library.recording(bad.id) else { continue }
+        for index in report.indices(.badValues) {
+            let bad = report.findings[index]
+            guard let id = bad.id, let recording = try library.recording(id) else { continue }
             let media = ClipFiles(recording).media()
             let probed = try? MediaProbe.duration(of: store.media(media))  // a file that does not probe keeps 0
             let modified = if case .regular(_, let date) = store.status(of: media), Recording.Bounds.dates.contains(date) { date } else { Date() }
             try store.write { tx in
-                guard let current = try tx.repository.recording(bad.id) else { return }
-                let allPlays = try tx.repository.plays(of: bad.id)
+                guard let current = try tx.repository.recording(id) else { return }
+                let allPlays = try tx.repository.plays(of: id)
                 let plays = allPlays.filter { Recording.Bounds.dates.contains($0.playedAt) }
                 try tx.db.execute(sql: """
                     UPDATE recording SET duration = ?, createdAt = ?, playCount = ?, lastPlayedAt = ?,
@@ -349,48 +369,50 @@ struct LibraryDoctor {
                         probed ?? current.duration,
                         Recording.storedText(Recording.Bounds.dates.contains(current.createdAt) ? current.createdAt : modified),
                         allPlays.count, plays.map(\.playedAt).max().map(Recording.storedText),
-                        current.loudness?.integrated, current.loudness?.truePeak, bad.id.description,
+                        current.loudness?.integrated, current.loudness?.truePeak, id.description,
                     ])
             }
-            let words = bad.problems.filter { $0.hasPrefix("title:") || $0.hasPrefix("notes:") }
-            report.repairs.append("Set the values of \"\(bad.title)\" (\(bad.id.description)) its file and plays tell."
+            let words = recording.problems().filter { $0.hasPrefix("title:") || $0.hasPrefix("notes:") }
+            report.repaired(index, "Set the values of \"\(bad.title ?? "")\" (\(id.description)) its file and plays tell."
                                   + (words.isEmpty ? "" : " Its words are yours to change: `cravey edit` (\(words.joined(separator: "; ")))."))
         }
     }
 
-    /// Deletes a leftover the examination found (one already gone is no error) and says why.
-    private func removeLeftover(_ path: String, _ why: String, _ tx: StoreTransaction, into report: inout RepairReport) throws {
-        guard let file = StoredFile(path: path) else { return }
+    /// Deletes the leftover the examination found at `index` (one already gone is no error) and says why.
+    private func removeLeftover(_ index: Int, _ why: String, _ tx: StoreTransaction, into report: inout RepairReport) throws {
+        guard let path = report.findings[index].path, let file = StoredFile(path: path) else { return }
         try tx.remove(file)
-        report.repairs.append("Deleted \(path), \(why).")
+        report.repaired(index, "Deleted \(path), \(why).")
     }
 
     /// Measures the loudness and the waveform of the clips that lack either, in one decoding
     /// each, without the lock; each result is stored in a transaction of its own while the clip
     /// is there.
     private func measure(_ report: inout RepairReport) {
-        let unmeasured = Set(report.missingLoudness.map(\.id)), unpictured = Set(report.missingWaveforms.map(\.id))
-        for row in report.missingLoudness + report.missingWaveforms.filter({ !unmeasured.contains($0.id) }) {
-            let (loudness, waveform) = (unmeasured.contains(row.id), unpictured.contains(row.id))
+        let missingLoudness = report.findings(.missingLoudness), missingWaveforms = report.findings(.missingWaveform)
+        let unmeasured = Set(missingLoudness.compactMap(\.id)), unpictured = Set(missingWaveforms.compactMap(\.id))
+        for row in missingLoudness + missingWaveforms.filter({ $0.id.map { !unmeasured.contains($0) } ?? false }) {
+            guard let id = row.id else { continue }
+            let (loudness, waveform, title) = (unmeasured.contains(id), unpictured.contains(id), row.title ?? "")
             do {
-                guard let recording = try library.recording(row.id) else { continue }
-                let measured = try library.measureSound(of: recording, loudness: loudness, waveform: waveform)
+                guard let recording = try library.recording(id) else { continue }
+                let measured = try library.analysis.measureSound(of: recording, loudness: loudness, waveform: waveform)
                 if let measurement = measured.loudness {
-                    try store.write { tx in try tx.repository.updateLoudness(of: row.id, to: measurement) }
+                    try store.write { tx in try tx.repository.updateLoudness(of: id, to: measurement) }
                     report.measuredLoudness += 1
                 }
                 if let picture = measured.waveform {
                     do {
-                        try library.keep(picture, of: recording)
+                        try library.analysis.keep(picture, of: recording)
                         report.measuredWaveforms += 1
                     } catch let error as CraveyError {
-                        report.loudnessFailures.append("Could not keep the waveform of \"\(row.title)\" (\(row.id.description)): \(error.message)")
+                        report.loudnessFailures.append("Could not keep the waveform of \"\(title)\" (\(id.description)): \(error.message)")
                     }
                 }
             } catch {
                 let what = loudness && waveform ? "the loudness and waveform" : loudness ? "the loudness" : "the waveform"
                 let reason = (error as? CraveyError)?.message ?? "\(error)"
-                report.loudnessFailures.append("Could not measure \(what) of \"\(row.title)\" (\(row.id.description)): \(reason)")
+                report.loudnessFailures.append("Could not measure \(what) of \"\(title)\" (\(id.description)): \(reason)")
             }
         }
     }
@@ -400,15 +422,15 @@ struct LibraryDoctor {
     /// it too. One that cannot be registered (its copy is not its record, or the save fails) is
     /// left where it is, and said so; the others are registered all the same.
     private func register(_ report: inout RepairReport) {
-        for orphan in report.orphanFiles where orphan.playable {
-            guard let file = StoredFile(path: orphan.path), let name = StoredName(file), store.claim(file) else { continue }
+        for index in report.indices(.orphanFile) {
+            guard let path = report.findings[index].path, let file = StoredFile(path: path), let name = StoredName(file), store.claim(file) else { continue }
             do {
                 let (recording, restored) = try recover(file, name)
-                report.repairs.append("Registered \(orphan.path) as \"\(recording.title)\" (\(recording.id.description))"
+                report.repaired(index, "Registered \(path) as \"\(recording.title)\" (\(recording.id.description))"
                                       + (restored ? ", with its words and plays from its own copy." : "."))
             } catch {
                 store.release(file)
-                report.left.append("Left \(orphan.path) unregistered: \((error as? CraveyError)?.message ?? "\(error)")")
+                report.add(.init(.notRepaired, path: path, problem: "Left \(path) unregistered: \((error as? CraveyError)?.message ?? "\(error)")"))
             }
         }
     }

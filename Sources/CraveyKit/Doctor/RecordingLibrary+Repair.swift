@@ -4,7 +4,7 @@ extension RecordingLibrary {
     /// Checks that the library's rows and files agree, and that every clip's media decodes to
     /// its end as long as it says, changing nothing; on a thread of its own (reading files blocks).
     public func examine() async throws -> RepairReport {
-        try await onDedicatedThread(named: "cravey.doctor") { try self.examine(repair: false, deleteUnplayable: false) }
+        try await onDedicatedThread(named: "cravey.doctor") { try self.doctor.examine(repair: false, deleteUnplayable: false) }
     }
 
     /// Checks that the library's rows and files agree and repairs what does not: registers
@@ -15,12 +15,7 @@ extension RecordingLibrary {
     /// deletes orphan files that cannot be played. Returns what it found and did.
     public func repair(deletingUnplayable: Bool = false) async throws -> RepairReport {
         try await onDedicatedThread(named: "cravey.doctor") {
-            try self.examine(repair: true, deleteUnplayable: deletingUnplayable)
+            try self.doctor.examine(repair: true, deleteUnplayable: deletingUnplayable)
         }
-    }
-
-    /// Examines the library; with `repair`, fixes what it found (``LibraryDoctor``). Blocking.
-    package func examine(repair: Bool, deleteUnplayable: Bool) throws -> RepairReport {
-        try LibraryDoctor(library: self).examine(repair: repair, deleteUnplayable: deleteUnplayable)
     }
 }

@@ -4,8 +4,9 @@ import SystemPackage
 /// Brings an outside media file into the library: refuses what cannot be decoded (storing
 /// nothing), writes the library's version of it (AAC in .m4a for audio, H.264 with AAC in .mp4 for
 /// video; files already in those formats keep their streams, a remux; others are transcoded) and
-/// finishes it into a clip (``ClipFinisher``).
-enum Importer {
+/// finishes it into a clip (``ClipFinisher``). The door's ``RecordingLibrary/importFile(at:metadata:createdAt:)``
+/// runs it on a thread of its own, cancellable; a test or the fuzzer calls it directly.
+package enum Importer {
     struct Imported {
         var file: StoredFile
         var type: RecordingType
@@ -14,8 +15,8 @@ enum Importer {
 
     /// Imports `source` as clip `id`, on the calling thread (blocking). Nothing half-imported
     /// stays behind: a failure at any step removes what this import wrote.
-    static func importFile(_ source: URL, into store: LibraryStore, id: RecordingID,
-                           metadata: RecordingMetadata, createdAt: Date) throws -> Recording {
+    package static func importFile(_ source: URL, into store: LibraryStore, id: RecordingID = RecordingID(),
+                                   metadata: RecordingMetadata, createdAt: Date = Date()) throws -> Recording {
         let imported = try prepare(source, store: store, id: id)
         let clip = ClipFiles(id: id, type: imported.type)
         do {

@@ -14,10 +14,10 @@ extension RecordingLibrary {
     /// Throws ``CraveyError``: `.notFound` when the file is missing, `.undecodableMedia` when it
     /// does not decode, `.unavailable` without a sound server or sink; nothing is counted then.
     public func play(_ recording: Recording, options: PlaybackOptions = PlaybackOptions()) async throws -> PlaybackManager {
-        let media = store.media(try mediaFile(of: recording))
+        let media = store.media(try store.mediaFile(of: recording))
         var options = options
         if options.normalize {
-            options.gainDB = try await loudness(of: recording, in: media)?.playbackGain(target: options.loudnessTarget) ?? 0
+            options.gainDB = try await analysis.loudness(of: recording, in: media)?.playbackGain(target: options.loudnessTarget) ?? 0
         }
         // Only a video opens a window (and loads SDL2).
         options.showsVideo = options.showsVideo && recording.type == .video
@@ -38,23 +38,5 @@ extension RecordingLibrary {
         }
         try await manager.start()
         return manager
-    }
-
-    /// The clip's stored loudness, or, the first time a clip saved before loudness was measured
-    /// plays, its measurement (about 0.1 s of decoding a minute of audio), stored for next time.
-    /// Nil for a clip without sound. Storing is only a cache: a read-only library still plays
-    /// its clips at one loudness, measuring them each time.
-    private func loudness(of recording: Recording, in media: MediaLocation) async throws -> LoudnessMeasurement? {
-        if let loudness = recording.loudness { return loudness }
-        // Decoding and the write (which may wait on another process's transaction) block: on a
-        // thread of their own, not the cooperative pool.
-        return try await onDedicatedThread(named: "cravey.loudness") { [store] in
-            let measured = try LoudnessMeter.measure(fileAt: media)
-            if let measured {
-                // A cache: a library that cannot be written measures again next time.
-                _ = try? store.write { tx in try tx.repository.updateLoudness(of: recording.id, to: measured) }
-            }
-            return measured
-        }
     }
 }

@@ -143,8 +143,8 @@ struct HomeState {
     private mutating func keepWaveform() {
         guard view.layout.details.count >= 4, let recording = media.lookBack ?? list.selectedRecording,
               view.waveform?.id != recording.id else { return }
-        view.waveform = (recording.id, library.storedWaveform(of: recording))
-        view.transcript = library.transcript(of: recording)
+        view.waveform = (recording.id, library.analysis.storedWaveform(of: recording))
+        view.transcript = library.transcripts.transcript(of: recording)
     }
 
     // MARK: - Leaving
@@ -169,10 +169,10 @@ struct HomeState {
     private mutating func playStarted(_ recording: Recording, duration: Double, _ event: PlaybackEvent, counted: Bool,
                                       problem: CraveyError?) -> [HomeEffect] {
         media.startingPlay = nil
-        let line = ProgressLine(duration: duration, waveform: library.storedWaveform(of: recording), colour: view.colour)
+        let line = ProgressLine(duration: duration, waveform: library.analysis.storedWaveform(of: recording), colour: view.colour)
         media.playing = MediaState.Play(recording: recording, line: line, event: event, counted: counted,
                                         markers: MarkerKeys(recording.markers),
-                                        spoken: library.transcript(of: recording).map(SpokenLine.init))
+                                        spoken: library.transcripts.transcript(of: recording).map(SpokenLine.init))
         if let problem { dialog.say(Messages.text(for: problem) + " Playing its sound only.", warning: true) }
         return quitting ? [.player(.stop)] : []
     }

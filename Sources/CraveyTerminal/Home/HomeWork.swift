@@ -160,7 +160,7 @@ final class HomeWork {
         let inbox = inbox, language = Settings.current.transcriptionLanguage
         Task {
             do {
-                let transcript = try await library.transcribe(recording, with: transcriber, language: language)
+                let transcript = try await library.transcripts.transcribe(recording, with: transcriber, language: language)
                 inbox.post { $0.send(.transcribed(recording, transcript)) }
             } catch let error as CraveyError where error.kind == .invalidInput {
                 // No sound: no words to hear.
@@ -177,7 +177,7 @@ final class HomeWork {
         Task {
             do {
                 _ = try await onDedicatedThread(named: "cravey.mark") {
-                    try library.addMarker(to: id, at: marker.seconds, label: marker.label)
+                    try library.markers.add(to: id, at: marker.seconds, label: marker.label)
                 }
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: " The marker was not kept.", refresh: false)) }
@@ -235,7 +235,7 @@ final class HomeWork {
         let inbox = inbox, recording = asked.recording
         Task {
             do {
-                let proposal = try await library.proposedTrim(of: recording)
+                let proposal = try await library.shaping.proposedTrim(of: recording)
                 inbox.post { $0.send(.cutProposed(recording, asked, proposal)) }
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: " Nothing was cut.", refresh: true)) }
@@ -249,7 +249,7 @@ final class HomeWork {
         let inbox = inbox, recording = asked.recording
         Task {
             do {
-                let trimmed = try await library.trim(recording, from: start, to: end, asked: asked)
+                let trimmed = try await library.shaping.trim(recording, from: start, to: end, asked: asked)
                 inbox.post { $0.send(.cut(from: recording, to: trimmed)) }
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: " Nothing was cut.", refresh: true)) }

@@ -47,11 +47,11 @@ package struct CleanListening {
             case .character("p"):
                 await listen()
             case .character("y"):
-                let kept = try await library.keep(cleanup)
+                let kept = try await library.shaping.keep(cleanup)
                 Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept.title))\".")
                 return kept
             case .character("n"), .character("\n"), .character("\r"), nil:
-                library.discard(cleanup)
+                library.shaping.discard(cleanup)
                 Terminal.diagnostic("Kept \"\(Format.visible(cleanup.recording.title))\" as it was.")
                 return nil
             default:
@@ -70,7 +70,7 @@ package struct CleanListening {
             let switching = Locked(false)
             let options = PlaybackOptions(sink: sink, start: position, countsPlay: false)
             guard let manager = await Preview.startListening({ [library, cleanup, cleaned] in
-                cleaned ? try await library.play(cleanup, options: options) : try await library.play(cleanup.recording, options: options)
+                cleaned ? try await library.shaping.play(cleanup, options: options) : try await library.play(cleanup.recording, options: options)
             }) else { return }
             Terminal.diagnostic(cleaned ? "B: after (cleaned); a switches to before, space pauses, any other key stops."
                                         : "A: before; a switches to after (cleaned), space pauses, any other key stops.")

@@ -40,7 +40,7 @@ package struct Preview {
         (self.library, self.recording, self.sink, self.signals) = (library, recording, sink, signals)
         kept = Locked(recording)
         proposedTitle = recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt)
-            ? library.transcript(of: recording)?.proposedTitle : nil
+            ? library.transcripts.transcript(of: recording)?.proposedTitle : nil
     }
 
     /// Runs the look back; returns the clip as kept, or nil when it was discarded.
@@ -60,7 +60,7 @@ package struct Preview {
         }
         var waveform: Waveform?
         do {
-            waveform = try await library.waveform(of: recording)
+            waveform = try await library.analysis.waveform(of: recording)
         } catch {
             waveform = nil
             Terminal.diagnostic("cravey: warning: the waveform cannot be drawn: \(Self.describe(error))")
@@ -105,12 +105,12 @@ package struct Preview {
                 await hear(first: key == .character("["))
             case (nil, .character("x")):
                 if await cutNow() {
-                    waveform = try? await library.waveform(of: recording)
+                    waveform = try? await library.analysis.waveform(of: recording)
                     show(waveform)
                 }
             case (nil, .character("c")):
                 if await cleanNoise() {
-                    waveform = try? await library.waveform(of: recording)
+                    waveform = try? await library.analysis.waveform(of: recording)
                     show(waveform)
                 }
             default:
@@ -219,7 +219,7 @@ package struct Preview {
     /// Sets the start and the end from the clip's waveform (`trim --auto`'s proposal).
     private mutating func proposeCut() async {
         do {
-            guard let proposal = try await library.proposedTrim(of: recording) else {
+            guard let proposal = try await library.shaping.proposedTrim(of: recording) else {
                 return Terminal.diagnostic("No sound above the clip's own noise: nothing to propose.")
             }
             cut = (proposal.start, proposal.end)
@@ -263,7 +263,7 @@ package struct Preview {
         }
         do {
             let before = recording.duration
-            recording = try await library.trim(recording, from: start, to: end, asked: asked)
+            recording = try await library.shaping.trim(recording, from: start, to: end, asked: asked)
             cut = (nil, nil)
             position = 0
             Terminal.diagnostic("Trimmed \"\(Format.visible(recording.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(recording.duration)).")
@@ -279,7 +279,7 @@ package struct Preview {
     private mutating func cleanNoise() async -> Bool {
         Terminal.diagnostic("Cleaning the noise...")
         do {
-            let cleanup = try await library.cleanNoise(of: recording, asked: library.version(of: recording))
+            let cleanup = try await library.shaping.cleanNoise(of: recording, asked: library.version(of: recording))
             Terminal.diagnostic(CleanListening.figures(cleanup))
             guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink).decide() else { return false }
             recording = kept

@@ -44,12 +44,12 @@ package struct Player {
         let onTerminal = !json && isatty(0) == 1 && isatty(2) == 1
         // The stored waveform is read for a terminal's line, once the sound has started, and for
         // the quiet stretches to skip (with --skip-silence, or for z on a terminal).
-        let waveform = onTerminal || flags.skipSilence ? library.storedWaveform(of: recording) : nil
+        let waveform = onTerminal || flags.skipSilence ? library.analysis.storedWaveform(of: recording) : nil
         let line = onTerminal && Terminal.canRedraw
             ? ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive)
             : nil
         // The words said, on the line as they are said, when the clip has a transcript.
-        let spoken = onTerminal ? library.transcript(of: recording).map(SpokenLine.init) : nil
+        let spoken = onTerminal ? library.transcripts.transcript(of: recording).map(SpokenLine.init) : nil
         // Measured as the terminal draws them (a wide character takes two columns): the C
         // library's widths in UTF-8, as the home screen sets them.
         if spoken != nil { setlocale(LC_CTYPE, "C.UTF-8") }
@@ -123,7 +123,7 @@ package struct Player {
     /// a few words for the line, or nil.
     static func store(_ marker: ClipMarker, of recording: Recording, in library: RecordingLibrary) -> String? {
         do {
-            try library.addMarker(to: recording.id, at: marker.seconds, label: marker.label)
+            try library.markers.add(to: recording.id, at: marker.seconds, label: marker.label)
             return nil
         } catch {
             return "marker not kept: \((error as? CraveyError)?.message ?? "\(error)")"
@@ -146,7 +146,7 @@ package struct Player {
         let shown = Settings.current.showsTitles, title = Format.visible(recording.title)
         return await MediaPlayerService.start(
             for: manager, playing: recording, title: shown ? recording.title : discreetLine,
-            artwork: shown ? library.thumbnailURL(of: recording) : nil,
+            artwork: shown ? library.analysis.thumbnailURL(of: recording) : nil,
             notification: !notifying ? nil : (
                 shown ? "Playing \"\(title)\"" : "cravey",
                 "\(shown ? "" : discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))

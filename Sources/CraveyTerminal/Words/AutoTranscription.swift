@@ -37,7 +37,7 @@ package enum AutoTranscription {
         }
         progress(0)
         let language = Settings.current.transcriptionLanguage
-        let work = Task { try await library.transcribe(recording, with: transcriber, language: language, progress: progress) }
+        let work = Task { try await library.transcripts.transcribe(recording, with: transcriber, language: language, progress: progress) }
         signals.handle { work.cancel() }
         let outcome = await work.result
         if redraws { Terminal.diagnostic("\r\u{1B}[K", terminator: "") }

@@ -1,6 +1,19 @@
 import Foundation
 
-extension RecordingLibrary {
+/// A clip's words: heard by the optional transcriber (``Transcriber``, `scripts/install
+/// --transcribe`), stored beside the clip, read back, and corrected by a person. A capability
+/// reached from the door (``RecordingLibrary/transcripts``).
+package struct LibraryTranscripts: Sendable {
+    package let library: RecordingLibrary
+    private var store: LibraryStore { library.store }
+
+    /// The words said in `recording`, with their times, as ``transcribe(_:language:progress:)``
+    /// (`cravey transcribe`) stored them; nil when it has no transcript (none made yet, or
+    /// dropped by a noise clean-up), or the file does not read as one.
+    package func transcript(of recording: Recording) -> Transcript? {
+        store.contents(of: ClipFiles(recording).file(.transcript)!, atMost: Transcript.largestFile).flatMap(Transcript.init(data:))
+    }
+
     /// Hears the words said in `recording` with the optional transcriber (``Transcriber``,
     /// `scripts/install --transcribe`) and stores them beside it, in place of any transcript it
     /// had (``transcript(of:)`` reads them). Returns them. About a quarter of the clip's length in
@@ -33,8 +46,8 @@ extension RecordingLibrary {
     @discardableResult
     package func transcribe(_ recording: Recording, with transcriber: Transcriber, language: String? = nil,
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
-        let heard = version(of: recording)
-        let media = store.media(try mediaFile(of: recording))
+        let heard = library.version(of: recording)
+        let media = store.media(try store.mediaFile(of: recording))
         let run = Transcriber.Run()
         let transcript = try await withTaskCancellationHandler {
             try await onDedicatedThread(named: "cravey.transcribe") {
@@ -68,7 +81,7 @@ extension RecordingLibrary {
                 guard let current = try tx.repository.recording(recording.id) else {
                     throw CraveyError(.notFound, "\"\(recording.title)\" is no longer in the library; its words were not stored.")
                 }
-                guard version(of: current).media == heard.media else {
+                guard library.version(of: current).media == heard.media else {
                     throw CraveyError(.busy, "\"\(current.title)\" was changed by another cravey while its words were heard; nothing was stored. Try again.")
                 }
                 try tx.store(transcript.data, as: .transcript, of: ClipFiles(current))
@@ -93,8 +106,8 @@ extension RecordingLibrary {
     /// character, or the file or the transcript it makes is too large (``largestCorrection``,
     /// ``Transcript/isStorable``); `.busy` when the clip or its words were changed meanwhile
     /// (another cravey, a trim, a transcription); `.cannotWrite`. Nothing is stored then.
-    package func correctTranscript(of recording: Recording, edit: (URL) throws -> Bool) throws -> Transcript? {
-        let asked = version(of: recording)
+    package func correct(_ recording: Recording, edit: (URL) throws -> Bool) throws -> Transcript? {
+        let asked = library.version(of: recording)
         guard let heard = transcript(of: recording), !heard.words.isEmpty, let file = ClipFiles(recording).file(.correction),
               let files = store.files else {
             throw CraveyError(.notFound, "\"\(recording.title)\" has no words to correct.")

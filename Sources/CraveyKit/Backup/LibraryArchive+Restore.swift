@@ -1,6 +1,6 @@
 import Foundation
 
-extension RecordingLibrary {
+extension LibraryArchive {
     /// Adds to the library every clip of the backup at `url` that it does not have (by id),
     /// with its words, date, plays, loudness and thumbnail; clips it has are left as they are.
     /// A clip deleted since the backup was made comes back: that is what a restore is for.
@@ -15,18 +15,19 @@ extension RecordingLibrary {
     /// recording is. `.cannotWrite` when the disk has no room for them (nothing is restored),
     /// `.newerLibrary` for a backup a newer cravey wrote.
     ///
-    /// An encrypted backup (the age format, from `backup(to:encryptingWith:)` or `age -p`) gets
+    /// An encrypted backup (the age format, from ``backup(to:replacing:encryptingWith:progress:)`` or `age -p`) gets
     /// its passphrase from `passphrase`, called once and only then; a wrong one, or a single
     /// byte altered anywhere, restores nothing (`.damagedArchive`).
     package func restore(from url: URL, passphrase: (() throws -> String)? = nil,
                         progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
-        try restore(try Self.checkBackup(at: url, for: self.url, passphrase: passphrase, progress: progress), progress: progress)
+        try restore(try Self.checkBackup(at: url, for: library.url, passphrase: passphrase, progress: progress), progress: progress)
     }
 
     /// Restores a backup ``checkBackup(at:for:passphrase:progress:)`` checked, decoding each
     /// clip's media before any is saved.
     package func restore(_ checked: CheckedBackup, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
-        try restore(checked, checking: { [store] file, recording in
+        let store = library.store
+        return try restore(checked, checking: { file, recording in
             // One reading: to the end, and the length the file says, which its record must say too.
             let decoding: MediaProbe.Decoding
             do {

@@ -1,6 +1,8 @@
 import Foundation
 
-extension RecordingLibrary {
+extension LibraryAnalysis {
+    private var store: LibraryStore { library.store }
+
     /// Makes a video's thumbnail again (a 320 px JPEG: at 10% of its length skipping dark
     /// frames, as when it was saved, or the picture at `time` seconds) and stores it in place of
     /// the old one, the file and the row together, so every other process sees the old thumbnail
@@ -28,7 +30,7 @@ extension RecordingLibrary {
     /// `replacing`, and anything there that is not a regular file even then.
     public func writeThumbnail(of recording: Recording, at time: Double? = nil, to url: URL, replacing: Bool = false) async throws {
         let jpeg = try await thumbnail(of: recording, at: time)
-        try writeOutside(to: url, doing: "write the thumbnail to", replacing: replacing) { try $0.write(jpeg) }
+        try library.archive.writeOutside(to: url, doing: "write the thumbnail to", replacing: replacing) { try $0.write(jpeg) }
     }
 
     /// The JPEG of `recording`'s video at `time`, decoded on a thread of its own.
@@ -36,7 +38,7 @@ extension RecordingLibrary {
         guard recording.type == .video else {
             throw CraveyError(.invalidInput, "\"\(recording.title)\" is an audio recording: only a video has a thumbnail.")
         }
-        let media = store.media(try mediaFile(of: recording))
+        let media = store.media(try store.mediaFile(of: recording))
         return try await onDedicatedThread(named: "cravey.thumbnail") { try Thumbnailer.jpeg(forVideoAt: media, at: time) }
     }
 
@@ -79,7 +81,7 @@ extension RecordingLibrary {
     /// audio does not decode. Blocking.
     package func measureSound(of recording: Recording, loudness: Bool, waveform: Bool) throws
         -> (loudness: LoudnessMeasurement?, waveform: Waveform?) {
-        let measured = try AudioAnalysis.measure(store.media(try mediaFile(of: recording)), loudness: loudness, waveform: waveform)
+        let measured = try AudioAnalysis.measure(store.media(try store.mediaFile(of: recording)), loudness: loudness, waveform: waveform)
         return (measured?.loudness, measured?.waveform)
     }
 
@@ -92,5 +94,23 @@ extension RecordingLibrary {
         guard let measured = try measureSound(of: recording, loudness: true, waveform: false).loudness else { return nil }
         try store.write { tx in try tx.repository.updateLoudness(of: recording.id, to: measured) }
         return measured
+    }
+
+    /// The clip's stored loudness, or, the first time a clip saved before loudness was measured
+    /// plays, its measurement (about 0.1 s of decoding a minute of audio), stored for next time.
+    /// Nil for a clip without sound. Storing is only a cache: a read-only library still plays
+    /// its clips at one loudness, measuring them each time.
+    package func loudness(of recording: Recording, in media: MediaLocation) async throws -> LoudnessMeasurement? {
+        if let loudness = recording.loudness { return loudness }
+        // Decoding and the write (which may wait on another process's transaction) block: on a
+        // thread of their own, not the cooperative pool.
+        return try await onDedicatedThread(named: "cravey.loudness") { [store] in
+            let measured = try LoudnessMeter.measure(fileAt: media)
+            if let measured {
+                // A cache: a library that cannot be written measures again next time.
+                _ = try? store.write { tx in try tx.repository.updateLoudness(of: recording.id, to: measured) }
+            }
+            return measured
+        }
     }
 }
