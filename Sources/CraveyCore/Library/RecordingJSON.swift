@@ -78,10 +78,11 @@ struct JSONBuffer {
                                 afterEach: (inout JSONBuffer) throws -> Void) rethrows {
         guard !recordings.isEmpty else { return append("[]") }
         bytes.reserveCapacity(bytes.count + min(recordings.count, 2_000) * 520)
+        let layout = Layout(indent: indent + 2)
         append("[\n")
         for (index, recording) in recordings.enumerated() {
             pad(indent + 2)
-            write(recording, indent: indent + 2)
+            write(recording, layout)
             append(index == recordings.count - 1 ? "\n" : ",\n")
             try afterEach(&self)
         }
@@ -90,16 +91,52 @@ struct JSONBuffer {
     }
 
     mutating func write(_ r: Recording, indent: Int) {
-        append("{\n")
-        let fields = Recording.jsonFields
-        for (index, field) in fields.enumerated() {
-            pad(indent + 2)
-            bytes.append(contentsOf: field.jsonKey)
-            field.json(r, &self)
-            append(index == fields.count - 1 ? "\n" : ",\n")
+        write(r, Layout(indent: indent))
+    }
+
+    /// What a recording's object holds at one indent but its values, made once for a whole
+    /// array: `{`, each key on its line, `}`.
+    private struct Layout {
+        /// The bytes before each value of ``Recording/jsonKeys``, one after another: the line
+        /// break after the value before (or the `{`), the indent and the key.
+        var bytes: [UInt8] = []
+        /// Where each key's bytes end in ``bytes``.
+        var ends: [Int] = []
+        /// The line break after the last value, the indent and `}`.
+        var close: [UInt8]
+
+        init(indent: Int) {
+            let pad = String(repeating: " ", count: indent + 2)
+            for (index, key) in Recording.jsonKeys.enumerated() {
+                bytes += Array("\(index == 0 ? "{" : ",")\n\(pad)\"\(key.rawValue)\" : ".utf8)
+                ends.append(bytes.count)
+            }
+            close = Array("\n\(String(repeating: " ", count: indent))}".utf8)
         }
-        pad(indent)
-        append("}")
+    }
+
+    private mutating func write(_ r: Recording, _ layout: Layout) {
+        var start = 0
+        for (key, end) in zip(Recording.jsonKeys, layout.ends) {
+            bytes.append(contentsOf: layout.bytes[start..<end])
+            value(key, of: r)
+            start = end
+        }
+        bytes.append(contentsOf: layout.close)
+    }
+
+    /// An integer in decimal, without making a `String` of it.
+    mutating func integer<Value: BinaryInteger>(_ value: Value) {
+        guard value != 0 else { return bytes.append(UInt8(ascii: "0")) }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The digits from the last, then turned around where they are.
+        let start = bytes.count
+        var rest = value.magnitude
+        while rest > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        bytes[start...].reverse()
     }
 
     /// An array of strings on one line: `["calm", "sister"]`.
