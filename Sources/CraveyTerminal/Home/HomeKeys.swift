@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 
 /// What a key does on the home screen, by mode: browsing (the key table, ``KeyTable``), the
