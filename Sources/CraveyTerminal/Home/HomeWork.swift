@@ -108,7 +108,7 @@ final class HomeWork {
             options.camera = camera.path
         }
         manager?.stop()
-        let made = Result { library.store.isStored ? library : try RecordingLibrary(at: library.url, creating: true) }
+        let made = Result { library.isCreated ? library : try RecordingLibrary(at: library.url, creating: true) }
         guard case .success(let library) = made else { return [.recordingStarting(made)] }
         let inbox = inbox, createdAt = Date()
         Task {
