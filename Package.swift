@@ -126,10 +126,12 @@ let package = Package(
         ),
         // The terminal app: the home screen, the look back after a recording, the player line,
         // the meter, the key reader and the terminal's mode, as `cravey-media`'s commands use them.
+        // No command-line layer: it reads the library through the door, writes through
+        // CraveyCore's Presentation/ (Terminal, Format), and is handed its settings and flags as
+        // values by the command that opens it.
         .target(
             name: "CraveyTerminal",
             dependencies: [
-                "CraveyCommands",
                 "CraveyKit",
                 "CNcurses",
             ]

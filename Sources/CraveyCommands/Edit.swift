@@ -28,7 +28,7 @@ struct Edit: ParsableCommand {
             if let notes { metadata.notes = notes.isEmpty ? nil : notes }
             if let purpose { metadata.purpose = purpose }
         }
-        MetadataOptions.noteTrimmed(title: title, notes: notes)
+        Terminal.noteTrimmed(title: title, notes: notes)
         if json { return try Terminal.printJSON(edited) }
         Terminal.diagnostic("Updated \"\(Format.visible(edited.title))\".")
     }

@@ -5,13 +5,14 @@ extension ParsableCommand {
     /// Ends the process for an error a command threw; each executable's `main` calls it once.
     ///
     /// A ``CraveyError`` (or a database error, explained as one) becomes "cravey: <message>" on
-    /// stderr and its kind's exit code. What ends in success (`--help`, `--version`) is written
+    /// stderr and its kind's exit code (``Terminal/exit(reporting:)``, which the terminal app
+    /// uses where no command is around it). What ends in success (`--help`, `--version`) is written
     /// to stdout through ``Terminal/output(_:)``, so a full disk is exit 73 there too; everything
-    /// else (usage errors, `ExitCode`) ArgumentParser reports as it always does.
+    /// else (usage errors, `ExitCode`) ArgumentParser reports as it always does. A closed stdout
+    /// (``OutputClosed``) ends quietly with status 0.
     package static func exit(reporting error: any Error) -> Never {
-        if let error = error as? CraveyError ?? CraveyError(database: error) {
-            Terminal.diagnostic("cravey: \(Format.visible(Messages.text(for: error)))")
-            exit(withError: ExitCode(error.kind.exitCode))
+        if error is OutputClosed || error is CraveyError || CraveyError(database: error) != nil {
+            Terminal.exit(reporting: error)
         }
         if exitCode(for: error) == .success, !(error is ExitCode) {
             do {
@@ -22,23 +23,5 @@ extension ParsableCommand {
             exit(withError: ExitCode.success)
         }
         exit(withError: error)
-    }
-}
-
-extension CraveyError.Kind {
-    /// The documented exit code: 64, 65, 66, 69, 73, 75, 77, 78, or 1 for anything else.
-    package var exitCode: Int32 {
-        switch self {
-        case .invalidInput: 64
-        case .undecodableMedia: 65
-        case .notFound: 66
-        case .unavailable: 69
-        case .cannotWrite: 73
-        case .newerLibrary: 78
-        case .unsafeConfiguration: 77
-        case .damagedArchive: 65
-        case .busy: 75
-        case .other: 1
-        }
     }
 }

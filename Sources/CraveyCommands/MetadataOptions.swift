@@ -22,16 +22,7 @@ package struct MetadataOptions: ParsableArguments {
     package func metadata() throws -> RecordingMetadata {
         let chosen = try purpose.map { try RecordingMetadata.purpose(named: $0) } ?? Settings.current.purpose
         let metadata = try RecordingMetadata(title: title, notes: notes, purpose: chosen)
-        Self.noteTrimmed(title: title, notes: notes)
+        Terminal.noteTrimmed(title: title, notes: notes)
         return metadata
-    }
-
-    /// Says on stderr when the title or notes given had spaces at their ends, which are removed.
-    package static func noteTrimmed(title: String?, notes: String?) {
-        for (name, text) in [("title", title), ("notes", notes)] {
-            guard let text, text.trimmingCharacters(in: .whitespacesAndNewlines) != text,
-                  !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
-            Terminal.diagnostic("cravey: note: the spaces at the ends of the \(name) were removed.")
-        }
     }
 }

@@ -40,15 +40,17 @@ struct Search: ParsableCommand {
 
     func run() throws {
         let query = words.joined(separator: " ")
-        let matches = try options.open().search(query, limit: limit)
+        // Through the door as the home screen's list reads it: the rows alone, best first.
+        let page = try options.open().page(LibraryPage.Request(filter: query, syntax: .query, count: limit, counting: .rows))
+        let found = page.rows.compactMap { recording in page.matches[recording.id].map { Found(recording: recording, match: $0) } }
         // An empty list as `list --json` prints one.
-        if json { return try matches.isEmpty ? Terminal.output("[]") : Terminal.printJSON(matches.map(Found.init)) }
-        guard !matches.isEmpty else {
+        if json { return try found.isEmpty ? Terminal.output("[]") : Terminal.printJSON(found) }
+        guard !found.isEmpty else {
             return Terminal.diagnostic("No clip matches '\(Format.visible(query))'. Fewer words, or crav* for every word beginning so, find more.")
         }
-        try Terminal.output(Format.table(["ID", "TITLE", "AT", "MATCH"], matches.map { match in
-            [Format.shortID(match.recording), Format.visible(match.recording.title),
-             match.at.map(ClipTime.text) ?? "", Format.visible(Self.marked(match.snippet))]
+        try Terminal.output(Format.table(["ID", "TITLE", "AT", "MATCH"], found.map { found in
+            [Format.shortID(found.recording), Format.visible(found.recording.title),
+             found.match.at.map(ClipTime.text) ?? "", Format.visible(Self.marked(found.match.snippet))]
         }))
     }
 
@@ -59,7 +61,8 @@ struct Search: ParsableCommand {
 
     /// A clip found, as `--json` prints it: the recording's fields and its match.
     private struct Found: Encodable {
-        let match: ClipSearch.Match
+        let recording: Recording
+        let match: LibraryPage.Match
 
         struct Match: Encodable {
             let field: String
@@ -79,9 +82,9 @@ struct Search: ParsableCommand {
         enum Key: String, CodingKey { case match }
 
         func encode(to encoder: any Encoder) throws {
-            try match.recording.encode(to: encoder)
+            try recording.encode(to: encoder)
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(Match(field: match.field, snippet: Search.marked(match.snippet), at: match.at), forKey: .match)
+            try container.encode(Match(field: match.field.rawValue, snippet: Search.marked(match.snippet), at: match.at), forKey: .match)
         }
     }
 }

@@ -37,14 +37,6 @@ package struct TranscribeOptions: ParsableCommand {
 
     package init() {}
 
-    /// How much of a clip `duration` seconds long the transcriber has heard, `heard` seconds of
-    /// it, in percent from 0 to 100, as the progress shows it; nil when it cannot be told (a
-    /// clip of no length, or a progress that is not a number).
-    package static func percent(heard: Double, of duration: Double) -> Int? {
-        guard heard.isFinite, duration.isFinite, duration > 0 else { return nil }
-        return Int(min(100, max(0, heard / duration * 100)))
-    }
-
     package func validate() throws {
         if all == (id != nil) {
             throw ValidationError(all ? "Give either an id or --all, not both." : "Give the id of the clip to transcribe, or --all.")

@@ -57,7 +57,7 @@ struct Clean: AsyncParsableCommand {
         if let kept, hadWords {
             let signals = StopOnSignals {}
             defer { signals.cancel() }
-            await AutoTranscription.follow(kept, in: library, signals: signals)
+            await AutoTranscription.follow(kept, in: library, settings: Settings.current.app, signals: signals)
         }
     }
 }

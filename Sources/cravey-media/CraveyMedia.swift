@@ -27,7 +27,7 @@ struct CraveyMedia: AsyncParsableCommand {
         case .trim: Trim.self
         case .clean: Clean.self
         case .share: Share.self
-        case .restore: Restore.self
+        case .restore: RestoreMedia.self
         case .transcribe: Transcribe.self
         case .transcript: TranscriptMedia.self
         }

@@ -12,6 +12,6 @@ struct Home: AsyncParsableCommand {
     @OptionGroup var command: HomeOptions
 
     func run() async throws {
-        try await HomeScreen.run(try command.options.open())
+        try await HomeScreen.run(try command.options.open(), settings: Settings.current.app)
     }
 }

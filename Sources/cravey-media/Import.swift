@@ -34,6 +34,6 @@ struct Import: AsyncParsableCommand {
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         try Terminal.printSaved(recording, json: command.json)
         // Imported durably first: its words follow, and Ctrl-C now skips them alone.
-        await AutoTranscription.follow(recording, in: library, signals: signals)
+        await AutoTranscription.follow(recording, in: library, settings: Settings.current.app, signals: signals)
     }
 }

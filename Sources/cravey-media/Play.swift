@@ -14,7 +14,7 @@ struct Play: AsyncParsableCommand {
     func run() async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
-        let player = Player(library: library, flags: command.playback, json: command.json)
+        let player = Player(library: library, flags: command.playback.player, settings: Settings.current.app, json: command.json)
         if command.open {
             try await player.openInDesktop(recording)
         } else {
@@ -34,6 +34,15 @@ struct QuickPlayMedia: AsyncParsableCommand {
     func run() async throws {
         guard command.number != nil else { return try command.list() }
         let (library, recording) = try command.chosen()
-        try await Player(library: library, flags: command.playback, json: command.json).play(recording)
+        try await Player(library: library, flags: command.playback.player, settings: Settings.current.app, json: command.json)
+            .play(recording)
+    }
+}
+
+extension PlaybackFlags {
+    /// The flags as the player takes them: a plain value, without the parser's.
+    var player: PlayerFlags {
+        PlayerFlags(from: from, noCount: noCount, noNormalize: noNormalize, device: device, noVideo: noVideo, speed: speed,
+                    skipSilence: skipSilence)
     }
 }

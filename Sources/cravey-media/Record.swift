@@ -79,10 +79,10 @@ struct Record: AsyncParsableCommand {
         // there, the clip is kept. The look back comes after the words, to propose a title from them.
         guard onTerminal && !command.noPreview else {
             try Terminal.printSaved(recording, json: command.json)
-            await AutoTranscription.follow(recording, in: library, signals: signals)
+            await AutoTranscription.follow(recording, in: library, settings: Settings.current.app, signals: signals)
             return
         }
-        await AutoTranscription.follow(recording, in: library, signals: signals)
+        await AutoTranscription.follow(recording, in: library, settings: Settings.current.app, signals: signals)
         var preview = Preview(library: library, recording: recording, sink: nil, signals: signals)
         guard let kept = await preview.run() else { return }
         try Terminal.printSaved(kept, json: command.json)

@@ -4,7 +4,7 @@ import CraveyKit
 import Foundation
 
 /// Runs `cravey restore` (its command line is ``RestoreOptions``, which `cravey` shows in its help).
-struct Restore: ParsableCommand {
+struct RestoreMedia: ParsableCommand {
     static let configuration = RestoreOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
@@ -20,7 +20,7 @@ struct Restore: ParsableCommand {
         let checked = try LibraryArchive.checkBackup(at: backup, for: options.libraryURL, passphrase: {
             try PassphraseInput(descriptor: passphraseFd).read(confirming: false)
         }, progress: meter.show)
-        if !library.store.isStored { library = try options.open(creating: true) }
+        if !library.isCreated { library = try options.open(creating: true) }
         let summary = try library.archive.restore(checked, progress: meter.show)
         meter.clear()
         if json { return try Terminal.printJSON(summary) }

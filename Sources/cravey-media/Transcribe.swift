@@ -27,7 +27,7 @@ struct Transcribe: AsyncParsableCommand {
             let counted = clips.count > 1 ? " (\(index + 1) of \(clips.count))" : ""
             let duration = recording.duration
             let progress: @Sendable (Double) -> Void = { seconds in
-                guard Terminal.canRedraw, let percent = TranscribeOptions.percent(heard: seconds, of: duration) else { return }
+                guard Terminal.canRedraw, let percent = Format.percent(heard: seconds, of: duration) else { return }
                 Terminal.diagnostic("\r\u{1B}[KHearing \(name)\(counted): \(percent)%", terminator: "")
             }
             progress(0)

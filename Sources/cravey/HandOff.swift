@@ -1,4 +1,5 @@
 import CraveyCommands
+import CraveyCore
 import Foundation
 
 /// Replaces this process with `cravey-media`, found beside this executable

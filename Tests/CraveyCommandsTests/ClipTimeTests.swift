@@ -1,5 +1,6 @@
 import Testing
 @testable import CraveyCommands
+import CraveyCore
 
 @Suite("A time into a clip, as typed and as written")
 struct ClipTimeTests {

@@ -1,4 +1,5 @@
 @testable import CraveyCore
+import CraveyTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -70,7 +71,7 @@ final class ClipSearchTests: Sendable {
         // A word said: when it is said (the eighth word, 7.5 s), the snippet marks it
         let match = try #require(try library.search("midnight").first)
         #expect(match.recording.id == spoken.id && match.field == "words" && match.at == 7.5, "\(match)")
-        #expect(match.snippet.contains("\(ClipSearch.markStart)midnight\(ClipSearch.markEnd)"), "\(match.snippet)")
+        #expect(match.snippet.contains("\(LibraryPage.Match.markStart)midnight\(LibraryPage.Match.markEnd)"), "\(match.snippet)")
         let light = try #require(try library.search("lighth*").first)
         #expect(light.at == 1.5 && light.field == "words")
         // A title match is the title's, with no time
@@ -158,6 +159,71 @@ final class ClipSearchTests: Sendable {
             (error as? CraveyError)?.kind == .invalidInput && "\(error)".contains("at most 1000")
         }
         #expect(try titles(library, sentence) == ["Steady"])
+    }
+
+    @Test("one door request gives the home screen's list: the page around a clip kept, the counts and Quick Play; at a keystroke the rows alone, then their count, among which the next keystroke looks")
+    func listPage() throws {
+        // Given twelve clips, one of them with words said
+        let library = try newLibrary()
+        var clips: [Recording] = []
+        for index in 0..<12 {
+            clips.append(try save("Clip \(index)", words: index == 5 ? "walking by the harbour" : nil, in: library))
+        }
+        let byTitle = try library.recordings(sortedBy: .title)
+
+        // When the page of four rows holding "Clip 7" is asked for, in title order
+        let kept = try library.page(LibraryPage.Request(sort: .title, count: 4, keeping: clips[7].id))
+
+        // Then it holds that clip, says where it stands, and counts the library and Quick Play
+        let position = try #require(byTitle.firstIndex { $0.id == clips[7].id })
+        #expect(kept.position == position && kept.rows.contains { $0.id == clips[7].id })
+        #expect(kept.rows.map(\.id) == byTitle[kept.first..<(kept.first + 4)].map(\.id))
+        #expect(kept.counted && kept.total == 12 && kept.matching == 12 && kept.quickPlay.count == RecordingLibrary.quickPlayCount)
+
+        // When a filter of a word said is typed: the rows alone
+        let typed = try library.page(LibraryPage.Request(filter: "harb", count: 4, counting: .rows))
+
+        // Then the clip is listed with when its word is said, and nothing is counted
+        #expect(typed.rows.map(\.id) == [clips[5].id] && !typed.counted && typed.total == 0 && typed.quickPlay.isEmpty)
+        #expect(typed.matches[clips[5].id] == LibraryPage.Match(field: .words, snippet: "walking by the \u{1}harbour\u{2}", at: 3.5))
+
+        // When the matches of "Clip 1" are counted alone
+        let counted = try library.page(LibraryPage.Request(filter: "Clip 1", count: 4, counting: .matches))
+
+        // Then they are three, with their rowids and no rows; and the next keystroke looks among those
+        #expect(counted.counted && counted.matching == 3 && counted.rows.isEmpty && counted.matchingRowIDs?.count == 3)
+        var next = LibraryPage.Request(filter: "Clip 11", count: 4)
+        next.among = counted.matchingRowIDs
+        #expect(try library.page(next).rows.map(\.title) == ["Clip 11"])
+    }
+
+    @Test("a search is the same request: counted, best first, a page at a time, each row with where it matched")
+    func searchPage() throws {
+        // Given the word in a title, in notes and in words said
+        let library = try newLibrary()
+        _ = try save("Harbour walk", in: library)
+        _ = try save("Evening", notes: "down by the harbour", in: library)
+        _ = try save("Quay", words: "the harbour at night", in: library)
+        _ = try save("Elsewhere", in: library)
+
+        // When it is searched for, counted
+        let all = try library.page(LibraryPage.Request(filter: "harbour", syntax: .query))
+
+        // Then the three are found, each with its match, out of four
+        #expect(all.counted && all.matching == 3 && all.total == 4 && all.rows.count == 3)
+        #expect(Set(all.rows.compactMap { all.matches[$0.id]?.field }) == [.title, .notes, .words])
+        #expect(all.rows.compactMap { all.matches[$0.id]?.at } == [1.5])
+
+        // And its second row alone is the second of them
+        let second = try library.page(LibraryPage.Request(filter: "harbour", syntax: .query, first: 1, count: 1, counting: .rows))
+        #expect(second.rows.map(\.id) == [all.rows[1].id] && second.first == 1)
+    }
+
+    @Test("a library opened without creating, where there is none, says it is not created; made, it is")
+    func created() throws {
+        let url = folder.appendingPathComponent("none-\(UUID().uuidString)")
+        #expect(try !RecordingLibrary(at: url, creating: false).isCreated)
+        #expect(try RecordingLibrary(at: url, creating: true).isCreated)
     }
 
     /// Every file under the library and whether its bytes hold `word` (ASCII letters in either

@@ -58,12 +58,12 @@ struct TranscriptSurfaceTests {
         #expect(TranscriptOptions.time(.nan, comma: false) == "00:00:00.000" && TranscriptOptions.time(-3, comma: true) == "00:00:00,000")
         #expect(TranscriptOptions.time(3_723.4567, comma: true) == "01:02:03,457")
         for odd in [-Double.infinity, .infinity, .nan] {
-            #expect(TranscribeOptions.percent(heard: odd, of: 12) == nil)
-            #expect(TranscribeOptions.percent(heard: 3, of: odd) == nil)
+            #expect(Format.percent(heard: odd, of: 12) == nil)
+            #expect(Format.percent(heard: 3, of: odd) == nil)
         }
-        #expect(TranscribeOptions.percent(heard: 3, of: 0) == nil)
-        #expect(TranscribeOptions.percent(heard: -2, of: 12) == 0 && TranscribeOptions.percent(heard: 1e300, of: 12) == 100)
-        #expect(TranscribeOptions.percent(heard: 3, of: 12) == 25)
+        #expect(Format.percent(heard: 3, of: 0) == nil)
+        #expect(Format.percent(heard: -2, of: 12) == 0 && Format.percent(heard: 1e300, of: 12) == 100)
+        #expect(Format.percent(heard: 3, of: 12) == 25)
     }
 
     @Test("a transcriber that says its progress is -inf, nan, inf or 1e300 s, and hears a word past the clip's end (a fault injected by a script in its place): only finite times from 0 on reach the progress (which shows at most 100%), and the word past the end is not stored")

@@ -81,6 +81,6 @@ struct HomeSearchTests {
         home.press(.control("u"))
         home.type("walk")
         #expect(home.listed == ["Walk it off"])
-        #expect(home.state.list.page.spoken.isEmpty)
+        #expect(home.state.list.page.matches.isEmpty)
     }
 }

@@ -37,3 +37,23 @@ extension RecordingLibrary {
         try store.write { tx in try tx.repository.recordPlay(of: id, secondsListened: secondsListened, completed: completed, at: date) }
     }
 }
+
+/// A clip a search found: the recording, and where its best match is ("title", "notes" or "words").
+package struct Found: Sendable {
+    package var recording: Recording
+    package var field: String
+    package var snippet: String
+    package var at: Double?
+}
+
+extension RecordingLibrary {
+    /// What `query` finds, best first, at most `limit`, read as `cravey search` reads it through
+    /// the door (``page(_:)``: a search's rows alone, each with its match).
+    package func search(_ query: String, limit: Int? = nil) throws -> [Found] {
+        let page = try page(LibraryPage.Request(filter: query, syntax: .query, count: limit, counting: .rows))
+        return page.rows.map { recording in
+            let match = page.matches[recording.id]
+            return Found(recording: recording, field: match?.field.rawValue ?? "", snippet: match?.snippet ?? "", at: match?.at)
+        }
+    }
+}

@@ -121,25 +121,12 @@ package struct ClipSearch {
 
     // MARK: - Searching
 
-    /// A clip that matched a search.
-    package struct Match: Sendable, Equatable {
-        package var recording: Recording
-        /// Where the best match is: "title", "notes" or "words".
-        package var field: String
-        /// A few words around it, each match between ``markStart`` and ``markEnd``.
-        package var snippet: String
-        /// When the first matched word is said, for a match in the words.
-        package var at: Double?
-    }
-
-    /// What marks a match in a ``Match/snippet``.
-    package static let markStart = "\u{1}", markEnd = "\u{2}"
-
     /// The clips whose title, notes or words match `query` (FTS5's syntax: words, "a phrase",
-    /// `crav*`, OR, NOT, NEAR), best first (FTS5's `bm25` rank), at most `limit`. A query that is
-    /// empty or not FTS5 syntax is refused with `.invalidInput`.
-    package func search(_ query: String, limit: Int? = nil) throws -> [Match] {
-        let expression = try Self.expression(query)
+    /// `crav*`, OR, NOT, NEAR), best first (FTS5's `bm25` rank), at most `limit` from the
+    /// `offset`th, each with its best match (``LibraryPage/Match``: the snippet's matches between
+    /// `char(1)` and `char(2)`). A query that is empty or not FTS5 syntax is refused with
+    /// `.invalidInput`.
+    package func search(_ query: String, offset: Int = 0, limit: Int? = nil) throws -> [(recording: Recording, match: LibraryPage.Match)] {
         let fields = Recording.fields.map { "r.\($0.key.rawValue)" } + ["r.loudnessIntegrated", "r.loudnessTruePeak"]
         // FTS5 takes the ORDER BY rank (bm25) and the LIMIT itself, so the snippets and highlights
         // are made for the rows returned alone (a rowid IN the best, as a second MATCH, made FTS5
@@ -150,42 +137,50 @@ package struct ClipSearch {
                 SELECT rowid AS row, rank, replace(snippet(clipSearch, -1, char(1), char(2), '…', 10), char(10), ' ') AS snippet,
                        instr(highlight(clipSearch, 0, char(1), char(2)), char(1)) > 0 AS inTitle,
                        highlight(clipSearch, 2, char(1), char(2)) AS words, times
-                FROM clipSearch WHERE clipSearch MATCH :query ORDER BY rank LIMIT :limit),
+                FROM clipSearch WHERE clipSearch MATCH :query ORDER BY rank LIMIT :limit OFFSET :offset),
             marked AS MATERIALIZED (
                 SELECT row, rank, snippet, inTitle, times, substr(words, 1, instr(words, char(1))) AS before FROM found)
             SELECT \(fields.joined(separator: ", ")), m.snippet, m.inTitle, \(Self.firstMarkedTime("m.before", times: "m.times"))
             FROM marked m JOIN recording r ON r.rowid = m.row
             ORDER BY m.rank
             """
-        let rows: [Row]
+        let rows = try matching(query) { expression in
+            try Row.fetchAll(db, sql: sql, arguments: ["query": expression, "limit": limit ?? -1, "offset": max(offset, 0)])
+        }
+        let count = fields.count
+        return rows.compactMap { row in
+            guard let recording = try? Recording(row: row) else { return nil }
+            let inTitle: Bool = row[count + 1], at: Double? = row[count + 2]
+            return (recording, LibraryPage.Match(field: inTitle ? .title : at != nil ? .words : .notes, snippet: row[count], at: at))
+        }
+    }
+
+    /// How many clips `query` finds (see ``search(_:offset:limit:)``).
+    package func count(_ query: String) throws -> Int {
+        try matching(query) { expression in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM clipSearch WHERE clipSearch MATCH ?", arguments: [expression]) ?? 0
+        }
+    }
+
+    /// Runs `fetch` with the FTS5 expression of `query` (``expression(_:)``); where the numbers'
+    /// groups are not what the query's own syntax takes, with the query as typed. A query SQLite
+    /// refuses either way is refused with `.invalidInput`, naming it.
+    private func matching<T>(_ query: String, _ fetch: (String) throws -> T) throws -> T {
+        let expression = try Self.expression(query)
         do {
-            rows = try Row.fetchAll(db, sql: sql, arguments: ["query": expression, "limit": limit ?? -1])
+            return try fetch(expression)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && expression != query {
-            // The numbers' groups where the query's own syntax does not take them: as typed.
             do {
-                rows = try Row.fetchAll(db, sql: sql, arguments: ["query": query, "limit": limit ?? -1])
+                return try fetch(query)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
                 throw Self.refusal(query, error)
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
             throw Self.refusal(query, error)
         }
-        let count = fields.count
-        return rows.compactMap { row in
-            guard let recording = try? Recording(row: row) else { return nil }
-            let inTitle: Bool = row[count + 1], at: Double? = row[count + 2]
-            return Match(recording: recording, field: inTitle ? "title" : at != nil ? "words" : "notes", snippet: row[count], at: at)
-        }
     }
 
     // MARK: - The home screen's filter
-
-    /// What a clip's words hold of a filter: a snippet and when the first matched word is said.
-    package struct Spoken: Sendable, Equatable {
-        /// A few words around the match, each match between ``markStart`` and ``markEnd``.
-        package var snippet: String
-        package var at: Double
-    }
 
     /// The FTS5 expression for the home screen's filter `text`: each of its words (but `#tag`s)
     /// as a prefix, all of them; nil when it holds no word, or a word of one character (a prefix
@@ -201,8 +196,8 @@ package struct ClipSearch {
     }
 
     /// Which of the clips `ids` hold the words of the filter `text` in their transcripts, each
-    /// with its snippet and time (``Spoken``).
-    package func spoken(in ids: [RecordingID], matching text: String) throws -> [RecordingID: Spoken] {
+    /// with its snippet and when the first is said.
+    package func spoken(in ids: [RecordingID], matching text: String) throws -> [RecordingID: LibraryPage.Match] {
         guard !ids.isEmpty, let expression = Self.filterExpression(text) else { return [:] }
         let rows = try Row.fetchAll(db, sql: """
             WITH found AS MATERIALIZED (
@@ -213,11 +208,11 @@ package struct ClipSearch {
             marked AS MATERIALIZED (SELECT id, snippet, times, substr(words, 1, instr(words, char(1))) AS before FROM found)
             SELECT id, snippet, \(Self.firstMarkedTime("before", times: "times")) FROM marked
             """, arguments: StatementArguments(["words : (\(expression))"] + ids.map(\.description)))
-        var spoken: [RecordingID: Spoken] = [:]
+        var spoken: [RecordingID: LibraryPage.Match] = [:]
         for row in rows {
             let id: String = row[0], at: Double? = row[2]
             guard let id = RecordingID(id), let at else { continue }
-            spoken[id] = Spoken(snippet: row[1], at: at)
+            spoken[id] = LibraryPage.Match(field: .words, snippet: row[1], at: at)
         }
         return spoken
     }

@@ -60,6 +60,10 @@ public final class RecordingLibrary: Sendable {
     /// The room the library takes, and deleting every clip (``LibraryStorage``).
     package var storage: LibraryStorage { LibraryStorage(library: self) }
 
+    /// Whether the library is on the disk: false when it was opened with `creating: false` where
+    /// there is none yet (it reads as empty, and changes nothing until opened with `creating`).
+    public var isCreated: Bool { store.isStored }
+
     /// What a person should read once about the library folder: other users can reach it, or it
     /// belongs to someone else. The library works all the same.
     public var warnings: [String] { store.files?.warnings ?? [] }
@@ -101,12 +105,13 @@ public final class RecordingLibrary: Sendable {
     /// or matches no clip).
     public static let maxFilterLength = ClipSearch.maxQueryLength
 
-    /// The clips whose title, notes or transcript match `query` (FTS5's syntax: words, "a
-    /// phrase", `crav*`; accents and case folded), best first, at most `limit`; each with a
-    /// snippet of its best match and, for a match in its words, when the first is said. A query
-    /// that holds no word or is not FTS5 syntax is refused (`.invalidInput`).
-    package func search(_ query: String, limit: Int? = nil) throws -> [ClipSearch.Match] {
-        try store.read { db in try ClipSearch(db).search(query, limit: limit) }
+    /// A page of the clips as a list shows them, in one snapshot: the rows `request` asks for (an
+    /// order, a filter typed into a list or a search, from a position), with the counts and Quick
+    /// Play a list's header shows and where each row's words matched (see
+    /// ``LibraryPage/Request``). The home screen's list and `cravey search` read the library so.
+    /// A search that holds no word or is not FTS5 syntax is refused (`.invalidInput`).
+    public func page(_ request: LibraryPage.Request) throws -> LibraryPage {
+        try store.read { db in try LibraryPage(request, in: db) }
     }
 
     /// Every tag some recording has, sorted (what the shells' completion offers).

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 import Foundation
 
@@ -125,10 +124,10 @@ struct HomeFrame {
         frame.put("\(HomeText.icon(recording)) \(Format.visible(recording.title))", row: row, column: column, width: columns.title + 1, style: style)
         column += columns.title + 2
         // A clip whose words hold the filter: when the first is said, and the words around it.
-        if let spoken = state.list.page.spoken[recording.id] {
-            let snippet = spoken.snippet.replacingOccurrences(of: ClipSearch.markStart, with: "[")
-                .replacingOccurrences(of: ClipSearch.markEnd, with: "]")
-            frame.put("\(Format.duration(spoken.at.rounded(.down))) “\(Format.visible(snippet))”", row: row, column: column,
+        if let spoken = state.list.page.matches[recording.id], let at = spoken.at {
+            let snippet = spoken.snippet.replacingOccurrences(of: LibraryPage.Match.markStart, with: "[")
+                .replacingOccurrences(of: LibraryPage.Match.markEnd, with: "]")
+            frame.put("\(Format.duration(at.rounded(.down))) “\(Format.visible(snippet))”", row: row, column: column,
                       width: max(layout.columns - column - 1, 0), style: style)
             return
         }

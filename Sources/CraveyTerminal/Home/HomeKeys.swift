@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 
 /// What a key does on the home screen, by mode: browsing (the key table, ``KeyTable``), the
@@ -81,7 +80,7 @@ enum HomeKeys {
         case .play:
             // From the first word of the filter said in it, when its transcript holds them.
             if let recording = state.list.selectedRecording {
-                return play(recording, from: state.list.page.spoken[recording.id]?.at ?? 0, &state)
+                return play(recording, from: state.list.page.matches[recording.id]?.at ?? 0, &state)
             }
         case .quickPlay:
             return quickPlay(key, &state)

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 
 /// What the keys do now on the home screen, besides the player's and the recorder's keys.

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 import Foundation
 
@@ -17,7 +16,7 @@ package final class HomeScreen {
     private(set) var state: HomeState
     private var screen: TerminalScreen
     /// The plays, recordings and changes under way, and the inbox their results come through.
-    let work = HomeWork()
+    let work: HomeWork
     private var watch: LibraryWatch?
     /// Set once the terminal is gone (hung up, closed): it is not waited on any more.
     private var terminalGone = false
@@ -25,15 +24,17 @@ package final class HomeScreen {
     /// The signals the home screen takes over while it runs.
     private static let signals = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT]
 
-    private init(library: RecordingLibrary, screen: TerminalScreen) {
+    private init(library: RecordingLibrary, settings: AppSettings, screen: TerminalScreen) {
         state = HomeState(library: library, rows: screen.rows, columns: screen.columns, colour: screen.colour)
         self.screen = screen
+        work = HomeWork(settings: settings)
     }
 
     /// Runs the home screen on the terminal until it is left; the terminal is given back on
-    /// every way out. Throws `.invalidInput` when stdin and stdout are not a terminal that can
-    /// show it.
-    package static func run(_ library: RecordingLibrary) async throws {
+    /// every way out, with `settings` (the loudness of its plays, titles on the desktop, the words
+    /// heard after a recording). Throws `.invalidInput` when stdin and stdout are not a terminal
+    /// that can show it.
+    package static func run(_ library: RecordingLibrary, settings: AppSettings) async throws {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw CraveyError(.invalidInput, "The home screen needs a terminal on stdin and stdout. Run `cravey` in a terminal, or use the commands one by one (`cravey --help` lists them).")
         }
@@ -43,7 +44,7 @@ package final class HomeScreen {
             let signals = OnSignals(Self.signals) {}
             defer { signals.cancel() }
             let colour = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-            let home = HomeScreen(library: library, screen: try TerminalScreen(colour: colour))
+            let home = HomeScreen(library: library, settings: settings, screen: try TerminalScreen(colour: colour))
             let inbox = home.work.inbox
             signals.handle { inbox.post { $0.send(.quit) } }
             SignalPipe.shared.install([SIGWINCH]) { inbox.post { $0.resized() } }

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 import Foundation
 
@@ -14,6 +13,12 @@ final class HomeWork {
     private(set) var recorder: Recorder?
     /// What to say on stderr once the terminal is given back (a recording saved on the way out).
     private(set) var farewell: [String] = []
+    /// The loudness plays are at, whether the desktop is shown titles, and the words heard after a save.
+    let settings: AppSettings
+
+    init(settings: AppSettings) {
+        self.settings = settings
+    }
 
     /// Carries out `effect` on `library`; returns what it says at once (a refusal, a library made).
     func carry(_ effect: HomeEffect, on library: RecordingLibrary) -> [HomeEvent] {
@@ -49,8 +54,8 @@ final class HomeWork {
         let window = recording.type == .video && Player.hasDisplay
         // As `cravey play` does: the settings' loudness, and the desktop shown the clip's title
         // only when desktop.show-titles says so.
-        let settings = Settings.current
-        let options = PlaybackOptions(start: start, countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
+        let shown = settings.showsTitles
+        let options = PlaybackOptions(start: start, countsPlay: counted, showsVideo: window, showsTitle: shown,
                                       loudnessTarget: settings.loudness, speed: speed)
         Task {
             let manager: PlaybackManager
@@ -67,7 +72,8 @@ final class HomeWork {
             }
             // The desktop's media keys and controls drive the same manager (MPRIS), for a
             // counted play, as for `cravey play`.
-            let desktop = counted ? await Player.desktop(for: manager, playing: recording, in: library, notifying: false) : nil
+            let desktop = counted ? await Player.desktop(for: manager, playing: recording, in: library,
+                                                            showingTitle: shown, notifying: false) : nil
             for await event in manager.events {
                 desktop?.update(event)
                 inbox.post { home in
@@ -102,7 +108,7 @@ final class HomeWork {
             options.camera = camera.path
         }
         manager?.stop()
-        let made = Result { library.store.isStored ? library : try RecordingLibrary(at: library.url, creating: true) }
+        let made = Result { library.isCreated ? library : try RecordingLibrary(at: library.url, creating: true) }
         guard case .success(let library) = made else { return [.recordingStarting(made)] }
         let inbox = inbox, createdAt = Date()
         Task {
@@ -156,8 +162,8 @@ final class HomeWork {
     /// (``AutoTranscription``): in the background, at the transcriber's low priority; a clip
     /// without sound is passed over, a failure said. Quitting the screen stops it, storing nothing.
     private func transcribe(_ recording: Recording, _ library: RecordingLibrary) {
-        guard let transcriber = AutoTranscription.transcriber() else { return }
-        let inbox = inbox, language = Settings.current.transcriptionLanguage
+        guard let transcriber = AutoTranscription.transcriber(settings) else { return }
+        let inbox = inbox, language = settings.transcriptionLanguage
         Task {
             do {
                 let transcript = try await library.transcripts.transcribe(recording, with: transcriber, language: language)

@@ -3,18 +3,18 @@ import CraveyKit
 import Foundation
 
 /// The library as the home screen browses it: an order, a filter, the page of rows on the
-/// screen and the selected clip among those matching. It reads the store's snapshots a page at
-/// a time (``LibraryPage``) and changes nothing; the home screen draws it and says its errors.
+/// screen and the selected clip among those matching. It reads a page at a time through the door
+/// (``RecordingLibrary/page(_:)``) and changes nothing; the home screen draws it and says its errors.
 struct LibraryBrowser {
     /// The library read (a new one once the first recording has made it).
     var library: RecordingLibrary
-    /// What is asked of the store: the order, the filter and the rows from `first` on.
+    /// What is asked of the library: the order, the filter and the rows from `first` on.
     private(set) var request = LibraryPage.Request()
     /// What was read.
     private(set) var page = LibraryPage()
     /// The selected clip's position among those matching the filter.
     private(set) var selected = 0
-    /// The rowids the current filter matches, when they are few (``LibraryPage/narrowing``):
+    /// The rowids the current filter matches, when they are few (``LibraryPage/matchingRowIDs``):
     /// the next keystroke that types it further looks among these only.
     private var filtered: (filter: String, rowIDs: [Int64])?
     /// How many rows the list shows.
@@ -41,10 +41,18 @@ struct LibraryBrowser {
     /// stay as read (a move, a scroll), and a filter typed further awaits its count (``count()``).
     mutating func read(keeping id: RecordingID? = nil, counting: Bool = true) throws {
         request.count = rows
-        let (page, position) = try LibraryPage.read(library, request, keeping: id, counting: counting, previous: page)
-        self.page = page
+        request.keeping = id
+        request.counting = counting ? .all : .rows
+        // A scroll within matches counted: the rows within them.
+        if !counting, page.counted { request.first = max(min(request.first, page.matching - rows), 0) }
+        var read = try library.page(request)
+        if !counting {
+            (read.total, read.quickPlay) = (page.total, page.quickPlay)
+            if page.counted { (read.matching, read.counted) = (page.matching, true) }
+        }
+        page = read
         request.first = page.first
-        if let position { selected = position }
+        if let position = page.position { selected = position }
         selected = max(min(selected, page.matching - 1), 0)
     }
 
@@ -53,9 +61,11 @@ struct LibraryBrowser {
     /// before the next change.
     mutating func count() throws {
         defer { page.counted = true }
-        let (matching, rowIDs) = try LibraryPage.count(library, request)
-        page.matching = matching
-        filtered = rowIDs.map { (request.filter, $0) }
+        var asked = request
+        (asked.counting, asked.keeping) = (.matches, nil)
+        let counted = try library.page(asked)
+        page.matching = counted.matching
+        filtered = counted.matchingRowIDs.map { (request.filter, $0) }
     }
 
     /// Reads again what is shown, after a change of the library (this process's or another's):

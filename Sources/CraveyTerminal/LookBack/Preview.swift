@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 import Dispatch
 import Foundation
@@ -54,7 +53,7 @@ package struct Preview {
             do {
                 try Terminal.output(kept.withLock { $0.id.description })
             } catch {
-                Cravey.exit(reporting: error)  // a full disk is 73, as everywhere
+                Terminal.exit(reporting: error)  // a full disk is 73, as everywhere
             }
             Foundation.exit(0)
         }
@@ -321,8 +320,8 @@ package struct Preview {
             recording = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
                 try library.edit(recording.id, asked: asked) { metadata in try apply(&metadata, line) }
             }
-            if field == .title { MetadataOptions.noteTrimmed(title: line, notes: nil) }
-            if field == .notes { MetadataOptions.noteTrimmed(title: nil, notes: line) }
+            if field == .title { Terminal.noteTrimmed(title: line, notes: nil) }
+            if field == .notes { Terminal.noteTrimmed(title: nil, notes: line) }
             Terminal.diagnostic("Updated \"\(Format.visible(recording.title))\".")
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was changed.")

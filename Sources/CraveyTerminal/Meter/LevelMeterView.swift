@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 import Foundation
 

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 
 /// A play's markers on a terminal, as keys reach them: `m` marks the moment playing, and the

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 import Foundation
 
@@ -6,11 +5,13 @@ import Foundation
 /// lines with `--json`, a clean stop on SIGINT/SIGTERM, and the play counted at the end.
 package struct Player {
     let library: RecordingLibrary
-    let flags: PlaybackFlags
+    let flags: PlayerFlags
+    /// The loudness it plays at, and whether the desktop is shown the title.
+    let settings: AppSettings
     let json: Bool
 
-    package init(library: RecordingLibrary, flags: PlaybackFlags, json: Bool) {
-        (self.library, self.flags, self.json) = (library, flags, json)
+    package init(library: RecordingLibrary, flags: PlayerFlags, settings: AppSettings, json: Bool) {
+        (self.library, self.flags, self.settings, self.json) = (library, flags, settings, json)
     }
 
     package func play(_ recording: Recording) async throws {
@@ -24,7 +25,7 @@ package struct Player {
         }
         let manager = try await library.play(recording, options: PlaybackOptions(
             sink: flags.device, start: flags.from?.seconds ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
-            showsVideo: window, showsTitle: showsTitles, loudnessTarget: Settings.current.loudness, speed: flags.speed))
+            showsVideo: window, showsTitle: settings.showsTitles, loudnessTarget: settings.loudness, speed: flags.speed))
         if let problem = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
         }
@@ -36,7 +37,7 @@ package struct Player {
         defer { pauses.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
         // notification says what plays and how to stop it.
-        let desktop = await Self.desktop(for: manager, playing: recording, in: library, notifying: !Terminal.isAttached)
+        let desktop = await Self.desktop(for: manager, playing: recording, in: library, showingTitle: settings.showsTitles, notifying: !Terminal.isAttached)
         // Keys need the terminal on stdin, and stderr one too for what they do. The line is drawn
         // again in place, so not on a terminal that only prints lines (TERM=dumb), which gets no
         // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
@@ -133,17 +134,13 @@ package struct Player {
     /// What the desktop shows of a playing clip when it is not shown the title.
     static let discreetLine = "Playing your clip"
 
-    /// Whether the desktop (media controls, notification, the video's window) is shown the clip's
-    /// title: the desktop.show-titles setting; the terminal's own line shows it either way.
-    var showsTitles: Bool { Settings.current.showsTitles }
-
     /// The desktop's media controls and keys (MPRIS) on a play, for `play`, `quickplay` and the
     /// home screen alike, best effort; with `notifying`, a notification says what plays and how
     /// to stop it. Whoever sees the screen (the lock screen, a shared desk) reads "Playing your
-    /// clip" and sees no picture, unless the desktop.show-titles setting says to show the title.
+    /// clip" and sees no picture, unless `shown` (the desktop.show-titles setting) says to show the title.
     static func desktop(for manager: PlaybackManager, playing recording: Recording, in library: RecordingLibrary,
-                        notifying: Bool) async -> MediaPlayerService? {
-        let shown = Settings.current.showsTitles, title = Format.visible(recording.title)
+                        showingTitle shown: Bool, notifying: Bool) async -> MediaPlayerService? {
+        let title = Format.visible(recording.title)
         return await MediaPlayerService.start(
             for: manager, playing: recording, title: shown ? recording.title : discreetLine,
             artwork: shown ? library.analysis.thumbnailURL(of: recording) : nil,

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 import Foundation
 
@@ -14,29 +13,30 @@ import Foundation
 /// (the words are written in one atomic step at the end) and the clip stays as saved:
 /// `cravey transcribe ID` makes the transcript later.
 package enum AutoTranscription {
-    /// The transcriber new clips are heard by: the installed one while `transcribe.auto` is on;
-    /// nil otherwise, saying nothing (cravey without the transcriber works as before).
-    package static func transcriber() -> Transcriber? {
-        guard Settings.current.transcribesNewClips else { return nil }
+    /// The transcriber new clips are heard by: the installed one while `transcribe.auto` is on
+    /// in `settings`; nil otherwise, saying nothing (cravey without the transcriber works as before).
+    package static func transcriber(_ settings: AppSettings) -> Transcriber? {
+        guard settings.transcribesNewClips else { return nil }
         return try? Transcriber.installed()
     }
 
-    /// Hears the words of `recording`, just saved, with ``transcriber()``, in the language the
-    /// settings name, and stores them with it; on a terminal with its progress on stderr, which
+    /// Hears the words of `recording`, just saved, with ``transcriber(_:)``, in the language
+    /// `settings` name, and stores them with it; on a terminal with its progress on stderr, which
     /// `signals` (Ctrl-C) turns into a skip. Never throws: a clip without sound is passed over
     /// silently, a failure or a skip is said on stderr with how to make the words later. Returns
     /// the words, nil when none were stored.
     @discardableResult
-    package static func follow(_ recording: Recording, in library: RecordingLibrary, signals: OnSignals) async -> Transcript? {
-        guard let transcriber = transcriber() else { return nil }
+    package static func follow(_ recording: Recording, in library: RecordingLibrary, settings: AppSettings,
+                               signals: OnSignals) async -> Transcript? {
+        guard let transcriber = transcriber(settings) else { return nil }
         let duration = recording.duration
         let redraws = Terminal.canRedraw
         let progress: @Sendable (Double) -> Void = { seconds in
-            guard redraws, let percent = TranscribeOptions.percent(heard: seconds, of: duration) else { return }
+            guard redraws, let percent = Format.percent(heard: seconds, of: duration) else { return }
             Terminal.diagnostic("\r\u{1B}[KHearing the words: \(percent)% (Ctrl-C skips)", terminator: "")
         }
         progress(0)
-        let language = Settings.current.transcriptionLanguage
+        let language = settings.transcriptionLanguage
         let work = Task { try await library.transcripts.transcribe(recording, with: transcriber, language: language, progress: progress) }
         signals.handle { work.cancel() }
         let outcome = await work.result

@@ -1,4 +1,3 @@
-import CraveyCommands
 import CraveyKit
 
 /// The words being said at a moment of a clip, for a player line: the sentence said then

@@ -1,9 +1,9 @@
-import ArgumentParser
-import CraveyCore
 import Foundation
 import SystemPackage
 
 /// Where the CLI writes: data to stdout, diagnostics to stderr, colour and meters only on a TTY.
+/// Here, beside the library without media, because both executables' commands and the terminal
+/// app write through it (see docs/architecture.md).
 package enum Terminal {
     /// Colour: only on a terminal (stderr) that can show it, and never when NO_COLOR is set.
     package static var isInteractive: Bool {
@@ -48,7 +48,7 @@ package enum Terminal {
 
     /// Writes data to stdout, again after a short write until all of it is written. A full disk
     /// (or any other failed write) throws a ``CraveyError`` of kind `.cannotWrite` (exit 73); a
-    /// closed pipe (`cravey list | head`) throws `ExitCode.success`: the reader has what it
+    /// closed pipe (`cravey list | head`) throws ``OutputClosed`` (exit 0): the reader has what it
     /// wanted, so the command stops and the process ends quietly with status 0, as a tool killed
     /// by SIGPIPE would end quietly, but without failing a `set -o pipefail` pipeline. Both
     /// executables ignore SIGPIPE, so the write reports EPIPE instead of killing the process.
@@ -91,9 +91,18 @@ package enum Terminal {
         }
     }
 
+    /// Says on stderr when the title or notes given had spaces at their ends, which are removed.
+    package static func noteTrimmed(title: String?, notes: String?) {
+        for (name, text) in [("title", title), ("notes", notes)] {
+            guard let text, text.trimmingCharacters(in: .whitespacesAndNewlines) != text,
+                  !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            diagnostic("cravey: note: the spaces at the ends of the \(name) were removed.")
+        }
+    }
+
     /// Prints recordings: a JSON array with `--json`, else a table of `columns` (each a heading
     /// and how to show a recording under it), or a hint on stderr when there are none.
-    static func printRecordings(_ recordings: [Recording], json: Bool, tagged tag: String? = nil,
+    package static func printRecordings(_ recordings: [Recording], json: Bool, tagged tag: String? = nil,
                                 columns: KeyValuePairs<String, (Recording) -> String>) throws {
         if recordings.isEmpty && !json {
             if let tag { return diagnostic("No recording is tagged \"\(Format.visible(tag))\" (`cravey tag ID +\(Format.visible(tag))` tags one).") }
@@ -116,11 +125,17 @@ package enum Terminal {
     /// What a failed write to stdout means for the command: see ``write(_:)``.
     static func outputError(_ error: any Error) -> any Error {
         guard let errno = error as? Errno else { return error }
-        if errno == .brokenPipe { return ExitCode.success }
+        if errno == .brokenPipe { return OutputClosed() }
         let fix = errno == .noSpace || errno == .diskQuotaExceeded
             ? "Free some disk space, or send the output elsewhere." : "Check where the output goes."
         return CraveyError(.cannotWrite, "Cannot write the output: \(errno). \(fix)", underlying: errno)
     }
+}
+
+/// What a write to stdout throws when its reader has gone (a closed pipe: `cravey list | head`):
+/// no failure, the command only stops. Each executable's `main` ends with status 0 for it.
+package struct OutputClosed: Error {
+    package init() {}
 }
 
 /// How the CLI shows dates and durations to a person.
@@ -135,8 +150,16 @@ package enum Format {
         RecordingMetadata.displayDuration(seconds)
     }
 
+    /// How much of a clip `duration` seconds long the transcriber has heard, `heard` seconds of
+    /// it, in percent from 0 to 100, as the progress shows it; nil when it cannot be told (a
+    /// clip of no length, or a progress that is not a number).
+    package static func percent(heard: Double, of duration: Double) -> Int? {
+        guard heard.isFinite, duration.isFinite, duration > 0 else { return nil }
+        return Int(min(100, max(0, heard / duration * 100)))
+    }
+
     /// The first 8 characters of a recording's id, as `list` shows it; any command takes it as the id.
-    static func shortID(_ recording: Recording) -> String {
+    package static func shortID(_ recording: Recording) -> String {
         String(recording.id.description.prefix(8))
     }
 

@@ -1,9 +1,10 @@
-import ArgumentParser
 import Foundation
 
 /// A time into a clip as a person types it: seconds (`12.5`), or minutes and seconds (`1:02.5`),
 /// or hours too (`1:02:03`); and as the shaping commands print it, to the millisecond (`0:04.150`).
-package struct ClipTime: ExpressibleByArgument, Sendable, Equatable {
+/// The command line takes it as an option's value (CraveyCommands' `ExpressibleByArgument`
+/// conformance); the terminal app writes times with ``text(_:)``.
+package struct ClipTime: Sendable, Equatable {
     package let seconds: Double
 
     package init(seconds: Double) {
@@ -25,8 +26,6 @@ package struct ClipTime: ExpressibleByArgument, Sendable, Equatable {
         guard total.isFinite else { return nil }
         seconds = total
     }
-
-    package static var defaultCompletionKind: CompletionKind { .default }
 
     /// `0:04.150`, `12:30.000`, `1:02:03.250`; a time of a billion hours or more (which a person
     /// can type, and no clip lasts) in seconds, `3600000000000 s`, long before its milliseconds

@@ -1,9 +1,9 @@
-import CraveyCore
 import Foundation
 
 /// The words the command line adds to the library's errors: what a person can type to fix what
-/// happened. The library says what happened and to what; only the command line knows its own
-/// commands, options and scripts.
+/// happened. The library says what happened and to what; only cravey's own programs (its commands
+/// and the terminal app, which both read this) know its commands, options and scripts, so it is
+/// `package`: an embedder reads the error's message and kind, and advises in its own words.
 package enum Messages {
     /// The message a person reads for `error`: the library's, then the advice for this tool.
     package static func text(for error: CraveyError) -> String {

@@ -1,4 +1,3 @@
-import CraveyCore
 import Foundation
 
 /// Questions asked at the terminal on stdin: a line read as a line, and a confirmation that reads
