@@ -54,10 +54,9 @@ struct Record: AsyncParsableCommand {
         let onTerminal = toggle == nil && isatty(0) == 1 && isatty(2) == 1
         let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: onTerminal)
         // m marks the moment (its label typed after); the markers are saved with the clip.
-        let markers = view.markers, elapsed = view.elapsed
+        let markers = view.markers
         let keys = onTerminal ? KeyReader(redraw: { [drawn = view.drawn] in Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
-            let mine = markers.withLock { $0.handle(key, at: elapsed.withLock { $0 }) }
-            if mine == .notMine, key == .character(" ") { recorder.isPaused ? recorder.resume() : recorder.pause() }
+            view.handle(key) { recorder.isPaused ? recorder.resume() : recorder.pause() }
         }) : nil
         defer { keys?.restore() }
         let meter = Task { await view.show(recorder.events) }

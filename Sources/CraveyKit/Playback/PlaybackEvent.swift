@@ -46,6 +46,10 @@ public struct PlaybackOptions: Sendable {
     public var showsTitle: Bool
     /// The loudness, in LUFS, that ``normalize`` turns clips toward.
     public var loudnessTarget: Double
+    /// What a key pressed in a video's window asks of the playback: the terminal's key table
+    /// (CraveyTerminal's `KeyTable`, the window's keys) for the players that show a window;
+    /// without one, the window's keys do nothing (closing it and a double click still work).
+    package var windowKeys: @Sendable (Key) -> PlayerCommand? = { _ in nil }
 
     public init(sink: String? = nil, start: Double = 0, normalize: Bool = true, countsPlay: Bool = true, gainDB: Double = 0,
                 showsVideo: Bool = false, showsTitle: Bool = false, loudnessTarget: Double = -16, speed: Double = 1) {

@@ -50,8 +50,10 @@ final class HomeWork {
         // As `cravey play` does: the settings' loudness, and the desktop shown the clip's title
         // only when desktop.show-titles says so.
         let settings = Settings.current
-        let options = PlaybackOptions(start: start, countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
+        var playing = PlaybackOptions(start: start, countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
                                       loudnessTarget: settings.loudness, speed: speed)
+        playing.windowKeys = KeyTable.windowCommand
+        let options = playing
         Task {
             let manager: PlaybackManager
             do {

@@ -14,7 +14,7 @@ package struct CleanListening {
         (self.library, self.cleanup, self.sink) = (library, cleanup, sink)
     }
 
-    static let keys = "p listen (a switches before/after) · y keep the cleaned clip · n keep it as it was"
+    static let keys = KeyTable.line(.cleanUp)
 
     /// What the clean-up measured, for a person: where the noise was learnt, its floor before
     /// and after, and the change of the speech level.
@@ -42,15 +42,16 @@ package struct CleanListening {
     package func decide() async throws -> Recording? {
         while true {
             Terminal.diagnostic(Self.keys)
-            let key = try? await onDedicatedThread(named: "cravey.keys", { Preview.readKey() }) ?? nil
-            switch key {
-            case .character("p"):
+            // (next throws nothing: the `try?` only unwraps.)
+            let key = try? await onDedicatedThread(named: "cravey.keys", { KeyReader.next(pasted: Preview.keys) }) ?? nil
+            switch key.map({ KeyTable.action(for: $0, in: .cleanUp) }) {
+            case .listen??:
                 await listen()
-            case .character("y"):
+            case .keepCleaned??:
                 let kept = try await library.keep(cleanup)
                 Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept.title))\".")
                 return kept
-            case .character("n"), .character("\n"), .character("\r"), nil:
+            case .keepAsItWas??, nil:  // nil: the end of input
                 library.discard(cleanup)
                 Terminal.diagnostic("Kept \"\(Format.visible(cleanup.recording.title))\" as it was.")
                 return nil
@@ -75,12 +76,12 @@ package struct CleanListening {
             Terminal.diagnostic(cleaned ? "B: after (cleaned); a switches to before, space pauses, any other key stops."
                                         : "A: before; a switches to after (cleaned), space pauses, any other key stops.")
             let keys = KeyReader { key in
-                switch key {
-                case .character("a"):
+                switch KeyTable.action(for: key, in: .cleanListening) {
+                case .switchCleaned?:
                     switching.withLock { $0 = true }
                     manager.stop()
-                case .character(" "):
-                    manager.perform(.togglePause)
+                case .player(let command)?:
+                    manager.perform(command)
                 default:
                     manager.stop()
                 }

@@ -24,8 +24,8 @@ package struct Preview {
     /// The recording's SIGINT, SIGTERM and SIGHUP, which keep the clip from here on.
     let signals: OnSignals
 
-    static let keys = LookBackChoice.keys
-    static let shapeKeys = "i/o start/end at the play position · a auto start/end · [ ] hear the first/last 3 s · x cut · c clean noise"
+    /// The keys lines: the look back's choices, then its keys that shape the clip.
+    static let keys = KeyTable.line(.lookBack), shapeKeys = KeyTable.line(.shaping)
 
     /// The part to keep, as set so far (nil: the clip's start, its end); `x` cuts to it.
     var cut: (start: Double?, end: Double?) = (nil, nil)
@@ -68,47 +68,46 @@ package struct Preview {
         show(waveform)
         while true {
             // Reading the terminal blocks: on a thread of its own, off the cooperative pool.
-            // (readKey throws nothing: the `try?` only unwraps.)
-            guard let key = try? await onDedicatedThread(named: "cravey.keys", { Self.readKey() }) ?? nil else {
+            // (next throws nothing: the `try?` only unwraps.)
+            guard let key = try? await onDedicatedThread(named: "cravey.keys", { KeyReader.next(pasted: Self.keys) }) ?? nil else {
                 return recording  // end of input: kept
             }
-            let choice = if case .character(let character) = key { LookBackChoice(character) } else { LookBackChoice?.none }
-            switch (choice, key) {
-            case (.keep?, _):
+            switch KeyTable.action(for: key, in: .lookBack) ?? KeyTable.action(for: key, in: .shaping) {
+            case .lookBack(.keep)?:
                 Terminal.diagnostic("Kept \"\(Format.visible(recording.title))\".")
                 return recording
-            case (.play?, _):
+            case .lookBack(.play)?:
                 await playBack(waveform)
-            case (.title?, _):
+            case .lookBack(.title)?:
                 // Given none yet, Enter takes the title its first words make.
                 let proposed = recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt) ? proposedTitle : nil
                 await change(.title, current: recording.title, proposed: proposed) { metadata, text in
                     metadata.title = text.isEmpty ? proposed : text
                 }
-            case (.notes?, _):
+            case .lookBack(.notes)?:
                 await change(.notes, current: recording.notes ?? "") { metadata, text in
                     metadata.notes = text.isEmpty ? nil : text
                 }
-            case (.purpose?, _):
+            case .lookBack(.purpose)?:
                 await change(.purpose, current: recording.purpose?.rawValue ?? "") { metadata, text in
                     metadata.purpose = try RecordingMetadata.purpose(named: text)
                 }
-            case (.discard?, _):
+            case .lookBack(.discard)?:
                 if await discard() { return nil }
-            case (nil, .character("i")), (nil, .character("o")):
-                mark(key == .character("i") ? .start : .end, at: position, duration: recording.duration)
+            case .setCut(let start)?:
+                mark(start ? .start : .end, at: position, duration: recording.duration)
                 showCut(waveform)
-            case (nil, .character("a")):
+            case .proposeCut?:
                 await proposeCut()
                 showCut(waveform)
-            case (nil, .character("[")), (nil, .character("]")):
-                await hear(first: key == .character("["))
-            case (nil, .character("x")):
+            case .hearEnd(let first)?:
+                await hear(first: first)
+            case .cutNow?:
                 if await cutNow() {
                     waveform = try? await library.waveform(of: recording)
                     show(waveform)
                 }
-            case (nil, .character("c")):
+            case .cleanNoise?:
                 if await cleanNoise() {
                     waveform = try? await library.waveform(of: recording)
                     show(waveform)
@@ -143,7 +142,7 @@ package struct Preview {
         guard let manager = await Self.startListening({ [library, recording, sink] in
             try await library.play(recording, options: PlaybackOptions(sink: sink, countsPlay: false))
         }) else { return }
-        Terminal.diagnostic("Playing (not counted): space pauses, i and o set the start and the end here, any other key stops.")
+        Terminal.diagnostic("Playing (not counted): \(KeyTable.labels(.lookBackPlaying).joined(separator: ", ")), any other key stops.")
         // `kill -USR1 PID` pauses and resumes it, as space does; ignored again afterwards.
         let pauses = OnSignals([SIGUSR1]) { manager.perform(.togglePause) }
         defer { pauses.cancel() }
@@ -152,10 +151,9 @@ package struct Preview {
         let drawn = Locked("")
         let marked = Locked<[(Edge, Double)]>([])
         let keys = KeyReader(redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }) { key in
-            switch key {
-            case .character(" "): manager.perform(.togglePause)
-            case .character("i"): marked.withLock { $0.append((.start, manager.event.position)) }
-            case .character("o"): marked.withLock { $0.append((.end, manager.event.position)) }
+            switch KeyTable.action(for: key, in: .lookBackPlaying) {
+            case .player(let command)?: manager.perform(command)
+            case .setCut(let start)?: marked.withLock { $0.append((start ? .start : .end, manager.event.position)) }
             default: manager.stop()
             }
         }
@@ -366,40 +364,6 @@ package struct Preview {
     /// What a person reads of `error`.
     static func describe(_ error: any Error) -> String {
         (error as? CraveyError).map { Messages.text(for: $0) } ?? "\(error)"
-    }
-
-    /// One key from the terminal, read without Enter or echo (the terminal lent by
-    /// ``TerminalMode`` meanwhile); nil at the end of input (or a terminal gone). Text pasted
-    /// (between the terminal's bracketed-paste marks, or more than a key's bytes at once) is no
-    /// key: it is thrown away, said, and the wait goes on.
-    /// The corresponding C functions are `read` and `poll`.
-    static func readKey() -> PlayerKey? {
-        TerminalMode.lend(mouse: false)
-        defer { TerminalMode.giveBack() }
-        // A byte at a time, so that what is typed after the key (a line for a prompt) stays
-        // unread; an escape sequence (an arrow) arrives at once and is read whole.
-        var bytes: [UInt8] = []
-        while true {
-            var byte: UInt8 = 0
-            let count = Foundation.read(0, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            bytes.append(byte)
-            var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            if bytes.first == 0x1B, KeyReader.key(startingAt: bytes) == nil, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
-            if bytes == KeyReader.pasteStart || (bytes.first != 0x1B && poll(&waiting, 1, 0) > 0) {
-                if bytes == KeyReader.pasteStart {
-                    guard KeyReader.skipPaste() else { return nil }
-                } else {
-                    _ = Terminal.discardWaitingInput()
-                }
-                Terminal.diagnostic("Pasted text is not a key: nothing was done. \(keys)")
-                bytes = []
-                continue
-            }
-            if let (key, _) = KeyReader.key(startingAt: bytes), let key { return key }
-            bytes = []  // a key the look back does not know
-        }
     }
 
     /// What is typed after `question` (``Terminal/ask(_:flushing:)``), read off the cooperative pool.

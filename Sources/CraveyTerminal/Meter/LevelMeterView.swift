@@ -23,6 +23,14 @@ package struct LevelMeterView {
         (self.seconds, self.video, self.spaceToPause) = (seconds, video, spaceToPause)
     }
 
+    /// What `key` does while recording, as the key table's recorder keys say: `m` marks the
+    /// moment and the label typed after it is the markers'; space pauses and goes on (`pausing`).
+    package func handle(_ key: Key, pausing: () -> Void) {
+        let action = KeyTable.action(for: key, in: .recorder)
+        let mine = markers.withLock { $0.handle(key, action, at: elapsed.withLock { $0 }) }
+        if mine == .notMine, action == .pauseRecording { pausing() }
+    }
+
     package func show(_ events: AsyncStream<RecordingEvent>) async {
         // The meter is drawn again in place: it needs a terminal on stderr that does more than
         // print lines (not TERM=dumb). NO_COLOR takes its colour, not the meter.
@@ -34,7 +42,7 @@ package struct LevelMeterView {
             switch event {
             case .started(let source, _):
                 let limit = seconds.map { " for \(Format.duration($0))" } ?? ""
-                let keys = spaceToPause ? "Space pauses; m marks the moment; Ctrl-C stops and saves." : "Press Ctrl-C to stop and save."
+                let keys = spaceToPause ? KeyTable.labels(.recorder).joined(separator: "; ") + "; Ctrl-C stops and saves." : "Press Ctrl-C to stop and save."
                 Terminal.diagnostic("Recording from \(source)\(limit). \(keys)")
             case .silenceWarning(let source):
                 if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }

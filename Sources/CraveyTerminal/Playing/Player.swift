@@ -22,9 +22,11 @@ package struct Player {
         if recording.type == .video && !window {
             Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
         }
-        let manager = try await library.play(recording, options: PlaybackOptions(
+        var options = PlaybackOptions(
             sink: flags.device, start: flags.from?.seconds ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
-            showsVideo: window, showsTitle: showsTitles, loudnessTarget: Settings.current.loudness, speed: flags.speed))
+            showsVideo: window, showsTitle: showsTitles, loudnessTarget: Settings.current.loudness, speed: flags.speed)
+        options.windowKeys = KeyTable.windowCommand
+        let manager = try await library.play(recording, options: options)
         if let problem = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
         }
@@ -62,7 +64,8 @@ package struct Player {
         // m marks the moment (its label typed after), . and , go to the next and previous marker.
         let markers = Locked(MarkerKeys(recording.markers)), door = library
         let keys = onTerminal ? KeyReader(mouse: line != nil, redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
-            switch markers.withLock({ $0.handle(key, at: manager.event.position) }) {
+            let action = KeyTable.action(for: key, in: .player)
+            switch markers.withLock({ $0.handle(key, action, at: manager.event.position) }) {
             case .store(let marker):
                 let problem = Self.store(marker, of: recording, in: door)
                 markers.withLock { $0.problem = problem }
@@ -75,21 +78,28 @@ package struct Player {
             case .notMine:
                 break
             }
-            if case .click(let column, _) = key {
-                if let fraction = line?.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
-            } else if key == .character("z") || key == .character("Z") {
+            switch action {
+            case .clickBar?:
+                // The bar's columns are counted from 1.
+                if case .click(_, let column) = key, let fraction = line?.fraction(atColumn: column + 1) { manager.perform(.seek(fraction: fraction)) }
+            case .skipSilence?:
                 silence.withLock { $0.isOn.toggle() }
-            } else {
-                PlayerCommand(key).map(manager.perform)
+            case .player(let command)?:
+                manager.perform(command)
+            default:
+                break
             }
         }) : nil
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
-        let full = windowShown ? " · f full screen" : ""
+        // The keys that do something here: full screen with a window, a click with a bar.
+        let shown = { (action: KeyAction?) in
+            (action != .player(.toggleFullScreen) || windowShown) && (action != .clickBar || line != nil)
+        }
         if line != nil {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · z skip silence · m mark · , . marks · q stop\(full)")
+            Terminal.diagnostic("▶ \(title)   \(KeyTable.line(.player, shown: shown))")
         } else if onTerminal {
-            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): space pause · ←/→ 15 s · 0-9 jump · [ ] speed · z skip silence · m mark · , . marks · q stop\(full).")
+            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): \(KeyTable.line(.player, shown: shown)).")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
