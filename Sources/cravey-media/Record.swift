@@ -54,7 +54,6 @@ struct Record: AsyncParsableCommand {
         let onTerminal = toggle == nil && isatty(0) == 1 && isatty(2) == 1
         let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: onTerminal)
         // m marks the moment (its label typed after); the markers are saved with the clip.
-        let markers = view.markers
         let keys = onTerminal ? KeyReader(redraw: { [drawn = view.drawn] in Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
             view.handle(key) { recorder.isPaused ? recorder.resume() : recorder.pause() }
         }) : nil
@@ -62,7 +61,7 @@ struct Record: AsyncParsableCommand {
         let meter = Task { await view.show(recorder.events) }
         var recording: Recording
         do {
-            recording = try await recorder.save(metadata, createdAt: createdAt, markers: { markers.withLock { $0.finished } })
+            recording = try await recorder.save(metadata, createdAt: createdAt, markers: { view.markers })
             await meter.value
         } catch {
             await meter.value
