@@ -46,18 +46,13 @@ final class HomeWork {
     /// a video in its window, the desktop's media keys on it.
     private func play(_ recording: Recording, counted: Bool, speed: Double, from start: Double, _ library: RecordingLibrary) {
         let inbox = inbox
-        let window = recording.type == .video && Player.hasDisplay
-        // As `cravey play` does: the settings' loudness, and the desktop shown the clip's title
-        // only when desktop.show-titles says so.
-        let settings = Settings.current
-        var playing = PlaybackOptions(start: start, countsPlay: counted, showsVideo: window, showsTitle: settings.showsTitles,
-                                      loudnessTarget: settings.loudness, speed: speed)
-        playing.windowKeys = KeyTable.windowCommand
-        let options = playing
+        // As `cravey play` plays it (``PlayController``).
+        let controller = PlayController(library: library)
+        let request = PlayController.Request(start: start, speed: speed, counted: counted)
         Task {
             let manager: PlaybackManager
             do {
-                manager = try await library.play(recording, options: options)
+                manager = try await controller.start(recording, request)
             } catch {
                 inbox.post { $0.send(.playFailed(error)) }
                 return
@@ -69,20 +64,12 @@ final class HomeWork {
             }
             // The desktop's media keys and controls drive the same manager (MPRIS), for a
             // counted play, as for `cravey play`.
-            let desktop = counted ? await Player.desktop(for: manager, playing: recording, in: library, notifying: false) : nil
-            for await event in manager.events {
-                desktop?.update(event)
+            let desktop = counted ? await controller.desktop(for: manager, playing: recording, notifying: false) : nil
+            let outcome = await PlayController.follow(manager, desktop: desktop) { event in
                 inbox.post { home in
                     if home.work.manager === manager { home.send(.played(event)) }
                 }
             }
-            let outcome: Result<PlaybackSummary, any Error>
-            do {
-                outcome = .success(try await manager.result())
-            } catch {
-                outcome = .failure(error)
-            }
-            await desktop?.end()
             inbox.post { home in
                 let current = home.work.manager === manager
                 if current { home.work.manager = nil }

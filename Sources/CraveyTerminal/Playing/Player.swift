@@ -23,7 +23,7 @@ package struct Player {
         defer { pauses.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
         // notification says what plays and how to stop it.
-        let desktop = await Self.desktop(for: manager, playing: recording, in: library, notifying: !Terminal.isAttached)
+        let desktop = await PlayController(library: library).desktop(for: manager, playing: recording, notifying: !Terminal.isAttached)
         // Keys need the terminal on stdin, and stderr one too for what they do. The line is drawn
         // again in place, so not on a terminal that only prints lines (TERM=dumb), which gets no
         // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
@@ -62,20 +62,11 @@ package struct Player {
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
-        let view = Task { [json] () -> (any Error)? in
-            await Player.show(work, drawn: drawn, json: json, desktop: desktop)
-        }
-        let outcome: PlaybackSummary
-        do {
-            outcome = try await manager.result()
-        } catch {
-            _ = await view.value
-            await desktop?.end()
-            throw error
-        }
-        let failure = await view.value
-        await desktop?.end()
-        if let failure { throw failure }
+        var view = EventView(work: work, drawn: drawn, json: json)
+        let ended = await PlayController.follow(manager, desktop: desktop) { view.show($0) }
+        if case .bar = state.withLock({ $0.view }) { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+        let outcome = try ended.get()
+        if let failure = view.failure { throw failure }
         keys?.restore()
         if windowShown, let lost = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: lost)) The play stopped there, as closing the window stops it.")
@@ -93,15 +84,13 @@ package struct Player {
         if let from = flags.from, from.seconds > recording.duration {
             throw CraveyError(.invalidInput, "--from \(ClipTime.text(from.seconds)) is past the end of \"\(title)\", which is \(ClipTime.text(recording.duration)) long; give a time within it (`cravey info \(recording.id.description.prefix(8))` shows its length).")
         }
-        let window = recording.type == .video && !flags.noVideo && Self.hasDisplay
+        let request = PlayController.Request(start: flags.from?.seconds ?? 0, speed: flags.speed, counted: !flags.noCount,
+                                             sink: flags.device, normalize: !flags.noNormalize, video: !flags.noVideo)
+        let window = PlayController.showsWindow(recording, request)
         if recording.type == .video && !window {
             Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
         }
-        var options = PlaybackOptions(
-            sink: flags.device, start: flags.from?.seconds ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
-            showsVideo: window, showsTitle: showsTitles, loudnessTarget: Settings.current.loudness, speed: flags.speed)
-        options.windowKeys = KeyTable.windowCommand
-        let manager = try await library.play(recording, options: options)
+        let manager = try await PlayController(library: library).start(recording, request)
         if let problem = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
         }
@@ -119,38 +108,10 @@ package struct Player {
         }
     }
 
-    /// What the desktop shows of a playing clip when it is not shown the title.
-    static let discreetLine = "Playing your clip"
-
-    /// Whether the desktop (media controls, notification, the video's window) is shown the clip's
-    /// title: the desktop.show-titles setting; the terminal's own line shows it either way.
-    var showsTitles: Bool { Settings.current.showsTitles }
-
-    /// The desktop's media controls and keys (MPRIS) on a play, for `play`, `quickplay` and the
-    /// home screen alike, best effort; with `notifying`, a notification says what plays and how
-    /// to stop it. Whoever sees the screen (the lock screen, a shared desk) reads "Playing your
-    /// clip" and sees no picture, unless the desktop.show-titles setting says to show the title.
-    static func desktop(for manager: PlaybackManager, playing recording: Recording, in library: RecordingLibrary,
-                        notifying: Bool) async -> MediaPlayerService? {
-        let shown = Settings.current.showsTitles, title = Format.visible(recording.title)
-        return await MediaPlayerService.start(
-            for: manager, playing: recording, title: shown ? recording.title : discreetLine,
-            artwork: shown ? library.thumbnailURL(of: recording) : nil,
-            notification: !notifying ? nil : (
-                shown ? "Playing \"\(title)\"" : "cravey",
-                "\(shown ? "" : discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
-    }
-
-    /// True when the environment names a display for a window (X11 or Wayland).
-    static var hasDisplay: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-    }
-
     /// `--open`: hands the file to the desktop's default player and counts the play.
     package func openInDesktop(_ recording: Recording) async throws {
         let url = try library.fileURL(of: recording)
-        guard Self.hasDisplay else {
+        guard PlayController.hasDisplay else {
             throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.description.prefix(8))`.")
         }
         let opener: ChildProcess
@@ -194,15 +155,24 @@ package struct Player {
         }
     }
 
-    /// Shows the events until the playback ends: the player's frame on a terminal (the line last
-    /// drawn kept in `drawn`), its lines on a terminal that only prints lines, JSON lines with
-    /// `--json`. Returns the error a write to stdout ended with (the playback is stopped then).
-    private static func show(_ work: Work, drawn: Locked<String>, json: Bool, desktop: MediaPlayerService?) async -> (any Error)? {
+    /// Shows each event of the play: the player's frame on a terminal (the line last drawn kept
+    /// in `drawn`), its lines on a terminal that only prints lines, JSON lines with `--json`.
+    struct EventView {
+        let work: Work
+        let drawn: Locked<String>
+        let json: Bool
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         var lastLine = ""
-        for await event in work.manager.events {
-            desktop?.update(event)
+        /// The error a write to stdout ended with (the playback is stopped then, and nothing
+        /// more is written).
+        private(set) var failure: (any Error)?
+
+        init(work: Work, drawn: Locked<String>, json: Bool) {
+            (self.work, self.drawn, self.json) = (work, drawn, json)
+            encoder.outputFormatting = [.sortedKeys]
+        }
+
+        mutating func show(_ event: PlaybackEvent) {
             let columns = Terminal.columns
             let (effects, line) = work.state.withLock { state in
                 state.columns = columns
@@ -210,11 +180,12 @@ package struct Player {
             }
             work.run(effects)
             if json {
+                guard failure == nil else { return }
                 do {
                     try Terminal.output(String(decoding: try encoder.encode(event), as: UTF8.self))
                 } catch {
                     work.manager.stop()
-                    return error
+                    failure = error
                 }
             } else if let line {
                 if line != lastLine {
@@ -224,8 +195,6 @@ package struct Player {
                 lastLine = line
             }
         }
-        if case .bar = work.state.withLock({ $0.view }) { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
-        return nil
     }
 
     /// The play's last line; `pictures` (shown, dropped) when a video showed in a window.
