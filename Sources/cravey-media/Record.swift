@@ -39,7 +39,7 @@ struct Record: AsyncParsableCommand {
             (options.width, options.height, options.frameRate) = (size.width, size.height, command.frameRate)
         }
         let createdAt = Date()
-        let recorder = try await library.record(options)
+        let recorder = try await LevelMeterView.start(options, in: library)
         if recorderOrStop.withLock({ state in
             state.recorder = recorder
             return state.stopped
@@ -58,15 +58,7 @@ struct Record: AsyncParsableCommand {
             view.handle(key) { recorder.isPaused ? recorder.resume() : recorder.pause() }
         }) : nil
         defer { keys?.restore() }
-        let meter = Task { await view.show(recorder.events) }
-        var recording: Recording
-        do {
-            recording = try await recorder.save(metadata, createdAt: createdAt, markers: { view.markers })
-            await meter.value
-        } catch {
-            await meter.value
-            throw error
-        }
+        let recording = try await view.save(recorder, metadata, createdAt: createdAt)
         keys?.restore()
         pauses.cancel()
         if toggle != nil { _ = await DesktopNotification.show("Saved a clip (\(Format.duration(recording.duration))).", replacing: notice) }

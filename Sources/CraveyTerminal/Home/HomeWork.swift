@@ -94,10 +94,12 @@ final class HomeWork {
         let made = Result { library.store.isStored ? library : try RecordingLibrary(at: library.url, creating: true) }
         guard case .success(let library) = made else { return [.recordingStarting(made)] }
         let inbox = inbox, createdAt = Date()
+        // As `cravey record` records (``RecordController``).
+        let controller = RecordController(library: library)
         Task {
             let recorder: Recorder
             do {
-                recorder = try await library.record(options)
+                recorder = try await controller.start(options)
             } catch {
                 inbox.post { $0.send(.recordingFailed(error)) }
                 return
@@ -106,27 +108,23 @@ final class HomeWork {
                 home.work.recorder = recorder
                 home.send(.recordingStarted)
             }
-            let events = Task {
-                for await event in recorder.events {
-                    inbox.post { home in
-                        if home.work.recorder === recorder { home.send(.recorded(event, paused: recorder.isPaused)) }
-                    }
-                }
-            }
             let saved: Result<Recording, any Error>
             do {
                 // Saved with the title `cravey record` gives a clip without one; the look back
                 // changes it.
                 // With the markers made while it recorded (m), in the save's own transaction.
-                saved = .success(try await recorder.save(try RecordingMetadata(), createdAt: createdAt, markers: {
+                saved = .success(try await RecordController.save(recorder, try RecordingMetadata(), createdAt: createdAt, markers: {
                     await withCheckedContinuation { marked in
                         inbox.post { home in marked.resume(returning: home.state.media.capture?.markers.finished ?? []) }
+                    }
+                }, each: { event in
+                    inbox.post { home in
+                        if home.work.recorder === recorder { home.send(.recorded(event, paused: recorder.isPaused)) }
                     }
                 }))
             } catch {
                 saved = .failure(error)
             }
-            await events.value
             let finish: @Sendable (Result<Recording, any Error>) -> Void = { saved in
                 inbox.post { home in
                     home.work.recorder = nil

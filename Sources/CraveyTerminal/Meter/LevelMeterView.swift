@@ -32,26 +32,42 @@ package struct LevelMeterView: Sendable {
         if state.withLock({ $0.apply(.key(key)) }).contains(.togglePause) { pausing() }
     }
 
-    package func show(_ events: AsyncStream<RecordingEvent>) async {
-        for await event in events {
-            let columns = Terminal.columns
-            let (effects, live) = state.withLock { state in
-                state.columns = columns
-                return (state.apply(.recording(event)), state.live)
-            }
-            for effect in effects {
-                switch effect {
-                case .say(let text, let clearing):
-                    if live, clearing { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
-                    Terminal.diagnostic(text)
-                case .draw(let line):
-                    Terminal.diagnostic(line, terminator: "")
-                    drawn.withLock { $0 = line }
-                case .togglePause:
-                    continue  // a key's, never an event's
-                }
+    /// Shows what the recorder reported: a line said, the meter drawn again.
+    package func show(_ event: RecordingEvent) {
+        let columns = Terminal.columns
+        let (effects, live) = state.withLock { state in
+            state.columns = columns
+            return (state.apply(.recording(event)), state.live)
+        }
+        for effect in effects {
+            switch effect {
+            case .say(let text, let clearing):
+                if live, clearing { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic(text)
+            case .draw(let line):
+                Terminal.diagnostic(line, terminator: "")
+                drawn.withLock { $0 = line }
+            case .togglePause:
+                continue  // a key's, never an event's
             }
         }
+    }
+
+    /// Clears the meter's line once the recording has ended.
+    package func end() {
         if state.withLock({ $0.live }) { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+    }
+
+    /// Starts recording as `options` say, in `library` (``RecordController``, as the home screen
+    /// records).
+    package static func start(_ options: RecordingOptions, in library: RecordingLibrary) async throws -> Recorder {
+        try await RecordController(library: library).start(options)
+    }
+
+    /// Shows `recorder`'s events until it is stopped, then saves the clip with `metadata`, made at
+    /// `createdAt`, with the markers made (``RecordController``, as the home screen saves).
+    package func save(_ recorder: Recorder, _ metadata: RecordingMetadata, createdAt: Date) async throws -> Recording {
+        defer { end() }
+        return try await RecordController.save(recorder, metadata, createdAt: createdAt, markers: { markers }, each: show)
     }
 }
