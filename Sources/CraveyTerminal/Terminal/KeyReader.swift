@@ -4,7 +4,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads the player's keys from the terminal on stdin, one at a time without Enter or echo,
+/// Reads the keys of the screens other than the home screen (the player, the recorder's meter,
+/// the look back and the clean-up) from the terminal on stdin, one at a time without Enter or echo,
 /// on a thread of its own, and puts the terminal back as it was with ``restore()``. The terminal
 /// is lent by ``TerminalMode``, which also gives it back on Ctrl-Z (and takes it again on `fg`),
 /// at `exit` and on a crash.
