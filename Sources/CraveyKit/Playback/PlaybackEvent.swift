@@ -38,7 +38,8 @@ public struct PlaybackOptions: Sendable {
     /// (FFmpeg's `atempo`); clamped to that range.
     public var speed: Double
     /// Show a video's pictures in a window of its own (SDL2, on the display that `DISPLAY` or
-    /// `WAYLAND_DISPLAY` names), in step with its sound; its keys are the command line player's.
+    /// `WAYLAND_DISPLAY` names), in step with its sound; its keys are the command line player's
+    /// when cravey's terminal app plays it (`windowKeys`), else closing it and a double click only.
     /// Without a display the sound plays alone (``PlaybackManager/videoProblem`` says why).
     public var showsVideo: Bool
     /// Title a video's window with the clip's title, which anyone who sees the screen (or a
