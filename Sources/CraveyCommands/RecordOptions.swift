@@ -62,7 +62,7 @@ package struct RecordOptions: ParsableCommand {
             look back shows its title, duration and waveform: p plays it (a preview, not counted; \
             space pauses, any other key stops), t, n and u set its title, notes and purpose \
             (refused as `cravey edit` refuses them, nothing changed then), d discards it (after \
-            "Discard recording? This cannot be undone. [y/N]"), Enter keeps it and prints its id. \
+            "Discard recording? This cannot be undone. [y/N]"), Enter or Escape keeps it and prints its id. \
             Ctrl-C, SIGTERM or a closed terminal there keeps it too. --no-preview, or stdin not a \
             terminal (a script, a pipe), keeps it at once.
             """)
@@ -92,7 +92,7 @@ package struct RecordOptions: ParsableCommand {
     @Option(help: ArgumentHelp("With --video: frames per second, from 1 to 120.", valueName: "N"))
     package var fps: Int?
 
-    @Flag(help: "Keep the clip as soon as it stops, without the look back a terminal gets (its duration and waveform; p plays it, t, n and u set its title, notes and purpose, d discards it, Enter keeps it).")
+    @Flag(help: "Keep the clip as soon as it stops, without the look back a terminal gets (its duration and waveform; p plays it, t, n and u set its title, notes and purpose, d discards it, Enter or Escape keeps it).")
     package var noPreview = false
 
     @Flag(help: "Print the whole recording as JSON instead of its id.")

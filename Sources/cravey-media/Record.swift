@@ -39,7 +39,7 @@ struct Record: AsyncParsableCommand {
             (options.width, options.height, options.frameRate) = (size.width, size.height, command.frameRate)
         }
         let createdAt = Date()
-        let recorder = try await library.record(options)
+        let recorder = try await LevelMeterView.start(options, in: library)
         if recorderOrStop.withLock({ state in
             state.recorder = recorder
             return state.stopped
@@ -54,21 +54,11 @@ struct Record: AsyncParsableCommand {
         let onTerminal = toggle == nil && isatty(0) == 1 && isatty(2) == 1
         let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: onTerminal)
         // m marks the moment (its label typed after); the markers are saved with the clip.
-        let markers = view.markers, elapsed = view.elapsed
         let keys = onTerminal ? KeyReader(redraw: { [drawn = view.drawn] in Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
-            let mine = markers.withLock { $0.handle(key, at: elapsed.withLock { $0 }) }
-            if mine == .notMine, key == .character(" ") { recorder.isPaused ? recorder.resume() : recorder.pause() }
+            view.handle(key) { recorder.isPaused ? recorder.resume() : recorder.pause() }
         }) : nil
         defer { keys?.restore() }
-        let meter = Task { await view.show(recorder.events) }
-        var recording: Recording
-        do {
-            recording = try await recorder.save(metadata, createdAt: createdAt, markers: { markers.withLock { $0.finished } })
-            await meter.value
-        } catch {
-            await meter.value
-            throw error
-        }
+        let recording = try await view.save(recorder, metadata, createdAt: createdAt)
         keys?.restore()
         pauses.cancel()
         if toggle != nil { _ = await DesktopNotification.show("Saved a clip (\(Format.duration(recording.duration))).", replacing: notice) }

@@ -21,12 +21,12 @@ struct HomeDriver {
     /// Keys read at once, as the shell hands them over: each key, then the filter they typed
     /// read once, then a frame drawn. Returns the effects they asked for.
     @discardableResult
-    mutating func press(_ keys: TerminalScreen.Key...) -> [HomeEffect] {
+    mutating func press(_ keys: Key...) -> [HomeEffect] {
         press(keys)
     }
 
     @discardableResult
-    mutating func press(_ keys: [TerminalScreen.Key]) -> [HomeEffect] {
+    mutating func press(_ keys: [Key]) -> [HomeEffect] {
         var made: [HomeEffect] = []
         for key in keys where !state.quitting {
             made += state.apply(.key(key))

@@ -13,7 +13,7 @@ struct TerminalPartsTests {
         #expect(KeyReader.key(startingAt: bytes("\u{1B}OD"))! == (.left, 3))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[1~x"))! == (.home, 4))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[F"))! == (.end, 3))
-        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<0;12;5M"))! == (.click(column: 12, row: 5), 10))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<0;12;5M"))! == (.click(row: 4, column: 11), 10))
         // A release or the wheel is no key, and is read whole
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[<0;12;5m"))! == (nil, 10))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[<64;1;1M"))! == (nil, 10))
@@ -56,15 +56,13 @@ struct LookBackChoiceTests {
     @Test("record's look back and the home screen's offer the same choices: the same keys line, labels and questions")
     func oneList() {
         #expect(Preview.keys == "p play · t title · n notes · u purpose · d discard · Enter keep")
-        #expect(KeyTable.labels(.lookBack) == LookBackChoice.allCases.map(\.label))
+        #expect(Preview.shapeKeys == "i/o start/end at the play position · a auto start/end · [ ] hear the first/last 3 s · x cut · c clean noise")
         #expect(HomeMode.Prompt.questions == LookBackChoice.questions.map { $0 + ":" })
         #expect(LookBackChoice.questions[0] == "Title (at most 40 characters; empty: \"Recording <date>\")")
-        for choice in LookBackChoice.allCases {
-            let key: TerminalScreen.Key = choice.key.map { .character($0) } ?? .enter
-            #expect(KeyTable.action(for: key, in: .lookBack) == .lookBack(choice))
-            if let character = choice.key { #expect(LookBackChoice(character) == choice) }
-        }
-        #expect(LookBackChoice("\r") == .keep && LookBackChoice("\n") == .keep && LookBackChoice("x") == nil)
-        #expect(KeyTable.action(for: .escape, in: .lookBack) == .lookBack(.keep))
+        let choices: [(Key, LookBackChoice)] = [(.character("p"), .play), (.character("t"), .title), (.character("n"), .notes),
+                                                (.character("u"), .purpose), (.character("d"), .discard), (.enter, .keep), (.escape, .keep)]
+        for (key, choice) in choices { #expect(KeyTable.action(for: key, in: .lookBack) == .lookBack(choice)) }
+        #expect(KeyTable.action(for: .character("x"), in: .lookBack) == nil)
+        #expect(KeyTable.action(for: .character("x"), in: .shaping) == .cutNow)
     }
 }

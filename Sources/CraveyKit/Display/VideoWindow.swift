@@ -4,7 +4,7 @@ import Foundation
 /// What happened at a video's window.
 enum WindowInput: Equatable {
     /// A key was pressed in it.
-    case key(PlayerKey)
+    case key(Key)
     /// A double click in it (full screen on or off).
     case doubleClick
     /// The person closed it.
@@ -215,7 +215,7 @@ final class VideoWindow {
         }
     }
 
-    private static func key(_ code: SDL_Keycode) -> PlayerKey? {
+    private static func key(_ code: SDL_Keycode) -> Key? {
         let key = UInt32(bitPattern: code)
         switch key {
         case SDLK_LEFT.rawValue: return .left
@@ -224,8 +224,9 @@ final class VideoWindow {
         case SDLK_END.rawValue: return .end
         case SDLK_ESCAPE.rawValue: return .escape
         case SDLK_BACKSPACE.rawValue: return .backspace
-        case SDLK_KP_0.rawValue: return .character("0")
-        case SDLK_KP_1.rawValue...SDLK_KP_9.rawValue: return .character(Character(String(key - SDLK_KP_1.rawValue + 1)))
+        // The keypad's digits are the digits' keys.
+        case SDLK_KP_0.rawValue: return Self.key(SDL_Keycode(UInt8(ascii: "0")))
+        case SDLK_KP_1.rawValue...SDLK_KP_9.rawValue: return Self.key(SDL_Keycode(UInt8(ascii: "1") + UInt8(key - SDLK_KP_1.rawValue)))
         case 32..<127: return .character(Character(UnicodeScalar(UInt8(key))))
         default: return nil
         }

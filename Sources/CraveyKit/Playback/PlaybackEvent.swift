@@ -38,7 +38,8 @@ public struct PlaybackOptions: Sendable {
     /// (FFmpeg's `atempo`); clamped to that range.
     public var speed: Double
     /// Show a video's pictures in a window of its own (SDL2, on the display that `DISPLAY` or
-    /// `WAYLAND_DISPLAY` names), in step with its sound; its keys are the command line player's.
+    /// `WAYLAND_DISPLAY` names), in step with its sound; its keys are the command line player's
+    /// when cravey's terminal app plays it (`windowKeys`), else closing it and a double click only.
     /// Without a display the sound plays alone (``PlaybackManager/videoProblem`` says why).
     public var showsVideo: Bool
     /// Title a video's window with the clip's title, which anyone who sees the screen (or a
@@ -46,6 +47,10 @@ public struct PlaybackOptions: Sendable {
     public var showsTitle: Bool
     /// The loudness, in LUFS, that ``normalize`` turns clips toward.
     public var loudnessTarget: Double
+    /// What a key pressed in a video's window asks of the playback: the terminal's key table
+    /// (CraveyTerminal's `KeyTable`, the window's keys) for the players that show a window;
+    /// without one, the window's keys do nothing (closing it and a double click still work).
+    package var windowKeys: @Sendable (Key) -> PlayerCommand? = { _ in nil }
 
     public init(sink: String? = nil, start: Double = 0, normalize: Bool = true, countsPlay: Bool = true, gainDB: Double = 0,
                 showsVideo: Bool = false, showsTitle: Bool = false, loudnessTarget: Double = -16, speed: Double = 1) {

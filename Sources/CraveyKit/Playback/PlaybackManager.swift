@@ -59,7 +59,7 @@ public final class PlaybackManager: Sendable {
             producer: { try Self.decode($0, media: media, gainDB: options.gainDB, control: control) },
             consumer: { try Self.play($0, sink: options.sink, control: control) })
         events = pipeline.events
-        video = options.showsVideo ? VideoPlayback(media: media, title: title, control: control) : nil
+        video = options.showsVideo ? VideoPlayback(media: media, title: title, control: control, keys: options.windowKeys) : nil
     }
 
     /// Opens the window (if asked for; see ``videoProblem``), the file and the playback stream,

@@ -1,14 +1,5 @@
-/// A key a person presses in a player, wherever it was read: the terminal or a video's window.
-package enum PlayerKey: Sendable, Equatable {
-    /// A printable character as typed (`q`, `f`, `5`, a space).
-    case character(Character)
-    case left, right, home, end, escape, backspace
-    /// A click of the left mouse button at this column and row of the terminal (1-based), as
-    /// xterm's SGR mouse reporting gives it.
-    case click(column: Int, row: Int)
-}
-
-/// What a player's keys ask of a playback: the terminal's and the window's controls, in one table.
+/// What a player's keys ask of a playback, from the terminal or a video's window (which key asks
+/// what is CraveyTerminal's `KeyTable`).
 package enum PlayerCommand: Sendable, Equatable {
     /// Pauses when playing, resumes when paused.
     case togglePause
@@ -25,27 +16,4 @@ package enum PlayerCommand: Sendable, Equatable {
     /// Plays at the clip's own speed again.
     case resetSpeed
 
-    /// The command `key` gives, if any: space pauses and resumes, the arrows skip 15 s back and
-    /// forward, a digit N goes to N × 10 % of the clip, Home to its start and End to its end, `f`
-    /// turns full screen on and off, `q` and Escape stop; `[` and `]` slow down and speed up by
-    /// 10% and Backspace goes back to 1x, as in mpv.
-    package init?(_ key: PlayerKey) {
-        switch key {
-        case .left: self = .skip(-15)
-        case .right: self = .skip(15)
-        case .home: self = .seek(fraction: 0)
-        case .end: self = .seek(fraction: 1)
-        case .escape: self = .stop
-        case .backspace: self = .resetSpeed
-        case .character("["): self = .changeSpeed(by: -0.1)
-        case .character("]"): self = .changeSpeed(by: 0.1)
-        case .click: return nil  // where a click seeks depends on what was drawn there
-        case .character(" "): self = .togglePause
-        case .character("q"), .character("Q"): self = .stop
-        case .character("f"), .character("F"): self = .toggleFullScreen
-        case .character(let character):
-            guard character.isASCII, let digit = character.wholeNumberValue else { return nil }
-            self = .seek(fraction: Double(digit) / 10)
-        }
-    }
 }

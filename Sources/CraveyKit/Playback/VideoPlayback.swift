@@ -10,7 +10,8 @@ import Foundation
 /// still, and so does the picture; a seek is a new generation, whose first picture (the one at or
 /// before the target, decoded from the keyframe before it) shows at once, paused or not.
 ///
-/// The window's keys are the terminal player's (``PlayerCommand``), handed to the playback;
+/// The window's keys are read as ``Key``s and made commands (``PlayerCommand``) by the options'
+/// ``PlaybackOptions/windowKeys`` (the terminal's key table), handed to the playback;
 /// closing the window stops it, and so does losing the display's connection (``lostProblem``). This pipeline is never paused: the queue holds the decoder back,
 /// and at the end it waits for a seek; the window thread waits on the window's events, which
 /// ``wake()`` adds to when a picture, a seek, a pause, a resume or a stop needs a look.
@@ -56,13 +57,14 @@ final class VideoPlayback: Sendable {
     private let shared: Locked<Shared>
 
     /// Prepares to show the pictures of `media`, if it has a video stream, in a window titled `title`.
-    init(media: MediaLocation, title: String, control: PlaybackControl) {
+    /// `keys` makes the window's keys commands.
+    init(media: MediaLocation, title: String, control: PlaybackControl, keys: @escaping @Sendable (Key) -> PlayerCommand?) {
         let shared = Locked(Shared())
         self.shared = shared
         pipeline = Stages(
             capacity: 3, threads: ("cravey.video", "cravey.window"),
             producer: { try Self.decode($0, media: media, control: control, shared: shared) },
-            consumer: { try Self.show($0, title: title, control: control, shared: shared) })
+            consumer: { try Self.show($0, title: title, control: control, keys: keys, shared: shared) })
     }
 
     /// Opens the window and starts showing pictures, the keys going to `commands`; returns nil
@@ -189,7 +191,7 @@ final class VideoPlayback: Sendable {
     /// The window stage: opens the window for the decoder's shape and shows each picture at its
     /// time, until the playback stops or the decoder has ended and every picture was taken.
     private static func show(_ stage: Stages.Consumer, title: String, control: PlaybackControl,
-                             shared: Locked<Shared>) throws -> Counts {
+                             keys: @Sendable (Key) -> PlayerCommand?, shared: Locked<Shared>) throws -> Counts {
         // SDL connects to the display and makes the window while the decoder opens the file.
         let window: VideoWindow
         do {
@@ -204,7 +206,7 @@ final class VideoPlayback: Sendable {
             defer { shared.withLock { $0.windowOpen = false } }
             try stage.ready()
             do {
-                return try present(stage, in: window, control: control, shared: shared)
+                return try present(stage, in: window, control: control, keys: keys, shared: shared)
             } catch where !(error is CancellationError) {
                 shared.withLock { $0.commands }(.stop)
                 throw CraveyError(.other, "The video's window failed: \(error).", underlying: error as? SDLError)
@@ -213,7 +215,7 @@ final class VideoPlayback: Sendable {
     }
 
     private static func present(_ stage: Stages.Consumer, in window: VideoWindow, control: PlaybackControl,
-                                shared: Locked<Shared>) throws -> Counts {
+                                keys: @Sendable (Key) -> PlayerCommand?, shared: Locked<Shared>) throws -> Counts {
         let commands = shared.withLock { $0.commands }
         var counts: Counts = (0, 0)
         var pending: Picture?
@@ -223,7 +225,7 @@ final class VideoPlayback: Sendable {
         while true {
             for input in inputs {
                 switch input {
-                case .key(let key): if let command = PlayerCommand(key) { commands(command) }
+                case .key(let key): if let command = keys(key) { commands(command) }
                 case .doubleClick: window.toggleFullScreen()
                 case .close: commands(.stop)
                 case .redraw: window.redraw()

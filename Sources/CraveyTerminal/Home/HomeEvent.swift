@@ -4,7 +4,7 @@ import CraveyKit
 /// back. ``HomeState/apply(_:)`` decides what each does.
 enum HomeEvent {
     /// A key, a click, the wheel or a paste.
-    case key(TerminalScreen.Key)
+    case key(Key)
     /// Enter with more keys after it, read at once or within 30 ms, while a line is typed: a
     /// paste on a terminal without bracketed paste (a person does not type a key and the next
     /// within a read).

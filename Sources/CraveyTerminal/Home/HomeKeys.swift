@@ -5,7 +5,7 @@ import CraveyKit
 /// wherever it lands, never keys.
 enum HomeKeys {
     /// What `key` does to `state`, and the effects to carry out.
-    static func handle(_ key: TerminalScreen.Key, _ state: inout HomeState) -> [HomeEffect] {
+    static func handle(_ key: Key, _ state: inout HomeState) -> [HomeEffect] {
         // The filter typed ahead is read once, before the first key that does not type it.
         let typesFilter = if case .filtering = state.dialog.mode { key.editsLine } else { false }
         if !typesFilter { state.updateList { try $0.readTypedFilter() } }
@@ -26,7 +26,7 @@ enum HomeKeys {
         case .confirm(_, let asked, let yes):
             return answer(key, asked: asked, yes: yes, &state)
         case .browsing:
-            for context in KeyBinding.Context.allCases where state.media.applies(context) {
+            for context in KeyBinding.Context.home where state.media.applies(context) {
                 if let effects = handle(key, in: context, &state) { return effects }
             }
             return []
@@ -36,7 +36,7 @@ enum HomeKeys {
     /// What `key` does in `context`; nil when it is not one of its keys (the next context's
     /// then). A recording under way refuses the keys that start other work; a click on the
     /// player line is the player's; another key closes the look back, then is the list's.
-    private static func handle(_ key: TerminalScreen.Key, in context: KeyBinding.Context, _ state: inout HomeState) -> [HomeEffect]? {
+    private static func handle(_ key: Key, in context: KeyBinding.Context, _ state: inout HomeState) -> [HomeEffect]? {
         switch context {
         case .recording:
             if state.media.capture?.markers.labelling != nil { return label(key, &state) }
@@ -60,11 +60,13 @@ enum HomeKeys {
         case .browsing:
             if case .click(let row, let column) = key { return click(row: row, column: column, &state) }
             return act(KeyTable.action(for: key, in: .browsing), key, &state)
+        default:
+            return nil  // another screen's keys
         }
     }
 
     /// Does what the key table says `key` does.
-    private static func act(_ action: HomeAction?, _ key: TerminalScreen.Key, _ state: inout HomeState) -> [HomeEffect] {
+    private static func act(_ action: KeyAction?, _ key: Key, _ state: inout HomeState) -> [HomeEffect] {
         guard let action else { return [] }
         let rows = state.list.rows
         switch action {
@@ -104,11 +106,13 @@ enum HomeKeys {
         case .redraw: return [.redrawAll]
         case .quit, .saveAndQuit: return state.quit()
         case .player(let command): return [.player(command)]
-        case .mark: return marker(.character(MarkerKeys.mark), &state)
-        case .jumpMarker(let forward): return marker(.character(forward ? MarkerKeys.next : MarkerKeys.previous), &state)
+        case .mark, .jumpMarker: return marker(key, action, &state)
         case .pauseRecording: return [.pauseRecording]
         case .stopRecording: return [.stopRecording]
         case .lookBack(let choice): return lookBack(choice, &state)
+        case .clickBar, .skipSilence, .setCut, .proposeCut, .hearEnd, .cutNow, .cleanNoise, .listen, .keepCleaned, .keepAsItWas,
+             .switchCleaned, .yes:
+            break  // other screens' actions
         }
         return []
     }
@@ -150,7 +154,7 @@ enum HomeKeys {
     }
 
     /// 1, 2 or 3: plays that clip of Quick Play, or says what Quick Play holds.
-    private static func quickPlay(_ key: TerminalScreen.Key, _ state: inout HomeState) -> [HomeEffect] {
+    private static func quickPlay(_ key: Key, _ state: inout HomeState) -> [HomeEffect] {
         guard case .character(let digit) = key, let number = digit.wholeNumberValue else { return [] }
         let quickPlay = state.list.page.quickPlay
         if quickPlay.indices.contains(number - 1) { return play(quickPlay[number - 1], &state) }
@@ -171,7 +175,7 @@ enum HomeKeys {
     }
 
     /// Typing the filter: the list follows the keys typed (read once for those read at once).
-    private static func filter(_ key: TerminalScreen.Key, _ state: inout HomeState) -> [HomeEffect] {
+    private static func filter(_ key: Key, _ state: inout HomeState) -> [HomeEffect] {
         switch key {
         case .enter, .tab:
             state.dialog.mode = .browsing
@@ -196,7 +200,7 @@ enum HomeKeys {
     }
 
     /// A key typed into a prompt: Enter answers, Escape gives up, the rest edit the line.
-    private static func type(_ key: TerminalScreen.Key, into prompt: HomeMode.Prompt, _ state: inout HomeState) -> [HomeEffect] {
+    private static func type(_ key: Key, into prompt: HomeMode.Prompt, _ state: inout HomeState) -> [HomeEffect] {
         var prompt = prompt
         switch key {
         case .escape:
@@ -230,10 +234,10 @@ enum HomeKeys {
 
     /// A key answering the question on the status line: `y` does it, another key declines. A key
     /// typed before the question showed is no answer: it is dropped.
-    private static func answer(_ key: TerminalScreen.Key, asked: ClipVersion, yes: HomeMode.Confirmed, _ state: inout HomeState) -> [HomeEffect] {
+    private static func answer(_ key: Key, asked: ClipVersion, yes: HomeMode.Confirmed, _ state: inout HomeState) -> [HomeEffect] {
         guard state.dialog.questionShown else { return [] }
         state.dialog.mode = .browsing
-        guard key == .character("y") || key == .character("Y") else {
+        guard KeyTable.action(for: key, in: .question) == .yes else {
             state.dialog.say(yes.declined(asked.recording))
             return []
         }
@@ -278,27 +282,19 @@ enum HomeKeys {
 
     /// A key while a marker's label is typed on the player line (a space too): the label's (Enter keeps it,
     /// Escape leaves the marker without one); any other key does nothing until then.
-    private static func label(_ key: TerminalScreen.Key, _ state: inout HomeState) -> [HomeEffect] {
-        let typed: PlayerKey
-        switch key {
-        case .character(let character): typed = .character(character)
-        case .enter: typed = .character("\r")
-        case .escape: typed = .escape
-        case .backspace: typed = .backspace
-        default: return []
-        }
-        return marker(typed, &state)
+    private static func label(_ key: Key, _ state: inout HomeState) -> [HomeEffect] {
+        marker(key, nil, &state)
     }
 
     /// What a marker's key does to the recording or the play on the player line
     /// (``MarkerKeys``): a recording's markers are kept until it is saved (``HomeWork``).
-    private static func marker(_ key: PlayerKey, _ state: inout HomeState) -> [HomeEffect] {
+    private static func marker(_ key: Key, _ action: KeyAction?, _ state: inout HomeState) -> [HomeEffect] {
         if let elapsed = state.media.capture?.level?.elapsed {
-            _ = state.media.capture?.markers.handle(key, at: elapsed)
+            _ = state.media.capture?.markers.handle(key, action, at: elapsed)
             return []
         }
         guard let position = state.media.playing?.event.position,
-              let effect = state.media.playing?.markers.handle(key, at: position), let playing = state.media.playing else { return [] }
+              let effect = state.media.playing?.markers.handle(key, action, at: position), let playing = state.media.playing else { return [] }
         switch effect {
         case .store(let marker): return [.mark(playing.recording.id, marker)]
         case .seek(let seconds):

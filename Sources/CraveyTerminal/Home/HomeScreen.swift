@@ -136,7 +136,7 @@ package final class HomeScreen {
     /// after it, read at once or within 30 ms, is a paste on a terminal without bracketed paste
     /// (a person does not type a key and the next within a read): the line is refused and
     /// nothing of the paste is a key.
-    private func handle(_ keys: [TerminalScreen.Key]) {
+    private func handle(_ keys: [Key]) {
         var keys = keys[...]
         while let key = keys.popFirst() {
             if work.inbox.hasWork { for job in work.inbox.take() { job(self) } }

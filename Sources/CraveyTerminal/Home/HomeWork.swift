@@ -51,16 +51,13 @@ final class HomeWork {
     /// a video in its window, the desktop's media keys on it.
     private func play(_ recording: Recording, counted: Bool, speed: Double, from start: Double, _ library: RecordingLibrary) {
         let inbox = inbox
-        let window = recording.type == .video && Player.hasDisplay
-        // As `cravey play` does: the settings' loudness, and the desktop shown the clip's title
-        // only when desktop.show-titles says so.
-        let shown = settings.showsTitles
-        let options = PlaybackOptions(start: start, countsPlay: counted, showsVideo: window, showsTitle: shown,
-                                      loudnessTarget: settings.loudness, speed: speed)
+        // As `cravey play` plays it (``PlayController``).
+        let controller = PlayController(library: library, settings: settings)
+        let request = PlayController.Request(start: start, speed: speed, counted: counted)
         Task {
             let manager: PlaybackManager
             do {
-                manager = try await library.play(recording, options: options)
+                manager = try await controller.start(recording, request)
             } catch {
                 inbox.post { $0.send(.playFailed(error)) }
                 return
@@ -72,21 +69,12 @@ final class HomeWork {
             }
             // The desktop's media keys and controls drive the same manager (MPRIS), for a
             // counted play, as for `cravey play`.
-            let desktop = counted ? await Player.desktop(for: manager, playing: recording, in: library,
-                                                            showingTitle: shown, notifying: false) : nil
-            for await event in manager.events {
-                desktop?.update(event)
+            let desktop = counted ? await controller.desktop(for: manager, playing: recording, notifying: false) : nil
+            let outcome = await PlayController.follow(manager, desktop: desktop) { event in
                 inbox.post { home in
                     if home.work.manager === manager { home.send(.played(event)) }
                 }
             }
-            let outcome: Result<PlaybackSummary, any Error>
-            do {
-                outcome = .success(try await manager.result())
-            } catch {
-                outcome = .failure(error)
-            }
-            await desktop?.end()
             inbox.post { home in
                 let current = home.work.manager === manager
                 if current { home.work.manager = nil }
@@ -111,10 +99,12 @@ final class HomeWork {
         let made = Result { library.isCreated ? library : try RecordingLibrary(at: library.url, creating: true) }
         guard case .success(let library) = made else { return [.recordingStarting(made)] }
         let inbox = inbox, createdAt = Date()
+        // As `cravey record` records (``RecordController``).
+        let controller = RecordController(library: library)
         Task {
             let recorder: Recorder
             do {
-                recorder = try await library.record(options)
+                recorder = try await controller.start(options)
             } catch {
                 inbox.post { $0.send(.recordingFailed(error)) }
                 return
@@ -123,27 +113,23 @@ final class HomeWork {
                 home.work.recorder = recorder
                 home.send(.recordingStarted)
             }
-            let events = Task {
-                for await event in recorder.events {
-                    inbox.post { home in
-                        if home.work.recorder === recorder { home.send(.recorded(event, paused: recorder.isPaused)) }
-                    }
-                }
-            }
             let saved: Result<Recording, any Error>
             do {
                 // Saved with the title `cravey record` gives a clip without one; the look back
                 // changes it.
                 // With the markers made while it recorded (m), in the save's own transaction.
-                saved = .success(try await recorder.save(try RecordingMetadata(), createdAt: createdAt, markers: {
+                saved = .success(try await RecordController.save(recorder, try RecordingMetadata(), createdAt: createdAt, markers: {
                     await withCheckedContinuation { marked in
                         inbox.post { home in marked.resume(returning: home.state.media.capture?.markers.finished ?? []) }
+                    }
+                }, each: { event in
+                    inbox.post { home in
+                        if home.work.recorder === recorder { home.send(.recorded(event, paused: recorder.isPaused)) }
                     }
                 }))
             } catch {
                 saved = .failure(error)
             }
-            await events.value
             let finish: @Sendable (Result<Recording, any Error>) -> Void = { saved in
                 inbox.post { home in
                     home.work.recorder = nil

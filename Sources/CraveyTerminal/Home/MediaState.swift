@@ -56,6 +56,7 @@ struct MediaState {
         case .playing: playing != nil
         case .lookBack: lookBack != nil
         case .browsing: true
+        default: false
         }
     }
 }

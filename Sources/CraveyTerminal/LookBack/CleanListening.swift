@@ -13,8 +13,6 @@ package struct CleanListening {
         (self.library, self.cleanup, self.sink) = (library, cleanup, sink)
     }
 
-    static let keys = "p listen (a switches before/after) · y keep the cleaned clip · n keep it as it was"
-
     /// What the clean-up measured, for a person: where the noise was learnt, its floor before
     /// and after, and the change of the speech level.
     package static func figures(_ cleanup: NoiseCleanup) -> String {
@@ -37,64 +35,61 @@ package struct CleanListening {
     }
 
     /// Asks until the person keeps the cleaned clip (`y`: returns the row as it now is) or not
-    /// (`n`, Enter, the end of input: it is discarded, nil); `p` listens first.
+    /// (`n`, Enter, the end of input: it is discarded, nil); `p` listens first. The loop around
+    /// ``CleanUpState``: its effects carried out, what they end with given back.
     package func decide() async throws -> Recording? {
+        let state = Locked(CleanUpState())
+        var effects: [CleanUpState.Effect] = []
         while true {
-            Terminal.diagnostic(Self.keys)
-            let key = try? await onDedicatedThread(named: "cravey.keys", { Preview.readKey() }) ?? nil
-            switch key {
-            case .character("p"):
-                await listen()
-            case .character("y"):
+            switch effects.isEmpty ? .askKey : effects.removeFirst() {
+            case .askKey:
+                Terminal.diagnostic(state.withLock { $0.frame })
+                // (next throws nothing: the `try?` only unwraps.)
+                let key = try? await onDedicatedThread(named: "cravey.keys", { KeyReader.next(pasted: Preview.keys) }) ?? nil
+                effects = state.withLock { $0.apply(.key(key)) } + effects
+            case .listen(let cleaned, let from):
+                let stopped = await listen(cleaned: cleaned, from: from, state: state)
+                effects = state.withLock { $0.apply(.heard(stoppedAt: stopped)) } + effects
+            case .keepCleaned:
                 let kept = try await library.shaping.keep(cleanup)
                 Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept.title))\".")
                 return kept
-            case .character("n"), .character("\n"), .character("\r"), nil:
+            case .keepAsItWas:
                 library.shaping.discard(cleanup)
                 Terminal.diagnostic("Kept \"\(Format.visible(cleanup.recording.title))\" as it was.")
                 return nil
-            default:
-                continue
+            case .perform, .stop:
+                continue  // the key reader's, while one of the two is heard
             }
         }
     }
 
-    /// Plays the cleaned clip (B) from its start; `a` switches to the clip as it was (A), or
-    /// back, at the same moment; space pauses; any other key stops. Both play at the level
-    /// cravey plays them at, never counted.
-    func listen() async {
-        var cleaned = true
-        var position = 0.0
-        while true {
-            let switching = Locked(false)
-            let options = PlaybackOptions(sink: sink, start: position, countsPlay: false)
-            guard let manager = await Preview.startListening({ [library, cleanup, cleaned] in
-                cleaned ? try await library.shaping.play(cleanup, options: options) : try await library.play(cleanup.recording, options: options)
-            }) else { return }
-            Terminal.diagnostic(cleaned ? "B: after (cleaned); a switches to before, space pauses, any other key stops."
-                                        : "A: before; a switches to after (cleaned), space pauses, any other key stops.")
-            let keys = KeyReader { key in
-                switch key {
-                case .character("a"):
-                    switching.withLock { $0 = true }
-                    manager.stop()
-                case .character(" "):
-                    manager.perform(.togglePause)
-                default:
-                    manager.stop()
+    /// Plays the cleaned clip (B), or the clip as it was (A), from `from`, at the level cravey
+    /// plays them at, never counted, until a key stops it (``CleanUpState``'s listening keys: `a`
+    /// to switch, space to pause); where it stopped, or nil when it did not start or failed.
+    private func listen(cleaned: Bool, from: Double, state: Locked<CleanUpState>) async -> Double? {
+        let options = PlaybackOptions(sink: sink, start: from, countsPlay: false)
+        guard let manager = await Preview.startListening({ [library, cleanup] in
+            cleaned ? try await library.shaping.play(cleanup, options: options) : try await library.play(cleanup.recording, options: options)
+        }) else { return nil }
+        Terminal.diagnostic(state.withLock { $0.frame })
+        let keys = KeyReader { key in
+            for effect in state.withLock({ $0.apply(.key(key)) }) {
+                switch effect {
+                case .perform(let command): manager.perform(command)
+                case .stop: manager.stop()
+                default: continue
                 }
             }
-            let line = ProgressLine(duration: manager.duration, waveform: nil, colour: Terminal.isInteractive)
-            let view = Task {
-                for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
-            }
-            let summary = try? await manager.result()
-            await view.value
-            keys.restore()
-            Terminal.diagnostic("", terminator: "\r\u{1B}[2K")
-            guard switching.withLock({ $0 }) else { return }
-            position = summary?.position ?? position
-            cleaned.toggle()
         }
+        let line = ProgressLine(duration: manager.duration, waveform: nil, colour: Terminal.isInteractive)
+        let view = Task {
+            for await event in manager.events { Terminal.diagnostic(line.draw(event), terminator: "") }
+        }
+        let summary = try? await manager.result()
+        await view.value
+        keys.restore()
+        Terminal.diagnostic("", terminator: "\r\u{1B}[2K")
+        return summary?.position
     }
 }

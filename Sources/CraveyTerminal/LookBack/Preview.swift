@@ -6,15 +6,19 @@ import Foundation
 /// play it back (never counted), set its title, notes and purpose (as `cravey edit` does, with
 /// its refusals), trim it (the start and end set at the play position, or proposed from its
 /// waveform, the first and last 3 s of what is kept heard first), clean its noise (before and
-/// after compared), discard it, or keep it.
+/// after compared), discard it, or keep it (Enter or Escape).
+///
+/// The loop around ``LookBackState``: a key read, the state's effects carried out (the plays,
+/// the questions and the changes through the door), what they end with given back as events,
+/// and the lines the state shows printed.
 ///
 /// The clip is saved durably before this starts, so every way out that is not a confirmed
-/// discard keeps it: Enter, end of input, a closed terminal (SIGHUP), Ctrl-C, SIGTERM.
+/// discard keeps it: Enter, Escape, end of input, a closed terminal (SIGHUP), Ctrl-C, SIGTERM.
 package struct Preview {
     let library: RecordingLibrary
-    /// The clip as it now stands; every change is at once what a signal keeps.
-    var recording: Recording {
-        didSet { kept.withLock { $0 = recording } }
+    /// The look back as it stands; every change of its clip is at once what a signal keeps.
+    private var state: LookBackState {
+        didSet { kept.withLock { $0 = state.recording } }
     }
     /// What a signal keeps, shared with its handler (which runs on a thread of its own).
     private let kept: Locked<Recording>
@@ -23,24 +27,21 @@ package struct Preview {
     /// The recording's SIGINT, SIGTERM and SIGHUP, which keep the clip from here on.
     let signals: OnSignals
 
-    static let keys = LookBackChoice.keys
-    static let shapeKeys = "i/o start/end at the play position · a auto start/end · [ ] hear the first/last 3 s · x cut · c clean noise"
-
-    /// The part to keep, as set so far (nil: the clip's start, its end); `x` cuts to it.
-    var cut: (start: Double?, end: Double?) = (nil, nil)
-    /// Where the last play back stopped: what `i` and `o` take outside a play back.
-    var position = 0.0
-
-    /// The title the first words said make (``Transcript/proposedTitle``), for a clip given
-    /// none (its title the automatic "Recording <date>") that has a transcript: Enter at `t` takes it.
-    let proposedTitle: String?
+    /// The keys lines: the look back's choices, then its keys that shape the clip.
+    static let keys = KeyTable.line(.lookBack), shapeKeys = KeyTable.line(.shaping)
 
     package init(library: RecordingLibrary, recording: Recording, sink: String?, signals: OnSignals) {
-        (self.library, self.recording, self.sink, self.signals) = (library, recording, sink, signals)
+        (self.library, self.sink, self.signals) = (library, sink, signals)
         kept = Locked(recording)
-        proposedTitle = recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt)
+        // The title the first words said make (``Transcript/proposedTitle``), for a clip given
+        // none that has a transcript.
+        let proposedTitle = recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt)
             ? library.transcripts.transcript(of: recording)?.proposedTitle : nil
+        state = LookBackState(recording: recording, waveform: nil, proposedTitle: proposedTitle, width: Self.width)
     }
+
+    /// The clip as it now stands.
+    private var recording: Recording { state.recording }
 
     /// Runs the look back; returns the clip as kept, or nil when it was discarded.
     package mutating func run() async -> Recording? {
@@ -57,79 +58,59 @@ package struct Preview {
             }
             Foundation.exit(0)
         }
-        var waveform: Waveform?
         do {
-            waveform = try await library.analysis.waveform(of: recording)
+            _ = state.apply(.shaped(recording, waveform: try await library.analysis.waveform(of: recording), trimmed: false))
         } catch {
-            waveform = nil
             Terminal.diagnostic("cravey: warning: the waveform cannot be drawn: \(Self.describe(error))")
         }
-        show(waveform)
+        show(.header)
         while true {
             // Reading the terminal blocks: on a thread of its own, off the cooperative pool.
-            // (readKey throws nothing: the `try?` only unwraps.)
-            guard let key = try? await onDedicatedThread(named: "cravey.keys", { Self.readKey() }) ?? nil else {
+            // (next throws nothing: the `try?` only unwraps.)
+            guard let key = try? await onDedicatedThread(named: "cravey.keys", { KeyReader.next(pasted: Self.keys) }) ?? nil else {
                 return recording  // end of input: kept
             }
-            let choice = if case .character(let character) = key { LookBackChoice(character) } else { LookBackChoice?.none }
-            switch (choice, key) {
-            case (.keep?, _):
-                Terminal.diagnostic("Kept \"\(Format.visible(recording.title))\".")
-                return recording
-            case (.play?, _):
-                await playBack(waveform)
-            case (.title?, _):
-                // Given none yet, Enter takes the title its first words make.
-                let proposed = recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt) ? proposedTitle : nil
-                await change(.title, current: recording.title, proposed: proposed) { metadata, text in
-                    metadata.title = text.isEmpty ? proposed : text
+            state.width = Self.width
+            var effects = state.apply(.key(key))
+            while !effects.isEmpty {
+                switch await perform(effects.removeFirst()) {
+                case .event(let event): effects = state.apply(event) + effects
+                case .ended(let kept): return kept
+                case .done: continue
                 }
-            case (.notes?, _):
-                await change(.notes, current: recording.notes ?? "") { metadata, text in
-                    metadata.notes = text.isEmpty ? nil : text
-                }
-            case (.purpose?, _):
-                await change(.purpose, current: recording.purpose?.rawValue ?? "") { metadata, text in
-                    metadata.purpose = try RecordingMetadata.purpose(named: text)
-                }
-            case (.discard?, _):
-                if await discard() { return nil }
-            case (nil, .character("i")), (nil, .character("o")):
-                mark(key == .character("i") ? .start : .end, at: position, duration: recording.duration)
-                showCut(waveform)
-            case (nil, .character("a")):
-                await proposeCut()
-                showCut(waveform)
-            case (nil, .character("[")), (nil, .character("]")):
-                await hear(first: key == .character("["))
-            case (nil, .character("x")):
-                if await cutNow() {
-                    waveform = try? await library.analysis.waveform(of: recording)
-                    show(waveform)
-                }
-            case (nil, .character("c")):
-                if await cleanNoise() {
-                    waveform = try? await library.analysis.waveform(of: recording)
-                    show(waveform)
-                }
-            default:
-                continue
             }
-            Terminal.diagnostic(Self.keys)
-            Terminal.diagnostic(Self.shapeKeys)
         }
     }
 
-    /// The duration, the waveform across the terminal and the keys.
-    private func show(_ waveform: Waveform?) {
-        let title = Format.visible(recording.title)
-        Terminal.diagnostic("\"\(title)\" · \(Format.duration(recording.duration))")
-        if let proposedTitle, recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt) {
-            Terminal.diagnostic("Its first words make a title: \"\(Format.visible(proposedTitle))\" (t, then Enter, takes it).")
+    /// What carrying out an effect came to.
+    private enum Outcome {
+        /// Something the state is told.
+        case event(LookBackState.Event)
+        /// The look back is over: the clip kept (nil: discarded).
+        case ended(Recording?)
+        case done
+    }
+
+    /// Carries out one of the state's effects.
+    private func perform(_ effect: LookBackState.Effect) async -> Outcome {
+        switch effect {
+        case .show(let part): show(part)
+        case .say(let text): Terminal.diagnostic(text)
+        case .keep: return .ended(recording)
+        case .discard: if await discard() { return .ended(nil) }
+        case .playBack: return .event(await playBack())
+        case .hear(let from, let to, let first): await hear(from: from, to: to, first: first)
+        case .ask(let field, let current, let proposed): return await change(field, current: current, proposed: proposed).map { .event(.edited($0)) } ?? .done
+        case .proposeCut: return await proposeCut().map { .event(.proposed(start: $0.start, end: $0.end)) } ?? .done
+        case .cutTo(let start, let end): return await cut(from: start, to: end).map { .event($0) } ?? .done
+        case .cleanNoise: return await cleanNoise().map { .event($0) } ?? .done
         }
-        if let waveform { Terminal.diagnostic(waveform.sparkline(width: Self.width)) }
-        Terminal.diagnostic(Self.keys)
-        Terminal.diagnostic(Self.shapeKeys)
+        return .done
+    }
+
+    /// Prints the lines of `part` as the state now stands.
+    private func show(_ part: LookBackState.Part) {
+        for line in state.lines(part) { Terminal.diagnostic(line) }
     }
 
     /// The waveform's width on the terminal.
@@ -137,24 +118,23 @@ package struct Preview {
 
     /// Plays the clip to the default sink, not counted, its waveform as the progress line; space
     /// pauses, `i` and `o` set the start and the end of the part to keep where it is, any other
-    /// key stops.
-    private mutating func playBack(_ waveform: Waveform?) async {
+    /// key stops (the look back's playing keys in ``KeyTable``).
+    private func playBack() async -> LookBackState.Event {
         guard let manager = await Self.startListening({ [library, recording, sink] in
             try await library.play(recording, options: PlaybackOptions(sink: sink, countsPlay: false))
-        }) else { return }
-        Terminal.diagnostic("Playing (not counted): space pauses, i and o set the start and the end here, any other key stops.")
+        }) else { return .playedBack(at: nil, marks: []) }
+        Terminal.diagnostic("Playing (not counted): \(KeyTable.labels(.lookBackPlaying).joined(separator: ", ")), any other key stops.")
         // `kill -USR1 PID` pauses and resumes it, as space does; ignored again afterwards.
         let pauses = OnSignals([SIGUSR1]) { manager.perform(.togglePause) }
         defer { pauses.cancel() }
         // Drawn in place, so not on a terminal that only prints lines (TERM=dumb).
-        let line = Terminal.canRedraw ? ProgressLine(duration: manager.duration, waveform: waveform, colour: Terminal.isInteractive) : nil
+        let line = Terminal.canRedraw ? ProgressLine(duration: manager.duration, waveform: state.waveform, colour: Terminal.isInteractive) : nil
         let drawn = Locked("")
-        let marked = Locked<[(Edge, Double)]>([])
+        let marked = Locked<[(start: Bool, at: Double)]>([])
         let keys = KeyReader(redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }) { key in
-            switch key {
-            case .character(" "): manager.perform(.togglePause)
-            case .character("i"): marked.withLock { $0.append((.start, manager.event.position)) }
-            case .character("o"): marked.withLock { $0.append((.end, manager.event.position)) }
+            switch KeyTable.action(for: key, in: .lookBackPlaying) {
+            case .player(let command)?: manager.perform(command)
+            case .setCut(let start)?: marked.withLock { $0.append((start, manager.event.position)) }
             default: manager.stop()
             }
         }
@@ -177,63 +157,29 @@ package struct Preview {
         keys.restore()
         if line != nil { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
         if let failure { Terminal.diagnostic("cravey: the play back stopped: \(Self.describe(failure))") }
-        position = summary.map { $0.completed ? 0 : $0.position } ?? position
-        let marks = marked.withLock { $0 }
-        for (edge, at) in marks { mark(edge, at: at, duration: recording.duration) }
-        if !marks.isEmpty { showCut(waveform) }
+        return .playedBack(at: summary.map { $0.completed ? 0 : $0.position }, marks: marked.withLock { $0 })
     }
 
     // MARK: - Trim and clean
 
-    enum Edge { case start, end }
-
-    /// Sets the start or the end of the part to keep at `seconds`.
-    private mutating func mark(_ edge: Edge, at seconds: Double, duration: Double) {
-        let at = min(max(seconds, 0), duration)
-        switch edge {
-        case .start: cut.start = at
-        case .end: cut.end = at
-        }
-    }
-
-    /// The part kept as now set: from the start mark (or 0) to the end mark (or the end).
-    private var keptSpan: (start: Double, end: Double) {
-        (cut.start ?? 0, cut.end ?? recording.duration)
-    }
-
-    /// The waveform with what would be cut drawn as dots, and the part kept in words.
-    private func showCut(_ waveform: Waveform?) {
-        let (start, end) = keptSpan
-        guard end > start else {
-            return Terminal.diagnostic("The end (\(ClipTime.text(end))) is before the start (\(ClipTime.text(start))): set them again.")
-        }
-        if let waveform, recording.duration > 0 {
-            let line = Array(waveform.sparkline(width: Self.width))
-            let first = Int(start / recording.duration * Double(line.count)), last = Int((end / recording.duration * Double(line.count)).rounded(.up))
-            Terminal.diagnostic(String(line.enumerated().map { $0.offset >= first && $0.offset < last ? $0.element : "·" }))
-        }
-        Terminal.diagnostic("Keep \(ClipTime.text(start))-\(ClipTime.text(end)) of \(ClipTime.text(recording.duration)) (x cuts, [ ] hear its ends).")
-    }
-
-    /// Sets the start and the end from the clip's waveform (`trim --auto`'s proposal).
-    private mutating func proposeCut() async {
+    /// The part to keep proposed from the clip's waveform (`trim --auto`'s proposal), said.
+    private func proposeCut() async -> (start: Double, end: Double)? {
         do {
             guard let proposal = try await library.shaping.proposedTrim(of: recording) else {
-                return Terminal.diagnostic("No sound above the clip's own noise: nothing to propose.")
+                Terminal.diagnostic("No sound above the clip's own noise: nothing to propose.")
+                return nil
             }
-            cut = (proposal.start, proposal.end)
             Terminal.diagnostic(String(format: "Proposed from the waveform: sound above %.0f dBFS (12 dB over its noise floor, at least -70, at most halfway to its loudest peak), 150 ms kept on each side.",
                                        proposal.threshold))
+            return (proposal.start, proposal.end)
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error))")
+            return nil
         }
     }
 
-    /// Plays the first (or last) 3 s of the part kept, not counted; any key stops.
-    private func hear(first: Bool) async {
-        let (start, end) = keptSpan
-        guard end > start else { return Terminal.diagnostic("Set the start before the end first.") }
-        let (from, to) = first ? (start, min(start + 3, end)) : (max(end - 3, start), end)
+    /// Plays `from`-`to`, the first (or last) 3 s of the part kept, not counted; any key stops.
+    private func hear(from: Double, to: Double, first: Bool) async {
         guard let manager = await Self.startListening({ [library, recording, sink] in
             try await library.play(recording, options: PlaybackOptions(sink: sink, start: from, countsPlay: false))
         }) else { return }
@@ -247,84 +193,76 @@ package struct Preview {
         keys.restore()
     }
 
-    /// Asks, then cuts the clip to the part kept; true when it was cut.
-    private mutating func cutNow() async -> Bool {
-        guard cut.start != nil || cut.end != nil else {
-            Terminal.diagnostic("Nothing set to cut: set the start and the end with i and o while it plays, or a.")
-            return false
-        }
-        let (start, end) = keptSpan
+    /// Asks, then cuts the clip to `start`-`end`; the clip cut, or nil.
+    private func cut(from start: Double, to end: Double) async -> LookBackState.Event? {
         let asked = library.version(of: recording)  // cut only while it is still the clip asked about
         guard case .line(let answer) = await Self.ask("Cut \"\(Format.visible(recording.title))\" to \(ClipTime.text(start))-\(ClipTime.text(end))? The cut parts cannot be recovered. [y/N] ", flushing: true),
               ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
             Terminal.diagnostic("Nothing was cut.")
-            return false
+            return nil
         }
         do {
             let before = recording.duration
-            recording = try await library.shaping.trim(recording, from: start, to: end, asked: asked)
-            cut = (nil, nil)
-            position = 0
-            Terminal.diagnostic("Trimmed \"\(Format.visible(recording.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(recording.duration)).")
-            return true
+            let trimmed = try await library.shaping.trim(recording, from: start, to: end, asked: asked)
+            Terminal.diagnostic("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(trimmed.duration)).")
+            return .shaped(trimmed, waveform: try? await library.analysis.waveform(of: trimmed), trimmed: true)
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was cut.")
         }
-        return false
+        return nil
     }
 
     /// Cleans the clip's noise, says by how much, lets the person compare and keep it or not;
-    /// true when the cleaned clip was kept.
-    private mutating func cleanNoise() async -> Bool {
+    /// the cleaned clip when it was kept, or nil.
+    private func cleanNoise() async -> LookBackState.Event? {
         Terminal.diagnostic("Cleaning the noise...")
         do {
             let cleanup = try await library.shaping.cleanNoise(of: recording, asked: library.version(of: recording))
             Terminal.diagnostic(CleanListening.figures(cleanup))
-            guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink).decide() else { return false }
-            recording = kept
-            cut = (nil, nil)
-            return true
+            guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink).decide() else { return nil }
+            return .shaped(kept, waveform: try? await library.analysis.waveform(of: kept), trimmed: false)
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was changed.")
         }
-        return false
+        return nil
     }
 
-    /// The words the look back asks for, in ``LookBackChoice/questions``' order.
-    private enum Field: String {
-        case title, notes, purpose
-
-        var question: String {
-            LookBackChoice.questions[self == .title ? 0 : self == .notes ? 1 : 2]
+    /// Asks for a line and changes the clip's `field` (the title, notes or purpose) with it, as
+    /// `cravey edit` would; a refusal is said and nothing changes, and so is text pasted with a
+    /// line break (a field is one line). With `proposed`, the question says that Enter alone
+    /// takes it. The clip as changed, or nil.
+    private func change(_ field: LookBackChoice, current: String, proposed: String?) async -> Recording? {
+        let apply: @Sendable (inout RecordingMetadata, String) throws -> Void = switch field {
+        case .notes: { metadata, text in metadata.notes = text.isEmpty ? nil : text }
+        case .purpose: { metadata, text in metadata.purpose = try RecordingMetadata.purpose(named: text) }
+        default: { metadata, text in metadata.title = text.isEmpty ? proposed : text }
         }
-    }
-
-    /// Asks for a line and changes the clip's `field` with it, as `cravey edit` would; a refusal
-    /// is said and nothing changes, and so is text pasted with a line break (a field is one line).
-    /// With `proposed`, the question says that Enter alone takes it.
-    private mutating func change(_ field: Field, current: String, proposed: String? = nil,
-                                 _ apply: @escaping @Sendable (inout RecordingMetadata, String) throws -> Void) async {
+        let name = field == .notes ? "notes" : field == .purpose ? "purpose" : "title"
         let line: String
         let asked = library.version(of: recording)  // changed only while it is still the clip asked about
         let offered = proposed.map { " [Enter: \(Format.visible($0))]" } ?? ""
-        switch await Self.ask(field.question + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + offered + ": ") {
+        let question = LookBackChoice.questions[field.field ?? 0]
+        switch await Self.ask(question + (current.isEmpty ? "" : " [now: \(Format.visible(current))]") + offered + ": ") {
         case .line(let typed):
             line = typed
         case .pasted:
-            return Terminal.diagnostic("cravey: the text held a line break (pasted?), and the \(field.rawValue) is one line: it was not taken, nor anything after it. Nothing was changed.")
+            Terminal.diagnostic("cravey: the text held a line break (pasted?), and the \(name) is one line: it was not taken, nor anything after it. Nothing was changed.")
+            return nil
         case .ended:
-            return
+            return nil
         }
         do {
             // SQLite and the writers' lock may wait: off the cooperative pool, as the reads are.
-            recording = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
+            let changed = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
                 try library.edit(recording.id, asked: asked) { metadata in try apply(&metadata, line) }
             }
             if field == .title { Terminal.noteTrimmed(title: line, notes: nil) }
             if field == .notes { Terminal.noteTrimmed(title: nil, notes: line) }
-            Terminal.diagnostic("Updated \"\(Format.visible(recording.title))\".")
+            Terminal.diagnostic("Updated \"\(Format.visible(changed.title))\".")
+            return changed
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was changed.")
+            return nil
         }
     }
 
@@ -365,40 +303,6 @@ package struct Preview {
     /// What a person reads of `error`.
     static func describe(_ error: any Error) -> String {
         (error as? CraveyError).map { Messages.text(for: $0) } ?? "\(error)"
-    }
-
-    /// One key from the terminal, read without Enter or echo (the terminal lent by
-    /// ``TerminalMode`` meanwhile); nil at the end of input (or a terminal gone). Text pasted
-    /// (between the terminal's bracketed-paste marks, or more than a key's bytes at once) is no
-    /// key: it is thrown away, said, and the wait goes on.
-    /// The corresponding C functions are `read` and `poll`.
-    static func readKey() -> PlayerKey? {
-        TerminalMode.lend(mouse: false)
-        defer { TerminalMode.giveBack() }
-        // A byte at a time, so that what is typed after the key (a line for a prompt) stays
-        // unread; an escape sequence (an arrow) arrives at once and is read whole.
-        var bytes: [UInt8] = []
-        while true {
-            var byte: UInt8 = 0
-            let count = Foundation.read(0, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            bytes.append(byte)
-            var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            if bytes.first == 0x1B, KeyReader.key(startingAt: bytes) == nil, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
-            if bytes == KeyReader.pasteStart || (bytes.first != 0x1B && poll(&waiting, 1, 0) > 0) {
-                if bytes == KeyReader.pasteStart {
-                    guard KeyReader.skipPaste() else { return nil }
-                } else {
-                    _ = Terminal.discardWaitingInput()
-                }
-                Terminal.diagnostic("Pasted text is not a key: nothing was done. \(keys)")
-                bytes = []
-                continue
-            }
-            if let (key, _) = KeyReader.key(startingAt: bytes), let key { return key }
-            bytes = []  // a key the look back does not know
-        }
     }
 
     /// What is typed after `question` (``Terminal/ask(_:flushing:)``), read off the cooperative pool.

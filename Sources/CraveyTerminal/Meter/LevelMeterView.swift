@@ -2,84 +2,71 @@ import CraveyKit
 import Foundation
 
 /// Shows what is being recorded on stderr: a live meter on a terminal, a line otherwise, and
-/// what ended early and how many frames a video holds.
-package struct LevelMeterView {
-    let seconds: Double?
-    /// A video's options, for its summary line.
-    let video: RecordingOptions?
-    /// Whether space pauses (stdin is the terminal), for the first line.
-    var spaceToPause = false
+/// what ended early and how many frames a video holds. The loop around ``RecorderState``: the
+/// recorder's events and the keys in, its lines said and its meter drawn.
+package struct LevelMeterView: Sendable {
+    /// The meter as it stands, shared with the key reader's thread.
+    private let state: Locked<RecorderState>
     /// The meter's line as last drawn, to draw again when the terminal is taken back after
     /// Ctrl-Z and `fg`.
     package let drawn = Locked("")
-    /// Where the recording stands, in seconds, as its latest level said: where `m` marks.
-    package let elapsed = Locked(0.0)
-    /// The markers made while recording (`m`), shown after the meter: their count, or the label
-    /// being typed.
-    package let markers = Locked(MarkerKeys([]))
 
+    /// With `spaceToPause` (stdin is the terminal), space pauses and `m` marks.
     package init(seconds: Double?, video: RecordingOptions?, spaceToPause: Bool = false) {
-        (self.seconds, self.video, self.spaceToPause) = (seconds, video, spaceToPause)
-    }
-
-    package func show(_ events: AsyncStream<RecordingEvent>) async {
         // The meter is drawn again in place: it needs a terminal on stderr that does more than
         // print lines (not TERM=dumb). NO_COLOR takes its colour, not the meter.
-        let live = Terminal.canRedraw
-        var meter = MeterLine(colour: Terminal.isInteractive)
-        var lastDraw = -1.0
-        var latest: AudioLevel?
-        for await event in events {
-            switch event {
-            case .started(let source, _):
-                let limit = seconds.map { " for \(Format.duration($0))" } ?? ""
-                let keys = spaceToPause ? "Space pauses; m marks the moment; Ctrl-C stops and saves." : "Press Ctrl-C to stop and save."
-                Terminal.diagnostic("Recording from \(source)\(limit). \(keys)")
-            case .silenceWarning(let source):
-                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
-                Terminal.diagnostic("cravey: warning: the input from '\(source)' has been silent for 2 seconds. The microphone may be muted or the wrong source; see `cravey devices` and --device.")
-            case .level(let level):
-                latest = level
-                elapsed.withLock { $0 = level.elapsed }
-                guard live else { continue }
-                meter.add(level)
-                // At least 10 times a second: every block (40 ms) past 0.1 s since the last.
-                guard !meter.paused, level.elapsed - lastDraw >= 0.099 else { continue }
-                lastDraw = level.elapsed
-                draw(meter, level)
-            case .frameRate(let rate):
-                meter.frameRate = rate
-            case .interrupted(let reason):
-                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
-                Terminal.diagnostic("cravey: recording ended early: \(reason)")
-            case .paused(let elapsed), .resumed(let elapsed):
-                let paused = if case .paused = event { true } else { false }
-                meter.paused = paused
-                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
-                let resume = spaceToPause ? "space or " : ""
-                Terminal.diagnostic(paused ? "Paused at \(Format.duration(elapsed)); \(resume)SIGUSR1 (kill -USR1 \(getpid())) resumes."
-                                           : "Resumed at \(Format.duration(elapsed)).")
-                // The meter stays, saying paused, its clock stopped where the recording stands.
-                if live, paused, var level = latest {
-                    level.elapsed = elapsed
-                    draw(meter, level)
-                }
-            case .videoFrames(let written, let dropped, let repeated):
-                guard let video else { continue }
-                if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
-                Terminal.diagnostic("Video: \(written) frames of \(video.width)x\(video.height) at \(video.frameRate) fps from \(video.camera.map { "\($0)" } ?? "") (\(dropped) dropped, \(repeated) repeated).")
-            }
-        }
-        if live { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+        state = Locked(RecorderState(seconds: seconds, video: video, spaceToPause: spaceToPause, live: Terminal.canRedraw,
+                                     colour: Terminal.isInteractive, columns: Terminal.columns))
     }
 
-    /// Draws the meter's line in place, and after it the markers made (`m`): how many, or the
-    /// label being typed.
-    private func draw(_ meter: MeterLine, _ level: AudioLevel) {
-        let (count, prompt) = markers.withLock { ($0.markers.count, $0.prompt) }
-        let said = prompt.map { " · " + $0 } ?? (count > 0 ? " · \(ProgressLine.markerMark) \(count)" : "")
-        let line = meter.line(level, width: max(Terminal.columns - TerminalScreen.width(of: said), 1)) + said
-        Terminal.diagnostic(line, terminator: "")
-        drawn.withLock { $0 = line }
+    /// The markers made while recording, a label being typed kept as typed: what the clip is
+    /// saved with.
+    package var markers: [ClipMarker] {
+        state.withLock { $0.markers.finished }
+    }
+
+    /// What `key` does while recording, as the key table's recorder keys say: `m` marks the
+    /// moment and the label typed after it is the markers'; space pauses and goes on (`pausing`).
+    package func handle(_ key: Key, pausing: () -> Void) {
+        if state.withLock({ $0.apply(.key(key)) }).contains(.togglePause) { pausing() }
+    }
+
+    /// Shows what the recorder reported: a line said, the meter drawn again.
+    package func show(_ event: RecordingEvent) {
+        let columns = Terminal.columns
+        let (effects, live) = state.withLock { state in
+            state.columns = columns
+            return (state.apply(.recording(event)), state.live)
+        }
+        for effect in effects {
+            switch effect {
+            case .say(let text, let clearing):
+                if live, clearing { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+                Terminal.diagnostic(text)
+            case .draw(let line):
+                Terminal.diagnostic(line, terminator: "")
+                drawn.withLock { $0 = line }
+            case .togglePause:
+                continue  // a key's, never an event's
+            }
+        }
+    }
+
+    /// Clears the meter's line once the recording has ended.
+    package func end() {
+        if state.withLock({ $0.live }) { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+    }
+
+    /// Starts recording as `options` say, in `library` (``RecordController``, as the home screen
+    /// records).
+    package static func start(_ options: RecordingOptions, in library: RecordingLibrary) async throws -> Recorder {
+        try await RecordController(library: library).start(options)
+    }
+
+    /// Shows `recorder`'s events until it is stopped, then saves the clip with `metadata`, made at
+    /// `createdAt`, with the markers made (``RecordController``, as the home screen saves).
+    package func save(_ recorder: Recorder, _ metadata: RecordingMetadata, createdAt: Date) async throws -> Recording {
+        defer { end() }
+        return try await RecordController.save(recorder, metadata, createdAt: createdAt, markers: { markers }, each: show)
     }
 }

@@ -8,8 +8,6 @@ import CraveyKit
 /// The terminal's key reader gives a paste as nothing (text, never keys) and only ASCII
 /// characters: a label typed here is ASCII; `cravey markers ID --add TIME --label L` takes any.
 package struct MarkerKeys: Sendable, Equatable {
-    /// The keys, as the key table names them.
-    package static let mark: Character = "m", next: Character = ".", previous: Character = ","
     /// `,` within this much after a marker goes to the one before it (as a player's "previous
     /// track" does), and `.` goes past one within a third of it after the position.
     static let nearby: Int64 = 1500
@@ -29,7 +27,7 @@ package struct MarkerKeys: Sendable, Equatable {
         case store(ClipMarker)
         /// Go to this point of the clip, in seconds.
         case seek(Double)
-        /// Not a marker's key: the player's own (``PlayerCommand``).
+        /// Not a marker's key: the screen's own.
         case notMine
     }
 
@@ -37,20 +35,21 @@ package struct MarkerKeys: Sendable, Equatable {
         self.markers = markers
     }
 
-    /// What `key`, pressed `position` seconds into the clip, does.
-    package mutating func handle(_ key: PlayerKey, at position: Double) -> Effect {
+    /// What `key`, pressed `position` seconds into the clip, does: the label's while one is
+    /// typed, else what the key table says it does (`action`: ``KeyAction/mark`` and
+    /// ``KeyAction/jumpMarker(forward:)`` are the markers').
+    mutating func handle(_ key: Key, _ action: KeyAction?, at position: Double) -> Effect {
         if case let (marker, text)? = labelling { return label(marker, text, key) }
-        guard case .character(let character) = key else { return .notMine }
         let here = ClipMarker.milliseconds(max(position, 0))
-        switch character {
-        case Self.mark:
+        switch action {
+        case .mark?:
             let marker = ClipMarker(milliseconds: here, label: nil)
             markers = ClipMarker.adding(marker, to: markers)
             labelling = (marker, "")
             return .store(marker)
-        case Self.next:
+        case .jumpMarker(forward: true)?:
             return markers.first { $0.milliseconds > here + Self.nearby / 3 }.map { Effect.seek($0.seconds) } ?? .nothing
-        case Self.previous:
+        case .jumpMarker(forward: false)?:
             return markers.last { $0.milliseconds < here - Self.nearby }.map { Effect.seek($0.seconds) } ?? .seek(0)
         default:
             return .notMine
@@ -59,9 +58,9 @@ package struct MarkerKeys: Sendable, Equatable {
 
     /// A key while a label is typed: a printable character adds to it (up to a title's length),
     /// Backspace takes the last away, Enter stores the marker with it, Escape leaves it without.
-    private mutating func label(_ marker: ClipMarker, _ text: String, _ key: PlayerKey) -> Effect {
+    private mutating func label(_ marker: ClipMarker, _ text: String, _ key: Key) -> Effect {
         switch key {
-        case .character("\r"), .character("\n"):
+        case .enter:
             labelling = nil
             guard let label = try? ClipMarker.checkedLabel(text) else { return .nothing }
             let labelled = ClipMarker(milliseconds: marker.milliseconds, label: label)

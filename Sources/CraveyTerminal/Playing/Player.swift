@@ -16,20 +16,7 @@ package struct Player {
 
     package func play(_ recording: Recording) async throws {
         let title = Format.visible(recording.title)
-        if let from = flags.from, from.seconds > recording.duration {
-            throw CraveyError(.invalidInput, "--from \(ClipTime.text(from.seconds)) is past the end of \"\(title)\", which is \(ClipTime.text(recording.duration)) long; give a time within it (`cravey info \(recording.id.description.prefix(8))` shows its length).")
-        }
-        let window = recording.type == .video && !flags.noVideo && Self.hasDisplay
-        if recording.type == .video && !window {
-            Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
-        }
-        let manager = try await library.play(recording, options: PlaybackOptions(
-            sink: flags.device, start: flags.from?.seconds ?? 0, normalize: !flags.noNormalize, countsPlay: !flags.noCount,
-            showsVideo: window, showsTitle: settings.showsTitles, loudnessTarget: settings.loudness, speed: flags.speed))
-        if let problem = manager.videoProblem {
-            Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
-        }
-        let windowShown = window && manager.videoProblem == nil
+        let (manager, windowShown) = try await start(recording, title: title)
         let signals = StopOnSignals { manager.stop() }
         defer { signals.cancel() }
         // `kill -USR1 PID` pauses and resumes, as space does (and as it does a recording).
@@ -37,7 +24,7 @@ package struct Player {
         defer { pauses.cancel() }
         // The desktop's media controls and keys drive the same manager; without a terminal a
         // notification says what plays and how to stop it.
-        let desktop = await Self.desktop(for: manager, playing: recording, in: library, showingTitle: settings.showsTitles, notifying: !Terminal.isAttached)
+        let desktop = await PlayController(library: library, settings: settings).desktop(for: manager, playing: recording, notifying: !Terminal.isAttached)
         // Keys need the terminal on stdin, and stderr one too for what they do. The line is drawn
         // again in place, so not on a terminal that only prints lines (TERM=dumb), which gets no
         // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
@@ -54,70 +41,61 @@ package struct Player {
         // Measured as the terminal draws them (a wide character takes two columns): the C
         // library's widths in UTF-8, as the home screen sets them.
         if spoken != nil { setlocale(LC_CTYPE, "C.UTF-8") }
-        let silence = Locked(SilenceSkip(spans: waveform?.quietSpans() ?? [], isOn: flags.skipSilence))
         if flags.skipSilence, waveform == nil, !json {
             Terminal.diagnostic("cravey: \"\(title)\" has no stored waveform yet, so no quiet stretch is known to skip (this play makes it).")
         }
+        // m marks the moment (its label typed after), . and , go to the next and previous marker.
+        let state = Locked(PlayerState(view: line.map { .bar($0) } ?? (onTerminal ? .lines : .none), markers: recording.markers,
+                                       silence: SilenceSkip(spans: waveform?.quietSpans() ?? [], isOn: flags.skipSilence),
+                                       spoken: spoken, columns: Terminal.columns))
+        let work = Work(manager: manager, state: state, recording: recording, library: library)
         // The line last drawn, to draw again when the terminal is taken back after Ctrl-Z and `fg`.
         let drawn = Locked("")
-        // m marks the moment (its label typed after), . and , go to the next and previous marker.
-        let markers = Locked(MarkerKeys(recording.markers)), door = library
         let keys = onTerminal ? KeyReader(mouse: line != nil, redraw: { Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in
-            switch markers.withLock({ $0.handle(key, at: manager.event.position) }) {
-            case .store(let marker):
-                let problem = Self.store(marker, of: recording, in: door)
-                markers.withLock { $0.problem = problem }
-                return
-            case .seek(let position):
-                _ = manager.seek(to: position)
-                return
-            case .nothing:
-                return
-            case .notMine:
-                break
-            }
-            if case .click(let column, _) = key {
-                if let fraction = line?.fraction(atColumn: column) { manager.perform(.seek(fraction: fraction)) }
-            } else if key == .character("z") || key == .character("Z") {
-                silence.withLock { $0.isOn.toggle() }
-            } else {
-                PlayerCommand(key).map(manager.perform)
-            }
+            work.run(state.withLock { $0.apply(.key(key)) })
         }) : nil
         // Restored on every way out: the end, a stop, a signal (a clean stop), a failure.
         defer { keys?.restore() }
-        let full = windowShown ? " · f full screen" : ""
         if line != nil {
-            Terminal.diagnostic("▶ \(title)   space pause · ←/→ 15 s · 0-9 jump · click the bar · [ ] speed · z skip silence · m mark · , . marks · q stop\(full)")
+            Terminal.diagnostic("▶ \(title)   \(PlayerState.keys(window: windowShown, bar: true))")
         } else if onTerminal {
-            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): space pause · ←/→ 15 s · 0-9 jump · [ ] speed · z skip silence · m mark · , . marks · q stop\(full).")
+            Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))): \(PlayerState.keys(window: windowShown, bar: false)).")
         } else if !json {
             Terminal.diagnostic("Playing \"\(title)\" (\(Format.duration(manager.duration))). Ctrl-C stops.")
         }
-        let view = Task { [manager, line, json] () -> (any Error)? in
-            await Player.show(manager, line: line, plain: onTerminal && line == nil, drawn: drawn, json: json, desktop: desktop,
-                              silence: silence, markers: markers, spoken: spoken)
-        }
-        let outcome: PlaybackSummary
-        do {
-            outcome = try await manager.result()
-        } catch {
-            _ = await view.value
-            await desktop?.end()
-            throw error
-        }
-        let failure = await view.value
-        await desktop?.end()
-        if let failure { throw failure }
+        var view = EventView(work: work, drawn: drawn, json: json)
+        let ended = await PlayController.follow(manager, desktop: desktop) { view.show($0) }
+        if case .bar = state.withLock({ $0.view }) { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
+        let outcome = try ended.get()
+        if let failure = view.failure { throw failure }
         keys?.restore()
         if windowShown, let lost = manager.videoProblem {
             Terminal.diagnostic("cravey: \(Messages.text(for: lost)) The play stopped there, as closing the window stops it.")
         }
         let pictures = windowShown ? (outcome.picturesShown, outcome.picturesDropped) : nil
-        let skipped = silence.withLock { $0.skipped }
+        let skipped = state.withLock { $0.silence.skipped }
         try report(completed: outcome.completed, secondsListened: outcome.secondsListened, position: outcome.position,
                    recording: outcome.recording ?? recording, counted: outcome.counted, title: title, pictures: pictures,
                    silenceSkipped: skipped > 0 || flags.skipSilence ? skipped : nil)
+    }
+
+    /// Starts playing `recording` (shown as `title`) as the flags say, a video in a window when
+    /// there is a display; the playback, and whether its window shows.
+    private func start(_ recording: Recording, title: String) async throws -> (PlaybackManager, windowShown: Bool) {
+        if let from = flags.from, from.seconds > recording.duration {
+            throw CraveyError(.invalidInput, "--from \(ClipTime.text(from.seconds)) is past the end of \"\(title)\", which is \(ClipTime.text(recording.duration)) long; give a time within it (`cravey info \(recording.id.description.prefix(8))` shows its length).")
+        }
+        let request = PlayController.Request(start: flags.from?.seconds ?? 0, speed: flags.speed, counted: !flags.noCount,
+                                             sink: flags.device, normalize: !flags.noNormalize, video: !flags.noVideo)
+        let window = PlayController.showsWindow(recording, request)
+        if recording.type == .video && !window {
+            Terminal.diagnostic("\"\(title)\" is a video: playing its audio track (`cravey play --open` shows the picture in the desktop's player).")
+        }
+        let manager = try await PlayController(library: library, settings: settings).start(recording, request)
+        if let problem = manager.videoProblem {
+            Terminal.diagnostic("cravey: \(Messages.text(for: problem)) Playing its sound only.")
+        }
+        return (manager, window && manager.videoProblem == nil)
     }
 
     /// Stores a marker `m` made (or its label), on the key reader's thread; what went wrong, in
@@ -131,34 +109,10 @@ package struct Player {
         }
     }
 
-    /// What the desktop shows of a playing clip when it is not shown the title.
-    static let discreetLine = "Playing your clip"
-
-    /// The desktop's media controls and keys (MPRIS) on a play, for `play`, `quickplay` and the
-    /// home screen alike, best effort; with `notifying`, a notification says what plays and how
-    /// to stop it. Whoever sees the screen (the lock screen, a shared desk) reads "Playing your
-    /// clip" and sees no picture, unless `shown` (the desktop.show-titles setting) says to show the title.
-    static func desktop(for manager: PlaybackManager, playing recording: Recording, in library: RecordingLibrary,
-                        showingTitle shown: Bool, notifying: Bool) async -> MediaPlayerService? {
-        let title = Format.visible(recording.title)
-        return await MediaPlayerService.start(
-            for: manager, playing: recording, title: shown ? recording.title : discreetLine,
-            artwork: shown ? library.analysis.thumbnailURL(of: recording) : nil,
-            notification: !notifying ? nil : (
-                shown ? "Playing \"\(title)\"" : "cravey",
-                "\(shown ? "" : discreetLine + ", ")\(Format.duration(manager.duration)). Stop it with the Stop button, the media keys or the desktop's player controls."))
-    }
-
-    /// True when the environment names a display for a window (X11 or Wayland).
-    static var hasDisplay: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-    }
-
     /// `--open`: hands the file to the desktop's default player and counts the play.
     package func openInDesktop(_ recording: Recording) async throws {
         let url = try library.fileURL(of: recording)
-        guard Self.hasDisplay else {
+        guard PlayController.hasDisplay else {
             throw CraveyError(.unavailable, "There is no desktop to open \"\(recording.title)\" in (neither DISPLAY nor WAYLAND_DISPLAY is set). Play its audio here with `cravey play \(recording.id.description.prefix(8))`.")
         }
         let opener: ChildProcess
@@ -178,64 +132,70 @@ package struct Player {
                    title: Format.visible(recording.title))
     }
 
-    /// Shows the events until the playback ends: a bar on a terminal (the line last drawn kept
-    /// in `drawn`), a line at each pause and resume on a terminal that only prints lines
-    /// (`plain`), JSON lines with `--json`. Returns the error a write to stdout ended with (the
-    /// playback is stopped then).
-    /// With `silence` on, a position in a quiet stretch jumps to its end. With `spoken`, the
-    /// sentence being said ends the bar's line, the word said then marked (reverse video, or
-    /// brackets under NO_COLOR), in the columns the terminal has left; a terminal that only
-    /// prints lines gets each sentence as a line as it begins.
-    private static func show(_ manager: PlaybackManager, line progress: ProgressLine?, plain: Bool, drawn: Locked<String>, json: Bool,
-                             desktop: MediaPlayerService?, silence: Locked<SilenceSkip>, markers: Locked<MarkerKeys>,
-                             spoken: SpokenLine?) async -> (any Error)? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var lastLine = ""
-        var lastState: PlaybackState?
-        var lastSentence: Int?
-        for await event in manager.events {
-            desktop?.update(event)
-            if event.state == .playing, let target = silence.withLock({ $0.target(from: event.position) }) {
-                manager.seek(to: target)
+    /// What the player's effects act on: the playback, the player's state (told when a marker
+    /// was stored) and the clip's markers through the door.
+    struct Work: Sendable {
+        let manager: PlaybackManager
+        let state: Locked<PlayerState>
+        let recording: Recording
+        let library: RecordingLibrary
+
+        /// Carries out `effects`, on the thread that asked (the key reader's, the events' task):
+        /// a marker is stored through the door there, as the key reader's thread is no pool thread.
+        func run(_ effects: [PlayerState.Effect]) {
+            for effect in effects {
+                switch effect {
+                case .perform(let command): manager.perform(command)
+                case .seek(let seconds): _ = manager.seek(to: seconds)
+                case .say(let text): Terminal.diagnostic(text)
+                case .store(let marker):
+                    let problem = Player.store(marker, of: recording, in: library)
+                    run(state.withLock { $0.apply(.stored(problem: problem)) })
+                }
             }
+        }
+    }
+
+    /// Shows each event of the play: the player's frame on a terminal (the line last drawn kept
+    /// in `drawn`), its lines on a terminal that only prints lines, JSON lines with `--json`.
+    struct EventView {
+        let work: Work
+        let drawn: Locked<String>
+        let json: Bool
+        let encoder = JSONEncoder()
+        var lastLine = ""
+        /// The error a write to stdout ended with (the playback is stopped then, and nothing
+        /// more is written).
+        private(set) var failure: (any Error)?
+
+        init(work: Work, drawn: Locked<String>, json: Bool) {
+            (self.work, self.drawn, self.json) = (work, drawn, json)
+            encoder.outputFormatting = [.sortedKeys]
+        }
+
+        mutating func show(_ event: PlaybackEvent) {
+            let columns = Terminal.columns
+            let (effects, line) = work.state.withLock { state in
+                state.columns = columns
+                return (state.apply(.progress(event)), state.frame)
+            }
+            work.run(effects)
             if json {
+                guard failure == nil else { return }
                 do {
                     try Terminal.output(String(decoding: try encoder.encode(event), as: UTF8.self))
                 } catch {
-                    manager.stop()
-                    return error
+                    work.manager.stop()
+                    failure = error
                 }
-            } else if let progress {
-                let (on, skipped) = silence.withLock { ($0.isOn, $0.skipped) }
-                let (marks, said, asking) = markers.withLock { ($0.markers, $0.prompt ?? $0.problem, $0.prompt != nil) }
-                let after = (on || skipped > 0 ? " · \(on ? "skipping silence" : "silence kept"), \(Format.duration(skipped)) saved" : "")
-                    + (said.map { " · " + $0 } ?? "")
-                var line = progress.draw(event, markers: marks) + after
-                // The words after all the rest, never while a marker's label is typed.
-                if let spoken, !asking {
-                    let room = Terminal.columns - 1 - progress.columns(event) - TerminalScreen.width(of: after) - 3
-                    let words = spoken.text(at: event.position, width: room, marking: progress.colour ? .reverse : .brackets)
-                    if !words.isEmpty { line += " · " + words }
-                }
+            } else if let line {
                 if line != lastLine {
                     Terminal.diagnostic(line, terminator: "")
                     drawn.withLock { $0 = line }
                 }
                 lastLine = line
-            } else if plain {
-                if lastState != nil, event.state != lastState, [.paused, .playing].contains(event.state) {
-                    Terminal.diagnostic(event.state == .paused ? "Paused at \(Format.duration(event.position))." : "Playing from \(Format.duration(event.position)).")
-                }
-                if let spoken, let sentence = spoken.at(event.position)?.sentence, sentence != lastSentence {
-                    Terminal.diagnostic(spoken.text(at: event.position, width: .max, marking: .none))
-                    lastSentence = sentence
-                }
             }
-            lastState = event.state
         }
-        if progress != nil { Terminal.diagnostic("", terminator: "\r\u{1B}[2K") }
-        return nil
     }
 
     /// The play's last line; `pictures` (shown, dropped) when a video showed in a window.

@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads the player's keys from the terminal on stdin, one at a time without Enter or echo,
+/// Reads the keys of the screens other than the home screen (the player, the recorder's meter,
+/// the look back and the clean-up) from the terminal on stdin, one at a time without Enter or echo,
 /// on a thread of its own, and puts the terminal back as it was with ``restore()``. The terminal
 /// is lent by ``TerminalMode``, which also gives it back on Ctrl-Z (and takes it again on `fg`),
 /// at `exit` and on a crash.
@@ -33,7 +34,7 @@ package final class KeyReader: Sendable {
     /// reading; with `mouse`, clicks are reported too, until ``restore()``. `redraw` draws the
     /// line again when the terminal is taken back after Ctrl-Z and `fg`.
     /// The corresponding C function for the wake pipe is `pipe`.
-    package init(mouse: Bool = false, redraw: (@Sendable () -> Void)? = nil, handling handle: @escaping @Sendable (PlayerKey) -> Void) {
+    package init(mouse: Bool = false, redraw: (@Sendable () -> Void)? = nil, handling handle: @escaping @Sendable (Key) -> Void) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("cravey: cannot make a pipe for the keys: \(String(cString: strerror(errno)))") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -58,7 +59,7 @@ package final class KeyReader: Sendable {
         TerminalMode.giveBack()
     }
 
-    private func read(_ handle: @Sendable (PlayerKey) -> Void) {
+    private func read(_ handle: @Sendable (Key) -> Void) {
         defer { finished.signal() }
         var pending: [UInt8] = []
         var inputOpen = true
@@ -100,35 +101,83 @@ package final class KeyReader: Sendable {
         }
     }
 
-    /// The key `bytes` start with, if one the player knows, and how many bytes it takes; nil
+    /// The key `bytes` start with, if one a screen knows, and how many bytes it takes; nil
     /// while they hold only the start of a sequence.
     ///
-    /// Arrows, Home and End arrive as `ESC [` or `ESC O` sequences (`ESC [ C`, `ESC O H`,
-    /// `ESC [ 1 ~`...), which end at their first byte from `@` to `~` (ECMA-48), and so do mouse
-    /// reports (`ESC [ < 0 ; 12 ; 5 M`); an Escape followed by anything else is the Escape key.
-    static func key(startingAt bytes: [UInt8]) -> (PlayerKey?, Int)? {
+    /// Enter, Tab, Backspace and the other control characters are keys of their own, as the
+    /// home screen reads them. Arrows, Home, End, Page Up and Down arrive as `ESC [` or `ESC O`
+    /// sequences (`ESC [ C`, `ESC O H`, `ESC [ 1 ~`...), which end at their first byte from `@`
+    /// to `~` (ECMA-48), and so do mouse reports (`ESC [ < 0 ; 12 ; 5 M`); an Escape followed by
+    /// anything else is the Escape key.
+    static func key(startingAt bytes: [UInt8]) -> (Key?, Int)? {
         guard let first = bytes.first else { return nil }
-        if first == 0x7F || first == 0x08 { return (.backspace, 1) }
-        guard first == 0x1B else { return (first < 0x80 ? .character(Character(UnicodeScalar(first))) : nil, 1) }
+        switch first {
+        case 0x7F, 0x08: return (.backspace, 1)
+        case 0x0D, 0x0A: return (.enter, 1)
+        case 0x09: return (.tab, 1)
+        case 0x1B: break
+        case 0..<0x20: return (.control(Character(UnicodeScalar(first + 0x60))), 1)
+        default: return (first < 0x80 ? .character(Character(UnicodeScalar(first))) : nil, 1)
+        }
         guard bytes.count >= 2 else { return nil }
         guard [UInt8(ascii: "["), UInt8(ascii: "O")].contains(bytes[1]) else { return (.escape, 1) }
         guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else { return nil }
         let sequence = String(decoding: bytes[2...end], as: UTF8.self)
-        // A mouse report: "<button;column;row" then M (pressed) or m (released); the left
-        // button's press is a click, anything else (a release, the wheel, a drag) is nothing.
+        // A mouse report: "<button;column;row" (1-based) then M (pressed) or m (released); the
+        // left button's press is a click, anything else (a release, the wheel, a drag) is nothing.
         if sequence.hasPrefix("<") {
             let fields = sequence.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
             guard sequence.hasSuffix("M"), fields.count == 3, fields[0] == 0 else { return (nil, end + 1) }
-            return (.click(column: fields[1], row: fields[2]), end + 1)
+            return (.click(row: fields[2] - 1, column: fields[1] - 1), end + 1)
         }
-        let key: PlayerKey? = switch sequence {
+        let key: Key? = switch sequence {
+        case "A": .up
+        case "B": .down
         case "C": .right
         case "D": .left
         case "H", "1~", "7~": .home
         case "F", "4~", "8~": .end
+        case "5~": .pageUp
+        case "6~": .pageDown
         default: nil
         }
         return (key, end + 1)
+    }
+
+    /// One key from the terminal, read without Enter or echo (the terminal lent by
+    /// ``TerminalMode`` meanwhile); nil at the end of input (or a terminal gone). Text pasted
+    /// (between the terminal's bracketed-paste marks, or more than a key's bytes at once) is no
+    /// key: it is thrown away, said (with `pasted`: the screen's keys), and the wait goes on.
+    /// For a screen that asks for a line after a key (``Terminal/ask(_:flushing:)``), where the
+    /// reading thread's reads ahead would take the line's start.
+    /// The corresponding C functions are `read` and `poll`.
+    static func next(pasted: String) -> Key? {
+        TerminalMode.lend(mouse: false)
+        defer { TerminalMode.giveBack() }
+        // A byte at a time, so that what is typed after the key (a line for a prompt) stays
+        // unread; an escape sequence (an arrow) arrives at once and is read whole.
+        var bytes: [UInt8] = []
+        while true {
+            var byte: UInt8 = 0
+            let count = Foundation.read(0, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            bytes.append(byte)
+            var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            if bytes.first == 0x1B, key(startingAt: bytes) == nil, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
+            if bytes == pasteStart || (bytes.first != 0x1B && poll(&waiting, 1, 0) > 0) {
+                if bytes == pasteStart {
+                    guard skipPaste() else { return nil }
+                } else {
+                    _ = Terminal.discardWaitingInput()
+                }
+                Terminal.diagnostic("Pasted text is not a key: nothing was done. \(pasted)")
+                bytes = []
+                continue
+            }
+            if let (key, _) = key(startingAt: bytes), let key { return key }
+            bytes = []  // no key a screen knows
+        }
     }
 
     /// Where `mark` ends in `bytes` (the index after its last byte), when it is there.

@@ -1,5 +1,6 @@
 import CNcurses
 import CraveyCore
+import CraveyKit
 import Foundation
 
 /// The terminal as ncurses draws it: one `SCREEN` on stdin and stdout, in the terminal's own
@@ -21,42 +22,6 @@ final class TerminalScreen {
         case accent
         /// A refusal or failure on the status line.
         case warning
-    }
-
-    /// A key or mouse event as the home screen reads it.
-    enum Key: Equatable {
-        /// A printable character as typed (a space included).
-        case character(Character)
-        /// A control character other than those named here: Ctrl-U is `control("u")`.
-        case control(Character)
-        case enter, escape, backspace, tab
-        case up, down, left, right, pageUp, pageDown, home, end
-        /// The left button pressed at this row and column (0-based).
-        case click(row: Int, column: Int)
-        case wheelUp, wheelDown
-        /// Text pasted, whole: what the terminal sent between its bracketed-paste marks, never
-        /// read as keys.
-        case paste(String)
-
-        /// Whether it changes a line being typed (a character, a paste, Backspace, Ctrl-U, Ctrl-W).
-        var editsLine: Bool {
-            switch self {
-            case .character, .paste, .backspace, .control("u"), .control("w"): true
-            default: false
-            }
-        }
-
-        /// `line` (the filter, a prompt) changed by this key: Backspace, Ctrl-U and Ctrl-W take
-        /// back a character, the line, a word; a character is added. Nil when it edits no line.
-        func edit(_ line: String) -> String? {
-            switch self {
-            case .character(let character): line + String(character)
-            case .backspace: String(line.dropLast())
-            case .control("u"): ""
-            case .control("w"): String(line.reversed().drop(while: { $0 == " " }).drop(while: { $0 != " " }).reversed())
-            default: nil
-            }
-        }
     }
 
     private let screen: OpaquePointer
