@@ -121,4 +121,39 @@ struct RecorderStateTests {
         #expect(meter.apply(.recording(.interrupted("the source went away"))) == [.say("cravey: recording ended early: the source went away")])
         #expect(meter.apply(.recording(.videoFrames(written: 3, dropped: 0, repeated: 0))).isEmpty)
     }
+
+    @Test("a silent input is said with what to check, the meter's line cleared first; nothing is drawn before the first level, and m then marks 0")
+    func silentInput() {
+        var meter = Self.meter()
+        #expect(meter.frame == nil)
+        #expect(meter.apply(.recording(.silenceWarning(source: "mic")))
+            == [.say("cravey: warning: the input from 'mic' has been silent for 2 seconds. The microphone may be muted or the wrong source; see `cravey devices` and --device.")])
+        _ = meter.apply(.key(.character("m")))
+        _ = meter.apply(.key(.enter))
+        #expect(meter.markers.finished == [ClipMarker(milliseconds: 0, label: nil)])
+        #expect(meter.frame == nil)
+    }
+
+    @Test("a video's frames are summed up with its size, rate and camera")
+    func videoFrames() {
+        let options = RecordingOptions(camera: "test", width: 320, height: 240, frameRate: 15)
+        var meter = Self.meter(video: options)
+        #expect(meter.apply(.recording(.videoFrames(written: 45, dropped: 1, repeated: 2)))
+            == [.say("Video: 45 frames of 320x240 at 15 fps from test (1 dropped, 2 repeated).")])
+    }
+
+    @Test("the meter's line and the markers after it fit the terminal's width, narrow (no waveform then) or wide")
+    func fitsTheWidth() {
+        for columns in [30, 40, 80, 200] {
+            var meter = Self.meter()
+            meter.columns = columns
+            _ = meter.apply(Self.level(3))
+            _ = meter.apply(.key(.character("m")))
+            _ = meter.apply(.key(.enter))
+            // (what shows: the line less the codes that clear it in place)
+            let frame = (meter.frame ?? "").replacingOccurrences(of: "\r\u{1B}[2K", with: "")
+            #expect(TerminalScreen.width(of: frame) <= columns, "\(columns): \(TerminalScreen.width(of: frame)) \(frame)")
+            #expect(frame.hasSuffix(" · ◆ 1"))
+        }
+    }
 }
