@@ -10,8 +10,9 @@ extension ParsableCommand {
     /// else (usage errors, `ExitCode`) ArgumentParser reports as it always does.
     package static func exit(reporting error: any Error) -> Never {
         if let error = error as? CraveyError ?? CraveyError(database: error) {
-            Terminal.diagnostic("cravey: \(Format.visible(Messages.text(for: error)))")
-            exit(withError: ExitCode(error.kind.exitCode))
+            let report = report(for: error)
+            Terminal.diagnostic(report.text)
+            exit(withError: ExitCode(report.status))
         }
         if exitCode(for: error) == .success, !(error is ExitCode) {
             do {
@@ -22,6 +23,17 @@ extension ParsableCommand {
             exit(withError: ExitCode.success)
         }
         exit(withError: error)
+    }
+
+    /// What ``exit(reporting:)`` makes of `error`, without ending the process: the exit status,
+    /// and the text and whether it goes to stdout (`--help`, `--version`) or to stderr. The
+    /// tests check a refusal in process through it, as the executables would end.
+    package static func report(for error: any Error) -> (status: Int32, text: String, toStandardOutput: Bool) {
+        if let error = error as? CraveyError ?? CraveyError(database: error) {
+            return (error.kind.exitCode, "cravey: \(Format.visible(Messages.text(for: error)))", false)
+        }
+        let code = exitCode(for: error)
+        return (code.rawValue, fullMessage(for: error), code == .success)
     }
 }
 
