@@ -24,4 +24,16 @@ extension ParsableCommand {
         }
         exit(withError: error)
     }
+
+    /// What ``exit(reporting:)`` makes of `error`, without ending the process: the exit status,
+    /// and the text and whether it goes to stdout (`--help`, `--version`) or to stderr. The
+    /// tests check a refusal in process through it, as the executables would end.
+    package static func report(for error: any Error) -> (status: Int32, text: String, toStandardOutput: Bool) {
+        if error is OutputClosed { return (0, "", false) }
+        if let error = error as? CraveyError ?? CraveyError(database: error) {
+            return (error.kind.exitCode, "cravey: \(Format.visible(Messages.text(for: error)))", false)
+        }
+        let code = exitCode(for: error)
+        return (code.rawValue, fullMessage(for: error), code == .success)
+    }
 }

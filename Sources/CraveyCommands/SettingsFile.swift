@@ -105,11 +105,17 @@ enum SettingsFile {
         var comment: Substring?
     }
 
+    /// Whether `character` ends a line: a line feed, or a carriage return and a line feed (an
+    /// editor on Windows), which Swift reads as one Character.
+    static func endsLine(_ character: Character) -> Bool {
+        character == "\n" || character == "\r\n"
+    }
+
     /// The values `text` sets, each with its line, and what is wrong with it, each with its line.
     static func parse(_ text: String) -> (values: [Settings.Key: (value: Settings.Value, line: Int)], problems: [(line: Int, message: String)]) {
         var values: [Settings.Key: (value: Settings.Value, line: Int)] = [:]
         var problems: [(line: Int, message: String)] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: Self.endsLine).enumerated() {
             switch parse(line: line) {
             case .success(nil): continue
             case .success(let setting?):
@@ -187,7 +193,7 @@ enum SettingsFile {
     /// `text` with `key` set to `value` (its line changed, keeping its comment, or a line added at
     /// the end), or with its line removed when `value` is nil. Every other line is kept as it is.
     static func changing(_ text: String, _ key: Settings.Key, to value: Settings.Value?) -> String {
-        var lines = text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = text.isEmpty ? [] : text.split(omittingEmptySubsequences: false, whereSeparator: Self.endsLine).map(String.init)
         if lines.last == "" { lines.removeLast() }
         var found = false
         lines = lines.compactMap { line in

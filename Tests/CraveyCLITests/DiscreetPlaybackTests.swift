@@ -104,6 +104,7 @@ struct DiscreetPlaybackTests {
             let now = try await offPool { [self] in try shown(process.processIdentifier) }
             #expect(running, "\(now)")
             var seen: [(ps: String, cmdline: String)] = []
+            // Time is the subject: the words stay hidden for as long as it runs, read every 0.2 s.
             for _ in 0..<5 {
                 seen.append(try await offPool { [self] in try shown(process.processIdentifier) })
                 try await Task.sleep(for: .milliseconds(200))

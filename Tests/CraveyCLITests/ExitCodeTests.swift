@@ -2,29 +2,15 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// Exit codes for input cravey cannot take: 64 with a message naming what to change, never
-/// another code and never the help with exit 0.
+/// A file whose name starts with a dash, given to import (by `cravey-media`) in the current
+/// folder: 64 with how to give it, never the help with exit 0, and the help when asked. (The
+/// refusals decided by parsing alone are checked in process: `UsageErrorTests` in
+/// CraveyCommandsTests.)
 @Suite("Exit codes for invalid input", .temporaryFiles)
 struct ExitCodeTests {
     /// Runs the built `cravey` in `folder`, so a file name can be given relative to it.
     func run(in folder: URL, _ arguments: [String]) async throws -> CommandResult {
         try await CraveyTestSupport.run("env", ["-C", folder.path, Cravey.executable] + arguments, environment: Cravey.environment())
-    }
-
-    @Test("record --seconds under 0.1, negative, NaN or infinite is refused as invalid input (64), naming the range",
-          arguments: ["1e-9", "0.09", "0", "-1", "nan", "inf", "86401"])
-    func recordSecondsOutOfRange(seconds: String) async throws {
-        // Given an empty library
-        let library = temporaryLibrary().path
-
-        // When recording for a duration outside 0.1 s to 24 h
-        let result = try await Cravey.run(["record", "--library", library, "--seconds", seconds])
-
-        // Then nothing is recorded and the error names the option and its range
-        #expect(result.status == 64, "\(result.error)")
-        #expect(result.error.contains("--seconds") && result.error.contains("0.1") && result.error.contains("86400"),
-                "\(result.error)")
-        #expect(result.output.isEmpty)
     }
 
     @Test("import of a file whose name starts with a dash is refused (64) with how to give it, never the help (0)",
@@ -62,7 +48,6 @@ struct ExitCodeTests {
         let list = try await Cravey.run(["list", "--json", "--library", library])
         #expect(list.output.contains("\"Dash\""), "\(list.output)")
     }
-
     @Test("import -h and --help still show the help (0)", arguments: ["-h", "--help"])
     func importHelp(flag: String) async throws {
         // When asking import for its help

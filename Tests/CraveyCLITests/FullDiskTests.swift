@@ -7,23 +7,34 @@ import Testing
 @Suite("A full disk", .serialized, .temporaryFiles)
 struct FullDiskTests {
     /// Whether this machine lets the tests mount a tmpfs (root with CAP_SYS_ADMIN).
-    static let canMount: Bool = {
+    static func canMount() async -> Bool {
         guard let folder = try? TemporaryFolder() else { return false }
         defer { folder.remove() }
         let point = folder.url
-        guard (try? runBlocking("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", point.path]).status) == 0 else { return false }
-        _ = try? runBlocking("umount", [point.path])
+        guard (try? await run("mount", ["-t", "tmpfs", "-o", "size=16k", "tmpfs", point.path]).status) == 0 else { return false }
+        _ = try? await run("umount", [point.path])
         return true
-    }()
+    }
 
     @Test("recording and importing into a full library exit 73 naming the fix; the audio so far is kept and private",
-          .enabled(if: canMount, "this machine does not let the tests mount a small tmpfs"))
+          .enabled("this machine does not let the tests mount a small tmpfs") { await canMount() })
     func fullDisk() async throws {
         let mountPoint = temporaryLibrary()
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
         let mounted = try await run("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint.path])
         try #require(mounted.status == 0, "mount failed: \(mounted.error)")
-        defer { _ = try? runBlocking("umount", [mountPoint.path]) }
+        // Unmounted whatever happens (awaited: a defer cannot).
+        do {
+            try await fill(mountPoint)
+        } catch {
+            _ = try? await run("umount", [mountPoint.path])
+            throw error
+        }
+        _ = try await run("umount", [mountPoint.path])
+    }
+
+    /// Records and imports into the library at `mountPoint`, a small tmpfs, once it is nearly full.
+    func fill(_ mountPoint: URL) async throws {
         let library = mountPoint.appendingPathComponent("library")
         // Made by a command that writes: one that only reads makes nothing.
         #expect(try await Cravey.run(["doctor", "--repair", "--library", library.path]).status == 0)
@@ -33,7 +44,7 @@ struct FullDiskTests {
 
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
         let recorded = try await Cravey.run(["record", "--seconds", "8", "--device", microphone.monitor, "--library", library.path])
         #expect(recorded.status == 73)
         #expect(recorded.error.contains("No space left") && recorded.error.contains("Free some disk space"))

@@ -29,7 +29,7 @@ struct HangUpTests {
         // Given a recording on a terminal, a tone playing into its microphone
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let library = temporaryLibrary()
         let terminal = try onTerminal(["record", "--title", "Said at night", "--purpose", "craving",
                                        "--library", library.path, "--device", microphone.monitor])

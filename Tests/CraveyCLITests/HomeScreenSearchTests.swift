@@ -21,18 +21,20 @@ struct HomeScreenSearchTests {
         let terminal = try await HomeScreenTests.home(library)
 
         // When the start of the word is typed as the filter
-        try terminal.type("/", "l", "i", "g", "h", "t")
+        try await terminal.type("/", "l", "i", "g", "h", "t")
 
         // Then the clip is listed with the time and the word marked
         try await HomeScreenTests.shows(terminal, "[lighthouse]")
-        #expect(HomeScreenTests.listed(terminal.screen) == ["Harbour"], "\(terminal.screen)")
-        #expect(terminal.screen.contains("0:02 “") && terminal.screen.contains("1 of 2 clips"), "\(terminal.screen)")
+        let found = await terminal.screen
+        #expect(HomeScreenTests.listed(found) == ["Harbour"], "\(found)")
+        #expect(found.contains("0:02 “") && found.contains("1 of 2 clips"), "\(found)")
 
         // And an accented title is found without its accent
-        try terminal.type("C-u", "e", "v", "e")
+        try await terminal.type("C-u", "e", "v", "e")
         try await HomeScreenTests.shows(terminal, "filter: eve")
-        #expect(HomeScreenTests.listed(terminal.screen) == ["Évening"], "\(terminal.screen)")
-        try terminal.type("Escape", "q")
+        let folded = await terminal.screen
+        #expect(HomeScreenTests.listed(folded) == ["Évening"], "\(folded)")
+        try await terminal.type("Escape", "q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 }

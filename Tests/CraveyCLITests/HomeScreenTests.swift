@@ -18,7 +18,7 @@ struct HomeScreenTests {
     /// its header.
     static func home(_ library: RecordingLibrary, columns: Int = 80, rows: Int = 24,
                      environment extra: [String: String] = [:]) async throws -> TmuxTerminal {
-        let terminal = try TmuxTerminal(Cravey.executable, ["--library", library.url.path], environment: environment(extra),
+        let terminal = try await TmuxTerminal(Cravey.executable, ["--library", library.url.path], environment: environment(extra),
                                         columns: columns, rows: rows)
         try await shows(terminal, "? help")
         return terminal
@@ -28,7 +28,8 @@ struct HomeScreenTests {
     static func shows(_ terminal: TmuxTerminal, _ text: String, within seconds: Double = 30,
                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let shown = try await offPool { terminal.waitUntilShown(within: seconds) { $0.contains(text) } }
-        #expect(shown, "never showed \(text.debugDescription):\n\(terminal.screen)", sourceLocation: sourceLocation)
+        let screen = shown ? "" : await terminal.screen
+        #expect(shown, "never showed \(text.debugDescription):\n\(screen)", sourceLocation: sourceLocation)
     }
 
     /// Five clips made at fixed times (Sep 21, 2026, a second apart), the first three played
@@ -48,17 +49,20 @@ struct HomeScreenTests {
     @Test("at 80x24 the header, Quick Play, the library newest first with dates, the selected clip and the keys; at 40x10 the same in fewer columns and rows, redrawn on resize; wide and combining characters take their width")
     func layout() async throws {
         let terminal = try await Self.home(try Self.library())
-        #expect(terminal.screen == Self.screen80x24, "\(terminal.screen)")
-        #expect(terminal.state("alternate_on") == "1" && terminal.state("mouse_any_flag") == "1" && terminal.state("cursor_flag") == "0")
+        let large = await terminal.screen, styled = await terminal.styledScreen
+        #expect(large == Self.screen80x24, "\(large)")
+        let (alternate, mouse, cursor) = (await terminal.state("alternate_on"), await terminal.state("mouse_any_flag"), await terminal.state("cursor_flag"))
+        #expect(alternate == "1" && mouse == "1" && cursor == "0")
         // The selected row is drawn in reverse video.
-        #expect(Self.isSelected("Caf", terminal.styledScreen), "\(terminal.styledScreen.debugDescription)")
+        #expect(Self.isSelected("Caf", styled), "\(styled.debugDescription)")
 
-        try terminal.resize(columns: 40, rows: 10)
+        try await terminal.resize(columns: 40, rows: 10)
         try await Self.shows(terminal, "Quick Play 1 Breathe")
-        #expect(terminal.screen == Self.screen40x10, "\(terminal.screen)")
-        try terminal.resize(columns: 30, rows: 8)
+        let small = await terminal.screen
+        #expect(small == Self.screen40x10, "\(small)")
+        try await terminal.resize(columns: 30, rows: 8)
         try await Self.shows(terminal, "cravey needs at least 40x10")
-        try terminal.type("q")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
@@ -127,12 +131,12 @@ struct HomeScreenTests {
         let capture = try await SinkCapture.start(sink: speaker.sinkName)
 
         // Quick Play's second is the 440 Hz clip (2 plays, after 880 Hz's 3)
-        try terminal.type("2")
+        try await terminal.type("2")
         try await Self.shows(terminal, "Played \"440 Hz\" to the end (counted: 3 plays)")
-        let heard = try capture.stop()
+        let heard = try await offPool { try capture.stop() }
         #expect(abs(Witness.dominantFrequency(heard) - 440) < 5)
         #expect(try library.recording(ids[440]!)?.playCount == 3)
-        try terminal.type("q")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
@@ -141,27 +145,29 @@ struct HomeScreenTests {
         let library = try await Self.library()
         let terminal = try await Self.home(library)
 
-        try terminal.type("/", "w", "a")
+        try await terminal.type("/", "w", "a")
         try await Self.shows(terminal, "1 of 5 clips")
-        #expect(terminal.screen.contains("Library · recent · filter: wa") && terminal.screen.contains("/wa"))
-        #expect(Self.listed(terminal.screen) == ["Walk it off"], "only Walk it off holds \"wa\":\n\(terminal.screen)")
-        try terminal.type("Escape")
+        let filtered = await terminal.screen
+        #expect(filtered.contains("Library · recent · filter: wa") && filtered.contains("/wa"))
+        #expect(Self.listed(filtered) == ["Walk it off"], "only Walk it off holds \"wa\":\n\(filtered)")
+        try await terminal.type("Escape")
         // (" 5 clips" alone is already shown, in "1 of 5 clips": the filter's end is awaited)
         let cleared = try await offPool { terminal.waitUntilShown(within: 30) { !$0.contains("filter:") && $0.contains(" 5 clips") } }
-        #expect(cleared, "Escape did not clear the filter:\n\(terminal.screen)")
-        #expect(Self.listed(terminal.screen).count == 5)
+        let unfiltered = await terminal.screen
+        #expect(cleared, "Escape did not clear the filter:\n\(unfiltered)")
+        #expect(Self.listed(unfiltered).count == 5)
 
-        try terminal.type("s")
+        try await terminal.type("s")
         try await Self.shows(terminal, "Library · most played")
-        #expect(Self.listed(terminal.screen).prefix(3) == ["Breathe", "Walk it off", "Ten minutes, then decide"])
-        try terminal.type("s")
+        #expect(Self.listed(await terminal.screen).prefix(3) == ["Breathe", "Walk it off", "Ten minutes, then decide"])
+        try await terminal.type("s")
         try await Self.shows(terminal, "Library · title")
-        #expect(Self.listed(terminal.screen).first == "Breathe")
+        #expect(Self.listed(await terminal.screen).first == "Breathe")
 
         // The third row of the list (row 8 of the window)
-        try terminal.click(column: 10, row: 8)
-        try await Self.shows(terminal, "── \(Self.listed(terminal.screen)[2]) ")
-        try terminal.type("q")
+        try await terminal.click(column: 10, row: 8)
+        try await Self.shows(terminal, "── \(Self.listed(await terminal.screen)[2]) ")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
@@ -169,21 +175,24 @@ struct HomeScreenTests {
     func scrolling() async throws {
         let library = try await Fixture.library(clips: 30)
         let terminal = try await Self.home(library)
-        #expect(Self.listed(terminal.screen).first == "Clip 29")
-        let rows = Self.listed(terminal.screen).count
+        let first = await terminal.screen
+        #expect(Self.listed(first).first == "Clip 29")
+        let rows = Self.listed(first).count
 
         // Wait for the top row to change: " ♪ Clip 26 " is on screen before the wheel too
-        try terminal.wheel(down: true)
+        try await terminal.wheel(down: true)
         let scrolled = try await offPool { terminal.waitUntilShown(within: 30) { Self.listed($0).first != "Clip 29" } }
-        #expect(scrolled && Self.listed(terminal.screen).first == "Clip 26", "\(terminal.screen)")
-        try terminal.type("G")
+        let scrolledTo = await terminal.screen
+        #expect(scrolled && Self.listed(scrolledTo).first == "Clip 26", "\(scrolledTo)")
+        try await terminal.type("G")
         try await Self.shows(terminal, "── Clip 0 ")
-        #expect(Self.listed(terminal.screen).last == "Clip 0" && Self.isSelected("Clip 0", terminal.styledScreen))
-        try terminal.type("g", "j")
+        let (last, lastStyled) = (await terminal.screen, await terminal.styledScreen)
+        #expect(Self.listed(last).last == "Clip 0" && Self.isSelected("Clip 0", lastStyled))
+        try await terminal.type("g", "j")
         try await Self.shows(terminal, "── Clip 28 ")
-        try terminal.type("NPage")
+        try await terminal.type("NPage")
         try await Self.shows(terminal, "── Clip \(28 - rows) ")
-        try terminal.type("q")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
@@ -203,39 +212,39 @@ struct HomeScreenTests {
         let selected = try #require(try library.recordings(sortedBy: .recent).first)
 
         // (Each answer typed once its question shows: keys read at once after an Enter are a paste.)
-        try terminal.type("e", "C-u")
-        try terminal.type(String(repeating: "x", count: 41), "Enter")
+        try await terminal.type("e", "C-u")
+        try await terminal.type(String(repeating: "x", count: 41), "Enter")
         try await Self.shows(terminal, "Notes (at most")
-        try terminal.type("Enter")
+        try await terminal.type("Enter")
         try await Self.shows(terminal, "Purpose (")
-        try terminal.type("Enter")
+        try await terminal.type("Enter")
         try await Self.shows(terminal, "the limit is 40")
-        #expect(terminal.screen.contains("Nothing was changed"))
+        #expect(await terminal.screen.contains("Nothing was changed"))
         #expect(try library.recording(selected.id) == selected)
 
-        try terminal.type("e", "C-u", "Morning ", "Enter")
+        try await terminal.type("e", "C-u", "Morning ", "Enter")
         try await Self.shows(terminal, "Notes (at most")
-        try terminal.type("after a walk", "Enter")
+        try await terminal.type("after a walk", "Enter")
         try await Self.shows(terminal, "Purpose (")
-        try terminal.type("C-u", "craving", "Enter")
+        try await terminal.type("C-u", "craving", "Enter")
         try await Self.shows(terminal, "Updated \"Morning\" (the spaces at the ends of the title were removed).")
         let edited = try #require(try library.recording(selected.id))
         #expect(edited.title == "Morning" && edited.notes == "after a walk" && edited.purpose == .craving)
         try await Self.shows(terminal, "── Morning ")
 
-        try terminal.type("d")
+        try await terminal.type("d")
         try await Self.shows(terminal, "Delete \"Morning\"? This cannot be undone. [y/N]")
-        try terminal.type("n")
+        try await terminal.type("n")
         try await Self.shows(terminal, "Kept \"Morning\".")
         #expect(try library.count() == 5)
         // (Only a key typed after the question shows answers it.)
-        try terminal.type("d")
+        try await terminal.type("d")
         try await Self.shows(terminal, "Delete \"Morning\"? This cannot be undone. [y/N]")
-        try terminal.type("y")
+        try await terminal.type("y")
         try await Self.shows(terminal, "Deleted \"Morning\".")
         #expect(try library.count() == 4 && library.recording(selected.id) == nil)
         try await Self.shows(terminal, " 4 clips")
-        try terminal.type("q")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
@@ -253,38 +262,40 @@ struct HomeScreenTests {
         #expect(importing.terminationStatus == 0)
         let delay = try #require(shown).timeIntervalSince(ended)
         #expect(delay < 1, "shown \(delay) s after the import ended")
-        #expect(terminal.screen.contains(" 6 clips"))
-        try terminal.type("q")
+        #expect(await terminal.screen.contains(" 6 clips"))
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     @Test("Ctrl-Z gives the terminal back (its mode, the cursor, no mouse reporting, the normal screen) and fg takes it again")
     func suspendAndResume() async throws {
         let library = try await Self.library()
-        let terminal = try TmuxTerminal(shellWith: Self.environment())
-        try terminal.type("cd '\(temporaryFolder().path)'; stty -a > stty.before; \(Cravey.executable) --library \(library.url.path)", "Enter")
+        let terminal = try await TmuxTerminal(shellWith: Self.environment())
+        try await terminal.type("cd '\(temporaryFolder().path)'; stty -a > stty.before; \(Cravey.executable) --library \(library.url.path)", "Enter")
         try await Self.shows(terminal, "? help")
 
-        try terminal.type("C-z")
+        try await terminal.type("C-z")
         try await Self.shows(terminal, "Stopped")
         // The flags as tmux has parsed the program's last bytes: waited for (under load tmux was
         // seen to report them a moment after the shell's "Stopped" showed), never assumed.
         let given = try await poll(within: 5, every: 0.05) {
-            terminal.state("mouse_any_flag") == "0" && terminal.state("alternate_on") == "0" && terminal.state("cursor_flag") == "1"
+            terminal.currentState("mouse_any_flag") == "0" && terminal.currentState("alternate_on") == "0" && terminal.currentState("cursor_flag") == "1"
         }
-        #expect(given, "mouse \(terminal.state("mouse_any_flag")), alternate screen \(terminal.state("alternate_on")), cursor \(terminal.state("cursor_flag"))")
-        try terminal.type("stty -a > stty.suspended; cmp stty.before stty.suspended && echo SAME-MODE", "Enter")
+        let (mouse, alternate, cursor) = (await terminal.state("mouse_any_flag"), await terminal.state("alternate_on"), await terminal.state("cursor_flag"))
+        #expect(given, "mouse \(mouse), alternate screen \(alternate), cursor \(cursor)")
+        try await terminal.type("stty -a > stty.suspended; cmp stty.before stty.suspended && echo SAME-MODE", "Enter")
         try await Self.shows(terminal, "SAME-MODE")
 
-        try terminal.type("fg", "Enter")
+        try await terminal.type("fg", "Enter")
         try await Self.shows(terminal, "Library · recent")
         let taken = try await poll(within: 5, every: 0.05) {
-            terminal.state("mouse_any_flag") == "1" && terminal.state("alternate_on") == "1"
+            terminal.currentState("mouse_any_flag") == "1" && terminal.currentState("alternate_on") == "1"
         }
-        #expect(taken, "mouse \(terminal.state("mouse_any_flag")), alternate screen \(terminal.state("alternate_on"))")
-        try terminal.type("q")
+        let (mouseAgain, alternateAgain) = (await terminal.state("mouse_any_flag"), await terminal.state("alternate_on"))
+        #expect(taken, "mouse \(mouseAgain), alternate screen \(alternateAgain)")
+        try await terminal.type("q")
         try await Self.shows(terminal, "$ ")
-        try terminal.type("stty -a > stty.after; cmp stty.before stty.after && echo SAME-AFTER", "Enter")
+        try await terminal.type("stty -a > stty.after; cmp stty.before stty.after && echo SAME-AFTER", "Enter")
         try await Self.shows(terminal, "SAME-AFTER")
     }
 
@@ -299,19 +310,20 @@ struct HomeScreenTests {
         let clip = try await library.importFile(at: try await Fixture.tones([(440, 10)]), metadata: try RecordingMetadata(title: "Long"))
         let speaker = try await VirtualMicrophone()
         let terminal = try await Self.home(library, environment: ["PULSE_SINK": speaker.sinkName])
-        try terminal.type("Enter")
+        try await terminal.type("Enter")
         try await Self.shows(terminal, "Esc stop")
         switch way {
-        case .q: try terminal.type("q")
-        case .ctrlC: try terminal.type("C-c")
+        case .q: try await terminal.type("q")
+        case .ctrlC: try await terminal.type("C-c")
         case .sigterm, .sighup:
-            let home = try #require(Self.child(of: terminal.shellID))
+            let home = try #require(Self.child(of: await terminal.shellID))
             kill(home, way == .sigterm ? SIGTERM : SIGHUP)
         }
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
         let modes = try terminal.terminalModes()
         #expect(modes.before == modes.after)
-        #expect(terminal.state("mouse_any_flag") == "0" && terminal.state("alternate_on") == "0" && terminal.state("cursor_flag") == "1")
+        let (mouse, alternate, cursor) = (await terminal.state("mouse_any_flag"), await terminal.state("alternate_on"), await terminal.state("cursor_flag"))
+        #expect(mouse == "0" && alternate == "0" && cursor == "1")
         #expect(try library.recording(clip.id)?.playCount == 1)
     }
 
@@ -330,22 +342,24 @@ struct HomeScreenTests {
         #expect(home.status == 64 && home.error.contains("needs a terminal"), "\(home.error)")
 
         // (tmux sets TERM in its window: `env` sets it again for cravey.)
-        let dumb = try TmuxTerminal("/usr/bin/env", ["TERM=dumb", "CRAVEY_LIBRARY=\(library)", Cravey.executable], environment: Self.environment())
+        let dumb = try await TmuxTerminal("/usr/bin/env", ["TERM=dumb", "CRAVEY_LIBRARY=\(library)", Cravey.executable], environment: Self.environment())
         #expect(try await offPool { dumb.waitForExit(within: 30) } == 0)
-        #expect(dumb.screen.contains("See 'cravey help <subcommand>' for detailed help."), "\(dumb.screen)")
+        let dumbShown = await dumb.screen
+        #expect(dumbShown.contains("See 'cravey help <subcommand>' for detailed help."), "\(dumbShown)")
         // home.open = false: cravey alone prints its help on a terminal too; cravey home opens all the same
         let settings = try Cravey.settings("home.open = false\n")
-        let declined = try TmuxTerminal(Cravey.executable, [], environment: Self.environment(settings.merging(["CRAVEY_LIBRARY": library]) { $1 }))
+        let declined = try await TmuxTerminal(Cravey.executable, [], environment: Self.environment(settings.merging(["CRAVEY_LIBRARY": library]) { $1 }))
         #expect(try await offPool { declined.waitForExit(within: 30) } == 0)
-        #expect(declined.screen.contains("See 'cravey help <subcommand>' for detailed help."), "\(declined.screen)")
-        let opened = try TmuxTerminal(Cravey.executable, ["home", "--library", library], environment: Self.environment(settings))
+        let declinedShown = await declined.screen
+        #expect(declinedShown.contains("See 'cravey help <subcommand>' for detailed help."), "\(declinedShown)")
+        let opened = try await TmuxTerminal(Cravey.executable, ["home", "--library", library], environment: Self.environment(settings))
         try await Self.shows(opened, "? help")
-        try opened.type("q")
+        try await opened.type("q")
         #expect(try await offPool { opened.waitForExit(within: 30) } == 0)
 
-        let refused = try TmuxTerminal("/usr/bin/env", ["TERM=dumb", Cravey.executable, "home", "--library", library], environment: Self.environment())
+        let refused = try await TmuxTerminal("/usr/bin/env", ["TERM=dumb", Cravey.executable, "home", "--library", library], environment: Self.environment())
         #expect(try await offPool { refused.waitForExit(within: 30) } == 64)
-        #expect(refused.screen.contains("needs a terminal that can move its cursor"))
+        #expect(await refused.screen.contains("needs a terminal that can move its cursor"))
         let modes = try refused.terminalModes()
         #expect(modes.before == modes.after)
     }
@@ -361,21 +375,22 @@ struct HomeScreenTests {
         let terminal = try await Self.home(library)
 
         // When x is pressed and the question declined
-        try terminal.type("x")
+        try await terminal.type("x")
         try await Self.shows(terminal, "The cut parts cannot be recovered. [y/N]")
-        #expect(terminal.screen.contains("Cut to 0:00.8") && terminal.screen.contains("── Fumble ──"), "\(terminal.screen)")
-        try terminal.type("n")
+        let proposed = await terminal.screen
+        #expect(proposed.contains("Cut to 0:00.8") && proposed.contains("── Fumble ──"), "\(proposed)")
+        try await terminal.type("n")
         try await Self.shows(terminal, "Nothing was cut.")
         #expect(try library.recording(clip.id)?.duration == clip.duration)
 
         // Then, asked again and accepted, the clip is cut to its sound, its words and plays kept
-        try terminal.type("x")
+        try await terminal.type("x")
         try await Self.shows(terminal, "[y/N]")
-        try terminal.type("y")
+        try await terminal.type("y")
         try await Self.shows(terminal, "Trimmed \"Fumble\"", within: 60)
         let cut = try #require(try library.recording(clip.id))
         #expect(abs(cut.duration - 3.3) < 0.1 && cut.title == "Fumble" && cut.playCount == 1, "\(cut)")
-        try terminal.type("q")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
@@ -387,22 +402,23 @@ struct HomeScreenTests {
                                               "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
         let clip = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Fumble"))
         let terminal = try await Self.home(library)
-        try terminal.type("x")
+        try await terminal.type("x")
         try await Self.shows(terminal, "The cut parts cannot be recovered. [y/N]")
 
         // When another cravey cuts it meanwhile, and then the question is answered yes
         let other = try await Cravey.run(["trim", clip.id.description, "--start", "0.5", "--end", "5", "--yes", "--library", library.url.path])
         try #require(other.status == 0, "\(other.error)")
         let row = try library.recording(clip.id), media = try Data(contentsOf: try library.fileURL(of: clip))
-        try terminal.type("y")
+        try await terminal.type("y")
 
         // Then the status line says so, and the clip is as the other process left it
         try await Self.shows(terminal, "changed by another cravey", within: 60)
-        #expect(terminal.screen.contains("Nothing was cut"), "\(terminal.screen)")
+        let uncut = await terminal.screen
+        #expect(uncut.contains("Nothing was cut"), "\(uncut)")
         #expect(try library.recording(clip.id) == row)
         #expect(abs(try #require(row).duration - 4.5) < 0.01)
         #expect(try Data(contentsOf: try library.fileURL(of: clip)) == media)
-        try terminal.type("q")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 }
@@ -417,23 +433,23 @@ struct HomeScreenSoundTests {
         let speaker = try await VirtualMicrophone()
         let terminal = try await HomeScreenTests.home(library, environment: ["PULSE_SINK": speaker.sinkName])
 
-        try terminal.type("Enter")
+        try await terminal.type("Enter")
         try await HomeScreenTests.shows(terminal, "1.0x")
-        try terminal.type("]", "]", "]", "]", "]")
+        try await terminal.type("]", "]", "]", "]", "]")
         try await HomeScreenTests.shows(terminal, "1.5x")
-        try terminal.type("Escape")
+        try await terminal.type("Escape")
         try await HomeScreenTests.shows(terminal, "Played \"Tone\"")
 
         let capture = try await SinkCapture.start(sink: speaker.sinkName)
-        try terminal.type("Enter")
+        try await terminal.type("Enter")
         try await HomeScreenTests.shows(terminal, "Played \"Tone\" to the end")
-        let heard = try capture.stop()
+        let heard = try await offPool { try capture.stop() }
         let sounding = ToneTrack.sounding(ToneTrack.spans(heard, frequencies: [440]))
         let length = sounding.reduce(0) { $0 + $1.duration }
         #expect(abs(length - 2 / 1.5) < 0.1, "heard \(sounding)")
         #expect(abs(Witness.dominantFrequency(heard) - 440) < 4.4)
         #expect(try library.recording(clip.id)?.playCount == 2)
-        try terminal.type("q")
+        try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
@@ -442,33 +458,34 @@ struct HomeScreenSoundTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let terminal = try await HomeScreenTests.home(library, environment: ["PULSE_SOURCE": microphone.monitor])
 
-        try terminal.type("r")
+        try await terminal.type("r")
         try await HomeScreenTests.shows(terminal, "● 0:01.")
-        #expect(terminal.screen.contains("dBFS"))
-        try terminal.type("m", "go", "Enter")
+        #expect(await terminal.screen.contains("dBFS"))
+        try await terminal.type("m", "go", "Enter")
         try await HomeScreenTests.shows(terminal, "◆ 1")
-        try terminal.type("s")
+        try await terminal.type("s")
         try await HomeScreenTests.shows(terminal, "p play · t title · n notes · u purpose · d discard · Enter keep")
-        try terminal.type("t", "C-u", "Morning", "Enter")
+        try await terminal.type("t", "C-u", "Morning", "Enter")
         try await HomeScreenTests.shows(terminal, "Updated \"Morning\".")
-        try terminal.type("Enter")
+        try await terminal.type("Enter")
         try await HomeScreenTests.shows(terminal, "Kept \"Morning\".")
-        #expect(HomeScreenTests.isSelected("Morning", terminal.styledScreen), "selected:\n\(terminal.screen)")
+        let styledMorning = await terminal.styledScreen
+        #expect(HomeScreenTests.isSelected("Morning", styledMorning), "selected:\n\(styledMorning)")
         let saved = try #require(try library.recordings().first)
         #expect(saved.title == "Morning" && saved.duration >= 1)
         #expect(saved.markers.map(\.label) == ["go"] && saved.markers[0].seconds >= 1 && saved.markers[0].seconds <= saved.duration,
                 "\(saved.markers)")
 
-        try terminal.type("r")
+        try await terminal.type("r")
         try await HomeScreenTests.shows(terminal, "● 0:01.")
-        try terminal.type("m")
+        try await terminal.type("m")
         try await HomeScreenTests.shows(terminal, "label:")
-        try terminal.type("Enter")
+        try await terminal.type("Enter")
         try await HomeScreenTests.shows(terminal, "◆ 1")
-        kill(try #require(HomeScreenTests.child(of: terminal.shellID)), SIGTERM)
+        kill(try #require(HomeScreenTests.child(of: await terminal.shellID)), SIGTERM)
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
         #expect(try library.count() == 2)
         // The marker made before the SIGTERM is the clip's, saved with it

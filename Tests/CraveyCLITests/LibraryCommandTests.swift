@@ -50,7 +50,7 @@ struct LibraryCommandTests {
         #expect(unknown.error.contains("cravey list"))
     }
 
-    @Test("info, edit and quickplay work on an id prefix; a 41-character edit exits 64 and changes nothing")
+    @Test("info, edit and quickplay work on an id prefix")
     func infoEditQuickPlay() async throws {
         let library = try await Fixture.library(titles: ["Breathe"])
         let recording = try #require(try library.recordings().first)
@@ -59,8 +59,6 @@ struct LibraryCommandTests {
 
         let edited = try await Cravey.run(["edit", id, "--title", "Ten minutes", "--purpose", "craving", "--json", "--library", path])
         #expect(edited.status == 0, "\(edited.error)")
-        let tooLong = try await Cravey.run(["edit", id, "--title", String(repeating: "x", count: 41), "--library", path])
-        #expect(tooLong.status == 64)
         let info = try await Cravey.run(["info", id, "--json", "--library", path])
         let shown = try Recording.jsonDecoder().decode(Recording.self, from: Data(info.output.utf8))
         #expect(shown.title == "Ten minutes" && shown.purpose == .craving)
@@ -99,8 +97,6 @@ struct LibraryCommandTests {
         let before = try library.recordings()
         let full = try await Cravey.run(["pin", id("Fourth"), "--library", path])
         #expect(full.status == 64 && full.error.contains("cravey unpin"))
-        let outOfRange = try await Cravey.run(["pin", id("Fourth"), "4", "--library", path])
-        #expect(outOfRange.status == 64)
         #expect(try library.recordings() == before)
 
         // Then unpin lets a slot go, says when there was nothing to do, and an unknown id is 66
@@ -111,7 +107,7 @@ struct LibraryCommandTests {
         #expect(try library.quickPlay().map(\.pinnedSlot) == [nil, 2, 3])
     }
 
-    @Test("tag: +word adds, -word removes, a bare word adds, no change prints the tags; a bad tag exits 64 naming it; list, quickplay and export take --tag")
+    @Test("tag: +word adds, -word removes, a bare word adds, no change prints the tags; list, quickplay and export take --tag")
     func tagCommand() async throws {
         // Given two clips
         let library = try await Fixture.library(titles: ["Sister", "Walk"])
@@ -136,18 +132,9 @@ struct LibraryCommandTests {
         #expect(csv.output.split(separator: "\r\n").count == 2)
         let none = try await Cravey.run(["list", "--tag", "nothing", "--library", path])
         #expect(none.status == 0 && none.error.contains("No recording is tagged \"nothing\""))
-
-        // When a tag is refused, nothing changes
-        let before = try library.recordings()
-        for bad in ["+two words", "+a#b", "+\u{1B}[31m", "+" + String(repeating: "x", count: 31)] {
-            let refused = try await Cravey.run(["tag", id("Sister"), "+ok", bad, "--library", path])
-            #expect(refused.status == 64 && refused.error.contains("tag"), "\(bad.debugDescription): \(refused.error)")
-        }
-        #expect(try await Cravey.run(["list", "--tag", "a b", "--library", path]).status == 64)
-        #expect(try library.recordings() == before)
     }
 
-    @Test("markers: --add with --label and --remove change them, the list and --json print them; a bad label, a time past the end or a number no marker has exits 64 and changes nothing")
+    @Test("markers: --add with --label and --remove change them, the list and --json print them")
     func markersCommand() async throws {
         // Given a clip of 0.5 s
         let library = try await Fixture.library(titles: ["Talk"])
@@ -174,20 +161,9 @@ struct LibraryCommandTests {
         let info = try await Cravey.run(["info", id, "--json", "--library", path])
         #expect(info.output.contains("\"label\" : \"the point\""), "\(info.output)")
         #expect(try await Cravey.run(["info", id, "--library", path]).output.contains("Markers:     2 (`cravey markers \(id)` lists them)"))
-
-        // When a marker is refused, nothing changes
-        let before = try library.recordings()
-        for bad in [["--add", "0.2", "--label", "bell\u{07}"], ["--add", "0.2", "--label", "\u{1B}[31mred"],
-                    ["--add", "0.2", "--label", String(repeating: "x", count: 41)], ["--add", "0.6"], ["--add", "-1"],
-                    ["--remove", "3"], ["--remove", "0"], ["--label", "no time"], ["--add", "0.1", "--remove", "1"]] {
-            let refused = try await Cravey.run(["markers", id] + bad + ["--library", path])
-            #expect(refused.status == 64, "\(bad): \(refused.status) \(refused.error)")
-        }
-        #expect(try library.recordings() == before)
-        #expect(try await Cravey.run(["markers", "0000dead", "--library", path]).status == 66)
     }
 
-    @Test("a control character in --title or --notes exits 64 naming it; list, quickplay, info, delete and doctor show a stored one escaped")
+    @Test("notes may hold a line break; list, quickplay, info, delete and doctor show a stored control character escaped")
     func controlCharacters() async throws {
         let library = try await Fixture.library(titles: ["Breathe", "Other"])
         let recording = try #require(try library.recordings().first { $0.title == "Breathe" })
@@ -195,13 +171,8 @@ struct LibraryCommandTests {
         let path = library.url.path
         let id = String(recording.id.description.prefix(8))
 
-        // Given: typed input with ESC (which could retitle the terminal) is refused, nothing changes.
-        let refused = try await Cravey.run(["edit", id, "--title", "ab\u{1B}]0;pwned\u{07}", "--library", path])
-        #expect(refused.status == 64)
-        #expect(refused.error.contains("U+001B (ESC) at character 3") && !refused.error.contains("\u{1B}"), "\(refused.error)")
-        let tabbed = try await Cravey.run(["edit", id, "--notes", "a\tb", "--library", path])
-        #expect(tabbed.status == 64 && tabbed.error.contains("U+0009 (TAB) at character 2"), "\(tabbed.error)")
-        #expect(try library.recording(recording.id)?.title == "Breathe")
+        // Given: notes typed with a line break are taken (typed control characters are refused:
+        // UsageErrorTests, in process)
         let multiline = try await Cravey.run(["edit", id, "--notes", "one\ntwo", "--library", path])
         #expect(multiline.status == 0, "\(multiline.error)")
 

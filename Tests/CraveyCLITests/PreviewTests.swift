@@ -37,10 +37,10 @@ struct PreviewTests {
     func lookBackAndKeep() async throws {
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let speaker = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone, sink: speaker)
-        tone.terminate()
+        await tone.stop()
         // Already saved, with the words typed before it started
         let saved = try #require(try await listed(library).first)
         #expect(saved.title == "Before")
@@ -62,7 +62,7 @@ struct PreviewTests {
         let capture = try await SinkCapture.start(sink: speaker.sinkName)
         try await step(terminal, "p", until: { $0.contains("Playing (not counted)") })
         try await step(terminal, "", until: { $0.contains(Self.keys) })
-        let heard = try capture.stop()
+        let heard = try await offPool { try capture.stop() }
         #expect(Witness.dominantFrequency(heard) > 400 && Witness.dominantFrequency(heard) < 480, "the clip's tone at the sink")
 
         try await step(terminal, "d", until: { $0.contains("Discard recording? This cannot be undone. [y/N]") })
@@ -145,10 +145,10 @@ struct PreviewTests {
     func trimKeys() async throws {
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let speaker = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone, sink: speaker, seconds: 3)
-        tone.terminate()
+        await tone.stop()
         let saved = try #require(try await listed(library).first)
 
         try await step(terminal, "a", until: { $0.contains("Keep 0:0") && $0.contains("(x cuts") })
@@ -168,7 +168,7 @@ struct PreviewTests {
         try await step(terminal, "", until: { $0.contains(Self.shapeKeys) })
         try await step(terminal, "]", until: { $0.contains("(the last 3 s kept)") })
         try await step(terminal, "", until: { $0.contains(Self.shapeKeys) })
-        let heard = try capture.stop()
+        let heard = try await offPool { try capture.stop() }
         #expect(Witness.dominantFrequency(heard) > 400 && Witness.dominantFrequency(heard) < 480, "the kept part heard at the sink")
 
         try await step(terminal, "x", until: { $0.contains("The cut parts cannot be recovered. [y/N]") })
@@ -210,6 +210,7 @@ struct PreviewTests {
 
         try await step(terminal, "c", until: { $0.contains("Noise floor:") && $0.contains("p listen (a switches before/after)") })
         try await step(terminal, "p", until: { $0.contains("B: after (cleaned)") })
+        // Time is the subject: each side is listened to for a while before the switch.
         try await Task.sleep(for: .milliseconds(600))
         try await step(terminal, "a", until: { $0.contains("A: before") })
         try await Task.sleep(for: .milliseconds(400))

@@ -17,7 +17,7 @@ struct RecordCommandTests {
     func recordsAndLists() async throws {
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
 
         let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "2",
                                      "--device", microphone.monitor, "--title", "Don't Do It", "--purpose", "craving"])
@@ -100,7 +100,7 @@ struct RecordCommandTests {
     func interruptSaves(signal: Int32) async throws {
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
         let process = try Cravey.start(["record", "--library", library.path, "--device", microphone.monitor])
         try await waitForAudio(in: library, seconds: 1.5)
         kill(process.processIdentifier, signal)
@@ -117,7 +117,7 @@ struct RecordCommandTests {
     func killedRecordingIsReadable() async throws {
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
         // On a terminal the meter shows the audio captured so far, counted in samples by cravey
         // itself: a clock in the test would also count the time the machine kept either waiting.
         let terminal = try Cravey.startOnTerminal(["record", "--library", library.path, "--device", microphone.monitor])

@@ -18,7 +18,7 @@ struct RecordToggleTests {
         defer { kill(server.processIdentifier, SIGKILL) }
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
 
         // When a toggle starts a recording, and once 1.5 s are recorded another toggle runs
         let first = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor,
@@ -51,7 +51,7 @@ struct RecordToggleTests {
         // Given a toggled recording running, and a copy of cravey without cravey-media beside it
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
         let alone = try await RoutingTests.craveyAlone()
         let started = try await run(alone, ["record", "--toggle", "--library", library.path], environment: Cravey.environment())
         let first = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor])
@@ -76,7 +76,7 @@ struct RecordToggleTests {
         // Given a tone at the microphone
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
 
         // When three toggles start at the same instant
         let toggles = try (0..<3).map { _ in
@@ -106,7 +106,7 @@ struct RecordToggleTests {
         // Given a toggled recording with 1.5 s of a tone in its file
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
         let first = try Cravey.start(["record", "--toggle", "--library", library.path, "--device", microphone.monitor])
         try await waitForAudio(in: library, seconds: 1.5)
 

@@ -44,15 +44,10 @@ struct SearchCommandTests {
         #expect(table.output.lowercased().contains("[lighthouse"), "\(table.output)")
     }
 
-    @Test("a bad query exits 64 naming it and the way to write it, changing nothing; no match says so on stderr and exits 0 (--json: [])")
-    func badQueryAndNoMatch() async throws {
+    @Test("no match says so on stderr and exits 0 (--json: []); accents are folded and --limit keeps the best (a bad query: UsageErrorTests)")
+    func noMatch() async throws {
         let library = try await Fixture.library(titles: ["Café morning", "Evening walk"])
         let path = library.url.path
-        for query in [["\"unclosed phrase"], [""], ["AND"]] {
-            let refused = try await Cravey.run(["search"] + query + ["--library", path])
-            #expect(refused.status == 64 && refused.output.isEmpty, "\(query): \(refused.status) \(refused.error)")
-            #expect(refused.error.contains("Cannot search for") && refused.error.contains("\""), "\(refused.error)")
-        }
         let none = try await Cravey.run(["search", "lighthouse", "--library", path])
         #expect(none.status == 0 && none.output.isEmpty && none.error.contains("No clip matches 'lighthouse'"), "\(none.error)")
         let noneJSON = try await Cravey.run(["search", "lighthouse", "--json", "--library", path])
@@ -64,7 +59,6 @@ struct SearchCommandTests {
         #expect(match["field"] as? String == "title" && match["at"] is NSNull && match["snippet"] as? String == "[Café] morning", "\(match)")
         let both = try await Cravey.run(["search", "cafe", "OR", "walk", "--limit", "1", "--json", "--library", path])
         #expect(try found(both.output).count == 1)
-        #expect(try await Cravey.run(["search", "walk", "--limit", "0", "--library", path]).status == 64)
     }
 }
 

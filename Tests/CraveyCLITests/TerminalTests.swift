@@ -47,7 +47,7 @@ struct TerminalTests {
     func meter() async throws {
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
         let library = temporaryLibrary().path
         let arguments = ["record", "--seconds", "1", "--no-preview", "--device", microphone.monitor, "--library", library]
 
@@ -73,7 +73,7 @@ struct TerminalTests {
     func spacePauses() async throws {
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let library = temporaryLibrary()
         let terminal = try Cravey.startOnTerminal(["record", "--seconds", "3", "--no-preview", "--library", library.path,
                                                    "--device", microphone.monitor])

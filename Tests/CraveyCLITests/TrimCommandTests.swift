@@ -189,7 +189,7 @@ struct TrimCommandTests {
         #expect(cut.status == 0 && abs(duration - 2.3) < 0.06, "\(cut.error)")
     }
 
-    @Test("a dry run refuses what the cut refuses, an --end past the clip is refused (not cut short), and a time is only the help's forms: 64, nothing changed")
+    @Test("a dry run refuses what the cut refuses, an --end past the clip is refused (not cut short): 64, nothing changed; the help's forms of a time are taken (the others: UsageErrorTests)")
     func refusalsAsDocumented() async throws {
         let id = try await imported(try await Fixture.audio(seconds: 2))
         let before = try Data(contentsOf: try media(id)), rowBefore = try row(id)
@@ -200,10 +200,6 @@ struct TrimCommandTests {
                 let result = try await Cravey.run(["trim", id, "--library", library.path] + span + mode)
                 #expect(result.status == 64, "\(span + mode): \(result.status) \(result.output) \(result.error)")
             }
-        }
-        for time in ["0x1p1", "1e1", "1E0", "inf", "nan", "+1", " 1", "1 ", "-1", ".5", "1.", "0:60", "1:2:3:4", "0x10", "1_0", "\u{0661}", "1,5", ""] {
-            let result = try await Cravey.run(["trim", id, "--start", time, "--dry-run", "--library", library.path])
-            #expect(result.status == 64 && result.error.contains("--start"), "\(time.debugDescription): \(result.status) \(result.error)")
         }
         for time in ["1", "1.5", "0:01.5", "0:00:01.250"] {
             let result = try await Cravey.run(["trim", id, "--start", time, "--dry-run", "--library", library.path])

@@ -31,7 +31,7 @@ struct VideoDeadlineTests {
         // Given a tone playing into the virtual microphone
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
 
         // When 60 s are recorded at the default size and rate
         let result = try await Cravey.run(["record", "--video", "--camera", "test", "--seconds", "60",

@@ -14,7 +14,7 @@ struct VideoRecordCommandTests {
         // Given a tone playing into the virtual microphone
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
 
         // When 3 s of video are recorded from the test camera
         let result = try await Cravey.run(["record", "--video", "--camera", "test", "--size", "320x240",
@@ -71,7 +71,7 @@ struct VideoRecordCommandTests {
         // Given a video recording with a tone, killed after 2 s of it reached the disk
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let process = try Cravey.start(["record", "--video", "--camera", "test", "--size", "320x240",
                                         "--library", library.path, "--device", microphone.monitor])
         try await waitForAudio(in: library, seconds: 2)
@@ -105,7 +105,7 @@ struct VideoRecordCommandTests {
     func terminateSaves() async throws {
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let process = try Cravey.start(["record", "--video", "--camera", "test", "--size", "160x120",
                                         "--library", library.path, "--device", microphone.monitor])
         try await waitForAudio(in: library, seconds: 1.5)
@@ -124,15 +124,5 @@ struct VideoRecordCommandTests {
         let mdat = try #require(bytes.range(of: Data("mdat".utf8)))
         #expect(moov.lowerBound < mdat.lowerBound)
         #expect(try partials(in: library).isEmpty)
-    }
-
-    @Test("--size, --fps and --camera are checked: exit 64 with a message, nothing recorded",
-          arguments: [(["--video", "--size", "1280x721"], "--size"), (["--video", "--size", "big"], "--size"),
-                      (["--video", "--fps", "0"], "--fps"), (["--camera", "test"], "--video")])
-    func validatesVideoOptions(arguments: [String], named option: String) async throws {
-        let result = try await Cravey.run(["record", "--library", library.path, "--seconds", "1"] + arguments)
-        #expect(result.status == 64)
-        #expect(result.error.contains(option), "\(result.error)")
-        #expect(!FileManager.default.fileExists(atPath: library.path), "no library folder was created")
     }
 }

@@ -142,7 +142,7 @@ extension PlayCommandTests {
         let opened = try RecordingLibrary(at: URL(fileURLWithPath: path))
         let file = opened.fileURL(try opened.recording(matching: id).filePath)
         let clock = try await SinkCapture.start(sink: sink.sinkName)
-        defer { _ = try? clock.stop() }
+        defer { withExtendedLifetime(clock) {} }  // its deinit ends it, not waiting
 
         // When it plays
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName], environment: display.environment)
@@ -185,7 +185,7 @@ extension PlayCommandTests {
         let sink = try await VirtualMicrophone()
         let (path, id) = try await importedClip(try await Fixture.video(seconds: 10, size: "160x120"), title: "Stop me")
         let clock = try await SinkCapture.start(sink: sink.sinkName)
-        defer { _ = try? clock.stop() }
+        defer { withExtendedLifetime(clock) {} }  // its deinit ends it, not waiting
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName], environment: display.environment)
         guard let window = try await display.window(titled: "cravey") else {
             let (status, _, error) = try await play.finish()
@@ -220,7 +220,7 @@ extension PlayCommandTests {
         let upright = try await run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation",
                                           "-of", "default=nw=1:nk=1", file.path]).output.contains("90")
         let clock = try await SinkCapture.start(sink: sink.sinkName)
-        defer { _ = try? clock.stop() }
+        defer { withExtendedLifetime(clock) {} }  // its deinit ends it, not waiting
 
         // When it plays
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName, "--no-count"], environment: display.environment)
@@ -292,7 +292,7 @@ extension PlayCommandTests {
         let sink = try await VirtualMicrophone()
         let (path, id) = try await importedClip(try await Fixture.video(seconds: 10, size: "160x120"), title: "Full")
         let clock = try await SinkCapture.start(sink: sink.sinkName)
-        defer { _ = try? clock.stop() }
+        defer { withExtendedLifetime(clock) {} }  // its deinit ends it, not waiting
         let play = try LivePlay(["play", id, "--library", path, "--device", sink.sinkName, "--no-count"], environment: display.environment)
         let window = try #require(try await display.window(titled: "cravey"))
         #expect((window.width, window.height) == (160, 120))

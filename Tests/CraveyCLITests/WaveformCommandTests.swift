@@ -159,7 +159,7 @@ struct WaveformCommandTests {
     func pauseBySignal() async throws {
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let terminal = try Cravey.startOnTerminal(["record", "--seconds", "3", "--json", "--no-preview", "--library", library.path,
                                                    "--device", microphone.monitor])
         let pid = terminal.process.processIdentifier

@@ -166,7 +166,7 @@ struct WaysOutTests {
         // Given a shell with job control recording from a microphone playing a tone
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let library = temporaryLibrary()
         let shell = try await jobShell(name, running: ["record", "--no-preview", "--title", "Kept across fg", "--library", library.path,
                                                         "--device", microphone.monitor], ready: "0:01.")

@@ -6,25 +6,19 @@ import Testing
 /// The two formats a backup is written in, checked against the tools a person checks it with.
 @Suite("The backup's formats")
 struct BackupFormatTests {
-    /// `sha256sum`'s digest of `bytes`.
-    func coreutilsDigest(of bytes: [UInt8]) throws -> String {
+    /// `sha256sum`'s digest of `bytes` (run off the cooperative pool).
+    func coreutilsDigest(of bytes: [UInt8]) async throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = TestProcess()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(64))
+        let result = try await run("/usr/bin/sha256sum", [file.path])
+        guard result.status == 0 else { throw TestFailure("sha256sum failed: \(result.error)") }
+        return String(result.output.prefix(64))
     }
 
     @Test("SHA-256 (OpenSSL's) agrees with sha256sum at every length around a block's edge, fed in any pieces",
           arguments: [0, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, 1 << 20])
-    func digest(length: Int) throws {
+    func digest(length: Int) async throws {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let whole = SHA256()
@@ -36,7 +30,7 @@ struct BackupFormatTests {
             pieces.update(bytes[start..<end])
             start = end
         }
-        let expected = try coreutilsDigest(of: bytes)
+        let expected = try await coreutilsDigest(of: bytes)
         #expect(whole.hexDigest() == expected)
         #expect(pieces.hexDigest() == expected)
     }

@@ -219,7 +219,7 @@ final class StoreTests: Sendable {
         holder.standardInput = input
         holder.standardOutput = output
         try holder.run()
-        #expect(output.fileHandleForReading.availableData.starts(with: Data("held".utf8)))
+        #expect(try await offPool { output.fileHandleForReading.availableData }.starts(with: Data("held".utf8)))
 
         // When this process edits the clip on a thread of its own
         let writer = Locked<(thread: pid_t?, sawRelease: Bool?)>((nil, nil))
@@ -235,17 +235,16 @@ final class StoreTests: Sendable {
 
         // Then it waits in flock(2) (syscall 73, read from /proc), and runs only after the other
         // process let go
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if let thread = writer.withLock({ $0.thread }),
-               let syscall = try? String(contentsOfFile: "/proc/self/task/\(thread)/syscall", encoding: .utf8),
-               syscall.hasPrefix("73 ") { break }
-            try await Task.sleep(for: .milliseconds(5))  // polls /proc: being blocked is no event
+        // (polled: being blocked is no event)
+        _ = try await poll(within: 10, every: 0.005) {
+            guard let thread = writer.withLock({ $0.thread }),
+                  let syscall = try? String(contentsOfFile: "/proc/self/task/\(thread)/syscall", encoding: .utf8) else { return false }
+            return syscall.hasPrefix("73 ")
         }
         let waited = writer.withLock { $0.sawRelease == nil }
         input.fileHandleForWriting.write(Data("go\n".utf8))
-        holder.waitUntilExit()
-        edited.join()
+        await exit(of: holder)
+        try await offPool { edited.join() }
         #expect(waited, "the change ran while the other process held the lock")
         #expect(writer.withLock { $0.sawRelease } == true)
         #expect(try library.recording(recording.id)?.title == "Waited")

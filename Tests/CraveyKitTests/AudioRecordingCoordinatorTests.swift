@@ -33,7 +33,7 @@ struct AudioRecordingCoordinatorTests {
         // Given a tone playing into the virtual microphone
         let microphone = try await VirtualMicrophone()
         let player = try await microphone.play(frequency: 440)
-        defer { player.terminate() }
+        defer { withExtendedLifetime(player) {} }  // its deinit stops it, on a thread of its own
 
         // When 2 s are recorded and saved
         let (result, events, recorder) = try await record(2, from: microphone)

@@ -41,7 +41,7 @@ struct ClipMarkersTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 1))
 
         // When it is saved with the markers made while it recorded, asked for once it has ended

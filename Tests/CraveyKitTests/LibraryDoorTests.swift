@@ -100,7 +100,7 @@ struct LibraryDoorTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
 
         // When one recording is saved and another discarded
         let kept = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 1))

@@ -31,7 +31,7 @@ struct LoudnessStorageTests {
         let library = try RecordingLibrary(at: temporaryLibrary())
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
 
         // When 3 s are recorded and saved
         let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 3))

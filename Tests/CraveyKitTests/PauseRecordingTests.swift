@@ -59,7 +59,7 @@ struct PauseRecordingTests {
         // Given a tone playing into the virtual microphone
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
 
         // When 4 s are recorded with a 2 s pause after the first 2
         let (events, recorder, recording) = try await recordWithPause(
@@ -103,7 +103,7 @@ struct PauseRecordingTests {
         // Given a tone playing into the virtual microphone, and the test camera at 10 fps
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
         let options = RecordingOptions(source: microphone.monitor, maxDuration: 4, camera: "test",
                                        width: 160, height: 120, frameRate: 10)
 

@@ -24,7 +24,7 @@ struct VideoRecordingCoordinatorTests {
         // Given a tone playing into the virtual microphone
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
-        defer { tone.terminate() }
+        defer { withExtendedLifetime(tone) {} }  // its deinit stops it, on a thread of its own
 
         // When 2 s are recorded and saved
         let recorder = coordinator(microphone, seconds: 2)

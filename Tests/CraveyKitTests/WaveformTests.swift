@@ -78,7 +78,7 @@ struct WaveformTests {
         let library = try await Fixture.library(clips: 0)
         let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 2))
         for await event in recorder.events {
-            if case .level(let level) = event, level.elapsed >= 1 { tone.terminate() }
+            if case .level(let level) = event, level.elapsed >= 1 { await tone.stop() }
         }
         let recorded = try await recorder.save(try RecordingMetadata(title: "Recorded"))
         let fromCapture = try #require(library.analysis.storedWaveform(of: recorded))

@@ -38,7 +38,8 @@ public final class VirtualMicrophone: Sendable {
         moduleIndex = loaded.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    deinit { _ = try? runBlocking("pactl", ["unload-module", moduleIndex]) }
+    // Unloaded on a thread of its own: the last reference is often dropped on the cooperative pool.
+    deinit { Tone.unload(moduleIndex) }
 
     /// The source to record from.
     public var monitor: String { sinkName + ".monitor" }
@@ -102,7 +103,12 @@ public final class Tone: Sendable {
     init(module: String) { (self.module, player, log) = (module, nil, nil) }
     init(player: TestProcess, log: URL) { (module, self.player, self.log) = (nil, player, log) }
 
-    deinit { terminate() }
+    // On a thread of its own, as ``stop()``: the last reference is often dropped on the pool.
+    deinit {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        if let module { Self.unload(module) }
+        if let player { kill(player.processIdentifier, SIGKILL) }
+    }
 
     /// How often the tone's own player ran dry so far (the sink mixed silence for it): 0 where
     /// the server plays the tone itself. A dropout heard while this is 0 is not the fixture's.
@@ -111,11 +117,17 @@ public final class Tone: Sendable {
         return said.components(separatedBy: "Stream underrun").count - 1
     }
 
-    /// Stops the tone (unloads its module; a second call does nothing).
-    public func terminate() {
+    /// Stops the tone (unloads its module; a second call does nothing), off the cooperative
+    /// pool: the server has stopped playing it once this returns.
+    public func stop() async {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        if let module { _ = try? runBlocking("pactl", ["unload-module", module]) }
+        if let module { _ = try? await run("pactl", ["unload-module", module]) }
         if let player { kill(player.processIdentifier, SIGKILL) }
+    }
+
+    /// Unloads a module of the test sound server on a thread of its own, without waiting.
+    static func unload(_ module: String) {
+        Thread { _ = try? runBlocking("pactl", ["unload-module", module]) }.start()
     }
 }
 
@@ -206,22 +218,23 @@ public func runBlocking(_ command: String, _ arguments: [String], environment: [
                          error: String(decoding: errorData.wait(), as: UTF8.self))
 }
 
-/// Reads a pipe to its end on a background queue.
-// @unchecked Sendable: `data` is written once before `group` is left and read only after waiting on it.
+/// Reads a pipe to its end on a thread of its own, as the support's other blocking work runs
+/// (``offPool(_:)``): a read blocked on Dispatch's global queue holds a thread of Dispatch's
+/// limited pool for as long as the command runs, and the parallel phase runs hundreds at once.
+// @unchecked Sendable: `data` is written once before `done` is signalled and read only after waiting on it.
 final class PipeReader: @unchecked Sendable {
     private var data = Data()
-    private let group = DispatchGroup()
+    private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
-        group.enter()
-        DispatchQueue.global().async {
-            self.data = handle.readDataToEndOfFile()
-            self.group.leave()
-        }
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
     }
 
     func wait() -> Data {
-        group.wait()
+        done.wait()
         return data
     }
 }
