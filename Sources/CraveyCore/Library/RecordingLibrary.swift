@@ -7,8 +7,10 @@ import Foundation
 /// rows and the folder's files kept in step, so several processes and threads can share one
 /// library. Reading takes no lock and sees a consistent snapshot.
 ///
-/// The door itself holds what an embedder does with clips: open, read, record, import, play,
-/// edit, tag, pin, count a play, trim, share, delete, examine and repair. Everything else is a
+/// The door itself holds what an embedder does with clips: open, read (a list a page at a time,
+/// filtered or searched by the words said: ``page(_:)``, which the home screen and `cravey
+/// search` both use), record, import, play, edit, tag, pin, count a play, trim, share, delete,
+/// examine and repair. Everything else is a
 /// capability reached from it, a small value holding the library, each in its own folder
 /// beside its machinery; a new capability adds a property here, not methods:
 ///
