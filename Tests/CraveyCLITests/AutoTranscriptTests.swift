@@ -147,8 +147,7 @@ struct AutoTranscriptTests {
     func failureKeepsTheClip() async throws {
         // A fault injected: a transcriber that reads its audio, then fails.
         let broken = temporaryFolder().appendingPathComponent("cravey-transcriber")
-        try Data("#!/bin/sh\ncat > /dev/null\necho 'cravey-transcriber: the model broke' >&2\nexit 1\n".utf8).write(to: broken)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: broken.path)
+        try await writeScript("#!/bin/sh\ncat > /dev/null\necho 'cravey-transcriber: the model broke' >&2\nexit 1\n", to: broken)
         let (speech, _) = try await Speech.clip(["Good morning."], lead: 0.3)
         let library = temporaryLibrary()
         let imported = try await Cravey.run(["import", speech.path, "--library", library.path], environment: ["CRAVEY_TRANSCRIBER": broken.path])

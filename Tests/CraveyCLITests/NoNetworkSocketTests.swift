@@ -47,8 +47,7 @@ struct NoNetworkSocketTests {
         let words = Transcript(language: "en", words: [.init(start: 0.5, end: 0.8, text: "Good"), .init(start: 0.8, end: 1.3, text: "morning.")])
         _ = try library.store.write { tx in try tx.store(words.data, as: .transcript, of: ClipFiles(clip)) }
         let editor = temporaryFolder().appendingPathComponent("editor")
-        try Data("#!/bin/sh\nsed -i 's/morning/evening/' \"$1\"\n".utf8).write(to: editor)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: editor.path)
+        try await writeScript("#!/bin/sh\nsed -i 's/morning/evening/' \"$1\"\n", to: editor)
 
         let (edited, sockets) = try await traced(["transcript", clip.id.description, "--edit", "--library", library.url.path],
                                                  environment: ["EDITOR": editor.path, "VISUAL": ""])
@@ -74,8 +73,7 @@ struct NoNetworkSocketTests {
         let bin = temporaryFolder().appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let given = temporaryFolder().appendingPathComponent("opened")
-        try Data("#!/bin/sh\necho \"$1\" > '\(given.path)'\n".utf8).write(to: bin.appendingPathComponent("xdg-open"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: bin.appendingPathComponent("xdg-open").path)
+        try await writeScript("#!/bin/sh\necho \"$1\" > '\(given.path)'\n", to: bin.appendingPathComponent("xdg-open"))
         let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
 
         let (opened, sockets) = try await traced(["play", clip.id.description, "--open", "--no-count", "--library", library.url.path],

@@ -23,17 +23,17 @@ struct TranscriptEditTests {
     }
 
     /// An editor: a shell script running `body` on the file ("$1"), writing where the file is and its mode to `log`.
-    func editor(_ body: String, log: URL) throws -> String {
+    func editor(_ body: String, log: URL) async throws -> String {
         let script = temporaryFolder().appendingPathComponent("editor-\(UUID().uuidString.prefix(8))")
-        try Data("#!/bin/sh\necho \"$1 $(stat -c %a \"$1\")\" >> '\(log.path)'\n\(body)\n".utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        try await writeScript("#!/bin/sh\necho \"$1 $(stat -c %a \"$1\")\" >> '\(log.path)'\n\(body)\n", to: script)
         return script.path
     }
 
     func edit(_ clip: Recording, in library: RecordingLibrary, with body: String) async throws -> (CommandResult, [String]) {
         let log = temporaryFolder().appendingPathComponent("editor-\(UUID().uuidString.prefix(8)).log")
+        let script = try await editor(body, log: log)
         let run = try await Cravey.run(["transcript", clip.id.description, "--edit", "--library", library.url.path],
-                                       environment: ["EDITOR": try editor(body, log: log), "VISUAL": ""])
+                                       environment: ["EDITOR": script, "VISUAL": ""])
         let seen = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         return (run, seen)
     }

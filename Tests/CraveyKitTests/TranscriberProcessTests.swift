@@ -10,11 +10,11 @@ import Testing
 /// read). The real one is `TranscriptTests`'.
 @Suite("The transcriber's process: a helper's faults", .temporaryFiles)
 struct TranscriberProcessTests {
-    /// A transcriber whose helper is a shell script of `body`.
-    func helper(_ body: String) throws -> Transcriber {
+    /// A transcriber whose helper is a shell script of `body` (``writeScript(_:to:)``: written by
+    /// this process, starting it once failed with ETXTBSY).
+    func helper(_ body: String) async throws -> Transcriber {
         let script = temporaryFolder().appendingPathComponent("cravey-transcriber-\(UUID().uuidString.prefix(8))")
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        try await writeScript("#!/bin/sh\n\(body)\n", to: script)
         return Transcriber(executable: script)
     }
 
@@ -37,7 +37,7 @@ struct TranscriberProcessTests {
 
     @Test("a stderr line of 8 MB without a line break is read through and dropped: the lines after it are read, the words come back")
     func endlessLine() async throws {
-        let transcriber = try helper("""
+        let transcriber = try await helper("""
             head -c 8000000 /dev/zero | tr '\\0' x >&2
             printf '\\nprogress 0.5\\n' >&2
             cat > /dev/null
@@ -52,7 +52,7 @@ struct TranscriberProcessTests {
     func longestLine() async throws {
         let prefix = Transcriber.programName + ": "
         for (length, kept) in [(Transcriber.longestLine, true), (Transcriber.longestLine + 1, false)] {
-            let transcriber = try helper("""
+            let transcriber = try await helper("""
                 cat > /dev/null
                 printf '\(prefix)' >&2
                 head -c \(length - prefix.utf8.count) /dev/zero | tr '\\0' z >&2
@@ -72,7 +72,7 @@ struct TranscriberProcessTests {
 
     @Test("a helper that ends (exit 0) before it has read the sound: an error naming it and saying to install it again, nothing stored")
     func endsBeforeReading() async throws {
-        let transcriber = try helper("exit 0")
+        let transcriber = try await helper("exit 0")
         // 16 s of sound: more than a pipe holds, so the write finds the helper gone.
         let (result, _) = await transcribe(with: transcriber, seconds: 16)
         #expect {

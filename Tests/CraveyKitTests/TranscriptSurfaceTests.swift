@@ -73,14 +73,13 @@ struct TranscriptSurfaceTests {
         let clip = try #require(try library.recordings().first)
         let script = temporaryFolder().appendingPathComponent("lying-transcriber")
         let words = #"{"language":"sv","words":[{"start":0.1,"end":0.3,"text":"Hej"},{"start":0.3,"end":0.9,"text":"på"},{"start":2.5,"end":3,"text":"dig."}]}"#
-        try Data("""
+        try await writeScript("""
             #!/bin/sh
             cat > /dev/null
             for said in -inf nan inf 1e300 -2 0.25; do echo "progress $said" >&2; done
             echo '\(words)'
 
-            """.utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+            """, to: script)
 
         // When its words are heard
         let told = Locked<[Double]>([])

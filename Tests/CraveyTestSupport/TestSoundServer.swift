@@ -188,6 +188,19 @@ public func run(_ command: String, _ arguments: [String], environment: [String: 
     try await offPool { try runBlocking(command, arguments, environment: environment, input: input) }
 }
 
+/// Puts an executable shell script of `text` at `url` (mode 0700), copied into place by cp rather
+/// than written by this process: a file open for writing here is inherited by a process another
+/// test starts meanwhile, and starting the script fails with ETXTBSY ("Text file busy") while that
+/// process holds it (seen in a clean-clone run).
+public func writeScript(_ text: String, to url: URL) async throws {
+    let staged = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString.prefix(8))")
+    try Data(text.utf8).write(to: staged)
+    defer { try? FileManager.default.removeItem(at: staged) }
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: staged.path)
+    let copied = try await run("cp", [staged.path, url.path])
+    guard copied.status == 0 else { throw TestFailure("cp \(staged.path) \(url.path): \(copied.error)") }
+}
+
 /// ``run(_:_:environment:input:)`` on the calling thread, which it blocks until the command ends:
 /// for a thread of the test's own (``offPool(_:)``, ``poll(within:every:_:)``), never a task.
 @discardableResult
