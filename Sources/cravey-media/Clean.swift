@@ -41,7 +41,8 @@ struct Clean: AsyncParsableCommand {
             kept = try await library.shaping.keep(cleanup)
             Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept!.title))\".")
         } else {
-            kept = try await CleanListening(library: library, cleanup: cleanup, sink: command.device).decide()
+            kept = try await CleanListening(library: library, cleanup: cleanup, sink: command.device,
+                                          loudness: Settings.current.app.loudness).decide()
         }
         if command.json {
             let finite = { (value: Double) in value.isFinite ? value : nil }

@@ -65,15 +65,16 @@ struct Record: AsyncParsableCommand {
         Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         // Saved: the next toggle records again, while this process hears the clip's words.
         toggle?.release()
+        let settings = Settings.current.app
         // Saved durably before the words are heard and before the look back: whatever happens
         // there, the clip is kept. The look back comes after the words, to propose a title from them.
         guard onTerminal && !command.noPreview else {
             try Terminal.printSaved(recording, json: command.json)
-            await AutoTranscription.follow(recording, in: library, settings: Settings.current.app, signals: signals)
+            await AutoTranscription.follow(recording, in: library, settings: settings, signals: signals)
             return
         }
-        await AutoTranscription.follow(recording, in: library, settings: Settings.current.app, signals: signals)
-        var preview = Preview(library: library, recording: recording, sink: nil, signals: signals)
+        await AutoTranscription.follow(recording, in: library, settings: settings, signals: signals)
+        var preview = Preview(library: library, recording: recording, sink: nil, loudness: settings.loudness, signals: signals)
         guard let kept = await preview.run() else { return }
         try Terminal.printSaved(kept, json: command.json)
     }

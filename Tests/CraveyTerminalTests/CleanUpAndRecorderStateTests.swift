@@ -53,6 +53,13 @@ struct CleanUpStateTests {
         #expect(cleanUp.apply(.key(.character("p"))) == [.listen(cleaned: true, from: 0)])
         #expect(cleanUp.apply(.key(nil)).isEmpty)
     }
+
+    @Test("what the look back and the clean-up play to be listened to plays at play.loudness (as every play does), on the sink given, never counted")
+    func listeningOptions() {
+        let options = CleanListening.listening(sink: "desk", from: 2.5, loudness: -20)
+        #expect(options.loudnessTarget == -20 && !options.countsPlay && options.sink == "desk" && options.start == 2.5)
+        #expect(CleanListening.listening(sink: nil, loudness: -14).loudnessTarget == -14)
+    }
 }
 
 /// `cravey record`'s meter as a value: keys and the recorder's events in, the effects asked for

@@ -8,9 +8,17 @@ package struct CleanListening {
     let cleanup: NoiseCleanup
     /// The sink to listen on (nil: the default one).
     let sink: String?
+    /// The loudness clips play at (`play.loudness`): both are heard as cravey plays them.
+    let loudness: Double
 
-    package init(library: RecordingLibrary, cleanup: NoiseCleanup, sink: String?) {
-        (self.library, self.cleanup, self.sink) = (library, cleanup, sink)
+    package init(library: RecordingLibrary, cleanup: NoiseCleanup, sink: String?, loudness: Double) {
+        (self.library, self.cleanup, self.sink, self.loudness) = (library, cleanup, sink, loudness)
+    }
+
+    /// How a look back or a clean-up plays what a person listens to before deciding: on `sink`,
+    /// from `start`, at the loudness clips play at, never counted.
+    static func listening(sink: String?, from start: Double = 0, loudness: Double) -> PlaybackOptions {
+        PlaybackOptions(sink: sink, start: start, countsPlay: false, loudnessTarget: loudness)
     }
 
     /// What the clean-up measured, for a person: where the noise was learnt, its floor before
@@ -68,7 +76,7 @@ package struct CleanListening {
     /// plays them at, never counted, until a key stops it (``CleanUpState``'s listening keys: `a`
     /// to switch, space to pause); where it stopped, or nil when it did not start or failed.
     private func listen(cleaned: Bool, from: Double, state: Locked<CleanUpState>) async -> Double? {
-        let options = PlaybackOptions(sink: sink, start: from, countsPlay: false)
+        let options = Self.listening(sink: sink, from: from, loudness: loudness)
         guard let manager = await Preview.startListening({ [library, cleanup] in
             cleaned ? try await library.shaping.play(cleanup, options: options) : try await library.play(cleanup.recording, options: options)
         }) else { return nil }

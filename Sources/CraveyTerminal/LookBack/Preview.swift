@@ -30,8 +30,11 @@ package struct Preview {
     /// The keys lines: the look back's choices, then its keys that shape the clip.
     static let keys = KeyTable.line(.lookBack), shapeKeys = KeyTable.line(.shaping)
 
-    package init(library: RecordingLibrary, recording: Recording, sink: String?, signals: OnSignals) {
-        (self.library, self.sink, self.signals) = (library, sink, signals)
+    /// The loudness clips play at (`play.loudness`), which the look back plays this one at.
+    let loudness: Double
+
+    package init(library: RecordingLibrary, recording: Recording, sink: String?, loudness: Double, signals: OnSignals) {
+        (self.library, self.sink, self.loudness, self.signals) = (library, sink, loudness, signals)
         kept = Locked(recording)
         // The title the first words said make (``Transcript/proposedTitle``), for a clip given
         // none that has a transcript.
@@ -120,8 +123,9 @@ package struct Preview {
     /// pauses, `i` and `o` set the start and the end of the part to keep where it is, any other
     /// key stops (the look back's playing keys in ``KeyTable``).
     private func playBack() async -> LookBackState.Event {
-        guard let manager = await Self.startListening({ [library, recording, sink] in
-            try await library.play(recording, options: PlaybackOptions(sink: sink, countsPlay: false))
+        let options = CleanListening.listening(sink: sink, loudness: loudness)
+        guard let manager = await Self.startListening({ [library, recording] in
+            try await library.play(recording, options: options)
         }) else { return .playedBack(at: nil, marks: []) }
         Terminal.diagnostic("Playing (not counted): \(KeyTable.labels(.lookBackPlaying).joined(separator: ", ")), any other key stops.")
         // `kill -USR1 PID` pauses and resumes it, as space does; ignored again afterwards.
@@ -180,8 +184,9 @@ package struct Preview {
 
     /// Plays `from`-`to`, the first (or last) 3 s of the part kept, not counted; any key stops.
     private func hear(from: Double, to: Double, first: Bool) async {
-        guard let manager = await Self.startListening({ [library, recording, sink] in
-            try await library.play(recording, options: PlaybackOptions(sink: sink, start: from, countsPlay: false))
+        let options = CleanListening.listening(sink: sink, from: from, loudness: loudness)
+        guard let manager = await Self.startListening({ [library, recording] in
+            try await library.play(recording, options: options)
         }) else { return }
         Terminal.diagnostic("Hearing \(ClipTime.text(from))-\(ClipTime.text(to)) (\(first ? "the first" : "the last") 3 s kept): any key stops.")
         let keys = KeyReader { _ in manager.stop() }
@@ -219,7 +224,7 @@ package struct Preview {
         do {
             let cleanup = try await library.shaping.cleanNoise(of: recording, asked: library.version(of: recording))
             Terminal.diagnostic(CleanListening.figures(cleanup))
-            guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink).decide() else { return nil }
+            guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink, loudness: loudness).decide() else { return nil }
             return .shaped(kept, waveform: try? await library.analysis.waveform(of: kept), trimmed: false)
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was changed.")
