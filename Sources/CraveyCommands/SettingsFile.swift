@@ -137,6 +137,11 @@ enum SettingsFile {
     /// One line of the file: a setting, nothing, or what is wrong with it.
     static func parse(line raw: Substring) -> Result<Line?, Problem> {
         let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))[...]
+        // A comment may hold anything but a control character (a tab aside), as TOML says.
+        if let comment = line.firstIndex(of: "#").map({ line[$0...] }),
+           let control = comment.unicodeScalars.first(where: { $0 != "\t" && $0.properties.generalCategory == .control }) {
+            return .failure(Problem(message: "a comment holds a control character (U+\(String(format: "%04X", control.value))): remove it"))
+        }
         if line.isEmpty || line.hasPrefix("#") { return .success(nil) }
         if line.hasPrefix("[") {
             return .failure(Problem(message: "tables ([...]) are not used here: write each setting on a line of its own, as `desktop.show-titles = true`"))
@@ -182,11 +187,14 @@ enum SettingsFile {
         return .success(Line(key: key, value: accepted, comment: after.isEmpty ? nil : after))
     }
 
-    /// A TOML number of the kinds a setting takes: `-16`, `+5`, `-14.5`.
+    /// A TOML number of the kinds a setting takes: `-16`, `+5`, `-14.5`; no leading zero (`016`),
+    /// which TOML refuses.
     private static func number(_ token: String) -> Double? {
         let digits = token.drop { $0 == "-" || $0 == "+" }
         guard token.count - digits.count <= 1, !digits.isEmpty, !digits.hasPrefix("."), !digits.hasSuffix("."),
               digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), digits.filter({ $0 == "." }).count <= 1 else { return nil }
+        let whole = digits.prefix { $0 != "." }
+        guard whole.count == 1 || !whole.hasPrefix("0") else { return nil }
         return Double(token)
     }
 
