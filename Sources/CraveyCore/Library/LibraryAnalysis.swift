@@ -6,7 +6,7 @@ import Foundation
 /// the loudness) are CraveyKit's (`CraveyKit/Analysis/LibraryAnalysis+Media.swift`).
 ///
 /// Public because an embedder draws a clip's waveform and shows its thumbnail as `cravey` does.
-public struct LibraryAnalysis: Sendable {
+package struct LibraryAnalysis: Sendable {
     package let library: RecordingLibrary
 
     /// `recording`'s waveform as it is stored beside it, read without decoding anything; nil

@@ -8,7 +8,7 @@ import GRDB
 /// The home screen's list (its order, its `/` filter, a page at a time, Quick Play and the count
 /// in its header) and `cravey search` are both read through it, so both reach the word index the
 /// same way.
-public struct LibraryPage: Sendable {
+package struct LibraryPage: Sendable {
     /// What a list asks of the library: an order, a filter, and the rows from ``first`` on.
     ///
     /// It gives the page's ``LibraryPage/rows``; with ``counting`` `.all` (the default), also the
@@ -17,27 +17,27 @@ public struct LibraryPage: Sendable {
     /// the home screen's list and header from one request; with a filter, where each row's match
     /// is (``LibraryPage/matches``). A list typed into reads the rows alone at each keystroke
     /// (`.rows`) and counts the matches once they are shown (`.matches`), as the home screen does.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The order of the rows; a search (``Syntax/query``) is best first instead.
-        public var sort: RecordingSort
+        package var sort: RecordingSort
         /// What the clips must hold: empty for every clip; read as ``syntax`` says.
-        public var filter: String
+        package var filter: String
         /// How ``filter`` is read.
-        public var syntax: Syntax
+        package var syntax: Syntax
         /// The position, among the clips matching, of the first row wanted (0: the first).
-        public var first: Int
+        package var first: Int
         /// How many rows are wanted; nil for every one from ``first``.
-        public var count: Int?
+        package var count: Int?
         /// A clip whose page is wanted: when it is among those matching, the rows are those around
         /// it and ``LibraryPage/position`` says where it stands (a typed filter's list only).
-        public var keeping: RecordingID?
+        package var keeping: RecordingID?
         /// Which counts are read beside the rows.
-        public var counting: Counting
+        package var counting: Counting
         /// The SQLite rowids the filter's matches are among, when known: those a filter it
         /// extends matched (``LibraryPage/matchingRowIDs``), so a keystroke looks among them only.
         package var among: [Int64]?
 
-        public init(sort: RecordingSort = .recent, filter: String = "", syntax: Syntax = .typed, first: Int = 0, count: Int? = nil,
+        package init(sort: RecordingSort = .recent, filter: String = "", syntax: Syntax = .typed, first: Int = 0, count: Int? = nil,
                     keeping: RecordingID? = nil, counting: Counting = .all) {
             (self.sort, self.filter, self.syntax, self.first) = (sort, filter, syntax, first)
             (self.count, self.keeping, self.counting) = (count, keeping, counting)
@@ -45,7 +45,7 @@ public struct LibraryPage: Sendable {
     }
 
     /// How a request's filter is read.
-    public enum Syntax: Sendable, Equatable {
+    package enum Syntax: Sendable, Equatable {
         /// As a person types it into a list (the home screen's `/`), never query syntax: the
         /// clips whose title, notes or purpose contain it, or whose title, notes or words hold
         /// each of its words as a prefix (accents folded); a word `#calm` is a tag they have. The
@@ -62,7 +62,7 @@ public struct LibraryPage: Sendable {
     }
 
     /// Which counts a request reads beside its rows.
-    public enum Counting: Sendable, Equatable {
+    package enum Counting: Sendable, Equatable {
         /// The rows, the clips in the library, Quick Play and the clips matching.
         case all
         /// The rows alone (a scroll, a keystroke of a filter): ``LibraryPage/counted`` is false
@@ -75,46 +75,46 @@ public struct LibraryPage: Sendable {
     }
 
     /// Where a clip matched a filter or a search.
-    public struct Match: Sendable, Equatable {
+    package struct Match: Sendable, Equatable {
         /// The part of a clip a match is in.
-        public enum Field: String, Sendable {
+        package enum Field: String, Sendable {
             case title, notes, words
         }
 
         /// Where the (best) match is.
-        public var field: Field
+        package var field: Field
         /// A few words around it, each match between ``markStart`` and ``markEnd``.
-        public var snippet: String
+        package var snippet: String
         /// When the first matched word is said, in seconds, for a match in the words.
-        public var at: Double?
+        package var at: Double?
 
         /// What marks the start and the end of a match in a ``snippet``.
-        public static let markStart = "\u{1}", markEnd = "\u{2}"
+        package static let markStart = "\u{1}", markEnd = "\u{2}"
     }
 
     /// The rows, in the request's order (a search's best first).
-    public var rows: [Recording] = []
+    package var rows: [Recording] = []
     /// The position, among those matching, of the first row (the request's ``Request/first``,
     /// moved to hold the clip it keeps, and within the matches when they are counted).
-    public var first = 0
+    package var first = 0
     /// Where the clip the request keeps stands among those matching; nil when it is not there.
-    public var position: Int?
+    package var position: Int?
     /// The clips the filter matches (all of them without one); while ``counted`` is false, only
     /// as many as are known.
-    public var matching = 0
+    package var matching = 0
     /// Whether ``matching`` is the count (``Counting/all``, ``Counting/matches``).
-    public var counted = false
+    package var counted = false
     /// The clips in the library (``Counting/all``).
-    public var total = 0
+    package var total = 0
     /// Quick Play (``RecordingLibrary/quickPlay(tagged:)``; ``Counting/all``).
-    public var quickPlay: [Recording] = []
+    package var quickPlay: [Recording] = []
     /// Where the rows matched, by clip (see ``Syntax``).
-    public var matches: [RecordingID: Match] = [:]
+    package var matches: [RecordingID: Match] = [:]
     /// The rowids of the clips a typed filter matches, when ``Counting/matches`` counted at most
     /// ``narrowing`` of them: the next request whose filter extends it looks among these.
     package var matchingRowIDs: [Int64]?
 
-    public init() {}
+    package init() {}
 
     /// The most matches whose rowids are kept for the next keystroke of a filter (8 bytes each).
     package static let narrowing = 4096

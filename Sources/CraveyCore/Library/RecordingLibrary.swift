@@ -16,7 +16,7 @@ import Foundation
 ///
 /// | capability | what | file |
 /// |---|---|---|
-/// | ``analysis`` (public) | a clip's waveform and thumbnail (made, written out, stored), its loudness | `CraveyCore/Library/LibraryAnalysis.swift`, `CraveyKit/Analysis/LibraryAnalysis+Media.swift` |
+/// | ``analysis`` | a clip's waveform and thumbnail (made, written out, stored), its loudness | `CraveyCore/Library/LibraryAnalysis.swift`, `CraveyKit/Analysis/LibraryAnalysis+Media.swift` |
 /// | ``markers`` | add and remove a clip's markers | `CraveyCore/Library/LibraryMarkers.swift` |
 /// | ``archive`` | back up, check a backup, restore, export, write a file outside the library | `CraveyCore/Backup/LibraryArchive.swift`, `CraveyKit/Backup/LibraryArchive+Restore.swift` |
 /// | ``storage`` | the room the library takes; delete every clip | `CraveyCore/Storage/LibraryStorage.swift` |
@@ -51,7 +51,7 @@ public final class RecordingLibrary: Sendable {
     public var url: URL { store.libraryURL }
 
     /// A clip's waveform, thumbnail and loudness (``LibraryAnalysis``).
-    public var analysis: LibraryAnalysis { LibraryAnalysis(library: self) }
+    package var analysis: LibraryAnalysis { LibraryAnalysis(library: self) }
 
     /// A clip's markers (``LibraryMarkers``).
     package var markers: LibraryMarkers { LibraryMarkers(library: self) }
@@ -112,7 +112,7 @@ public final class RecordingLibrary: Sendable {
     /// Play a list's header shows and where each row's words matched (see
     /// ``LibraryPage/Request``). The home screen's list and `cravey search` read the library so.
     /// A search that holds no word or is not FTS5 syntax is refused (`.invalidInput`).
-    public func page(_ request: LibraryPage.Request) throws -> LibraryPage {
+    package func page(_ request: LibraryPage.Request) throws -> LibraryPage {
         try store.read { db in try LibraryPage(request, in: db) }
     }
 

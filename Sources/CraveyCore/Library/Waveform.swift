@@ -11,13 +11,13 @@ import Foundation
 /// The values are signed 16-bit samples (full scale -32768...32767), as audiowaveform writes
 /// them: ``audiowaveformJSON()`` is the JSON that wavesurfer.js and peaks.js read, and the file
 /// kept beside the clip is audiowaveform's binary format (``audiowaveformData()``).
-public struct Waveform: Sendable, Equatable {
+package struct Waveform: Sendable, Equatable {
     /// The lowest and the highest sample of one run of ``Waveform/samplesPerPeak`` samples.
-    public struct Peak: Sendable, Equatable, Hashable {
-        public var min: Int16
-        public var max: Int16
+    package struct Peak: Sendable, Equatable, Hashable {
+        package var min: Int16
+        package var max: Int16
 
-        public init(min: Int16, max: Int16) {
+        package init(min: Int16, max: Int16) {
             self.min = min
             self.max = max
         }
@@ -31,11 +31,11 @@ public struct Waveform: Sendable, Equatable {
     package static let peaksPerSecond = 100
 
     /// The sample rate of the audio the peaks were taken from, in Hz.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// How many samples (of each channel) one peak covers; the last peak may cover fewer.
-    public let samplesPerPeak: Int
+    package let samplesPerPeak: Int
     /// The peaks, in order.
-    public let peaks: [Peak]
+    package let peaks: [Peak]
 
     package init(sampleRate: Int, samplesPerPeak: Int, peaks: [Peak]) {
         precondition(sampleRate > 0 && samplesPerPeak > 0, "A waveform needs a sample rate and samples per peak.")
@@ -51,7 +51,7 @@ public struct Waveform: Sendable, Equatable {
     }
 
     /// The seconds the peaks cover, the last counted whole.
-    public var duration: Double {
+    package var duration: Double {
         Double(peaks.count) * Double(samplesPerPeak) / Double(sampleRate)
     }
 

@@ -12,7 +12,7 @@ extension LibraryAnalysis {
     /// `.notFound` for a missing file (or a row deleted meanwhile), `.undecodableMedia` when no
     /// picture decodes. Nothing changes then.
     @discardableResult
-    public func makeThumbnail(of recording: Recording, at time: Double? = nil) async throws -> Recording {
+    package func makeThumbnail(of recording: Recording, at time: Double? = nil) async throws -> Recording {
         // Decoded before the lock is taken: others wait for the store only.
         let jpeg = try await thumbnail(of: recording, at: time)
         return try store.write { tx in
@@ -28,7 +28,7 @@ extension LibraryAnalysis {
     /// file at `url` (mode 0600) instead, changing nothing in the library. Refused
     /// (`.invalidInput`): a place inside the library folder, something already at `url` unless
     /// `replacing`, and anything there that is not a regular file even then.
-    public func writeThumbnail(of recording: Recording, at time: Double? = nil, to url: URL, replacing: Bool = false) async throws {
+    package func writeThumbnail(of recording: Recording, at time: Double? = nil, to url: URL, replacing: Bool = false) async throws {
         let jpeg = try await thumbnail(of: recording, at: time)
         try library.archive.writeOutside(to: url, doing: "write the thumbnail to", replacing: replacing) { try $0.write(jpeg) }
     }
@@ -52,7 +52,7 @@ extension LibraryAnalysis {
     ///
     /// Throws ``CraveyError``: `.notFound` when the clip's file is missing, `.undecodableMedia`
     /// when its audio does not decode.
-    public func waveform(of recording: Recording) async throws -> Waveform? {
+    package func waveform(of recording: Recording) async throws -> Waveform? {
         if let stored = storedWaveform(of: recording) { return stored }
         // Decoding and the store (which may wait for another process's step) block: on a thread
         // of their own, not the cooperative pool.

@@ -1,25 +1,25 @@
 /// A device of the sound server: a source to record from (a microphone, a line input, or the
 /// monitor of an output), or a sink to play to.
-public struct AudioDevice: Sendable, Codable, Equatable {
+package struct AudioDevice: Sendable, Codable, Equatable {
     /// The name ``RecordingOptions/source`` and ``PlaybackOptions/sink`` take, for example
     /// `alsa_input.pci-0000_00_1f.3.analog-stereo`.
-    public var name: String
+    package var name: String
     /// The human description, for example "Built-in Audio Analog Stereo".
-    public var description: String
+    package var description: String
     /// True for the server's default source (in ``sources()``) or sink (in ``sinks()``).
-    public var isDefault: Bool
+    package var isDefault: Bool
     /// True for a source that is the monitor of an output (what is being played, not a microphone).
-    public var isMonitor: Bool
+    package var isMonitor: Bool
 
     /// The sources the sound server offers, the default one marked. Throws ``CraveyError``
     /// `.unavailable` when no server is reachable.
-    public static func sources() async throws -> [AudioDevice] {
+    package static func sources() async throws -> [AudioDevice] {
         try await devices(.sources)
     }
 
     /// The sinks the sound server offers, the default one marked. Throws ``CraveyError``
     /// `.unavailable` when no server is reachable.
-    public static func sinks() async throws -> [AudioDevice] {
+    package static func sinks() async throws -> [AudioDevice] {
         try await devices(.sinks)
     }
 

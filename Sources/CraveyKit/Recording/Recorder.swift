@@ -89,7 +89,7 @@ public final class Recorder: Sendable {
     /// The waveform of what was recorded so far, from the samples as they were captured: to draw
     /// while recording, or to show before saving. Once the recording has ended it is the
     /// waveform the clip is saved with.
-    public var waveform: Waveform { control.waveform }
+    package var waveform: Waveform { control.waveform }
 
     /// Waits for the recording to end (its ``RecordingOptions/maxDuration``, or ``stop()``),
     /// finishes its file and saves it into the library with `metadata`; returns its row.
