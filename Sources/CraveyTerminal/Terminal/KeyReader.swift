@@ -158,10 +158,7 @@ package final class KeyReader: Sendable {
         // unread; an escape sequence (an arrow) arrives at once and is read whole.
         var bytes: [UInt8] = []
         while true {
-            var byte: UInt8 = 0
-            let count = Foundation.read(0, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard let byte = readByte() else { return nil }
             bytes.append(byte)
             var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
             if bytes.first == 0x1B, key(startingAt: bytes) == nil, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
@@ -180,6 +177,17 @@ package final class KeyReader: Sendable {
         }
     }
 
+    /// One byte of stdin (read again after a signal); nil at the end of input or on an error.
+    /// The corresponding C function is `read`.
+    private static func readByte() -> UInt8? {
+        var byte: UInt8 = 0
+        while true {
+            let count = Foundation.read(0, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            return count > 0 ? byte : nil
+        }
+    }
+
     /// Where `mark` ends in `bytes` (the index after its last byte), when it is there.
     static func end(of mark: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= mark.count else { return nil }
@@ -192,10 +200,7 @@ package final class KeyReader: Sendable {
     static func skipPaste() -> Bool {
         var last: [UInt8] = []
         while true {
-            var byte: UInt8 = 0
-            let count = Foundation.read(0, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
+            guard let byte = readByte() else { return false }
             last = Array((last + [byte]).suffix(pasteEnd.count))
             if last == pasteEnd { return true }
         }
