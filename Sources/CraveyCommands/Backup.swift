@@ -2,7 +2,7 @@ import ArgumentParser
 import CraveyCore
 import Foundation
 
-struct Backup: ParsableCommand {
+struct Backup: SettingsReading {
     static let configuration = CommandConfiguration(
         abstract: "Write every clip, with its words, date and plays, to one file.",
         discussion: """
@@ -38,8 +38,8 @@ struct Backup: ParsableCommand {
     var passphraseFd: Int32?
     @Flag(help: "Print what was written as JSON.") var json = false
 
-    func run() throws {
-        let encrypted = encrypt ?? Settings.current.encryptsBackups
+    func run(with settings: Settings) throws {
+        let encrypted = encrypt ?? settings.encryptsBackups
         if passphraseFd != nil && !encrypted {
             throw CraveyError(.invalidInput, "--passphrase-fd gives the passphrase of an encrypted backup: add --encrypt.")
         }

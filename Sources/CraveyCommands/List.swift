@@ -3,7 +3,7 @@ import CraveyCore
 
 extension RecordingSort: ExpressibleByArgument {}
 
-struct List: ParsableCommand {
+struct List: SettingsReading {
     static let configuration = CommandConfiguration(abstract: "List the recordings in the library, newest first.")
 
     @OptionGroup var options: LibraryOptions
@@ -17,8 +17,8 @@ struct List: ParsableCommand {
     @Flag(help: "Print a JSON array of recordings.")
     var json = false
 
-    func run() throws {
-        let recordings = try options.open().recordings(sortedBy: sort ?? Settings.current.listSort, tagged: tag)
+    func run(with settings: Settings) throws {
+        let recordings = try options.open().recordings(sortedBy: sort ?? settings.listSort, tagged: tag)
         try Terminal.printRecordings(recordings, json: json, tagged: tag, columns: [
             "ID": Format.shortID, "TYPE": \.type.rawValue, "TITLE": { Format.visible($0.title) },
             "DATE": { Format.date($0.createdAt) }, "DURATION": { Format.duration($0.duration) },

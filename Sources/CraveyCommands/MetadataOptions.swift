@@ -17,10 +17,11 @@ package struct MetadataOptions: ParsableArguments {
 
     package init() {}
 
-    /// The validated metadata; throws `.invalidInput` for a title or notes too long or holding a
-    /// control character, or an unknown purpose.
-    package func metadata() throws -> RecordingMetadata {
-        let chosen = try purpose.map { try RecordingMetadata.purpose(named: $0) } ?? Settings.current.purpose
+    /// The validated metadata, the purpose `settings` choose when none is given; throws
+    /// `.invalidInput` for a title or notes too long or holding a control character, or an
+    /// unknown purpose.
+    package func metadata(with settings: Settings) throws -> RecordingMetadata {
+        let chosen = try purpose.map { try RecordingMetadata.purpose(named: $0) } ?? settings.purpose
         let metadata = try RecordingMetadata(title: title, notes: notes, purpose: chosen)
         Terminal.noteTrimmed(title: title, notes: notes)
         return metadata

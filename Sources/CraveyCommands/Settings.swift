@@ -137,18 +137,37 @@ public struct Settings: Sendable {
     /// others can change): it is ignored, and no command runs until it is fixed (exit 77).
     public private(set) var refusal: CraveyError?
 
-    /// The settings of this process, read once; a damaged file is reported on stderr then.
-    public static let current: Settings = {
-        let settings = Settings(at: location())
+    /// The settings of this process: each executable's main reads them once, reporting on stderr
+    /// what is wrong with the file, and hands them to the command it runs (``SettingsReading``).
+    public static func read(environment: [String: String] = ProcessInfo.processInfo.environment) -> Settings {
+        let settings = Settings(at: location(environment: environment))
         settings.reportProblems()
         return settings
-    }()
+    }
 
     /// Throws why the settings file is not read (``refusal``, exit 77) before `command` runs: each
     /// executable calls it once it has parsed its command line. Help (`--help`, `help`, which
     /// ArgumentParser parses as its own `help` command) still answers, and says what to do.
-    public static func refuseUnreadFile(before command: any ParsableCommand) throws {
-        if let refusal = current.refusal, type(of: command).configuration.commandName != "help" { throw refusal }
+    public func refuseUnread(before command: any ParsableCommand) throws {
+        if let refusal, type(of: command).configuration.commandName != "help" { throw refusal }
+    }
+
+    /// Runs `command`, handing it these settings when it reads them (``SettingsReading``,
+    /// ``AsyncSettingsReading``); an `AsyncParsableCommand` runs on the task it is called from.
+    public func run(_ command: any ParsableCommand) async throws {
+        switch command {
+        case var reading as any AsyncSettingsReading: try await reading.run(with: self)
+        case var asynchronous as any AsyncParsableCommand: try await asynchronous.run()
+        default: try runNow(command)
+        }
+    }
+
+    /// ``run(_:)`` of a command that runs on the calling thread (every command of `cravey`'s own).
+    public func runNow(_ command: any ParsableCommand) throws {
+        switch command {
+        case var reading as any SettingsReading: try reading.run(with: self)
+        case var command: try command.run()
+        }
     }
 
     /// `$XDG_CONFIG_HOME/cravey/settings.toml`, else `~/.config/cravey/settings.toml`.

@@ -43,15 +43,14 @@ struct SettingsCommand: ParsableCommand {
         defaultSubcommand: Show.self)
 
     /// `cravey settings` (or `settings show`): every setting, its value and where it comes from.
-    struct Show: ParsableCommand {
+    struct Show: SettingsReading {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "List every setting, its value and where it comes from (the default, or the file's line).")
 
         @Flag(help: "Print a JSON array: key, value, source (default or file), line, values (the ones it takes).")
         var json = false
 
-        func run() throws {
-            let settings = Settings.current
+        func run(with settings: Settings) throws {
             let rows = Settings.Key.allCases.map { key in (key, settings.value(of: key)) }
             if json {
                 return try Terminal.printJSON(rows.map { key, set in

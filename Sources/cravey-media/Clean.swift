@@ -5,7 +5,7 @@ import CraveyTerminal
 import Foundation
 
 /// Runs `cravey clean` (its command line is ``CleanOptions``, which `cravey` shows in its help).
-struct Clean: AsyncParsableCommand {
+struct Clean: AsyncSettingsReading {
     static let configuration = CleanOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
@@ -23,7 +23,7 @@ struct Clean: AsyncParsableCommand {
         var kept: Bool
     }
 
-    func run() async throws {
+    func run(with settings: Settings) async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
         if !command.dryRun, !command.yes, isatty(0) != 1 {
@@ -42,7 +42,7 @@ struct Clean: AsyncParsableCommand {
             Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept!.title))\".")
         } else {
             kept = try await CleanListening(library: library, cleanup: cleanup, sink: command.device,
-                                          loudness: Settings.current.app.loudness).decide()
+                                          loudness: settings.app.loudness).decide()
         }
         if command.json {
             let finite = { (value: Double) in value.isFinite ? value : nil }
@@ -58,7 +58,7 @@ struct Clean: AsyncParsableCommand {
         if let kept, hadWords {
             let signals = StopOnSignals {}
             defer { signals.cancel() }
-            await AutoTranscription.follow(kept, in: library, settings: Settings.current.app, signals: signals)
+            await AutoTranscription.follow(kept, in: library, settings: settings.app, signals: signals)
         }
     }
 }

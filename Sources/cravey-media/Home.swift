@@ -5,13 +5,13 @@ import CraveyTerminal
 
 /// Runs `cravey home`, which `cravey` alone opens on a terminal (its command line and manual are
 /// ``HomeOptions``).
-struct Home: AsyncParsableCommand {
+struct Home: AsyncSettingsReading {
     static let configuration = HomeOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
     @OptionGroup var command: HomeOptions
 
-    func run() async throws {
-        try await HomeScreen.run(try command.options.open(), settings: Settings.current.app)
+    func run(with settings: Settings) async throws {
+        try await HomeScreen.run(try command.options.open(), settings: settings.app)
     }
 }

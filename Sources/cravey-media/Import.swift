@@ -5,14 +5,14 @@ import CraveyTerminal
 import Foundation
 
 /// Runs `cravey import` (its command line is ``ImportOptions``, which `cravey` shows in its help).
-struct Import: AsyncParsableCommand {
+struct Import: AsyncSettingsReading {
     static let configuration = ImportOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
     @OptionGroup var command: ImportOptions
 
-    func run() async throws {
-        var metadata = try command.metadata.metadata()
+    func run(with settings: Settings) async throws {
+        var metadata = try command.metadata.metadata(with: settings)
         let source = URL(fileURLWithPath: command.file)
         // No --title: the file's name tells the clip apart; `--title ""` asks for the automatic one.
         if command.metadata.title == nil {
@@ -34,6 +34,6 @@ struct Import: AsyncParsableCommand {
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         try Terminal.printSaved(recording, json: command.json)
         // Imported durably first: its words follow, and Ctrl-C now skips them alone.
-        await AutoTranscription.follow(recording, in: library, settings: Settings.current.app, signals: signals)
+        await AutoTranscription.follow(recording, in: library, settings: settings.app, signals: signals)
     }
 }

@@ -5,16 +5,16 @@ import CraveyTerminal
 import Foundation
 
 /// Runs `cravey play` (its command line is ``PlayOptions``, which `cravey` shows in its help).
-struct Play: AsyncParsableCommand {
+struct Play: AsyncSettingsReading {
     static let configuration = PlayOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
     @OptionGroup var command: PlayOptions
 
-    func run() async throws {
+    func run(with settings: Settings) async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
-        let player = Player(library: library, flags: command.playback.player, settings: Settings.current.app, json: command.json)
+        let player = Player(library: library, flags: command.playback.player, settings: settings.app, json: command.json)
         if command.open {
             try await player.openInDesktop(recording)
         } else {
@@ -25,16 +25,16 @@ struct Play: AsyncParsableCommand {
 
 /// Runs `cravey quickplay N` (its command line is ``QuickPlayOptions``); without N it lists, as
 /// `cravey quickplay` does.
-struct QuickPlayMedia: AsyncParsableCommand {
+struct QuickPlayMedia: AsyncSettingsReading {
     static let configuration = QuickPlayOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
     @OptionGroup var command: QuickPlayOptions
 
-    func run() async throws {
+    func run(with settings: Settings) async throws {
         guard command.number != nil else { return try command.list() }
         let (library, recording) = try command.chosen()
-        try await Player(library: library, flags: command.playback.player, settings: Settings.current.app, json: command.json)
+        try await Player(library: library, flags: command.playback.player, settings: settings.app, json: command.json)
             .play(recording)
     }
 }

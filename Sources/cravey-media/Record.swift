@@ -5,14 +5,14 @@ import CraveyTerminal
 import Foundation
 
 /// Runs `cravey record` (its command line is ``RecordOptions``, which `cravey` shows in its help).
-struct Record: AsyncParsableCommand {
+struct Record: AsyncSettingsReading {
     static let configuration = RecordOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
     @OptionGroup var command: RecordOptions
 
-    func run() async throws {
-        let metadata = try command.metadata.metadata()
+    func run(with settings: Settings) async throws {
+        let metadata = try command.metadata.metadata(with: settings)
         let library = try command.options.open(creating: true)
         var toggle: RecordToggle?
         if command.toggle {
@@ -65,16 +65,16 @@ struct Record: AsyncParsableCommand {
         Terminal.diagnostic("Saved \"\(Format.visible(recording.title))\" (\(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         // Saved: the next toggle records again, while this process hears the clip's words.
         toggle?.release()
-        let settings = Settings.current.app
+        let app = settings.app
         // Saved durably before the words are heard and before the look back: whatever happens
         // there, the clip is kept. The look back comes after the words, to propose a title from them.
         guard onTerminal && !command.noPreview else {
             try Terminal.printSaved(recording, json: command.json)
-            await AutoTranscription.follow(recording, in: library, settings: settings, signals: signals)
+            await AutoTranscription.follow(recording, in: library, settings: app, signals: signals)
             return
         }
-        await AutoTranscription.follow(recording, in: library, settings: settings, signals: signals)
-        var preview = Preview(library: library, recording: recording, sink: nil, loudness: settings.loudness, signals: signals)
+        await AutoTranscription.follow(recording, in: library, settings: app, signals: signals)
+        var preview = Preview(library: library, recording: recording, sink: nil, loudness: app.loudness, signals: signals)
         guard let kept = await preview.run() else { return }
         try Terminal.printSaved(kept, json: command.json)
     }

@@ -6,13 +6,13 @@ import Foundation
 /// Runs `cravey transcribe` (its command line is ``TranscribeOptions``, which `cravey` shows in
 /// its help): one clip, or every clip with sound and no transcript (`--all`), the progress
 /// redrawn on a terminal.
-struct Transcribe: AsyncParsableCommand {
+struct Transcribe: AsyncSettingsReading {
     static let configuration = TranscribeOptions.configuration
 
     /// The command line, named so because the body reads it as `command.<option>`.
     @OptionGroup var command: TranscribeOptions
 
-    func run() async throws {
+    func run(with settings: Settings) async throws {
         let library = try command.options.open()
         // Before any decoding: without the transcriber, say how to add it (exit 69).
         let transcriber = try Transcriber.installed()
@@ -33,7 +33,7 @@ struct Transcribe: AsyncParsableCommand {
             progress(0)
             let transcript: Transcript
             do {
-                transcript = try await library.transcripts.transcribe(recording, with: transcriber, language: Settings.current.transcriptionLanguage, progress: progress)
+                transcript = try await library.transcripts.transcribe(recording, with: transcriber, language: settings.transcriptionLanguage, progress: progress)
             } catch let error as CraveyError where command.all && error.kind == .invalidInput {
                 if Terminal.canRedraw { Terminal.diagnostic("\r\u{1B}[K", terminator: "") }
                 Terminal.diagnostic("Skipped \(name): it has no sound (no audio, or only silence).")

@@ -10,16 +10,13 @@ func main(_ arguments: [String]) async -> Never {
     do {
         let arguments = CommandRoute(arguments).arguments
         try CraveyMedia.checkAvailable(arguments)
-        var command = try CraveyMedia.parse(arguments)
+        let command = try CraveyMedia.parse(arguments)
+        let settings = Settings.read()
         // A settings file that is not read (a link, too large, one others can change) stops every command.
-        try Settings.refuseUnreadFile(before: command)
+        try settings.refuseUnread(before: command)
         // No sound server or display over the network unless the settings allow it.
-        LocalServers.allowsNetwork.store(Settings.current.allowsNetworkServers, ordering: .relaxed)
-        if var media = command as? any AsyncParsableCommand {
-            try await media.run()
-        } else {
-            try command.run()
-        }
+        LocalServers.allowsNetwork.store(settings.allowsNetworkServers, ordering: .relaxed)
+        try await settings.run(command)
         // A display lost meanwhile would hold `exit` in a library's destructor (X11Connection).
         if X11Connection.wasLost {
             fflush(nil)

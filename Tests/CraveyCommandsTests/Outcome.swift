@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyTestSupport
+import Foundation
 @testable import CraveyCommands
 
 /// How `cravey` ends a command line, found in process, as swift-argument-parser's own tests find
@@ -35,7 +36,8 @@ struct Outcome: Sendable, CustomStringConvertible {
             return Outcome(error, refusedAtParse: true)
         }
         do {
-            if CommandRoute(arguments).executable == .cravey { try command.run() }
+            // The settings at their defaults: a file of no one's, as `cravey` would read none.
+            if CommandRoute(arguments).executable == .cravey { try Settings(at: URL(fileURLWithPath: "/nonexistent/settings.toml")).runNow(command) }
             return Outcome(status: 0, text: "", toStandardOutput: false, refusedAtParse: false)
         } catch {
             return Outcome(error, refusedAtParse: false)
