@@ -31,7 +31,7 @@ extension ParsableCommand {
     package static func report(for error: any Error) -> (status: Int32, text: String, toStandardOutput: Bool) {
         if error is OutputClosed { return (0, "", false) }
         if let error = error as? CraveyError ?? CraveyError(database: error) {
-            return (error.kind.exitCode, "cravey: \(Format.visible(Messages.text(for: error)))", false)
+            return (error.kind.exitCode, Terminal.message(for: error), false)
         }
         let code = exitCode(for: error)
         return (code.rawValue, fullMessage(for: error), code == .success)

@@ -15,8 +15,13 @@ extension Terminal {
             diagnostic("cravey: \(Format.visible("\(error)"))")
             Foundation.exit(1)
         }
-        diagnostic("cravey: \(Format.visible(Messages.text(for: error)))")
+        diagnostic(message(for: error))
         Foundation.exit(error.kind.exitCode)
+    }
+
+    /// What a person reads of `error`: "cravey: <message>" with its advice (``Messages``), escaped.
+    package static func message(for error: CraveyError) -> String {
+        "cravey: \(Format.visible(Messages.text(for: error)))"
     }
 }
 
