@@ -30,6 +30,27 @@ struct ImportTests {
         #expect(try MediaProbe.info(of: .outside(try file(recording))).videoStream?.codecName == "h264")
     }
 
+    @Test("audio whose timestamps jump an hour ahead is joined up at the jump, not filled with an hour of silence")
+    func joinsAudioTimestampJumps() async throws {
+        // Given: 2 s of video and sound whose audio timestamps leap forward by an hour after 0.85 s
+        let source = try await Fixture.make("mkv", ["-f", "lavfi", "-i", "testsrc=duration=2:size=160x120:rate=25",
+                                              "-f", "lavfi", "-i", "sine=frequency=440:duration=2:sample_rate=48000",
+                                              "-c:v", "mpeg4", "-c:a", "aac",
+                                              "-bsf:a", "setts=ts=if(gte(N\\,40)\\,PTS+3600000\\,PTS)"])
+        #expect((try MediaProbe.info(of: .outside(source)).containerDuration ?? 0) > 3600, "the container says the hour")
+
+        // When it is imported
+        let started = Date()
+        let recording = try importing(source)
+
+        // Then it is the 2 s there are, quickly, audio as long as video
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(abs(recording.duration - 2) <= 0.15, "stored as \(recording.duration) s")
+        let info = try MediaProbe.info(of: .outside(try file(recording)))
+        let video = try #require(info.videoStream?.duration), audio = try #require(info.audioStream?.duration)
+        #expect(abs(video - audio) <= 0.1, "video \(video) s, audio \(audio) s")
+    }
+
     @Test("every playable file in Media/ imports as the clip it is, at its length", arguments: MediaFixture.playable)
     func importsEveryFixture(fixture: MediaFixture) throws {
         // Given: a fixture; When: it is imported
