@@ -6,6 +6,22 @@ import Testing
 /// A part added to the list, carried by a backup that tar unpacks and sha256sum checks (the
 /// tools a person checks a backup with), and by a restore.
 extension ClipPartsTests {
+    /// A part defined in this file alone: a clip's words, original (nothing makes them again),
+    /// carried by backups. Its suffix is one no other test's file has: the list is the process's.
+    static let words = ClipFiles.Part(name: "test words", suffix: ".test-words.txt", origin: .original, isBackedUp: true,
+                                      remaking: .never)
+
+    /// What a backup's `manifest.json` says of its files.
+    struct Manifest: Decodable {
+        struct File: Decodable {
+            var path: String
+            var size: Int64
+            var sha256: String
+        }
+
+        var files: [File]
+    }
+
     @Test("a part added in a test alone goes into the backup and its manifest, comes back with a restore byte for byte, is no foreign file to doctor but an orphan once its clip is gone, and goes with its clip")
     func addedPart() async throws {
         ClipFiles.Part.register(Self.words)

@@ -8,22 +8,6 @@ import Testing
 /// change anywhere.
 @Suite("A clip's parts, listed once", .temporaryFiles)
 struct ClipPartsTests {
-    /// A part defined in this file alone: a clip's words, original (nothing makes them again),
-    /// carried by backups. Its suffix is one no other test's file has: the list is the process's.
-    static let words = ClipFiles.Part(name: "test words", suffix: ".test-words.txt", origin: .original, isBackedUp: true,
-                                      remaking: .never)
-
-    /// What a backup's `manifest.json` says of its files.
-    struct Manifest: Decodable {
-        struct File: Decodable {
-            var path: String
-            var size: Int64
-            var sha256: String
-        }
-
-        var files: [File]
-    }
-
     /// A part made from the media, defined in this file alone: the clip's length in
     /// milliseconds, as text, made by its maker from the finisher's one decoding. Made only in
     /// the libraries of ``makingLength``: the list is the process's, and other tests count the

@@ -7,6 +7,31 @@ import Testing
 
 /// A rewrite through a descriptor, read back by ffprobe and ffmpeg through /proc.
 extension DescriptorIOTests {
+    /// A fragmented `.partial` recording of a 440 Hz tone, as the recorder leaves it.
+    func fragmentedPartial(seconds: Double) throws -> URL {
+        let writer = try RecordingFileWriter(partialOf: RecordingID(), in: library.store, options: RecordingOptions(), measuring: RecordingControl(sampleRate: 48_000, channels: 1))
+        let samples = (0..<Int(48_000 * seconds)).map { Int16(8_000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
+        try writer.append(samples)
+        try writer.finish()
+        return writer.url
+    }
+
+    /// The four-character types of a file's top-level boxes (MP4 atoms), in file order.
+    func topLevelBoxes(_ descriptor: FileDescriptor) throws -> [String] {
+        var types: [String] = []
+        var offset: Int64 = 0
+        var header = [UInt8](repeating: 0, count: 16)
+        while true {
+            let count = try header.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: offset, into: $0) }
+            guard count >= 8 else { return types }
+            let size32 = header[0..<4].reduce(0) { $0 << 8 | Int64($1) }
+            let size = size32 == 1 ? header[8..<16].reduce(0) { $0 << 8 | Int64($1) } : size32
+            types.append(String(decoding: header[4..<8], as: UTF8.self))
+            guard size >= 8 else { return types }
+            offset += size
+        }
+    }
+
     @Test("a faststart MP4 is written and read back through its descriptor while its name is gone or is another file")
     func faststartWithoutItsName() async throws {
         // Given the library's fragmented recording, opened beneath the folder, and a new file for its rewrite
