@@ -7,6 +7,14 @@ import Testing
 
 /// Subtitles written from a transcript, read back by a real FFmpeg as SubRip and WebVTT.
 extension TranscriptSurfaceTests {
+    /// Three sentences whose words hold what subtitles mark up: an arrow, a tag, an entity, and
+    /// a sentence that reads as a SubRip cue's times.
+    static let marked = Transcript(language: "nl", words: [
+        .init(start: 0.2, end: 0.6, text: "Eb"), .init(start: 0.6, end: 0.9, text: "-->"), .init(start: 0.9, end: 1.4, text: "vloed."),
+        .init(start: 3.0, end: 3.5, text: "<b>Vet</b>"), .init(start: 3.5, end: 3.9, text: "&"), .init(start: 3.9, end: 4.4, text: "&amp;lt;i>"),
+        .init(start: 6.0, end: 6.5, text: "00:00:09,000"), .init(start: 6.5, end: 6.7, text: "-->"), .init(start: 6.7, end: 7.4, text: "00:00:10,000"),
+    ])
+
     /// The cues (times, text) of a subtitle file as FFmpeg writes it in `format` (`srt`), read from `file`.
     func cues(of file: URL, as format: String) async throws -> [String] {
         let read = try await run("ffmpeg", ["-v", "error", "-i", file.path, "-f", format, "-"])

@@ -6,17 +6,9 @@ import Testing
 @testable import CraveyKit
 
 /// The ways out of a transcript that a person or another program reads: subtitles a real
-/// FFmpeg reads back, and the progress shown.
+/// FFmpeg reads back (TranscriptSubtitleTests.swift), and the progress shown.
 @Suite("Transcript surfaces: subtitles and progress", .temporaryFiles)
 struct TranscriptSurfaceTests {
-    /// Three sentences whose words hold what subtitles mark up: an arrow, a tag, an entity, and
-    /// a sentence that reads as a SubRip cue's times.
-    static let marked = Transcript(language: "nl", words: [
-        .init(start: 0.2, end: 0.6, text: "Eb"), .init(start: 0.6, end: 0.9, text: "-->"), .init(start: 0.9, end: 1.4, text: "vloed."),
-        .init(start: 3.0, end: 3.5, text: "<b>Vet</b>"), .init(start: 3.5, end: 3.9, text: "&"), .init(start: 3.9, end: 4.4, text: "&amp;lt;i>"),
-        .init(start: 6.0, end: 6.5, text: "00:00:09,000"), .init(start: 6.5, end: 6.7, text: "-->"), .init(start: 6.7, end: 7.4, text: "00:00:10,000"),
-    ])
-
     @Test("a time no clip has (1e300 s, +inf, nan, below 0) is written as the latest or earliest a subtitle holds; the progress of such a time is not shown")
     func farTimes() {
         #expect(TranscriptOptions.time(1e300, comma: true) == "99:59:59,999")
