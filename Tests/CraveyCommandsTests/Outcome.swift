@@ -1,5 +1,7 @@
 import ArgumentParser
+import CraveyCore
 import CraveyTestSupport
+import Foundation
 @testable import CraveyCommands
 
 /// How `cravey` ends a command line, found in process, as swift-argument-parser's own tests find
@@ -7,7 +9,9 @@ import CraveyTestSupport
 /// validated by ``CraveyCommands/Cravey``'s root, a command `cravey` runs itself (``CommandRoute``)
 /// then run, and what either throws reported as the executables' mains report it
 /// (``ParsableCommand/report(for:)``). A media command is parsed and validated here as
-/// `cravey-media` parses it (both wrap the same definition), and never run.
+/// `cravey-media` parses it (both wrap the same definition), and never run. What the command
+/// writes is held (`Terminal.captured`) and read as ``output`` and ``error``, as a person would
+/// read stdout and stderr.
 struct Outcome: Sendable, CustomStringConvertible {
     /// The exit status the executable would end with.
     let status: Int32
@@ -17,8 +21,15 @@ struct Outcome: Sendable, CustomStringConvertible {
     let toStandardOutput: Bool
     /// Whether parsing and validation refused the line, before any command ran.
     let refusedAtParse: Bool
+    /// What the command wrote to stdout and to stderr before it ended.
+    private(set) var written = (output: "", error: "")
 
-    var description: String { "\(status) \(text.prefix(400))" }
+    /// Everything on stdout: what the command wrote, then the help or the version.
+    var output: String { written.output + (toStandardOutput ? text : "") }
+    /// Everything on stderr: what the command wrote, then the refusal.
+    var error: String { written.error + (toStandardOutput ? "" : text) }
+
+    var description: String { "\(status) \(error.prefix(400))" }
 
     /// The outcome of `arguments` (what follows `cravey`), on a thread of its own: a library
     /// command opens SQLite files, which blocks.
@@ -28,6 +39,15 @@ struct Outcome: Sendable, CustomStringConvertible {
 
     /// ``of(_:)`` on the calling thread.
     static func now(_ arguments: [String]) -> Outcome {
+        let captured = Terminal.Captured()
+        var outcome = Terminal.$captured.withValue(captured) { ran(arguments) }
+        outcome.written = (String(decoding: captured.output.withLock { $0 }, as: UTF8.self),
+                           String(decoding: captured.error.withLock { $0 }, as: UTF8.self))
+        return outcome
+    }
+
+    /// The outcome of `arguments`, what it writes going where the caller says.
+    private static func ran(_ arguments: [String]) -> Outcome {
         var command: ParsableCommand
         do {
             command = try CraveyCommands.Cravey.parseAsRoot(arguments)
