@@ -137,12 +137,20 @@ public struct Settings: Sendable {
     /// others can change): it is ignored, and no command runs until it is fixed (exit 77).
     public private(set) var refusal: CraveyError?
 
-    /// The settings of this process, read once; a damaged file is reported on stderr then.
-    public static let current: Settings = {
+    /// The settings of this process, read once; a damaged file is reported on stderr then. Inside
+    /// `Settings.$reading.withValue(...)`, the settings given there.
+    public static var current: Settings { reading ?? loaded }
+
+    private static let loaded: Settings = {
         let settings = Settings(at: location())
         settings.reportProblems()
         return settings
     }()
+
+    /// The settings a command run in process reads, and whose file `settings set` and `unset`
+    /// change: the command layer's tests run a command on a file of their own, as the executables
+    /// run it on ``location(environment:)``'s. Nil (the file of this process) otherwise.
+    @TaskLocal package static var reading: Settings?
 
     /// Throws why the settings file is not read (``refusal``, exit 77) before `command` runs: each
     /// executable calls it once it has parsed its command line. Help (`--help`, `help`, which

@@ -135,7 +135,8 @@ struct SettingsCommand: ParsableCommand {
     /// Sets (or, with nil, removes) `key` in the settings file, refusing to touch a file with a
     /// mistake; returns the file's place.
     static func change(_ key: Settings.Key, to value: Settings.Value?) throws -> URL {
-        let settings = Settings(at: Settings.location())
+        // Read again: the file may have changed since this process read it.
+        let settings = Settings(at: Settings.current.url)
         if let refusal = settings.refusal { throw refusal }
         if let problem = settings.problems.first {
             throw CraveyError(.invalidInput, "The settings file \(settings.url.path) has a mistake\(problem.line > 0 ? " at line \(problem.line)" : ""): \(problem.message). Fix it by hand (or move it aside); it was not changed.")

@@ -33,14 +33,21 @@ struct Outcome: Sendable, CustomStringConvertible {
 
     /// The outcome of `arguments` (what follows `cravey`), on a thread of its own: a library
     /// command opens SQLite files, which blocks.
-    static func of(_ arguments: [String]) async throws -> Outcome {
-        try await offPool { now(arguments) }
+    /// With `settings`, the command reads the settings file there (and `settings set` changes it),
+    /// as the executables read `$XDG_CONFIG_HOME/cravey/settings.toml`, a damaged one reported first.
+    static func of(_ arguments: [String], settings: URL? = nil) async throws -> Outcome {
+        try await offPool { now(arguments, settings: settings) }
     }
 
     /// ``of(_:)`` on the calling thread.
-    static func now(_ arguments: [String]) -> Outcome {
+    static func now(_ arguments: [String], settings: URL? = nil) -> Outcome {
         let captured = Terminal.Captured()
-        var outcome = Terminal.$captured.withValue(captured) { ran(arguments) }
+        var outcome = Terminal.$captured.withValue(captured) {
+            guard let settings else { return ran(arguments) }
+            let read = Settings(at: settings)
+            read.reportProblems()
+            return Settings.$reading.withValue(read) { ran(arguments) }
+        }
         outcome.written = (String(decoding: captured.output.withLock { $0 }, as: UTF8.self),
                            String(decoding: captured.error.withLock { $0 }, as: UTF8.self))
         return outcome
@@ -55,6 +62,8 @@ struct Outcome: Sendable, CustomStringConvertible {
             return Outcome(error, refusedAtParse: true)
         }
         do {
+            // As both mains do: a settings file that is not read stops every command.
+            try Settings.refuseUnreadFile(before: command)
             if CommandRoute(arguments).executable == .cravey { try command.run() }
             return Outcome(status: 0, text: "", toStandardOutput: false, refusedAtParse: false)
         } catch {
