@@ -43,6 +43,32 @@ struct LibraryCommandTests {
         #expect(unknown.status == 66 && unknown.error.contains("cravey list"), "\(unknown)")
     }
 
+    @Test("delete leaves none of the clip's words in any file of the library: not the database, not its write-ahead log")
+    func deletedIsGone() async throws {
+        // Given a clip with words only it has, played, beside another clip, and a reader of the
+        // library (a connection of its own, as another process's)
+        let library = try await Fixture.library(titles: ["Keep me", "Zebra whisper 8812"])
+        let doomed = try #require(try library.recordings().first { $0.title.hasPrefix("Zebra") })
+        try library.edit(doomed.id) { $0.notes = "Quartz lantern notes 4471" }
+        try library.countPlay(of: doomed)
+        _ = try await Outcome.of(["list", "--library", library.url.path])
+
+        // When it is deleted
+        let deleted = try await Outcome.of(["delete", doomed.id.uuid.uuidString, "--yes", "--library", library.url.path])
+
+        // Then no file of the library holds its title, its notes or its id
+        #expect(deleted.status == 0, "\(deleted)")
+        let walker = FileManager.default.enumerator(at: library.url, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = walker?.nextObject() as? URL {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+            let bytes = try Data(contentsOf: url)
+            for secret in ["Zebra whisper 8812", "Quartz lantern notes 4471", doomed.id.description] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(url.lastPathComponent) still holds \(secret)")
+            }
+        }
+        #expect(try library.recordings().map(\.title) == ["Keep me"])
+    }
+
     @Test("pin and unpin: quickplay lists the pinned clip in its slot; a taken slot is said; every slot pinned and none named exits 64; an unknown id 66")
     func pinAndUnpin() async throws {
         // Given clips "Played", "Quiet", "Third" and "Fourth", the first played once
