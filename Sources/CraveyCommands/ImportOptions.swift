@@ -43,6 +43,17 @@ package struct ImportOptions: ParsableCommand {
 
     package init() {}
 
+    /// The imported clip's words: the options' (``MetadataOptions/metadata(with:)``), titled after
+    /// the file without its extension when no --title is given (`--title ""` asks for the
+    /// automatic title, "Recording <date>").
+    package func clipMetadata(with settings: Settings) throws -> RecordingMetadata {
+        var chosen = try metadata.metadata(with: settings)
+        if metadata.title == nil {
+            chosen.title = RecordingMetadata.title(forFileAt: URL(fileURLWithPath: file))
+        }
+        return chosen
+    }
+
     /// Refuses a file name that starts with a dash given without `--` before it, which
     /// ArgumentParser would read as options: `-dash.m4a` is `-d -a -s -h ...` to it, and the `-h`
     /// printed the help with exit 0. `cravey` has no short option but `-h`, so any other word of

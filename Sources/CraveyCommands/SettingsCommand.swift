@@ -78,7 +78,7 @@ struct SettingsCommand: ParsableCommand {
     }
 
     /// `cravey settings set KEY VALUE`.
-    struct SetValue: ParsableCommand {
+    struct SetValue: SettingsReading {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Set a setting in the settings file (written in one step, mode 0600).",
@@ -96,19 +96,19 @@ struct SettingsCommand: ParsableCommand {
             guard values.count == 1 else { throw ValidationError("Give one value after the key (such as `cravey settings set play.loudness -18`).") }
         }
 
-        func run() throws {
+        func run(with settings: Settings) throws {
             let key = try SettingsCommand.key(named: key)
             let value = values[0]
             guard let typed = key.parse(typed: value) else {
                 throw CraveyError(.invalidInput, "\(key.rawValue) takes \(key.valid), not \(CraveyError.quoted(value)). Nothing was changed.")
             }
-            let url = try SettingsCommand.change(key, to: typed)
+            let url = try SettingsCommand.change(key, to: typed, in: settings.url)
             Terminal.diagnostic("Set \(key.rawValue) = \(typed) in \(url.path).")
         }
     }
 
     /// `cravey settings unset KEY`.
-    struct Unset: ParsableCommand {
+    struct Unset: SettingsReading {
         static let configuration = CommandConfiguration(
             abstract: "Remove a setting from the settings file: it goes back to its default.")
 
@@ -116,9 +116,9 @@ struct SettingsCommand: ParsableCommand {
                   completion: .list(Settings.Key.allCases.map(\.rawValue)))
         var key: String
 
-        func run() throws {
+        func run(with settings: Settings) throws {
             let key = try SettingsCommand.key(named: key)
-            _ = try SettingsCommand.change(key, to: nil)
+            _ = try SettingsCommand.change(key, to: nil, in: settings.url)
             Terminal.diagnostic("\(key.rawValue) is back to its default (\(key.defaultValue)).")
         }
     }
@@ -131,10 +131,11 @@ struct SettingsCommand: ParsableCommand {
         return key
     }
 
-    /// Sets (or, with nil, removes) `key` in the settings file, refusing to touch a file with a
-    /// mistake; returns the file's place.
-    static func change(_ key: Settings.Key, to value: Settings.Value?) throws -> URL {
-        let settings = Settings(at: Settings.location())
+    /// Sets (or, with nil, removes) `key` in the settings file at `url`, refusing to touch a file
+    /// with a mistake; returns the file's place.
+    static func change(_ key: Settings.Key, to value: Settings.Value?, in url: URL) throws -> URL {
+        // Read again: the file may have changed since the main read it.
+        let settings = Settings(at: url)
         if let refusal = settings.refusal { throw refusal }
         if let problem = settings.problems.first {
             throw CraveyError(.invalidInput, "The settings file \(settings.url.path) has a mistake\(problem.line > 0 ? " at line \(problem.line)" : ""): \(problem.message). Fix it by hand (or move it aside); it was not changed.")

@@ -12,12 +12,9 @@ struct Import: AsyncSettingsReading {
     @OptionGroup var command: ImportOptions
 
     func run(with settings: Settings) async throws {
-        var metadata = try command.metadata.metadata(with: settings)
-        let source = URL(fileURLWithPath: command.file)
         // No --title: the file's name tells the clip apart; `--title ""` asks for the automatic one.
-        if command.metadata.title == nil {
-            metadata.title = RecordingMetadata.title(forFileAt: source)
-        }
+        let metadata = try command.clipMetadata(with: settings)
+        let source = URL(fileURLWithPath: command.file)
         let library = try command.options.open(creating: true)
         // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. A clip saved
         // an instant before is left to finish and print, exit 0.

@@ -117,81 +117,21 @@ struct HomeScreenTests {
 
         """
 
-    @Test("1, 2 and 3 play Quick Play's clips at once (the sink hears the second's tone) and count the play")
-    func quickPlayKeys() async throws {
-        let library = try RecordingLibrary(at: temporaryLibrary())
-        var ids: [Double: RecordingID] = [:]
-        for (frequency, plays) in [(440.0, 2), (660.0, 1), (880.0, 3)] {
-            let clip = try await library.importFile(at: try await Fixture.tones([(frequency, 1)]), metadata: try RecordingMetadata(title: "\(Int(frequency)) Hz"))
-            for _ in 0..<plays { try library.countPlay(of: clip) }
-            ids[frequency] = clip.id
-        }
-        let speaker = try await VirtualMicrophone()
-        let terminal = try await Self.home(library, environment: ["PULSE_SINK": speaker.sinkName])
-        let capture = try await SinkCapture.start(sink: speaker.sinkName)
-
-        // Quick Play's second is the 440 Hz clip (2 plays, after 880 Hz's 3)
-        try await terminal.type("2")
-        try await Self.shows(terminal, "Played \"440 Hz\" to the end (counted: 3 plays)")
-        let heard = try await offPool { try capture.stop() }
-        #expect(abs(Witness.dominantFrequency(heard) - 440) < 5)
-        #expect(try library.recording(ids[440]!)?.playCount == 3)
-        try await terminal.type("q")
-        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
-    }
-
-    @Test("/ filters as it is typed and Escape brings every clip back; s orders by plays, then by title; a click selects a row")
-    func filterSortAndMouse() async throws {
-        let library = try await Self.library()
-        let terminal = try await Self.home(library)
-
-        try await terminal.type("/", "w", "a")
-        try await Self.shows(terminal, "1 of 5 clips")
-        let filtered = await terminal.screen
-        #expect(filtered.contains("Library · recent · filter: wa") && filtered.contains("/wa"))
-        #expect(Self.listed(filtered) == ["Walk it off"], "only Walk it off holds \"wa\":\n\(filtered)")
-        try await terminal.type("Escape")
-        // (" 5 clips" alone is already shown, in "1 of 5 clips": the filter's end is awaited)
-        let cleared = try await offPool { terminal.waitUntilShown(within: 30) { !$0.contains("filter:") && $0.contains(" 5 clips") } }
-        let unfiltered = await terminal.screen
-        #expect(cleared, "Escape did not clear the filter:\n\(unfiltered)")
-        #expect(Self.listed(unfiltered).count == 5)
-
-        try await terminal.type("s")
-        try await Self.shows(terminal, "Library · most played")
-        #expect(Self.listed(await terminal.screen).prefix(3) == ["Breathe", "Walk it off", "Ten minutes, then decide"])
-        try await terminal.type("s")
-        try await Self.shows(terminal, "Library · title")
-        #expect(Self.listed(await terminal.screen).first == "Breathe")
-
-        // The third row of the list (row 8 of the window)
-        try await terminal.click(column: 10, row: 8)
-        try await Self.shows(terminal, "── \(Self.listed(await terminal.screen)[2]) ")
-        try await terminal.type("q")
-        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
-    }
-
-    @Test("30 clips: the wheel scrolls the list, j and PgDn move the selection a row and a page, G goes to the last clip and g to the first")
-    func scrolling() async throws {
+    @Test("through the terminal's own mouse reports, the wheel scrolls the list and a click selects a row (the keys and the mouse as values: HomeBrowsingTests)")
+    func mouse() async throws {
         let library = try await Fixture.library(clips: 30)
         let terminal = try await Self.home(library)
-        let first = await terminal.screen
-        #expect(Self.listed(first).first == "Clip 29")
-        let rows = Self.listed(first).count
+        #expect(Self.listed(await terminal.screen).first == "Clip 29")
 
         // Wait for the top row to change: " ♪ Clip 26 " is on screen before the wheel too
         try await terminal.wheel(down: true)
         let scrolled = try await offPool { terminal.waitUntilShown(within: 30) { Self.listed($0).first != "Clip 29" } }
         let scrolledTo = await terminal.screen
         #expect(scrolled && Self.listed(scrolledTo).first == "Clip 26", "\(scrolledTo)")
-        try await terminal.type("G")
-        try await Self.shows(terminal, "── Clip 0 ")
-        let (last, lastStyled) = (await terminal.screen, await terminal.styledScreen)
-        #expect(Self.listed(last).last == "Clip 0" && Self.isSelected("Clip 0", lastStyled))
-        try await terminal.type("g", "j")
-        try await Self.shows(terminal, "── Clip 28 ")
-        try await terminal.type("NPage")
-        try await Self.shows(terminal, "── Clip \(28 - rows) ")
+
+        // The third row of the list (row 8 of the window)
+        try await terminal.click(column: 10, row: 8)
+        try await Self.shows(terminal, "── \(Self.listed(await terminal.screen)[2]) ")
         try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
@@ -203,49 +143,6 @@ struct HomeScreenTests {
         return lines[(heading + 1)...].prefix { $0.hasPrefix(" ♪") || $0.hasPrefix(" ▣") }.map { line in
             String(line.dropFirst(3)).components(separatedBy: "  ").first!.trimmingCharacters(in: .whitespaces)
         }
-    }
-
-    @Test("e changes title, notes and purpose as edit does, a refusal shown and nothing changed; d deletes after y and keeps after n")
-    func editAndDelete() async throws {
-        let library = try await Self.library()
-        let terminal = try await Self.home(library)
-        let selected = try #require(try library.recordings(sortedBy: .recent).first)
-
-        // (Each answer typed once its question shows: keys read at once after an Enter are a paste.)
-        try await terminal.type("e", "C-u")
-        try await terminal.type(String(repeating: "x", count: 41), "Enter")
-        try await Self.shows(terminal, "Notes (at most")
-        try await terminal.type("Enter")
-        try await Self.shows(terminal, "Purpose (")
-        try await terminal.type("Enter")
-        try await Self.shows(terminal, "the limit is 40")
-        #expect(await terminal.screen.contains("Nothing was changed"))
-        #expect(try library.recording(selected.id) == selected)
-
-        try await terminal.type("e", "C-u", "Morning ", "Enter")
-        try await Self.shows(terminal, "Notes (at most")
-        try await terminal.type("after a walk", "Enter")
-        try await Self.shows(terminal, "Purpose (")
-        try await terminal.type("C-u", "craving", "Enter")
-        try await Self.shows(terminal, "Updated \"Morning\" (the spaces at the ends of the title were removed).")
-        let edited = try #require(try library.recording(selected.id))
-        #expect(edited.title == "Morning" && edited.notes == "after a walk" && edited.purpose == .craving)
-        try await Self.shows(terminal, "── Morning ")
-
-        try await terminal.type("d")
-        try await Self.shows(terminal, "Delete \"Morning\"? This cannot be undone. [y/N]")
-        try await terminal.type("n")
-        try await Self.shows(terminal, "Kept \"Morning\".")
-        #expect(try library.count() == 5)
-        // (Only a key typed after the question shows answers it.)
-        try await terminal.type("d")
-        try await Self.shows(terminal, "Delete \"Morning\"? This cannot be undone. [y/N]")
-        try await terminal.type("y")
-        try await Self.shows(terminal, "Deleted \"Morning\".")
-        #expect(try library.count() == 4 && library.recording(selected.id) == nil)
-        try await Self.shows(terminal, " 4 clips")
-        try await terminal.type("q")
-        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
     @Test("a clip another process imports shows within a second")
@@ -364,8 +261,8 @@ struct HomeScreenTests {
         #expect(modes.before == modes.after)
     }
 
-    @Test("x proposes to cut the silence at both ends (as trim --auto), asks, and n keeps the clip whole; y cuts it, keeping its title and plays")
-    func cutSilence() async throws {
+    @Test("what the keys ask reaches the library: x then y cuts the silence at both ends, keeping the title and plays; d then y deletes the clip (the questions and answers as values: HomeActionsTests)")
+    func changesReachTheLibrary() async throws {
         // Given a clip of 1 s of silence, 3 s of a tone and 1.5 s of silence, played once
         let library = try RecordingLibrary(at: temporaryLibrary())
         let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
@@ -374,50 +271,24 @@ struct HomeScreenTests {
         _ = try library.countPlay(of: clip.id, secondsListened: 5.5, completed: true)
         let terminal = try await Self.home(library)
 
-        // When x is pressed and the question declined
+        // When x is pressed and the cut it proposes accepted
         try await terminal.type("x")
         try await Self.shows(terminal, "The cut parts cannot be recovered. [y/N]")
         let proposed = await terminal.screen
         #expect(proposed.contains("Cut to 0:00.8") && proposed.contains("── Fumble ──"), "\(proposed)")
-        try await terminal.type("n")
-        try await Self.shows(terminal, "Nothing was cut.")
-        #expect(try library.recording(clip.id)?.duration == clip.duration)
-
-        // Then, asked again and accepted, the clip is cut to its sound, its words and plays kept
-        try await terminal.type("x")
-        try await Self.shows(terminal, "[y/N]")
         try await terminal.type("y")
+
+        // Then the clip is cut to its sound, its title and plays kept
         try await Self.shows(terminal, "Trimmed \"Fumble\"", within: 60)
         let cut = try #require(try library.recording(clip.id))
         #expect(abs(cut.duration - 3.3) < 0.1 && cut.title == "Fumble" && cut.playCount == 1, "\(cut)")
-        try await terminal.type("q")
-        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
-    }
 
-    @Test("x asked, then another process trims the clip, then y: the status line says another cravey changed it and nothing was cut; the clip's row and media are as the other left them")
-    func cutAfterAnotherTrim() async throws {
-        // Given the clip of 1 s of silence, 3 s of a tone and 1.5 s of silence, and x asked
-        let library = try RecordingLibrary(at: temporaryLibrary())
-        let source = try await Fixture.make("m4a", ["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*440*t)*between(t\\,1\\,4):s=48000:d=5.5",
-                                              "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
-        let clip = try await library.importFile(at: source, metadata: try RecordingMetadata(title: "Fumble"))
-        let terminal = try await Self.home(library)
-        try await terminal.type("x")
-        try await Self.shows(terminal, "The cut parts cannot be recovered. [y/N]")
-
-        // When another cravey cuts it meanwhile, and then the question is answered yes
-        let other = try await Cravey.run(["trim", clip.id.description, "--start", "0.5", "--end", "5", "--yes", "--library", library.url.path])
-        try #require(other.status == 0, "\(other.error)")
-        let row = try library.recording(clip.id), media = try Data(contentsOf: try library.fileURL(of: clip))
+        // And d then y deletes it
+        try await terminal.type("d")
+        try await Self.shows(terminal, "Delete \"Fumble\"? This cannot be undone. [y/N]")
         try await terminal.type("y")
-
-        // Then the status line says so, and the clip is as the other process left it
-        try await Self.shows(terminal, "changed by another cravey", within: 60)
-        let uncut = await terminal.screen
-        #expect(uncut.contains("Nothing was cut"), "\(uncut)")
-        #expect(try library.recording(clip.id) == row)
-        #expect(abs(try #require(row).duration - 4.5) < 0.01)
-        #expect(try Data(contentsOf: try library.fileURL(of: clip)) == media)
+        try await Self.shows(terminal, "Deleted \"Fumble\".")
+        #expect(try library.count() == 0)
         try await terminal.type("q")
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }

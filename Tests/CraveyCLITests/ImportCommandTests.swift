@@ -3,34 +3,10 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
+/// `cravey import` run as a person runs it, on what it refuses. (The title it gives a clip, from
+/// its command line: CraveyCommandsTests' ImportOptionsTests.)
 @Suite("cravey import", .temporaryFiles)
 struct ImportCommandTests {
-    @Test("without --title the clip is named after its file (long names shortened at a word with …); --title wins; --title \"\" keeps the automatic title")
-    func titleFromFileName() async throws {
-        // Given: an empty library and a clip named coach-talk.mp3
-        let library = try await Fixture.library(clips: 0)
-        let path = library.url.path
-        let folder = temporaryFolder().appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let named = folder.appendingPathComponent("coach-talk.mp3")
-        try FileManager.default.copyItem(at: MediaFixture.named("tone.mp3").url, to: named)
-        let long = folder.appendingPathComponent("coach talk about breathing before the big race 2026.mp3")
-        try FileManager.default.copyItem(at: named, to: long)
-
-        func importedTitle(_ arguments: [String]) async throws -> String {
-            let imported = try await Cravey.run(["import", "--library", path] + arguments)
-            #expect(imported.status == 0, "\(imported.error)")
-            let id = try #require(RecordingID(imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
-            return try #require(try library.recording(id)).title
-        }
-        // When / Then: no --title names it after the file, without the extension
-        #expect(try await importedTitle([named.path]) == "coach-talk")
-        #expect(try await importedTitle([long.path]) == "coach talk about breathing before the…")
-        // When / Then: a title the person typed wins, and an empty one is the automatic title
-        #expect(try await importedTitle([named.path, "--title", "Breathe"]) == "Breathe")
-        #expect(try await importedTitle([named.path, "--title", ""]).hasPrefix("Recording "))
-    }
-
     @Test("a directory exits 64 at once, naming what it is; nothing is stored")
     func refusesDirectory() async throws {
         // Given: an empty library and a folder

@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// `cravey search`, run as a person runs it: a word said in a clip found at the time it is said
-/// (the checkout's real transcriber on espeak-ng's speech), and what it prints for a bad query,
-/// no match and `--json`.
+/// (the checkout's real transcriber on espeak-ng's speech). (No match, folded accents and
+/// --limit: CraveyCommandsTests' SearchCommandTests; a bad query: UsageErrorTests.)
 @Suite("The search command", .temporaryFiles)
 struct SearchCommandTests {
     /// The JSON array `--json` printed.
@@ -42,23 +42,6 @@ struct SearchCommandTests {
         let table = try await Cravey.run(["search", "lighthouse", "--library", library.path])
         #expect(table.status == 0 && table.output.contains(String(id.prefix(8))) && table.output.contains("0:0"), "\(table.output)")
         #expect(table.output.lowercased().contains("[lighthouse"), "\(table.output)")
-    }
-
-    @Test("no match says so on stderr and exits 0 (--json: []); accents are folded and --limit keeps the best (a bad query: UsageErrorTests)")
-    func noMatch() async throws {
-        let library = try await Fixture.library(titles: ["Café morning", "Evening walk"])
-        let path = library.url.path
-        let none = try await Cravey.run(["search", "lighthouse", "--library", path])
-        #expect(none.status == 0 && none.output.isEmpty && none.error.contains("No clip matches 'lighthouse'"), "\(none.error)")
-        let noneJSON = try await Cravey.run(["search", "lighthouse", "--json", "--library", path])
-        #expect(try noneJSON.status == 0 && found(noneJSON.output).isEmpty)
-        // Accents folded at the command too; --limit keeps the best
-        let cafe = try await Cravey.run(["search", "cafe", "--json", "--library", path])
-        #expect(try found(cafe.output).map { $0["title"] as? String } == ["Café morning"])
-        let match = try #require(try found(cafe.output).first?["match"] as? [String: Any])
-        #expect(match["field"] as? String == "title" && match["at"] is NSNull && match["snippet"] as? String == "[Café] morning", "\(match)")
-        let both = try await Cravey.run(["search", "cafe", "OR", "walk", "--limit", "1", "--json", "--library", path])
-        #expect(try found(both.output).count == 1)
     }
 }
 

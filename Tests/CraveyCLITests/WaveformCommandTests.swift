@@ -3,8 +3,9 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `cravey waveform`, `cravey info`'s sparkline and `kill -USR1` pausing `cravey record`, run as
-/// a person runs them.
+/// `cravey waveform` and `kill -USR1` pausing `cravey record`, run as a person runs them: the
+/// PNG's pixels, the hand-off to `cravey-media`, a terminal and a pipe. (Its JSON, the refusals
+/// `cravey` makes itself and `info`'s sparkline: CraveyCommandsTests' WaveformCommandTests.)
 @Suite("cravey waveform", .temporaryFiles)
 struct WaveformCommandTests {
     let library = temporaryLibrary()
@@ -54,21 +55,6 @@ struct WaveformCommandTests {
         }
     }
 
-    @Test("--json is audiowaveform's JSON: version 2, 1 channel, 48 kHz, 480 samples a peak, 16 bits, and the stored peaks")
-    func json() async throws {
-        let id = try await importBursts()
-        let printed = try await Cravey.run(["waveform", id, "--json", "--library", library.path])
-        try #require(printed.status == 0, "\(printed.error)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(printed.output.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["version", "channels", "sample_rate", "samples_per_pixel", "bits", "length", "data"])
-        #expect(object["version"] as? Int == 2 && object["channels"] as? Int == 1 && object["bits"] as? Int == 16)
-        #expect(object["sample_rate"] as? Int == 48_000 && object["samples_per_pixel"] as? Int == 480)
-        let data = try #require(object["data"] as? [Int])
-        let waveform = try #require(try stored(id))
-        #expect(object["length"] as? Int == waveform.peaks.count && data.count == 2 * waveform.peaks.count)
-        #expect(data == waveform.peaks.flatMap { [Int($0.min), Int($0.max)] })
-    }
-
     @Test("a stored waveform is written by cravey alone, without FFmpeg; a clip without one is handed to cravey-media, which makes and keeps it")
     func handOff() async throws {
         // Given a clip saved as before waveforms were kept, and cravey copied where no cravey-media is
@@ -99,27 +85,12 @@ struct WaveformCommandTests {
         #expect(again.status == 0 && again.output == made.output, "\(again.error)")
     }
 
-    @Test("the output is refused as export's is (inside the library, already there without --force, not a regular file: 64); a PNG for a terminal 64; no sound 64; an unknown id or a missing file 66")
+    @Test("a PNG for a terminal is refused (64), to a pipe written; a video without sound 64; a clip whose media and waveform are gone 66 (the other refusals: CraveyCommandsTests' WaveformCommandTests)")
     func refusals() async throws {
         let id = try await importBursts()
-        let waveform = { (arguments: [String]) in try await Cravey.run(["waveform", id, "--library", self.library.path] + arguments) }
-
-        let inside = try await waveform(["--output", library.appendingPathComponent("Recordings/w.png").path])
-        #expect(inside.status == 64 && inside.error.contains("inside the library folder"), "\(inside.error)")
-        let existing = temporaryFolder().appendingPathComponent("mine.png")
-        try Data("mine".utf8).write(to: existing)
-        let refused = try await waveform(["--output", existing.path])
-        #expect(try refused.status == 64 && Data(contentsOf: existing) == Data("mine".utf8), "\(refused.error)")
-        let forced = try await waveform(["--output", existing.path, "--force"])
-        #expect(try forced.status == 0 && Data(contentsOf: existing).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]), "\(forced.error)")
-        let folder = try await waveform(["--output", temporaryFolder().path, "--force"])
-        #expect(folder.status == 64 && folder.error.contains("not a regular file"), "\(folder.error)")
-        let size = try await waveform(["--json", "--width", "100"])
-        #expect(size.status == 64, "\(size.error)")
-
         let terminal = try await Cravey.runOnTerminal(["waveform", id, "--library", library.path])
         #expect(terminal.status == 64 && terminal.output.contains("Refusing to write a PNG to the terminal"), "\(terminal.output)")
-        let piped = try await waveform([])
+        let piped = try await Cravey.run(["waveform", id, "--library", library.path])
         #expect(piped.status == 0 && piped.output.hasPrefix("\u{FFFD}PNG") && piped.output.contains("IEND"), "a PNG to a pipe")
 
         let silent = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
@@ -129,30 +100,11 @@ struct WaveformCommandTests {
                                             "--library", library.path])
         #expect(noSound.status == 64 && noSound.error.contains("has no sound"), "\(noSound.error)")
 
-        let unknown = try await Cravey.run(["waveform", "0000", "--library", library.path])
-        #expect(unknown.status == 66, "\(unknown.error)")
         let row = try #require(try await listed(library).first { $0.id.description == id })
         try FileManager.default.removeItem(at: library.appendingPathComponent(row.filePath))
         try FileManager.default.removeItem(at: library.appendingPathComponent(ClipFiles(id: row.id, type: .audio).file(.waveform)!.path))
-        let missing = try await waveform(["--json"])
+        let missing = try await Cravey.run(["waveform", id, "--json", "--library", library.path])
         #expect(missing.status == 66, "\(missing.error)")
-    }
-
-    @Test("info shows the clip as a line of bars: loud, quiet and silent where its bursts are; one without a waveform says how to make it")
-    func sparkline() async throws {
-        let id = try await importBursts()
-        let info = try await Cravey.run(["info", id, "--library", library.path])
-        let line = try #require(info.output.split(separator: "\n").first { $0.hasPrefix("Waveform:") })
-        let bars = Array(line.dropFirst("Waveform:    ".count))
-        try #require(bars.count == 60, "\(line)")
-        // 3 s in 60 bars: 20 a burst and its silence; the loudest burst is full height
-        #expect(bars[2..<8].allSatisfy { $0 == "▅" } && bars[12..<18].allSatisfy { $0 == "▁" }, "\(line)")
-        #expect(bars[22..<28].allSatisfy { $0 == "▁" || $0 == "▂" } && bars[42..<48].allSatisfy { $0 == "█" }, "\(line)")
-
-        let old = try await Fixture.library(titles: ["Old"])
-        let oldRow = try #require(try old.recordings().first)
-        let oldInfo = try await Cravey.run(["info", oldRow.id.uuid.uuidString, "--library", old.url.path])
-        #expect(oldInfo.output.contains("Waveform:    not made yet (`cravey waveform` makes it"), "\(oldInfo.output)")
     }
 
     @Test("kill -USR1 pauses cravey record and again resumes it: the clip is the --seconds recorded, the paused time left out")

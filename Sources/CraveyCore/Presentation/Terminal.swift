@@ -53,12 +53,27 @@ package enum Terminal {
     /// by SIGPIPE would end quietly, but without failing a `set -o pipefail` pipeline. Both
     /// executables ignore SIGPIPE, so the write reports EPIPE instead of killing the process.
     package static func write(_ data: Data) throws {
+        if let captured { return captured.output.withLock { $0.append(data) } }
         try checked { _ = try FileDescriptor.standardOutput.writeAll(data) }
     }
 
     /// Diagnostics are best effort: a closed or full stderr does not stop a command.
     package static func diagnostic(_ text: String, terminator: String = "\n") {
+        if let captured { return captured.error.withLock { $0.append(Data((text + terminator).utf8)) } }
         _ = try? FileDescriptor.standardError.writeAll((text + terminator).utf8)
+    }
+
+    /// Where what a command writes to stdout and stderr is held instead, while it runs in process
+    /// inside `Terminal.$captured.withValue(...)`: the command layer's tests read a command's
+    /// output as a person sees it, without starting `cravey`. Nil (the descriptors) otherwise.
+    @TaskLocal package static var captured: Captured?
+
+    /// What a command run in process wrote: its stdout and its stderr, each in the order written.
+    package final class Captured: Sendable {
+        package let output = Locked(Data())
+        package let error = Locked(Data())
+
+        package init() {}
     }
 
     /// Prints `value` as JSON with `--json`, else the text `describe` makes of it.
@@ -71,6 +86,7 @@ package enum Terminal {
     package static func printJSON<Value: Encodable>(_ value: Value) throws {
         if let recording = value as? Recording { return try write(RecordingJSON.encode(recording)) }
         if let recordings = value as? [Recording] {
+            if captured != nil { return try write(RecordingJSON.encode(recordings)) }
             return try checked { try RecordingJSON.write(recordings, to: .standardOutput) }
         }
         let encoder = JSONEncoder()
