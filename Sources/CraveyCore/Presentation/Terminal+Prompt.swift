@@ -40,7 +40,9 @@ extension Terminal {
     /// words and a backup's passphrase. Blocks until a line is typed: call it off the cooperative
     /// pool. The corresponding C functions are `tcflush`, `tcsetattr`, `read` and `poll`.
     package static func ask(_ question: String, flushing: Bool = false, at terminal: Asking = Asking()) -> Answer {
-        let show = { (text: String) in _ = try? FileDescriptor(rawValue: terminal.output).writeAll(text.utf8) }
+        let show = { (text: String) in
+            if terminal.output == 2 { diagnostic(text, terminator: "") } else { _ = try? FileDescriptor(rawValue: terminal.output).writeAll(text.utf8) }
+        }
         var saved = termios()
         if terminal.hidden, tcgetattr(terminal.input, &saved) == 0 {
             var quiet = saved
