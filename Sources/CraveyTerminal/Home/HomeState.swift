@@ -106,12 +106,13 @@ struct HomeState {
             dialog.say("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(original.duration)) -> \(ClipTime.text(trimmed.duration)).")
             // The look back says it too, as `cravey record`'s does.
             effects = HomeLookBack.tell(.shaped(trimmed, waveform: library.analysis.storedWaveform(of: trimmed), trimmed: true), about: trimmed.id, &self)
+            if view.waveform?.id == trimmed.id { view.waveform = nil }  // drawn again from the new one
             refresh()
         case .noiseCleaned(let figures): effects = HomeLookBack.cleaned(figures: figures, &self)
         case .cleanUpKept(let kept):
             dialog.say("Kept the cleaned \"\(Format.visible(kept.title))\".")
             effects = HomeLookBack.tell(.shaped(kept, waveform: library.analysis.storedWaveform(of: kept), trimmed: false), about: kept.id, &self)
-            view.waveform = nil  // drawn again from the new one
+            if view.waveform?.id == kept.id { view.waveform = nil }  // drawn again from the new one
             refresh()
         case .failed(let error, let suffix, let refresh):
             say(error, suffix)
