@@ -19,13 +19,9 @@ static inline attr_t cravey_curses_reverse(void) { return A_REVERSE; }
 static inline attr_t cravey_curses_dim(void) { return A_DIM; }
 static inline attr_t cravey_curses_underline(void) { return A_UNDERLINE; }
 static inline attr_t cravey_curses_color_pair(short pair) { return COLOR_PAIR(pair); }
-static inline mmask_t cravey_curses_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t cravey_curses_button1_released(void) { return BUTTON1_RELEASED; }
-static inline mmask_t cravey_curses_button1_clicked(void) { return BUTTON1_CLICKED; }
-static inline mmask_t cravey_curses_wheel_up(void) { return BUTTON4_PRESSED; }
-static inline mmask_t cravey_curses_wheel_down(void) { return BUTTON5_PRESSED; }
 static inline unsigned long cravey_tiocgwinsz(void) { return TIOCGWINSZ; }
-/* The standard streams ncurses draws on and reads from (globals Swift 6 will not touch). */
+/* The standard streams ncurses draws on and takes as its input (it reads nothing there: KeyReader
+   reads the keys); globals Swift 6 will not touch. */
 static inline FILE *cravey_curses_stdout(void) { return stdout; }
 static inline FILE *cravey_curses_stdin(void) { return stdin; }
 /* The C library's column count of a character, which glibc declares for X/Open builds only. */

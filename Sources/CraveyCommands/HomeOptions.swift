@@ -39,8 +39,10 @@ package struct HomeOptions: ParsableCommand {
             r records from the default microphone (R with a camera records video too): the \
             live meter and timer on the player line, space pauses, m marks the moment, Enter \
             or s stops and saves. \
-            The look back then offers what `cravey record` offers (p play, t title, n notes, u \
-            purpose, d discard, Enter keep), and the new clip is selected in the list.
+            The look back then is `cravey record`'s (p play, t title, n notes, u purpose, d \
+            discard, Enter keep; i and o set the start and end of the part to keep at the play \
+            position, a proposes them, [ and ] hear its first and last 3 s, x cuts to it, c \
+            cleans the noise, before and after compared), and the new clip is selected in the list.
 
             e edits the selected clip's title, notes and purpose, one line each (Enter keeps a \
             line, Escape gives up), with `cravey edit`'s limits; a refusal is shown on the status \

@@ -72,62 +72,37 @@ package struct PassphraseInput {
     }
 }
 
-/// A passphrase typed at the terminal (`/dev/tty`, else stdin when it is one), not shown: the
-/// terminal's echo, line editing and signal keys are off while it is typed, and put back however
-/// the prompt ends. Backspace and Ctrl-U edit; Enter ends it; Ctrl-C or Ctrl-D cancels.
+/// A passphrase typed at the terminal (`/dev/tty`, else stdin when it is one), not shown: asked
+/// as every question is (``Terminal/ask(_:flushing:at:)``), hidden, so that the terminal's echo and
+/// signal keys are off while it is typed and put back however the prompt ends. Backspace and
+/// Ctrl-U edit; Enter ends it; Ctrl-C or Ctrl-D cancels.
 final class PassphrasePrompt {
-    private let input: Int32
-    private let output: Int32
+    private let terminal: Terminal.Asking
     private let owned: Bool
 
     init?() {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if tty >= 0 {
-            (input, output, owned) = (tty, tty, true)
+            (terminal, owned) = (Terminal.Asking(input: tty, output: tty, hidden: true), true)
         } else if isatty(0) == 1 {
-            (input, output, owned) = (0, 2, false)
+            (terminal, owned) = (Terminal.Asking(input: 0, output: 2, hidden: true), false)
         } else {
             return nil
         }
     }
 
-    deinit { if owned { close(input) } }
+    deinit { if owned { close(terminal.input) } }
 
     /// Shows `prompt` and returns what is typed up to Enter.
     func ask(_ prompt: String) throws -> String {
-        var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else {
+        var mode = termios()
+        guard tcgetattr(terminal.input, &mode) == 0 else {
             throw CraveyError(.invalidInput, "The backup's passphrase cannot be asked for: the terminal does not answer.", advice: .givePassphrase)
         }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
-        withUnsafeMutableBytes(of: &quiet.c_cc) { controls in
-            controls[Int(VMIN)] = 1
-            controls[Int(VTIME)] = 0
-        }
-        // Quiet before the prompt shows: nothing typed after it is ever echoed.
-        tcsetattr(input, TCSAFLUSH, &quiet)
-        show(prompt)
-        defer {
-            tcsetattr(input, TCSAFLUSH, &saved)
-            show("\n")
-        }
-        var typed: [UInt8] = []
-        while true {
-            var byte: UInt8 = 0
-            let count = read(input, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            guard count == 1 else { throw Self.cancelled() }
-            switch byte {
-            case 0x0D, 0x0A: return String(decoding: typed, as: UTF8.self)
-            case 0x03: throw Self.cancelled()
-            case 0x04 where typed.isEmpty: throw Self.cancelled()
-            case 0x7F, 0x08:
-                // One character back: a UTF-8 lead byte and its continuation bytes.
-                while let last = typed.popLast(), last & 0xC0 == 0x80 {}
-            case 0x15: typed.removeAll()
-            default: typed.append(byte)
-            }
+        switch Terminal.ask(prompt, at: terminal) {
+        case .line(let passphrase): return passphrase
+        case .pasted: throw CraveyError(.invalidInput, "The passphrase held a line break (pasted?); it is not taken. Nothing was changed.", advice: .givePassphrase)
+        case .ended: throw Self.cancelled()
         }
     }
 
@@ -135,9 +110,5 @@ final class PassphrasePrompt {
     private static func cancelled() -> ExitCode {
         Terminal.diagnostic("\ncravey: cancelled at the passphrase prompt; nothing was changed.")
         return ExitCode(130)
-    }
-
-    private func show(_ text: String) {
-        _ = try? FileDescriptor(rawValue: output).writeAll(text.utf8)
     }
 }

@@ -130,6 +130,15 @@ struct EncryptedBackupTests {
         let shown = try await offPool { terminal.waitForExit() }
         #expect(terminal.process.terminationStatus == 64 && shown.contains("differ"), "\(shown)")
         #expect(!FileManager.default.fileExists(atPath: archive.path))
+
+        // And Ctrl-C at the hidden prompt, some of it typed and edited (never shown), cancels: 130, nothing written
+        let cancelled = try Cravey.startOnTerminal(["backup", "--encrypt", "--output", archive.path, "--library", library.url.path])
+        let prompted = try await offPool { cancelled.waitUntilShown(within: 30) { $0.contains("Passphrase for the new backup") } }
+        try #require(prompted, "\(cancelled.output)")
+        cancelled.type("secreX\u{7F}\u{3}")
+        let ended = try await offPool { cancelled.waitForExit() }
+        #expect(cancelled.process.terminationStatus == 130 && ended.contains("cancelled at the passphrase prompt"), "\(ended)")
+        #expect(!ended.contains("secre") && !FileManager.default.fileExists(atPath: archive.path))
     }
 
     @Test("a wrong passphrase, and one byte flipped in the header, the middle or the last chunk, restore nothing (65): the library is unchanged byte for byte, and none is made where there was none")

@@ -53,6 +53,7 @@ struct KeyActionsTests {
             #expect(screen.contains("\(binding.name) \(binding.help)"), "\(binding.name) is not in the help:\n\(screen)")
         }
         for context in KeyBinding.Context.home { #expect(screen.contains(context.heading)) }
+        // The look back's shaping keys show in the look back itself (``HomeLookBackTests``).
         #expect(!screen.contains(KeyBinding.Context.shaping.heading))
         #expect(home.press(.character("q")).isEmpty)
         #expect(!home.state.quitting && home.listed.count == 5)
@@ -196,8 +197,8 @@ struct KeyActionsTests {
         var home = try HomeDriver(library)
         let morning = try #require(home.selected)
         let asked = library.version(of: morning)
-        #expect(home.press(.character("x")) == [.proposeCut(asked)])
-        home.send(.cutProposed(morning, asked, TrimProposal(start: 0.1, end: 0.4, noiseFloor: -60, threshold: -45)))
+        #expect(home.press(.character("x")) == [.proposeCut(asked, lookBack: false)])
+        home.send(.cutProposed(morning, asked, TrimProposal(start: 0.1, end: 0.4, noiseFloor: -60, threshold: -45), lookBack: false))
         #expect(home.status == "Cut to 0:00.100-0:00.400 of 0:00.500? The cut parts cannot be recovered. [y/N]")
         #expect(home.press(.character("y")) == [.cut(asked, start: 0.1, end: 0.4)])
         #expect(home.message == "Cutting \"Morning\"...")
@@ -208,9 +209,9 @@ struct KeyActionsTests {
         let library = try await HomeBrowsingTests.fiveClips()
         var home = try HomeDriver(library)
         let morning = try #require(home.selected)
-        home.send(.cutProposed(morning, library.version(of: morning), nil))
+        home.send(.cutProposed(morning, library.version(of: morning), nil, lookBack: false))
         #expect(home.message == "No sound above the noise of \"Morning\": nothing to cut.")
-        home.send(.cutProposed(morning, library.version(of: morning), TrimProposal(start: 0, end: 0.5, noiseFloor: -60, threshold: -45)))
+        home.send(.cutProposed(morning, library.version(of: morning), TrimProposal(start: 0, end: 0.5, noiseFloor: -60, threshold: -45), lookBack: false))
         #expect(home.message == "Nothing to cut: the sound fills \"Morning\".")
         guard case .browsing = home.state.dialog.mode else { Issue.record("a question was asked"); return }
     }

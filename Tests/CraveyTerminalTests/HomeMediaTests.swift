@@ -218,7 +218,7 @@ struct HomeMediaTests {
         renamed.title = "Walk"
         home.send(.edited(renamed, trimmed: ["title"]))
         #expect(home.message == "Updated \"Walk\" (the spaces at the ends of the title were removed).")
-        #expect(home.state.media.lookBack?.title == "Walk")
+        #expect(home.state.media.lookBack?.recording.title == "Walk")
     }
 
     @Test("a recording saved while quitting opens no look back, and the screen ends")

@@ -80,12 +80,17 @@ struct LookBackStateTests {
         #expect(lookBack.apply(.key(.character("x"))) == [.cutTo(start: 0, end: 6), .show(.keys)])
     }
 
-    @Test("a proposes the part from the waveform and shows it; the proposal sets both ends")
+    @Test("a proposes the part from the waveform; the proposal sets both ends and is said and shown, and none is said as none")
     func propose() {
         var lookBack = Self.lookBack()
-        #expect(lookBack.apply(.key(.character("a"))) == [.proposeCut, .show(.cut), .show(.keys)])
-        #expect(lookBack.apply(.proposed(start: 1.25, end: 9)).isEmpty)
-        #expect(lookBack.keptSpan == (1.25, 9))
+        #expect(lookBack.apply(.key(.character("a"))) == [.proposeCut, .show(.keys)])
+        let effects = lookBack.apply(.proposed(TrimProposal(start: 1.25, end: 9, noiseFloor: -60, threshold: -48)))
+        #expect(effects.last == .show(.cut))
+        #expect(effects.first == .say("Proposed from the waveform: sound above -48 dBFS (12 dB over its noise floor, at least -70, at most halfway to its loudest peak), 150 ms kept on each side."))
+        #expect(lookBack.keptSpan == (1.25, 9) && lookBack.cutSet)
+        var silent = Self.lookBack()
+        #expect(silent.apply(.proposed(nil)) == [.say("No sound above the clip's own noise: nothing to propose.")])
+        #expect(!silent.cutSet)
     }
 
     @Test("a clip cut is shown again from its start, the part to keep set anew; a clean-up kept keeps the play position")
@@ -93,7 +98,7 @@ struct LookBackStateTests {
         var lookBack = Self.lookBack()
         _ = lookBack.apply(.playedBack(at: 5, marks: [(true, 2)]))
         let trimmed = Self.clip(duration: 6)
-        #expect(lookBack.apply(.shaped(trimmed, waveform: nil, trimmed: true)) == [.show(.header)])
+        #expect(lookBack.apply(.shaped(trimmed, waveform: nil, trimmed: true)) == [.say("Trimmed \"Walk\": 0:10.000 -> 0:06.000."), .show(.header)])
         #expect(lookBack.recording.duration == 6 && lookBack.keptSpan == (0, 6) && lookBack.position == 0)
         _ = lookBack.apply(.playedBack(at: 3, marks: [(true, 1)]))
         _ = lookBack.apply(.shaped(trimmed, waveform: nil, trimmed: false))

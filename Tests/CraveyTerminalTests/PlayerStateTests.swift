@@ -140,6 +140,7 @@ struct PlayerStateTests {
         let bytes = { (text: String) in Array(text.utf8) }
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[A"))! == (.up, 3) && KeyReader.key(startingAt: bytes("\u{1B}OB"))! == (.down, 3))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[5~"))! == (.pageUp, 4) && KeyReader.key(startingAt: bytes("\u{1B}[6~"))! == (.pageDown, 4))
-        #expect(KeyReader.key(startingAt: [0xC3])! == (nil, 1))
+        // A character's UTF-8 is read whole: its first byte waits for the rest
+        #expect(KeyReader.key(startingAt: [0xC3]) == nil && KeyReader.key(startingAt: [0xC3, 0xA9])! == (.character("é"), 2))
     }
 }

@@ -14,14 +14,47 @@ struct TerminalPartsTests {
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[1~x"))! == (.home, 4))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[F"))! == (.end, 3))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[<0;12;5M"))! == (.click(row: 4, column: 11), 10))
-        // A release or the wheel is no key, and is read whole
+        // A release is no key, and is read whole; the wheel is the wheel
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[<0;12;5m"))! == (nil, 10))
-        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<64;1;1M"))! == (nil, 10))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<64;1;1M"))! == (.wheelUp, 10))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[<65;1;1M"))! == (.wheelDown, 10))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}x"))! == (.escape, 1))
         #expect(KeyReader.key(startingAt: [0x7F])! == (.backspace, 1))
         #expect(KeyReader.key(startingAt: bytes(" "))! == (.character(" "), 1))
         #expect(KeyReader.key(startingAt: bytes("\u{1B}[")) == nil)
         #expect(KeyReader.key(startingAt: bytes("\u{1B}")) == nil)
+    }
+
+    @Test("the key reader reads what the home screen's ncurses read: X10 mouse reports, the keypad's Enter, a character's UTF-8 whole, waiting for its rest")
+    func homeScreenKeys() {
+        let bytes = { (text: String) in Array(text.utf8) }
+        // ESC [ M, then the button, column and row, each plus 32 (1-based)
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[M +)"))! == (.click(row: 8, column: 10), 6))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[Ma!!"))! == (.wheelDown, 6))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[M`!!"))! == (.wheelUp, 6))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[M#!!"))! == (nil, 6))
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}[M +")) == nil)
+        #expect(KeyReader.key(startingAt: bytes("\u{1B}OM"))! == (.enter, 3))
+        #expect(KeyReader.key(startingAt: bytes("é"))! == (.character("é"), 2))
+        #expect(KeyReader.key(startingAt: bytes("猫x"))! == (.character("猫"), 3))
+        #expect(KeyReader.key(startingAt: Array(bytes("猫").prefix(2))) == nil)
+        #expect(KeyReader.key(startingAt: [0x80])! == (nil, 1))
+    }
+
+    @Test("the key decoder keeps a sequence cut between reads, makes a paste one key of its text (its marks cut between reads too), drops keys a paste's lone end came with, and times an Escape alone out")
+    func decoder() {
+        let bytes = { (text: String) in Array(text.utf8) }
+        var decoder = KeyReader.Decoder()
+        #expect(decoder.keys(bytes("j\u{1B}[")) == [.character("j")] && decoder.waiting)
+        #expect(decoder.keys(bytes("Bk")) == [.down, .character("k")] && !decoder.waiting)
+        #expect(decoder.keys(bytes("\u{1B}[200~two\nli")).isEmpty && !decoder.waiting)
+        #expect(decoder.keys(bytes("nes\u{1B}[20")).isEmpty)
+        #expect(decoder.keys(bytes("1~q")) == [.paste("two\nlines"), .character("q")])
+        // Ctrl-C inside a paste: the terminal threw its start away
+        #expect(decoder.keys(bytes("rest\u{1B}[201~")).isEmpty)
+        #expect(decoder.keys(bytes("\u{1B}")).isEmpty && decoder.waiting)
+        #expect(decoder.timedOut() == [.escape] && !decoder.waiting)
+        #expect(decoder.keys(bytes("\u{1B}[1")).isEmpty && decoder.timedOut().isEmpty)
     }
 
     @Test("the player line's bar shows a clip's markers as ◆, each in the column of its thirtieth of the clip (its end in the last)")

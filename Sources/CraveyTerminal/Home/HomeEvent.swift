@@ -46,9 +46,14 @@ enum HomeEvent {
     case edited(Recording, trimmed: [String])
     /// A clip deleted, and what to say.
     case removed(Recording, said: String)
-    /// What `x` found to cut of a clip (nil: no sound above the noise), asked of this version.
-    case cutProposed(Recording, ClipVersion, TrimProposal?)
+    /// What `x` found to cut of a clip (nil: no sound above the noise), asked of this version;
+    /// `lookBack`: the look back's `a`, which sets the part to keep.
+    case cutProposed(Recording, ClipVersion, TrimProposal?, lookBack: Bool)
     case cut(from: Recording, to: Recording)
+    /// The look back's `c` cleaned the noise of its clip beside it: what it measured, to compare.
+    case noiseCleaned(figures: String)
+    /// A clean-up compared was kept: the clip as it now is.
+    case cleanUpKept(Recording)
     /// A change that failed: said, then `suffix` (what was kept); with `refresh`, the list read again.
     case failed(any Error, suffix: String, refresh: Bool)
 }
@@ -73,9 +78,16 @@ enum HomeEffect: Equatable {
     case edit(ClipVersion, [Answer])
     /// Deletes the clip `asked` shows: `.delete` or the look back's `.discard`.
     case remove(ClipVersion, HomeMode.Confirmed)
-    /// Looks for the silence to cut at the ends of the clip `asked` shows.
-    case proposeCut(ClipVersion)
+    /// Looks for the silence to cut at the ends of the clip `asked` shows (`x`, or the look
+    /// back's `a`).
+    case proposeCut(ClipVersion, lookBack: Bool)
     case cut(ClipVersion, start: Double, end: Double)
+    /// Cleans the noise of the clip `asked` shows beside it, to be compared (the look back's `c`).
+    case cleanNoise(ClipVersion)
+    /// Plays the clean-up (`cleaned`) or the clip as it was, from a point, never counted.
+    case hearCleanUp(cleaned: Bool, from: Double)
+    /// Keeps the clean-up compared in place of its clip, or discards it.
+    case settleCleanUp(keep: Bool)
     /// Draws the whole screen again (another program wrote over it).
     case redrawAll
 

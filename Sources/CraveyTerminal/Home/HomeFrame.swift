@@ -38,6 +38,7 @@ struct HomeFrame {
             drawQuickPlay()
             drawLibrary()
             drawDetails()
+            drawLookBack()
         }
         drawPlayer()
         frame.cursor = drawStatus()
@@ -147,7 +148,7 @@ struct HomeFrame {
 
     private mutating func drawDetails() {
         let rows = layout.details
-        guard let recording = state.media.lookBack ?? state.list.selectedRecording, let last = rows.last else { return }
+        guard let recording = state.media.lookBack?.recording ?? state.list.selectedRecording, let last = rows.last else { return }
         let plays = "\(recording.playCount) play\(recording.playCount == 1 ? "" : "s")"
         let loudness = switch recording.loudness {
         case nil: "loudness not measured"
@@ -186,6 +187,26 @@ struct HomeFrame {
         case (false, let said): frame.put(" " + notes + (said.map { " · " + $0 } ?? ""), row: rows.lowerBound + 2, column: 0)
         }
         frame.put(" " + facts, row: last, column: 0, style: .dim)
+    }
+
+    /// The look back's rows, over the last of the details: the part to keep once one is set (the
+    /// clip's waveform with what would be cut as dots, and in words: ``LookBackState``'s lines,
+    /// as `cravey record` prints them), else its keys that shape the clip; a clean-up's figures
+    /// while it is compared.
+    private mutating func drawLookBack() {
+        var lines: [String]
+        if case .cleanUp(_, let figures) = state.dialog.mode {
+            lines = figures.components(separatedBy: "\n")
+        } else if var lookBack = state.media.lookBack {
+            lookBack.width = layout.columns - 2
+            lines = lookBack.cutSet ? lookBack.lines(.cut) : HomeText.wrapped(KeyTable.labels(.shaping), width: layout.columns - 2)
+        } else {
+            return
+        }
+        for (row, line) in zip(layout.details.suffix(lines.count), lines.suffix(layout.details.count)) {
+            frame.fill(row: row, style: .plain)
+            frame.put(" " + line, row: row, column: 0, style: .accent)
+        }
     }
 
     private mutating func drawPlayer() {
@@ -229,7 +250,7 @@ struct HomeFrame {
             frame.put(" ▶ starting \"\(Format.visible(startingPlay.title))\"…", row: row, column: 0, style: .dim)
         } else if media.recorderBusy {
             frame.put(" ● saving…", row: row, column: 0, style: .dim)
-        } else if let lookBack = media.lookBack {
+        } else if let lookBack = media.lookBack?.recording {
             frame.put(" Saved \"\(Format.visible(lookBack.title))\" · \(Format.duration(lookBack.duration)) · \(ByteCount.text(lookBack.fileSize)): keep it, or change it first.",
                       row: row, column: 0, style: .bold)
         }
@@ -255,6 +276,16 @@ struct HomeFrame {
         case .confirm(let question, _, _):
             let used = frame.put(question + " ", row: row, column: 0, style: .warning)
             return (row, used)
+        case .cleanUp(let cleanUp, _):
+            // Its keys (`cravey clean`'s line) over two rows when they do not fit one: the player
+            // line is free while they are asked.
+            let lines = cleanUp.listening ? [cleanUp.frame] : HomeText.wrapped(KeyTable.labels(.cleanUp), width: layout.columns)
+            if lines.count > 1, layout.player < row {
+                frame.fill(row: layout.player, style: .plain)
+                frame.put(lines[0], row: layout.player, column: 0, style: .bold)
+            }
+            frame.put(lines.last ?? "", row: row, column: 0, style: .bold)
+            return nil
         case .help, .browsing:
             if let message = state.dialog.message {
                 let style: TerminalScreen.Style = message.warning ? .warning : .bold

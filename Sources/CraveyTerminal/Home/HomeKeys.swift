@@ -25,6 +25,8 @@ enum HomeKeys {
             return type(key, into: prompt, &state)
         case .confirm(_, let asked, let yes):
             return answer(key, asked: asked, yes: yes, &state)
+        case .cleanUp:
+            return HomeLookBack.tell(.key(key), &state)
         case .browsing:
             for context in KeyBinding.Context.home where state.media.applies(context) {
                 if let effects = handle(key, in: context, &state) { return effects }
@@ -35,7 +37,8 @@ enum HomeKeys {
 
     /// What `key` does in `context`; nil when it is not one of its keys (the next context's
     /// then). A recording under way refuses the keys that start other work; a click on the
-    /// player line is the player's; another key closes the look back, then is the list's.
+    /// player line is the player's; the look back's are its own (``HomeLookBack``), and another
+    /// key closes it, then is the list's.
     private static func handle(_ key: Key, in context: KeyBinding.Context, _ state: inout HomeState) -> [HomeEffect]? {
         switch context {
         case .recording:
@@ -52,11 +55,7 @@ enum HomeKeys {
             }
             return KeyTable.action(for: key, in: .playing).map { act($0, key, &state) }
         case .lookBack:
-            guard let action = KeyTable.action(for: key, in: .lookBack) else {
-                state.media.lookBack = nil
-                return nil
-            }
-            return act(action, key, &state)
+            return HomeLookBack.key(key, &state)
         case .browsing:
             if case .click(let row, let column) = key { return click(row: row, column: column, &state) }
             return act(KeyTable.action(for: key, in: .browsing), key, &state)
@@ -100,7 +99,7 @@ enum HomeKeys {
                                              asked: state.library.version(of: recording), yes: .delete)
             }
         case .cut:
-            if let recording = state.list.selectedRecording { return [.proposeCut(state.library.version(of: recording))] }
+            if let recording = state.list.selectedRecording { return [.proposeCut(state.library.version(of: recording), lookBack: false)] }
         case .deleteAll: state.dialog.say("Deleting every clip is a command of its own: `cravey delete-all`.")
         case .help: state.dialog.mode = .help
         case .redraw: return [.redrawAll]
@@ -109,40 +108,15 @@ enum HomeKeys {
         case .mark, .jumpMarker: return marker(key, action, &state)
         case .pauseRecording: return [.pauseRecording]
         case .stopRecording: return [.stopRecording]
-        case .lookBack(let choice): return lookBack(choice, &state)
-        case .clickBar, .skipSilence, .setCut, .proposeCut, .hearEnd, .cutNow, .cleanNoise, .listen, .keepCleaned, .keepAsItWas,
+        case .lookBack, .clickBar, .skipSilence, .setCut, .proposeCut, .hearEnd, .cutNow, .cleanNoise, .listen, .keepCleaned, .keepAsItWas,
              .switchCleaned, .yes:
             break  // other screens' actions
         }
         return []
     }
 
-    /// The look back's keys, `cravey record`'s: `p` plays it (not counted), `t`, `n` and `u`
-    /// change its words, `d` discards it (asked first), Enter or Escape keep it.
-    private static func lookBack(_ choice: LookBackChoice, _ state: inout HomeState) -> [HomeEffect] {
-        guard let clip = state.media.lookBack else { return [] }
-        let asked = state.library.version(of: clip)
-        switch choice {
-        case .play: return play(clip, counted: false, &state)
-        case .title, .notes, .purpose:
-            let field = choice.field ?? 0
-            var prompt = HomeMode.Prompt(field: field, of: asked, purpose: .lookBack(asked, field: field))
-            // A clip given no title: filled in with the one its first words make, once heard.
-            if field == 0, let proposed = state.media.proposedTitle, proposed.id == clip.id,
-               clip.title == RecordingMetadata.automaticTitle(for: clip.createdAt) {
-                prompt.text = proposed.title
-            }
-            state.dialog.mode = .prompt(prompt)
-        case .discard: state.dialog.mode = .confirm(question: LookBackChoice.discardQuestion, asked: asked, yes: .discard)
-        case .keep:
-            state.media.lookBack = nil
-            state.dialog.say("Kept \"\(Format.visible(clip.title))\".")
-        }
-        return []
-    }
-
     /// Plays `recording` on the player line (a play under way is stopped, and counted, first).
-    private static func play(_ recording: Recording, counted: Bool = true, from start: Double = 0, _ state: inout HomeState) -> [HomeEffect] {
+    static func play(_ recording: Recording, counted: Bool = true, from start: Double = 0, _ state: inout HomeState) -> [HomeEffect] {
         guard state.media.capture == nil, !state.media.recorderBusy else {
             state.dialog.say("A recording is under way: Enter or s stops it first.")
             return []
@@ -275,7 +249,7 @@ enum HomeKeys {
             if state.media.playing?.markers.paste(text) != true {
                 state.dialog.say("A marker's label is one line of at most \(ClipMarker.maxLabelLength) characters: the paste was not taken.", warning: true)
             }
-        case .browsing, .help:
+        case .browsing, .help, .cleanUp:
             state.dialog.say("Pasted text is not a key: nothing was done.", warning: true)
         }
     }

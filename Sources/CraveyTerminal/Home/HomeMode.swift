@@ -11,6 +11,8 @@ enum HomeMode {
     /// A yes-or-no question on the status line: what a yes does to this clip, as the
     /// question showed it (a yes changes it only while it is still so).
     case confirm(question: String, asked: ClipVersion, yes: Confirmed)
+    /// A clean-up compared, kept or not (the look back's `c`), and what it measured.
+    case cleanUp(CleanUpState, figures: String)
 
     /// What a yes to a question does.
     enum Confirmed: Equatable {

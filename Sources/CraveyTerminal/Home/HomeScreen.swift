@@ -11,7 +11,8 @@ import Foundation
 /// (``HomeFrame``). One thread runs it all. It sleeps in `poll` on the terminal, on
 /// ``HomeInbox``'s pipe (work posted by the media's tasks and by the signal thread) and on the
 /// library folder's inotify descriptor (``LibraryWatch``), and wakes only when one of them has
-/// something: no timer runs while nothing plays or records.
+/// something: no timer runs while nothing plays or records (but the 30 ms an Escape alone waits
+/// for the rest of a key's sequence).
 package final class HomeScreen {
     private(set) var state: HomeState
     private var screen: TerminalScreen
@@ -83,9 +84,15 @@ package final class HomeScreen {
             var descriptors = [pollfd(fd: terminalGone ? -1 : 0, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: work.inbox.readable, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 3, unsettled ? Self.settling : -1)
+            // An Escape alone so far waits a moment for the rest of a key's sequence.
+            let keyWaits = screen.keyWaits
+            let ready = poll(&descriptors, 3, keyWaits ? KeyReader.Decoder.escapeDelay : unsettled ? Self.settling : -1)
             if ready < 0, errno == EINTR { continue }
             guard ready >= 0 else { throw CraveyError(.other, "Cannot wait for the terminal: \(String(cString: strerror(errno))).") }
+            if ready == 0, keyWaits {
+                handle(screen.keysWaited())
+                continue
+            }
             if ready == 0 {
                 unsettled = false
                 send(.libraryChanged)

@@ -67,10 +67,8 @@ struct HomeState {
         case .said(let message): dialog.message = message
         case .playStarted(let recording, let duration, let event, let counted, let problem):
             effects = playStarted(recording, duration: duration, event, counted: counted, problem: problem)
-        case .played(let event):
-            media.playing?.event = event
-            media.speed = event.speed
-        case .playEnded(let recording, let outcome, let current): playEnded(recording, outcome, current: current)
+        case .played(let event): effects = played(event)
+        case .playEnded(let recording, let outcome, let current): effects = playEnded(recording, outcome, current: current)
         case .playFailed(let error):
             media.startingPlay = nil
             say(error)
@@ -87,9 +85,9 @@ struct HomeState {
         case .transcribed(let recording, let transcript):
             let count = transcript.words.count
             var said = "Heard \(count) word\(count == 1 ? "" : "s") in \"\(Format.visible(recording.title))\"."
-            if let clip = media.lookBack, clip.id == recording.id, let proposed = transcript.proposedTitle,
-               clip.title == RecordingMetadata.automaticTitle(for: clip.createdAt) {
-                media.proposedTitle = (clip.id, proposed)
+            if let lookBack = media.lookBack, lookBack.recording.id == recording.id, let proposed = transcript.proposedTitle,
+               lookBack.untitled {
+                HomeLookBack.tell(.titleProposed(proposed), about: recording.id, &self)
                 said += " t proposes \"\(Format.visible(proposed))\" as its title."
             }
             dialog.say(said)
@@ -98,13 +96,23 @@ struct HomeState {
             refresh()
         case .edited(let recording, let trimmed): edited(recording, trimmed: trimmed)
         case .removed(let recording, let said):
-            if media.lookBack?.id == recording.id { media.lookBack = nil }
+            if media.lookBack?.recording.id == recording.id { media.lookBack = nil }
             dialog.say("\(said) \"\(Format.visible(recording.title))\".")
             refresh()
-        case .cutProposed(let recording, let asked, let proposal): cutProposed(recording, asked, proposal)
+        case .cutProposed(let recording, _, let proposal, lookBack: true):
+            effects = HomeLookBack.tell(.proposed(proposal), about: recording.id, &self)
+        case .cutProposed(let recording, let asked, let proposal, lookBack: false): cutProposed(recording, asked, proposal)
         case .cut(let original, let trimmed):
-            if media.lookBack?.id == trimmed.id { media.lookBack = trimmed }
             dialog.say("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(original.duration)) -> \(ClipTime.text(trimmed.duration)).")
+            // The look back says it too, as `cravey record`'s does.
+            effects = HomeLookBack.tell(.shaped(trimmed, waveform: library.analysis.storedWaveform(of: trimmed), trimmed: true), about: trimmed.id, &self)
+            if view.waveform?.id == trimmed.id { view.waveform = nil }  // drawn again from the new one
+            refresh()
+        case .noiseCleaned(let figures): effects = HomeLookBack.cleaned(figures: figures, &self)
+        case .cleanUpKept(let kept):
+            dialog.say("Kept the cleaned \"\(Format.visible(kept.title))\".")
+            effects = HomeLookBack.tell(.shaped(kept, waveform: library.analysis.storedWaveform(of: kept), trimmed: false), about: kept.id, &self)
+            if view.waveform?.id == kept.id { view.waveform = nil }  // drawn again from the new one
             refresh()
         case .failed(let error, let suffix, let refresh):
             say(error, suffix)
@@ -140,7 +148,7 @@ struct HomeState {
     /// Reads the stored waveform and transcript of the clip the details show, once per clip,
     /// when they have room for them.
     private mutating func keepWaveform() {
-        guard view.layout.details.count >= 4, let recording = media.lookBack ?? list.selectedRecording,
+        guard view.layout.details.count >= 4, let recording = media.lookBack?.recording ?? list.selectedRecording,
               view.waveform?.id != recording.id else { return }
         view.waveform = (recording.id, library.analysis.storedWaveform(of: recording))
         view.transcript = library.transcripts.transcript(of: recording)
@@ -152,7 +160,13 @@ struct HomeState {
     /// stopped and saved, and the screen ends once they are.
     mutating func quit() -> [HomeEffect] {
         quitting = true
-        return (media.playing != nil ? [.player(.stop)] : []) + (media.capture != nil ? [.stopRecording] : [])
+        var effects: [HomeEffect] = media.playing != nil ? [.player(.stop)] : []
+        if media.capture != nil { effects.append(.stopRecording) }
+        if case .cleanUp = dialog.mode {
+            dialog.mode = .browsing
+            effects.append(.settleCleanUp(keep: false))
+        }
+        return effects
     }
 
     // MARK: - Messages
@@ -176,8 +190,27 @@ struct HomeState {
         return quitting ? [.player(.stop)] : []
     }
 
-    private mutating func playEnded(_ recording: Recording, _ outcome: Result<PlaybackSummary, any Error>, current: Bool) {
-        if current { media.playing = nil }
+    /// A play's progress: the player line follows it; the look back's play back tells it where
+    /// it is, and stops at the end of the 3 s `[` or `]` hears.
+    private mutating func played(_ event: PlaybackEvent) -> [HomeEffect] {
+        media.playing?.event = event
+        media.speed = event.speed
+        guard let playing = media.playing, !playing.counted else { return [] }
+        HomeLookBack.tell(.playing(at: event.position), about: playing.recording.id, &self)
+        guard let until = media.hearingUntil, event.position >= until - 0.02 else { return [] }
+        media.hearingUntil = nil
+        return [.player(.stop)]
+    }
+
+    private mutating func playEnded(_ recording: Recording, _ outcome: Result<PlaybackSummary, any Error>, current: Bool) -> [HomeEffect] {
+        if current { (media.playing, media.hearingUntil) = (nil, nil) }
+        // A clean-up heard: the next of the two, or the question again.
+        if case .cleanUp = dialog.mode {
+            return HomeLookBack.tell(.heard(stoppedAt: try? outcome.get().position), &self)
+        }
+        if case .success(let summary) = outcome, !summary.counted {
+            HomeLookBack.tell(.playedBack(at: summary.completed ? 0 : summary.position, marks: []), about: recording.id, &self)
+        }
         switch outcome {
         case .success(let summary):
             let title = Format.visible(recording.title)
@@ -189,6 +222,7 @@ struct HomeState {
             say(error)
         }
         refresh()
+        return []
     }
 
     private mutating func recordingStarting(_ made: Result<RecordingLibrary, any Error>) {
@@ -228,7 +262,8 @@ struct HomeState {
             // Said on stderr once the terminal is given back, when quitting (``HomeScreen``).
             if quitting { return [] }
             // The player line says it is saved, and the status line gives the look back's keys.
-            media.lookBack = clip
+            media.lookBack = LookBackState(recording: clip, waveform: library.analysis.storedWaveform(of: clip), proposedTitle: nil,
+                                           width: view.layout.columns - 2)
             // The new clip, selected in the list: without the filter if it hides it.
             updateList { try $0.show(clip.id) }
             // Saved: its words follow.
@@ -243,7 +278,7 @@ struct HomeState {
     private mutating func edited(_ recording: Recording, trimmed: [String]) {
         let note = trimmed.isEmpty ? "" : " (the spaces at the ends of the \(trimmed.joined(separator: " and ")) were removed)"
         dialog.say("Updated \"\(Format.visible(recording.title))\"\(note).")
-        if media.lookBack?.id == recording.id { media.lookBack = recording }
+        HomeLookBack.tell(.edited(recording), about: recording.id, &self)
         refresh()
     }
 
@@ -251,7 +286,7 @@ struct HomeState {
         let title = Format.visible(recording.title)
         if let proposal, !proposal.keepsAll(of: recording.duration) {
             // The clip's title heads its details above: the question fits 80 columns without it.
-            let question = "Cut to \(ClipTime.text(proposal.start))-\(ClipTime.text(proposal.end)) of \(ClipTime.text(recording.duration))? The cut parts cannot be recovered. [y/N]"
+            let question = LookBackState.cutQuestion(recording, start: proposal.start, end: proposal.end, titled: false)
             dialog.mode = .confirm(question: question, asked: asked, yes: .cut(start: proposal.start, end: proposal.end))
         } else {
             dialog.say(proposal == nil ? "No sound above the noise of \"\(title)\": nothing to cut." : "Nothing to cut: the sound fills \"\(title)\".")

@@ -26,6 +26,19 @@ enum HomeText {
         return (shown + ["? help"]).joined(separator: " · ")
     }
 
+    /// `labels` joined by " · " into lines of at most `width` columns, as many on a line as fit.
+    static func wrapped(_ labels: [String], width: Int) -> [String] {
+        var lines: [String] = []
+        for label in labels {
+            if let last = lines.last, TerminalScreen.width(of: last + " · " + label) <= width {
+                lines[lines.count - 1] = last + " · " + label
+            } else {
+                lines.append(label)
+            }
+        }
+        return lines
+    }
+
     /// A clip's type as one character: a note for sound, a frame for video.
     static func icon(_ recording: Recording) -> String {
         recording.type == .audio ? "♪" : "▣"

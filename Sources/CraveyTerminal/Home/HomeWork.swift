@@ -11,6 +11,8 @@ final class HomeWork {
     private(set) var manager: PlaybackManager?
     /// The recording under way, once started.
     private(set) var recorder: Recorder?
+    /// The clean-up being compared (the look back's `c`), until it is kept or discarded.
+    private var cleanUp: NoiseCleanup?
     /// What to say on stderr once the terminal is given back (a recording saved on the way out).
     private(set) var farewell: [String] = []
     /// The loudness plays are at, whether the desktop is shown titles, and the words heard after a save.
@@ -33,8 +35,11 @@ final class HomeWork {
         case .transcribe(let recording): transcribe(recording, library)
         case .edit(let asked, let answers): edit(asked, answers, library)
         case .remove(let asked, let how): remove(asked, how, library)
-        case .proposeCut(let asked): proposeCut(asked, library)
+        case .proposeCut(let asked, let lookBack): proposeCut(asked, lookBack: lookBack, library)
         case .cut(let asked, let start, let end): cut(asked, from: start, to: end, library)
+        case .cleanNoise(let asked): clean(asked, library)
+        case .hearCleanUp(let cleaned, let from): hearCleanUp(cleaned: cleaned, from: from, library)
+        case .settleCleanUp(let keep): settleCleanUp(keep: keep, library)
         case .redrawAll: break  // the terminal's: ``HomeScreen``
         }
         return []
@@ -62,24 +67,34 @@ final class HomeWork {
                 inbox.post { $0.send(.playFailed(error)) }
                 return
             }
-            inbox.post { home in
-                home.work.manager = manager
-                home.send(.playStarted(recording, duration: manager.duration, manager.event, counted: counted,
-                                       videoProblem: manager.videoProblem))
-            }
+            HomeWork.started(manager, recording, counted: counted, inbox: inbox)
             // The desktop's media keys and controls drive the same manager (MPRIS), for a
             // counted play, as for `cravey play`.
             let desktop = counted ? await controller.desktop(for: manager, playing: recording, notifying: false) : nil
-            let outcome = await PlayController.follow(manager, desktop: desktop) { event in
-                inbox.post { home in
-                    if home.work.manager === manager { home.send(.played(event)) }
-                }
-            }
+            await HomeWork.follow(manager, recording, desktop: desktop, inbox: inbox)
+        }
+    }
+
+    /// Shows a play started on the player line.
+    private static func started(_ manager: PlaybackManager, _ recording: Recording, counted: Bool, inbox: HomeInbox) {
+        inbox.post { home in
+            home.work.manager = manager
+            home.send(.playStarted(recording, duration: manager.duration, manager.event, counted: counted,
+                                   videoProblem: manager.videoProblem))
+        }
+    }
+
+    /// Follows a play on the player line to its end, and the desktop's controls on it (if any).
+    private static func follow(_ manager: PlaybackManager, _ recording: Recording, desktop: MediaPlayerService?, inbox: HomeInbox) async {
+        let outcome = await PlayController.follow(manager, desktop: desktop) { event in
             inbox.post { home in
-                let current = home.work.manager === manager
-                if current { home.work.manager = nil }
-                home.send(.playEnded(recording, outcome, current: current))
+                if home.work.manager === manager { home.send(.played(event)) }
             }
+        }
+        inbox.post { home in
+            let current = home.work.manager === manager
+            if current { home.work.manager = nil }
+            home.send(.playEnded(recording, outcome, current: current))
         }
     }
 
@@ -180,21 +195,10 @@ final class HomeWork {
     /// Changes the words of the clip `asked` shows as `cravey edit` does, in one change, only
     /// while the clip is still so: a refusal changes nothing.
     private func edit(_ asked: ClipVersion, _ answers: [HomeEffect.Answer], _ library: RecordingLibrary) {
-        let inbox = inbox, id = asked.recording.id
+        let inbox = inbox
         Task {
             do {
-                let updated = try await onDedicatedThread(named: "cravey.edit") {
-                    try library.edit(id, asked: asked) { metadata in
-                        for answer in answers {
-                            let text = answer.text
-                            switch answer.field {
-                            case 0: metadata.title = text.isEmpty ? nil : text
-                            case 1: metadata.notes = text.isEmpty ? nil : text
-                            default: metadata.purpose = try RecordingMetadata.purpose(named: text)
-                            }
-                        }
-                    }
-                }
+                let updated = try await LookBackWork(library: library).edit(asked, answers.map { ($0.field, $0.text) })
                 let trimmed = answers.filter { answer in
                     let text = answer.text.trimmingCharacters(in: .whitespacesAndNewlines)
                     return answer.field < 2 && !text.isEmpty && text != answer.text
@@ -209,11 +213,11 @@ final class HomeWork {
     /// Deletes the clip `asked` shows (`d`, or the look back's discard) through the door: its
     /// file, thumbnail and row, only while it is still so.
     private func remove(_ asked: ClipVersion, _ how: HomeMode.Confirmed, _ library: RecordingLibrary) {
-        let inbox = inbox, id = asked.recording.id
+        let inbox = inbox
         let (said, kept) = how == .discard ? ("Discarded", "The clip was kept") : ("Deleted", "It was kept")
         Task {
             do {
-                let deleted = try await onDedicatedThread(named: "cravey.delete") { try library.delete(id, asked: asked) }
+                let deleted = try await LookBackWork(library: library).discard(asked)
                 inbox.post { $0.send(.removed(deleted, said: said)) }
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: " \(kept).", refresh: false)) }
@@ -221,14 +225,14 @@ final class HomeWork {
         }
     }
 
-    /// `x`: finds the silence before the first sound and after the last of the clip `asked`
-    /// shows, from its stored waveform as `cravey trim --auto` finds it.
-    private func proposeCut(_ asked: ClipVersion, _ library: RecordingLibrary) {
+    /// `x` (or the look back's `a`): finds the silence before the first sound and after the last
+    /// of the clip `asked` shows, from its stored waveform as `cravey trim --auto` finds it.
+    private func proposeCut(_ asked: ClipVersion, lookBack: Bool, _ library: RecordingLibrary) {
         let inbox = inbox, recording = asked.recording
         Task {
             do {
-                let proposal = try await library.shaping.proposedTrim(of: recording)
-                inbox.post { $0.send(.cutProposed(recording, asked, proposal)) }
+                let proposal = try await LookBackWork(library: library).propose(recording)
+                inbox.post { $0.send(.cutProposed(recording, asked, proposal, lookBack: lookBack)) }
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: " Nothing was cut.", refresh: true)) }
             }
@@ -241,10 +245,63 @@ final class HomeWork {
         let inbox = inbox, recording = asked.recording
         Task {
             do {
-                let trimmed = try await library.shaping.trim(recording, from: start, to: end, asked: asked)
+                let trimmed = try await LookBackWork(library: library).cut(asked, from: start, to: end)
                 inbox.post { $0.send(.cut(from: recording, to: trimmed)) }
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: " Nothing was cut.", refresh: true)) }
+            }
+        }
+    }
+
+    /// The look back's `c`: cleans the noise of the clip `asked` shows beside it (as `cravey
+    /// clean` does), kept aside to be compared (``HomeLookBack``).
+    private func clean(_ asked: ClipVersion, _ library: RecordingLibrary) {
+        let inbox = inbox
+        Task {
+            do {
+                let cleanUp = try await LookBackWork(library: library).clean(asked)
+                inbox.post { home in
+                    home.work.cleanUp = cleanUp
+                    home.send(.noiseCleaned(figures: CleanListening.figures(cleanUp)))
+                }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: " Nothing was changed.", refresh: false)) }
+            }
+        }
+    }
+
+    /// Plays the clean-up being compared (`cleaned`), or its clip as it was, from `from` on the
+    /// player line, as `cravey clean` plays them (``CleanListening``): never counted.
+    private func hearCleanUp(cleaned: Bool, from: Double, _ library: RecordingLibrary) {
+        guard let cleanUp else { return }
+        let inbox = inbox, options = CleanListening.listening(sink: nil, from: from, loudness: settings.loudness)
+        Task {
+            let manager: PlaybackManager
+            do {
+                manager = cleaned ? try await library.shaping.play(cleanUp, options: options)
+                    : try await library.play(cleanUp.recording, options: options)
+            } catch {
+                inbox.post { $0.send(.playFailed(error)) }
+                return
+            }
+            HomeWork.started(manager, cleanUp.recording, counted: false, inbox: inbox)
+            await HomeWork.follow(manager, cleanUp.recording, desktop: nil, inbox: inbox)
+        }
+    }
+
+    /// Keeps the clean-up compared in place of its clip (one durable replacement, as a cut), or
+    /// discards it.
+    private func settleCleanUp(keep: Bool, _ library: RecordingLibrary) {
+        guard let cleanUp else { return }
+        self.cleanUp = nil
+        guard keep else { return library.shaping.discard(cleanUp) }
+        let inbox = inbox
+        Task {
+            do {
+                let kept = try await LookBackWork(library: library).keep(cleanUp)
+                inbox.post { $0.send(.cleanUpKept(kept)) }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: " Nothing was changed.", refresh: true)) }
             }
         }
     }

@@ -18,7 +18,7 @@ enum KeyAction: Equatable {
     case pauseRecording, stopRecording, saveAndQuit
     /// A choice of the look back at the clip just recorded.
     case lookBack(LookBackChoice)
-    /// `cravey record`'s look back shaping the clip: the start (or end) of the part to keep at the
+    /// The look back shaping the clip: the start (or end) of the part to keep at the
     /// play position, both proposed from the waveform, the first (or last) 3 s kept heard, the
     /// cut made, the noise cleaned.
     case setCut(start: Bool), proposeCut, hearEnd(first: Bool), cutNow, cleanNoise
@@ -57,7 +57,7 @@ struct KeyBinding {
         case window
         /// `cravey record`'s meter.
         case recorder
-        /// `cravey record`'s look back shaping the clip (beside ``lookBack``'s choices).
+        /// The look back shaping the clip (beside ``lookBack``'s choices).
         case shaping
         /// The look back playing the clip back.
         case lookBackPlaying
@@ -66,7 +66,8 @@ struct KeyBinding {
         /// A clean-up heard, before or after.
         case cleanListening
 
-        /// The home screen's contexts, in the order the first that applies and binds a key decides.
+        /// The home screen's contexts, in the order the first that applies and binds a key decides
+        /// (the look back's shaping keys are its own, and shown while it is open: ``HomeLookBack``).
         static let home: [Context] = [.recording, .playing, .lookBack, .browsing]
 
         /// The heading of its part of the help.
@@ -133,7 +134,7 @@ enum KeyTable {
                    label: ", . marks", help: "the previous, next marker"),
 
 
-        // The look back's choices, `cravey record`'s (``Preview``) and the home screen's.
+        // The look back's choices, `cravey record`'s (``Preview``) and the home screen's (``HomeLookBack``).
         KeyBinding(.lookBack, "p", [.character("p")], .lookBack(.play), label: "p play", help: "play it (not counted)"),
         KeyBinding(.lookBack, "t", [.character("t")], .lookBack(.title), label: "t title", help: "title"),
         KeyBinding(.lookBack, "n", [.character("n")], .lookBack(.notes), label: "n notes", help: "notes"),

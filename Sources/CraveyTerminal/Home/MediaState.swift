@@ -33,11 +33,12 @@ struct MediaState {
     var capture: Capture?
     /// A recording asked for and not started yet, or one stopped and not saved yet.
     var recorderBusy = false
-    /// The clip just recorded, while its look back is open.
-    var lookBack: Recording?
-    /// The title the first words said of a clip just recorded make (``Transcript/proposedTitle``),
-    /// once they are heard: its look back's `t` is filled in with it while the clip has no title.
-    var proposedTitle: (id: RecordingID, title: String)?
+    /// The look back at the clip just recorded, while it is open: `cravey record`'s
+    /// (``LookBackState``), drawn in the screen's frame (``HomeLookBack``).
+    var lookBack: LookBackState?
+    /// Where the look back's play back stops: the end of the first (or last) 3 s of the part
+    /// kept that `[` (or `]`) hears.
+    var hearingUntil: Double?
     /// The speed the next play starts at: the last one chosen, as mpv keeps it.
     var speed = 1.0
 

@@ -59,7 +59,7 @@ package struct CleanListening {
                 let stopped = await listen(cleaned: cleaned, from: from, state: state)
                 effects = state.withLock { $0.apply(.heard(stoppedAt: stopped)) } + effects
             case .keepCleaned:
-                let kept = try await library.shaping.keep(cleanup)
+                let kept = try await LookBackWork(library: library).keep(cleanup)
                 Terminal.diagnostic("Kept the cleaned \"\(Format.visible(kept.title))\".")
                 return kept
             case .keepAsItWas:

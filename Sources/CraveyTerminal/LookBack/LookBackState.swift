@@ -1,24 +1,26 @@
 import CraveyKit
 
-/// `cravey record`'s look back at the clip just saved, in the home screen's shape: one state
+/// The look back at the clip just saved, `cravey record`'s and the home screen's alike: one state
 /// value (the clip as it now stands, its waveform, the part to keep as set so far, where the
-/// last play back stopped), the events that change it (a key, a play back that ended, a proposal
-/// of the part to keep, the clip changed by an edit, a cut or a clean-up), the effects it asks
-/// for (say some lines, play back, hear an end of the part kept, ask for a word, ask and cut,
-/// clean the noise, ask and discard, keep), and its frame: the lines it prints, a function of
-/// the state. ``Preview`` is the loop around it. Its keys are the key table's (`.lookBack`,
-/// `.shaping`).
+/// play back is or last stopped), the events that change it (a key, a play back under way or
+/// ended, a proposal of the part to keep, the title its words make, the clip changed by an edit,
+/// a cut or a clean-up), the effects it asks for (say some lines, play back, hear an end of the
+/// part kept, ask for a word, ask and cut, clean the noise, ask and discard, keep), and its
+/// frame: the lines it prints, a function of the state. Two shells carry its effects out and
+/// draw it: ``Preview`` prints its lines (`cravey record`), ``HomeLookBack`` draws it in the
+/// home screen's frame. Its keys are the key table's (`.lookBack`, `.shaping`).
 struct LookBackState: Sendable {
     /// The clip as it now stands.
     private(set) var recording: Recording
     /// Its waveform, nil when it cannot be drawn.
     private(set) var waveform: Waveform?
     /// The title the first words said make, for a clip given none (its title the automatic
-    /// "Recording <date>"): Enter at `t` takes it.
-    let proposedTitle: String?
+    /// "Recording <date>"): Enter at `t` takes it. The home screen hears the words after the
+    /// look back opens, and is told it then (``Event/titleProposed(_:)``).
+    private(set) var proposedTitle: String?
     /// The part to keep, as set so far (nil: the clip's start, its end); `x` cuts to it.
     private(set) var cut: (start: Double?, end: Double?) = (nil, nil)
-    /// Where the last play back stopped: what `i` and `o` take outside a play back.
+    /// Where the play back is, or last stopped: what `i` and `o` take.
     private(set) var position = 0.0
     /// The waveform's width on the terminal.
     var width: Int
@@ -29,8 +31,13 @@ struct LookBackState: Sendable {
         /// A play back ended where it stopped (0 at the end; nil: it failed), with the starts
         /// (true) and ends (false) of the part to keep that `i` and `o` set while it played.
         case playedBack(at: Double?, marks: [(start: Bool, at: Double)])
-        /// The part to keep proposed from the waveform.
-        case proposed(start: Double, end: Double)
+        /// The play back is at this point (the home screen plays it on its player line, where
+        /// `i` and `o` take where it is).
+        case playing(at: Double)
+        /// The part to keep proposed from the waveform (nil: no sound above its noise).
+        case proposed(TrimProposal?)
+        /// The clip's first words, heard, make this title.
+        case titleProposed(String)
         /// A word of the clip changed.
         case edited(Recording)
         /// The clip cut to the part kept (`trimmed`) or its noise cleaned, with its new waveform.
@@ -74,7 +81,7 @@ struct LookBackState: Sendable {
     }
 
     /// Whether the clip has the automatic title "Recording <date>", none given.
-    private var untitled: Bool {
+    var untitled: Bool {
         recording.title == RecordingMetadata.automaticTitle(for: recording.createdAt)
     }
 
@@ -89,22 +96,50 @@ struct LookBackState: Sendable {
             position = stopped ?? position
             for mark in marks { set(start: mark.start, at: mark.at) }
             return marks.isEmpty ? [] : [.show(.cut)]
-        case .proposed(let start, let end):
-            cut = (start, end)
+        case .playing(let at):
+            position = at
+            return []
+        case .proposed(let proposal?):
+            cut = (proposal.start, proposal.end)
+            return [.say(String(format: "Proposed from the waveform: sound above %.0f dBFS (12 dB over its noise floor, at least -70, at most halfway to its loudest peak), 150 ms kept on each side.",
+                                proposal.threshold)), .show(.cut)]
+        case .proposed(nil):
+            return [.say("No sound above the clip's own noise: nothing to propose.")]
+        case .titleProposed(let title):
+            proposedTitle = title
             return []
         case .edited(let changed):
             recording = changed
             return []
         case .shaped(let changed, let waveform, let trimmed):
+            let before = recording.duration
             (recording, self.waveform, cut) = (changed, waveform, (nil, nil))
-            if trimmed { position = 0 }
-            return [.show(.header)]
+            guard trimmed else { return [.show(.header)] }
+            position = 0
+            return [.say("Trimmed \"\(Format.visible(changed.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(changed.duration))."), .show(.header)]
         }
     }
 
+    /// What `key` does in a look back: a choice (`.lookBack`) or a way to shape the clip
+    /// (`.shaping`), as the key table says; nil for a key that is neither.
+    static func action(for key: Key) -> KeyAction? {
+        KeyTable.action(for: key, in: .lookBack) ?? KeyTable.action(for: key, in: .shaping)
+    }
+
+    /// The question a cut of `recording` to `start`-`end` is asked with: with its title, or
+    /// (where its title shows above, as on the home screen) with its length.
+    static func cutQuestion(_ recording: Recording, start: Double, end: Double, titled: Bool) -> String {
+        let span = "\(ClipTime.text(start))-\(ClipTime.text(end))"
+        let cut = titled ? "\"\(Format.visible(recording.title))\" to \(span)" : "to \(span) of \(ClipTime.text(recording.duration))"
+        return "Cut \(cut)? The cut parts cannot be recovered. [y/N]"
+    }
+
+    /// Whether a part to keep is set (`i`, `o` or `a`): what the home screen draws then.
+    var cutSet: Bool { cut.start != nil || cut.end != nil }
+
     /// What a key asks for, as the key table's look back and shaping keys say.
     private mutating func press(_ key: Key) -> [Effect] {
-        switch KeyTable.action(for: key, in: .lookBack) ?? KeyTable.action(for: key, in: .shaping) {
+        switch Self.action(for: key) {
         case .lookBack(.keep)?: return [.say("Kept \"\(Format.visible(recording.title))\"."), .keep]
         case .lookBack(.play)?: return [.playBack]
         case .lookBack(.title)?: return [.ask(.title, current: recording.title, proposed: untitled ? proposedTitle : nil)]
@@ -114,7 +149,7 @@ struct LookBackState: Sendable {
         case .setCut(let start)?:
             set(start: start, at: position)
             return [.show(.cut)]
-        case .proposeCut?: return [.proposeCut, .show(.cut)]
+        case .proposeCut?: return [.proposeCut]
         case .hearEnd(let first)?:
             let (start, end) = keptSpan
             guard end > start else { return [.say("Set the start before the end first.")] }

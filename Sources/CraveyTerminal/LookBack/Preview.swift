@@ -104,7 +104,7 @@ package struct Preview {
         case .playBack: return .event(await playBack())
         case .hear(let from, let to, let first): await hear(from: from, to: to, first: first)
         case .ask(let field, let current, let proposed): return await change(field, current: current, proposed: proposed).map { .event(.edited($0)) } ?? .done
-        case .proposeCut: return await proposeCut().map { .event(.proposed(start: $0.start, end: $0.end)) } ?? .done
+        case .proposeCut: return await proposeCut().map { .event($0) } ?? .done
         case .cutTo(let start, let end): return await cut(from: start, to: end).map { .event($0) } ?? .done
         case .cleanNoise: return await cleanNoise().map { .event($0) } ?? .done
         }
@@ -166,16 +166,13 @@ package struct Preview {
 
     // MARK: - Trim and clean
 
-    /// The part to keep proposed from the clip's waveform (`trim --auto`'s proposal), said.
-    private func proposeCut() async -> (start: Double, end: Double)? {
+    /// The look back's changes through the door, shared with the home screen's.
+    private var work: LookBackWork { LookBackWork(library: library) }
+
+    /// The part to keep proposed from the clip's waveform; nothing when it cannot be read.
+    private func proposeCut() async -> LookBackState.Event? {
         do {
-            guard let proposal = try await library.shaping.proposedTrim(of: recording) else {
-                Terminal.diagnostic("No sound above the clip's own noise: nothing to propose.")
-                return nil
-            }
-            Terminal.diagnostic(String(format: "Proposed from the waveform: sound above %.0f dBFS (12 dB over its noise floor, at least -70, at most halfway to its loudest peak), 150 ms kept on each side.",
-                                       proposal.threshold))
-            return (proposal.start, proposal.end)
+            return .proposed(try await work.propose(recording))
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error))")
             return nil
@@ -201,15 +198,13 @@ package struct Preview {
     /// Asks, then cuts the clip to `start`-`end`; the clip cut, or nil.
     private func cut(from start: Double, to end: Double) async -> LookBackState.Event? {
         let asked = library.version(of: recording)  // cut only while it is still the clip asked about
-        guard case .line(let answer) = await Self.ask("Cut \"\(Format.visible(recording.title))\" to \(ClipTime.text(start))-\(ClipTime.text(end))? The cut parts cannot be recovered. [y/N] ", flushing: true),
+        guard case .line(let answer) = await Self.ask(LookBackState.cutQuestion(recording, start: start, end: end, titled: true) + " ", flushing: true),
               ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
             Terminal.diagnostic("Nothing was cut.")
             return nil
         }
         do {
-            let before = recording.duration
-            let trimmed = try await library.shaping.trim(recording, from: start, to: end, asked: asked)
-            Terminal.diagnostic("Trimmed \"\(Format.visible(trimmed.title))\": \(ClipTime.text(before)) -> \(ClipTime.text(trimmed.duration)).")
+            let trimmed = try await work.cut(asked, from: start, to: end)
             return .shaped(trimmed, waveform: try? await library.analysis.waveform(of: trimmed), trimmed: true)
         } catch {
             Terminal.diagnostic("cravey: \(Self.describe(error)) Nothing was cut.")
@@ -222,7 +217,7 @@ package struct Preview {
     private func cleanNoise() async -> LookBackState.Event? {
         Terminal.diagnostic("Cleaning the noise...")
         do {
-            let cleanup = try await library.shaping.cleanNoise(of: recording, asked: library.version(of: recording))
+            let cleanup = try await work.clean(library.version(of: recording))
             Terminal.diagnostic(CleanListening.figures(cleanup))
             guard let kept = try await CleanListening(library: library, cleanup: cleanup, sink: sink, loudness: loudness).decide() else { return nil }
             return .shaped(kept, waveform: try? await library.analysis.waveform(of: kept), trimmed: false)
@@ -237,11 +232,6 @@ package struct Preview {
     /// line break (a field is one line). With `proposed`, the question says that Enter alone
     /// takes it. The clip as changed, or nil.
     private func change(_ field: LookBackChoice, current: String, proposed: String?) async -> Recording? {
-        let apply: @Sendable (inout RecordingMetadata, String) throws -> Void = switch field {
-        case .notes: { metadata, text in metadata.notes = text.isEmpty ? nil : text }
-        case .purpose: { metadata, text in metadata.purpose = try RecordingMetadata.purpose(named: text) }
-        default: { metadata, text in metadata.title = text.isEmpty ? proposed : text }
-        }
         let name = field == .notes ? "notes" : field == .purpose ? "purpose" : "title"
         let line: String
         let asked = library.version(of: recording)  // changed only while it is still the clip asked about
@@ -257,10 +247,7 @@ package struct Preview {
             return nil
         }
         do {
-            // SQLite and the writers' lock may wait: off the cooperative pool, as the reads are.
-            let changed = try await onDedicatedThread(named: "cravey.edit") { [library, recording] in
-                try library.edit(recording.id, asked: asked) { metadata in try apply(&metadata, line) }
-            }
+            let changed = try await work.edit(asked, [(field.field ?? 0, line.isEmpty ? proposed ?? "" : line)])
             if field == .title { Terminal.noteTrimmed(title: line, notes: nil) }
             if field == .notes { Terminal.noteTrimmed(title: nil, notes: line) }
             Terminal.diagnostic("Updated \"\(Format.visible(changed.title))\".")
@@ -286,7 +273,7 @@ package struct Preview {
             return false
         }
         do {
-            _ = try await onDedicatedThread(named: "cravey.delete") { [library, recording] in try library.delete(recording.id, asked: asked) }
+            _ = try await work.discard(asked)
             Terminal.diagnostic("Discarded \"\(Format.visible(recording.title))\".")
             return true
         } catch {

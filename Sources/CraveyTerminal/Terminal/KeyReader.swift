@@ -3,11 +3,13 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Reads the keys of the screens other than the home screen (the player, the recorder's meter,
-/// the look back and the clean-up) from the terminal on stdin, one at a time without Enter or echo,
-/// on a thread of its own, and puts the terminal back as it was with ``restore()``. The terminal
-/// is lent by ``TerminalMode``, which also gives it back on Ctrl-Z (and takes it again on `fg`),
-/// at `exit` and on a crash.
+/// Reads keys from the terminal on stdin: the one reader of keys, with ``Terminal/ask(_:flushing:at:)``
+/// the one of lines. The screens other than the home screen (the player, the recorder's meter,
+/// the look back and the clean-up) read them one at a time without Enter or echo, on a thread of
+/// its own, and put the terminal back as it was with ``restore()``; the terminal is lent by
+/// ``TerminalMode``, which also gives it back on Ctrl-Z (and takes it again on `fg`), at `exit`
+/// and on a crash. The home screen reads them as its loop wakes (``TerminalScreen/keys()``),
+/// through the same ``Decoder``.
 ///
 /// The thread sleeps in `poll` on stdin and on a pipe of its own until a key comes or
 /// ``restore()`` writes to the pipe, which ends the thread at once; it wakes on a timer only
@@ -59,56 +61,101 @@ package final class KeyReader: Sendable {
         TerminalMode.giveBack()
     }
 
+    /// The reading thread: keys handed to `handle` as they come; a paste is no key here, and
+    /// is dropped whole.
     private func read(_ handle: @Sendable (Key) -> Void) {
         defer { finished.signal() }
-        var pending: [UInt8] = []
+        var decoder = Decoder()
         var inputOpen = true
-        // Inside a paste: bytes are dropped up to its end mark (no timer: it ends with its mark).
-        var pasting = false
         while true {
-            switch Self.next(from: inputOpen ? 0 : -1, wake: wake.output, waiting: pending.isEmpty || pasting ? -1 : 30) {
+            let keys: [Key]
+            switch Self.next(from: inputOpen ? 0 : -1, wake: wake.output, waiting: decoder.waiting ? Decoder.escapeDelay : -1) {
             case .woken:
                 return
             case .ended:
                 // Nothing more will come: wait for the wake pipe alone.
                 inputOpen = false
-                pending = []
+                decoder = Decoder()
+                continue
             case .timedOut:
-                // A lone Escape, not the start of a key's sequence; anything else left is cut short.
-                if pending == [0x1B] { handle(.escape) }
-                pending = []
+                keys = decoder.timedOut()
             case .bytes(let bytes):
-                pending += bytes
-                while true {
-                    if pasting {
-                        guard let end = Self.end(of: Self.pasteEnd, in: pending) else {
-                            // An end mark may be cut between two reads: its start is kept.
-                            pending = Array(pending.suffix(Self.pasteEnd.count - 1))
-                            break
-                        }
-                        pending.removeFirst(end)
-                        pasting = false
-                    }
-                    guard let (key, length) = Self.key(startingAt: pending) else { break }
-                    if pending.starts(with: Self.pasteStart) {
-                        pasting = true
-                    } else if let key {
-                        handle(key)
-                    }
-                    pending.removeFirst(length)
-                }
+                keys = decoder.keys(bytes)
             }
+            for key in keys {
+                if case .paste = key { continue }
+                handle(key)
+            }
+        }
+    }
+
+    /// Keys from the terminal's bytes as they come, a read at a time: a key's sequence (an
+    /// arrow's, a mouse report's, a character's UTF-8) may be cut between two reads, and a paste
+    /// (between the terminal's bracketed-paste marks) is one ``Key/paste(_:)`` once its end mark
+    /// has come.
+    struct Decoder {
+        /// How long (ms) an Escape alone waits for the rest of a sequence before it is the Escape key.
+        static let escapeDelay: Int32 = 30
+        /// The most of a paste kept (the rest is dropped, still read): far more than any line typed.
+        static let pasteLimit = 65_536
+        /// The bytes of a key not complete yet.
+        private var pending: [UInt8] = []
+        /// The text of a paste whose end mark has not come yet; nil outside a paste.
+        private var pasting: [UInt8]?
+
+        /// Whether a key's sequence waits for its rest: if nothing comes within ``escapeDelay``,
+        /// ``timedOut()``.
+        var waiting: Bool { !pending.isEmpty && pasting == nil }
+
+        /// The keys `bytes` complete, in order. A paste's end without its start means a Ctrl-C
+        /// inside the paste made the terminal throw away what came before it (its start
+        /// included): the keys read with that end are the rest of the paste, and are dropped.
+        mutating func keys(_ bytes: [UInt8]) -> [Key] {
+            pending += bytes
+            var keys: [Key] = []
+            while true {
+                if pasting != nil {
+                    guard let end = KeyReader.end(of: KeyReader.pasteEnd, in: pending) else {
+                        // An end mark may be cut between two reads: its start is kept.
+                        let kept = max(pending.count - (KeyReader.pasteEnd.count - 1), 0)
+                        if pasting!.count < Self.pasteLimit { pasting! += pending.prefix(min(kept, Self.pasteLimit - pasting!.count)) }
+                        pending.removeFirst(kept)
+                        return keys
+                    }
+                    let text = pasting! + pending.prefix(end - KeyReader.pasteEnd.count)
+                    keys.append(.paste(String(decoding: text.prefix(Self.pasteLimit), as: UTF8.self)))
+                    pending.removeFirst(end)
+                    pasting = nil
+                }
+                guard let (key, length) = KeyReader.key(startingAt: pending) else { return keys }
+                if pending.starts(with: KeyReader.pasteStart) {
+                    pasting = []
+                } else if pending.starts(with: KeyReader.pasteEnd) {
+                    keys = []
+                } else if let key {
+                    keys.append(key)
+                }
+                pending.removeFirst(length)
+            }
+        }
+
+        /// Nothing more came: an Escape alone is the Escape key; any other start of a sequence
+        /// is dropped.
+        mutating func timedOut() -> [Key] {
+            defer { pending = [] }
+            return pending == [0x1B] ? [.escape] : []
         }
     }
 
     /// The key `bytes` start with, if one a screen knows, and how many bytes it takes; nil
     /// while they hold only the start of a sequence.
     ///
-    /// Enter, Tab, Backspace and the other control characters are keys of their own, as the
-    /// home screen reads them. Arrows, Home, End, Page Up and Down arrive as `ESC [` or `ESC O`
-    /// sequences (`ESC [ C`, `ESC O H`, `ESC [ 1 ~`...), which end at their first byte from `@`
-    /// to `~` (ECMA-48), and so do mouse reports (`ESC [ < 0 ; 12 ; 5 M`); an Escape followed by
-    /// anything else is the Escape key.
+    /// Enter, Tab, Backspace and the other control characters are keys of their own; another
+    /// character comes as its UTF-8 (one to four bytes). Arrows, Home, End, Page Up and Down
+    /// arrive as `ESC [` or `ESC O` sequences (`ESC [ C`, `ESC O H`, `ESC [ 1 ~`...), which end at
+    /// their first byte from `@` to `~` (ECMA-48), and so do SGR mouse reports (`ESC [ < 0 ; 12 ;
+    /// 5 M`); an X10 mouse report is `ESC [ M` and three bytes. An Escape followed by anything
+    /// else is the Escape key.
     static func key(startingAt bytes: [UInt8]) -> (Key?, Int)? {
         guard let first = bytes.first else { return nil }
         switch first {
@@ -117,18 +164,22 @@ package final class KeyReader: Sendable {
         case 0x09: return (.tab, 1)
         case 0x1B: break
         case 0..<0x20: return (.control(Character(UnicodeScalar(first + 0x60))), 1)
-        default: return (first < 0x80 ? .character(Character(UnicodeScalar(first))) : nil, 1)
+        case 0..<0x80: return (.character(Character(UnicodeScalar(first))), 1)
+        default: return character(startingAt: bytes)
         }
         guard bytes.count >= 2 else { return nil }
         guard [UInt8(ascii: "["), UInt8(ascii: "O")].contains(bytes[1]) else { return (.escape, 1) }
+        if bytes[1] == UInt8(ascii: "["), bytes.count >= 3, bytes[2] == UInt8(ascii: "M") {
+            guard bytes.count >= 6 else { return nil }
+            return (mouse(button: Int(bytes[3]) - 32, column: Int(bytes[4]) - 33, row: Int(bytes[5]) - 33, pressed: true), 6)
+        }
         guard let end = bytes.dropFirst(2).firstIndex(where: { (0x40...0x7E).contains($0) }) else { return nil }
         let sequence = String(decoding: bytes[2...end], as: UTF8.self)
-        // A mouse report: "<button;column;row" (1-based) then M (pressed) or m (released); the
-        // left button's press is a click, anything else (a release, the wheel, a drag) is nothing.
+        // An SGR mouse report: "<button;column;row" (1-based) then M (pressed) or m (released).
         if sequence.hasPrefix("<") {
             let fields = sequence.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
-            guard sequence.hasSuffix("M"), fields.count == 3, fields[0] == 0 else { return (nil, end + 1) }
-            return (.click(row: fields[2] - 1, column: fields[1] - 1), end + 1)
+            guard fields.count == 3 else { return (nil, end + 1) }
+            return (mouse(button: fields[0], column: fields[1] - 1, row: fields[2] - 1, pressed: sequence.hasSuffix("M")), end + 1)
         }
         let key: Key? = switch sequence {
         case "A": .up
@@ -139,9 +190,33 @@ package final class KeyReader: Sendable {
         case "F", "4~", "8~": .end
         case "5~": .pageUp
         case "6~": .pageDown
+        case "M": .enter  // the keypad's
         default: nil
         }
         return (key, end + 1)
+    }
+
+    /// A mouse report (0-based column and row): the left button's press is a click, the wheel
+    /// turned up or down is the wheel; anything else (a release, a drag, another button) is nothing.
+    private static func mouse(button: Int, column: Int, row: Int, pressed: Bool) -> Key? {
+        guard pressed, column >= 0, row >= 0 else { return nil }
+        switch button {
+        case 0: return .click(row: row, column: column)
+        case 64: return .wheelUp
+        case 65: return .wheelDown
+        default: return nil
+        }
+    }
+
+    /// The character whose UTF-8 `bytes` start with (a byte of 0x80 or more first), and its
+    /// length; nil while only its start has come. A byte that starts none is no key.
+    private static func character(startingAt bytes: [UInt8]) -> (Key?, Int)? {
+        let first = bytes[0]
+        let length = first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : first >= 0xC0 ? 2 : 1
+        guard length > 1 else { return (nil, 1) }
+        guard bytes.count >= length else { return nil }
+        let text = String(validating: bytes[0..<length], as: UTF8.self)
+        return (text.flatMap(\.first).map { .character($0) }, length)
     }
 
     /// One key from the terminal, read without Enter or echo (the terminal lent by
@@ -161,7 +236,9 @@ package final class KeyReader: Sendable {
             guard let byte = readByte() else { return nil }
             bytes.append(byte)
             var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            if bytes.first == 0x1B, key(startingAt: bytes) == nil, bytes.count < 8, poll(&waiting, 1, 30) > 0 { continue }
+            if bytes.first == 0x1B, key(startingAt: bytes) == nil, bytes.count < 8, poll(&waiting, 1, Decoder.escapeDelay) > 0 { continue }
+            // A character's UTF-8 arrives at once: read whole.
+            if bytes.first != 0x1B, key(startingAt: bytes) == nil { continue }
             if bytes == pasteStart || (bytes.first != 0x1B && poll(&waiting, 1, 0) > 0) {
                 if bytes == pasteStart {
                     guard skipPaste() else { return nil }
@@ -175,6 +252,21 @@ package final class KeyReader: Sendable {
             if let (key, _) = key(startingAt: bytes), let key { return key }
             bytes = []  // no key a screen knows
         }
+    }
+
+    /// What stdin holds now, read without waiting: the home screen's keys, read when its loop's
+    /// `poll` says there are some. The corresponding C functions are `poll` and `read`.
+    static func available() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        while poll(&waiting, 1, 0) > 0, waiting.revents & Int16(POLLIN) != 0 {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer.prefix(count)
+        }
+        return bytes
     }
 
     /// One byte of stdin (read again after a signal); nil at the end of input or on an error.

@@ -4,9 +4,9 @@ import CraveyKit
 import Foundation
 
 /// The terminal as ncurses draws it: one `SCREEN` on stdin and stdout, in the terminal's own
-/// terms (its terminfo entry: the alternate screen, cursor moves, its keys' sequences, mouse
-/// reporting, bracketed paste), each frame written as only what changed since the last
-/// (`doupdate`).
+/// terms (its terminfo entry: the alternate screen, cursor moves, bracketed paste), each frame
+/// written as only what changed since the last (`doupdate`); its keys (mouse and pastes among
+/// them) read as every screen reads them (``KeyReader/Decoder``).
 ///
 /// Not thread-safe, as ncurses is not: one thread makes it, draws, reads keys and ends it.
 /// Signals are not ncurses' business here (the home screen catches them before this starts, so
@@ -30,31 +30,27 @@ final class TerminalScreen {
     private(set) var rows = 0
     private(set) var columns = 0
     private var ended = false
-    /// Whether bracketed paste is asked of the terminal (from the first frame on, and again
-    /// after ``resume()``), until ``suspend()``.
-    private var bracketing = false
-    /// The text of a paste whose end mark has not come yet (a long paste comes in pieces).
-    private var pasting: String.UnicodeScalarView?
+    /// Whether bracketed paste and mouse reporting are asked of the terminal (from the first
+    /// frame on, and again after ``resume()``), until ``suspend()``.
+    private var asking = false
+    /// The keys read so far and not complete yet, a paste's among them.
+    private var decoder = KeyReader.Decoder()
 
-    /// The codes ncurses gives the marks around a paste (``bracketedPaste``): past its own keys'.
-    private static let pasteStart = KEY_MAX + 1, pasteEnd = KEY_MAX + 2
-    /// The most of a paste kept (the rest is dropped, still read): far more than any line typed here.
-    private static let pasteLimit = 65_536
-    /// Bracketed paste as the terminfo entry names it (`BE`, `BD` and the marks `PS`, `PE`),
-    /// else as xterm defined it. Readline (bash) and Neovim ask it of every terminal but a dumb
-    /// one, and so does this: a terminal that does not know the mode ignores it, as
-    /// ECMA-48 has a private mode it does not know ignored (`screen`'s entry names none, and
-    /// GNU screen and tmux both keep it).
-    private static let bracketedPaste = (on: capability("BE", or: "\u{1B}[?2004h"), off: capability("BD", or: "\u{1B}[?2004l"),
-                                         start: capability("PS", or: "\u{1B}[200~"), end: capability("PE", or: "\u{1B}[201~"))
+    /// Bracketed paste as the terminfo entry names it (`BE`, `BD`), else as xterm defined it
+    /// (its marks are xterm's, ``KeyReader/pasteStart``). Readline (bash) and Neovim ask it of
+    /// every terminal but a dumb one, and so does this: a terminal that does not know the mode
+    /// ignores it, as ECMA-48 has a private mode it does not know ignored (`screen`'s entry
+    /// names none, and GNU screen and tmux both keep it).
+    private static let bracketedPaste = (on: capability("BE", or: "\u{1B}[?2004h"), off: capability("BD", or: "\u{1B}[?2004l"))
 
-    /// Mouse reporting asked of the terminal: the left button and the wheel, reported at once.
-    private static var mouseEvents: mmask_t {
-        cravey_curses_button1_pressed() | cravey_curses_wheel_up() | cravey_curses_wheel_down()
-    }
+    /// Mouse reporting asked of the terminal, as ``TerminalMode`` asks it for the other screens:
+    /// xterm's button presses and the wheel (1000), reported as SGR (1006); a terminal that
+    /// knows only X10's reports sends those, which ``KeyReader`` reads too.
+    private static let mouseReporting = (on: "\u{1B}[?1000h\u{1B}[?1006h", off: "\u{1B}[?1000l\u{1B}[?1006l")
 
     /// Takes the terminal on stdin and stdout: its alternate screen, keys read as typed without
-    /// echo (Ctrl-C and Ctrl-Z still send their signals), the cursor hidden, mouse reporting on.
+    /// echo (Ctrl-C and Ctrl-Z still send their signals), the cursor hidden, mouse reporting on
+    /// (with the first frame).
     ///
     /// Throws `.invalidInput` when the terminal cannot show a screen: TERM unset, unknown to
     /// terminfo, or unable to move the cursor (`dumb`). The corresponding C functions are
@@ -76,13 +72,8 @@ final class TerminalScreen {
         cbreak()
         noecho()
         nonl()
-        keypad(cravey_curses_stdscr(), true)
-        // A paste comes between two marks, read as keys of their own (``keys()``).
-        define_key(Self.bracketedPaste.start, Self.pasteStart)
-        define_key(Self.bracketedPaste.end, Self.pasteEnd)
-        nodelay(cravey_curses_stdscr(), true)
-        // A lone Escape is told from the start of a key's sequence by the 25 ms after it.
-        set_escdelay(25)
+        // Its keys are read here (``keys()``), not by ncurses: it need not look for them.
+        typeahead(-1)
         curs_set(0)
         colour = wanted && has_colors()
         if colour {
@@ -91,8 +82,6 @@ final class TerminalScreen {
             init_pair(1, Int16(COLOR_CYAN), -1)
             init_pair(2, Int16(COLOR_RED), -1)
         }
-        mouseinterval(0)
-        mousemask(Self.mouseEvents, nil)
         measure()
     }
 
@@ -134,9 +123,9 @@ final class TerminalScreen {
         } else {
             curs_set(0)
         }
-        if !bracketing {
-            Self.send(Self.bracketedPaste.on)
-            bracketing = true
+        if !asking {
+            Self.send(Self.bracketedPaste.on + Self.mouseReporting.on)
+            asking = true
         }
         wnoutrefresh(cravey_curses_stdscr())
         doupdate()
@@ -150,37 +139,20 @@ final class TerminalScreen {
 
     // MARK: - Keys
 
-    /// The keys typed since the last call, without waiting; a paste is one ``Key/paste(_:)``
-    /// once its end has come. The corresponding C functions are `wget_wch` and `getmouse`.
-    ///
-    /// A paste's end without its start means a Ctrl-C inside the paste made the terminal throw
-    /// away what came before it (its start included): the keys read with that end are the rest
-    /// of the paste, and are dropped.
+    /// The keys typed since the last call, without waiting: what stdin holds
+    /// (``KeyReader/available()``), read through ``KeyReader/Decoder`` as every screen's keys are
+    /// (ncurses draws; it reads nothing). A paste is one ``Key/paste(_:)`` once its end has come.
     func keys() -> [Key] {
-        var keys: [Key] = []
-        while true {
-            var code: wint_t = 0
-            let result = wget_wch(cravey_curses_stdscr(), &code)
-            if result == ERR { return keys }
-            if result == KEY_CODE_YES {
-                switch Int32(code) {
-                case Self.pasteStart:
-                    pasting = pasting ?? String.UnicodeScalarView()
-                case Self.pasteEnd:
-                    if let text = pasting { keys.append(.paste(String(text))) } else { keys = [] }
-                    pasting = nil
-                default:
-                    // A key's sequence inside a paste (an arrow's) is text the terminal read as one: not a key.
-                    if pasting == nil, let key = functionKey(Int32(code)) { keys.append(key) }
-                }
-            } else if let scalar = Unicode.Scalar(UInt32(code)) {
-                if pasting == nil {
-                    keys.append(Self.key(for: scalar))
-                } else if pasting!.count < Self.pasteLimit {
-                    pasting!.append(scalar)
-                }
-            }
-        }
+        decoder.keys(KeyReader.available())
+    }
+
+    /// Whether a key's sequence waits for its rest (an Escape alone so far): the loop waits
+    /// ``KeyReader/Decoder/escapeDelay`` for it, then takes ``keysWaited()``.
+    var keyWaits: Bool { decoder.waiting }
+
+    /// Nothing followed the start of a sequence: an Escape alone is the Escape key.
+    func keysWaited() -> [Key] {
+        decoder.timedOut()
     }
 
     /// Whether more input comes within `milliseconds` (more than a person types at once after
@@ -196,44 +168,10 @@ final class TerminalScreen {
         let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000_000
         while DispatchTime.now().uptimeNanoseconds < deadline, inputArrives(within: 30) {
             var waiting = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            if poll(&waiting, 1, 0) > 0, waiting.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
+            if poll(&waiting, 1, 0) > 0, waiting.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { break }
             _ = keys()
         }
-    }
-
-    private static func key(for scalar: Unicode.Scalar) -> Key {
-        switch scalar.value {
-        case 0x0D, 0x0A: .enter
-        case 0x1B: .escape
-        case 0x7F, 0x08: .backspace
-        case 0x09: .tab
-        case 0..<0x20: .control(Character(Unicode.Scalar(scalar.value + 0x60)!))
-        default: .character(Character(scalar))
-        }
-    }
-
-    private func functionKey(_ code: Int32) -> Key? {
-        switch code {
-        case KEY_UP: return .up
-        case KEY_DOWN: return .down
-        case KEY_LEFT: return .left
-        case KEY_RIGHT: return .right
-        case KEY_PPAGE: return .pageUp
-        case KEY_NPAGE: return .pageDown
-        case KEY_HOME: return .home
-        case KEY_END: return .end
-        case KEY_ENTER: return .enter
-        case KEY_BACKSPACE: return .backspace
-        case KEY_MOUSE:
-            var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
-            if event.bstate & cravey_curses_wheel_up() != 0 { return .wheelUp }
-            if event.bstate & cravey_curses_wheel_down() != 0 { return .wheelDown }
-            if event.bstate & cravey_curses_button1_pressed() != 0 { return .click(row: Int(event.y), column: Int(event.x)) }
-            return nil
-        default:
-            return nil
-        }
+        decoder = KeyReader.Decoder()
     }
 
     // MARK: - The terminal's life
@@ -251,20 +189,18 @@ final class TerminalScreen {
     /// Gives the terminal back as it was, for a while (Ctrl-Z): mouse reporting off, the
     /// cursor shown, the normal screen and mode. The corresponding C function is `endwin`.
     func suspend() {
-        mousemask(0, nil)
-        Self.send(Self.bracketedPaste.off)
-        bracketing = false
+        Self.send(Self.bracketedPaste.off + Self.mouseReporting.off)
+        asking = false
         curs_set(1)
         endwin()
     }
 
     /// Takes the terminal again after ``suspend()`` (`fg`), and draws it whole at the next
-    /// ``show(_:)``. The corresponding C functions are `reset_prog_mode` and `mousemask`.
+    /// ``show(_:)``. The corresponding C function is `reset_prog_mode`.
     func resume() {
         reset_prog_mode()
-        mousemask(Self.mouseEvents, nil)
-        // Asked again with the next frame (another program may have turned it off meanwhile).
-        bracketing = false
+        // Asked again with the next frame (another program may have turned them off meanwhile).
+        asking = false
         resize()
         redrawAll()
     }
