@@ -136,14 +136,25 @@ let package = Package(
                 "CNcurses",
             ]
         ),
-        // Runs the commands that need FFmpeg and PulseAudio (their types live here); `cravey`
-        // hands them over by verb before parsing.
-        .executableTarget(
-            name: "cravey-media",
+        // The commands that need FFmpeg and PulseAudio (their command lines are CraveyCommands'),
+        // what `cravey-media` runs; a library, so that the tests run them in process.
+        .target(
+            name: "CraveyMediaCommands",
             dependencies: [
                 "CraveyCommands",
                 "CraveyKit",
                 "CraveyTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Runs the media commands (CraveyMediaCommands); `cravey` hands them over by verb before
+        // parsing.
+        .executableTarget(
+            name: "cravey-media",
+            dependencies: [
+                "CraveyMediaCommands",
+                "CraveyCommands",
+                "CraveyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
