@@ -199,10 +199,11 @@ let package = Package(
             swiftSettings: fuzzed + (fuzzing ? [.define("CRAVEY_FUZZING"), .enableExperimentalFeature("Extern")] : []),
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
         ),
-        // The command layer in process: parsing, validation, the times and words a person types.
+        // The command layer in process: parsing, validation, the times and words a person types,
+        // and both executables' commands run as their mains run them.
         .testTarget(
             name: "CraveyCommandsTests",
-            dependencies: ["CraveyCommands", "CraveyTestSupport"]
+            dependencies: ["CraveyCommands", "CraveyMediaCommands", "CraveyTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The terminal app's behaviour as values: keys in, state and screen text out, on real
         // SQLite libraries, without a terminal.
