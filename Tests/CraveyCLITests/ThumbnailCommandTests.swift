@@ -3,8 +3,9 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `cravey thumbnail`: a video's thumbnail made again, stored or written elsewhere; every refusal
-/// changes nothing (issue 8).
+/// `cravey thumbnail`: a video's thumbnail made again, stored or written elsewhere, its pictures
+/// read by ffmpeg (issue 8). (Its refusals, which change nothing, and its help: in process,
+/// CraveyCommandsTests' ThumbnailCommandTests.)
 @Suite("cravey thumbnail", .temporaryFiles)
 struct ThumbnailCommandTests {
     let library = temporaryLibrary()
@@ -107,56 +108,5 @@ struct ThumbnailCommandTests {
         #expect(inside.status == 64 && inside.error.contains("inside the library"), "\(inside.error)")
         let after = try await state()
         #expect(after.rows == before.rows && after.files == before.files)
-    }
-
-    @Test("an audio clip (64), an unknown id (66), a missing file (66), a video that does not decode (65, even with --at): nothing changes")
-    func refusals() async throws {
-        // Given an audio clip and two videos
-        let audio = try await imported("tone.m4a")
-        let missing = try await imported("video.mp4")
-        let broken = try await imported("vp8.webm")
-        try FileManager.default.removeItem(at: library.appendingPathComponent(missing.filePath))
-        try Data(repeating: 0x42, count: 4096).write(to: library.appendingPathComponent(broken.filePath))
-        let before = try await state()
-
-        // When each is asked for a thumbnail
-        let run = { (arguments: [String]) in try await Cravey.run(["thumbnail"] + arguments + ["--library", self.library.path]) }
-        let onAudio = try await run([audio.id.uuid.uuidString])
-        let pastEnd = try await run([broken.id.uuid.uuidString, "--at", "99"])
-        let unknown = try await run(["ffffffff"])
-        let gone = try await run([missing.id.uuid.uuidString])
-        let undecodable = try await run([broken.id.uuid.uuidString])
-        let outputOfAudio = try await run([audio.id.uuid.uuidString, "--output", temporaryFolder().appendingPathComponent("a.jpg").path])
-
-        // Then each exits as it should with a message naming the clip or the cause, and nothing changed
-        #expect(onAudio.status == 64 && onAudio.error.contains("\"tone\" is an audio recording"), "\(onAudio.error)")
-        #expect(outputOfAudio.status == 64, "\(outputOfAudio.error)")
-        #expect(unknown.status == 66, "\(unknown.error)")
-        #expect(gone.status == 66 && gone.error.contains("missing"), "\(gone.error)")
-        #expect(undecodable.status == 65, "\(undecodable.error)")
-        #expect(pastEnd.status == 65, "the file is read first: \(pastEnd.error)")
-        #expect(onAudio.output.isEmpty && unknown.output.isEmpty && gone.output.isEmpty && undecodable.output.isEmpty)
-        let after = try await state()
-        #expect(after.rows == before.rows && after.files == before.files)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporaryFolder().path).allSatisfy { !$0.hasSuffix(".jpg") })
-    }
-
-    @Test("a time past the end of a video that decodes is exit 64, naming its length")
-    func pastTheEnd() async throws {
-        let video = try await imported("video.mp4")
-        let before = try await state()
-        let result = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "2.5", "--library", library.path])
-        #expect(result.status == 64 && result.error.contains("2 s long"), "\(result.error)")
-        let after = try await state()
-        #expect(after.rows == before.rows && after.files == before.files)
-    }
-
-    @Test("thumbnail is a cravey-media verb that cravey lists in its help, with the same help text")
-    func routed() async throws {
-        let root = try await Cravey.run(["--help"])
-        let viaMedia = try await Cravey.run(["thumbnail", "--help"])
-        let viaCravey = try await Cravey.run(["help", "thumbnail"])
-        #expect(root.output.contains("\n  thumbnail "))
-        #expect(viaMedia.status == 0 && viaMedia.output.contains("USAGE: cravey thumbnail") && viaMedia.output == viaCravey.output)
     }
 }
