@@ -9,10 +9,10 @@ import CraveyMediaCommands
 /// it (`parseAsRoot`, then `exitCode(for:)` and `fullMessage(for:)`), and as the two mains end it:
 /// a command `cravey` runs itself (``CommandRoute``) parsed, validated and run as `cravey`'s main
 /// runs it; a media command, or one `cravey` hands over, as `cravey-media`'s main runs it
-/// (``CraveyMedia/parse(_:)``, ``Settings/run(_:)``); what either throws reported as the mains
-/// report it (``ParsableCommand/report(for:)``). What the command writes is held
-/// (`Terminal.captured`) and read as ``output`` and ``error``, as a person would read stdout and
-/// stderr. (What only a process has is left as the test process has it: its stdin, its signals,
+/// (``CraveyMedia/parse(_:)``, then the ``Settings`` run it); what either throws reported as the
+/// mains report it (``ParsableCommand/report(for:)``). What the command writes is held
+/// (`Terminal.captured`) and read as ``output`` and ``error``, as a person would read stdout
+/// and stderr. (What only a process has is left as the test process has it: its stdin, its signals,
 /// and the setting that lets a sound server be reached over the network, process-wide.)
 struct Outcome: Sendable, CustomStringConvertible {
     /// The exit status the executable would end with.

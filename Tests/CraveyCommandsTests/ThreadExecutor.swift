@@ -1,8 +1,8 @@
 import Foundation
 
-/// A task executor with a thread of its own: a task that prefers it (``run(_:)``) runs its code
-/// there, off Swift's cooperative pool. A command run in process blocks as it does in its own
-/// process (SQLite, a file, a question), and must not hold one of the pool's few threads, on
+/// A task executor with a thread of its own: a task that prefers it (as `run` makes it) runs its
+/// code there, off Swift's cooperative pool. A command run in process blocks as it does in its
+/// own process (SQLite, a file, a question), and must not hold one of the pool's few threads, on
 /// which the other tests run.
 ///
 /// Only the task's own code and its child tasks run here: an unstructured `Task {}` it starts, or
