@@ -3,10 +3,10 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `cravey thumbnail`'s refusals, which change nothing, and its help, run in process (``Outcome``)
-/// as `cravey-media` runs it. (The pictures it makes, read by ffmpeg: the CLI's
-/// ThumbnailCommandTests.)
-@Suite("cravey thumbnail, in process", .temporaryFiles)
+/// `cravey thumbnail`: a video's thumbnail made again, stored or written elsewhere (issue 8); its
+/// refusals, which change nothing, and its help; run in process (``Outcome``) as `cravey-media`
+/// runs it. (The pictures it makes, read by ffmpeg: ThumbnailPictureTests.swift.)
+@Suite("cravey thumbnail", .temporaryFiles)
 struct ThumbnailCommandTests {
     let library = temporaryLibrary()
 

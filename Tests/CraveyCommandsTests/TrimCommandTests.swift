@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// `cravey trim`'s refusals and what --auto proposes and cuts, run in process (``Outcome``) as
-/// `cravey-media` runs it. (The media it writes, read by ffmpeg, ffprobe and GStreamer, a
-/// question on a terminal and a cut killed at each step: the CLI's TrimCommandTests.)
+/// `cravey-media` runs it. (The media it writes, read by ffmpeg, ffprobe and GStreamer:
+/// TrimWitnessTests.swift; a question on a terminal and a cut killed at each step: the CLI's
+/// TrimCommandTests.)
 @Suite("cravey trim, in process", .temporaryFiles)
 struct TrimCommandTests {
     let library = temporaryLibrary()

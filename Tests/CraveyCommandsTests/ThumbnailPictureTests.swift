@@ -3,31 +3,10 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `cravey thumbnail`: a video's thumbnail made again, stored or written elsewhere, its pictures
-/// read by ffmpeg (issue 8). (Its refusals, which change nothing, and its help: in process,
-/// CraveyCommandsTests' ThumbnailCommandTests.)
-@Suite("cravey thumbnail", .temporaryFiles)
-struct ThumbnailCommandTests {
-    let library = temporaryLibrary()
-
-    /// Imports a `Media/` fixture and returns its row.
-    func imported(_ name: String) async throws -> Recording {
-        let result = try await Cravey.run(["import", MediaFixture.named(name).url.path, "--library", library.path])
-        #expect(result.status == 0, "\(result.error)")
-        let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try #require(try await listed(library).first { $0.id.description == id })
-    }
-
-    /// The library as it stands: its rows and every file's bytes under Recordings/.
-    func state() async throws -> (rows: [Recording], files: [String: Data]) {
-        var files: [String: Data] = [:]
-        let root = library.appendingPathComponent("Recordings")
-        for case let path as String in FileManager.default.enumerator(atPath: root.path) ?? FileManager.DirectoryEnumerator() {
-            files[path] = FileManager.default.contents(atPath: root.appendingPathComponent(path).path)
-        }
-        return (try await listed(library), files)
-    }
-
+/// Thumbnails whose pictures ffmpeg reads back as an independent witness: their size, their
+/// brightness, another frame at --at. The command runs in process (``Outcome``); its refusals are
+/// in ThumbnailCommandTests.swift.
+extension ThumbnailCommandTests {
     @Test("a video's thumbnail made again: a 320 px JPEG at the row's thumbnailPath, printed; --at takes another frame")
     func regenerates() async throws {
         // Given an imported video whose thumbnail file was lost
@@ -38,13 +17,13 @@ struct ThumbnailCommandTests {
         try FileManager.default.removeItem(at: file)
 
         // When its thumbnail is made again, by a prefix of its id, then at 1.8 s and at the very end
-        let made = try await Cravey.run(["thumbnail", String(video.id.description.prefix(8)), "--library", library.path])
+        let made = try await Outcome.of(["thumbnail", String(video.id.description.prefix(8)), "--library", library.path])
         let again = try Data(contentsOf: file)
         let copy = temporaryFolder().appendingPathComponent("default.jpg")
         try again.write(to: copy)
-        let late = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "1.8", "--json", "--library", library.path])
+        let late = try await Outcome.of(["thumbnail", video.id.uuid.uuidString, "--at", "1.8", "--json", "--library", library.path])
         let lateDiffers = try await Fixture.difference(copy, file)
-        let end = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--at", "2", "--library", library.path])
+        let end = try await Outcome.of(["thumbnail", video.id.uuid.uuidString, "--at", "2", "--library", library.path])
 
         // Then each exits 0; the file is a private 320x240 JPEG where the row says (the only
         // thumbnail); the default one is the import's, the one at 1.8 s another picture
@@ -56,7 +35,7 @@ struct ThumbnailCommandTests {
         let picture = try await Fixture.brightness(of: file)
         #expect(picture.width == 320 && picture.height == 240 && picture.mean > 20)
         #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
-        let (rows, files) = try await state()
+        let (rows, files) = try state()
         #expect(rows.first?.thumbnailPath == path && files.keys.filter { $0.hasPrefix("Thumbnails/") }.count == 1)
     }
 
@@ -69,7 +48,7 @@ struct ThumbnailCommandTests {
         try FileManager.default.removeItem(at: library.appendingPathComponent(try #require(video.thumbnailPath)))
 
         // When it is made again
-        let result = try await Cravey.run(["thumbnail", video.id.uuid.uuidString, "--library", library.path])
+        let result = try await Outcome.of(["thumbnail", video.id.uuid.uuidString, "--library", library.path])
 
         // Then the row points at a new 320 px wide JPEG, upright (the phone video is portrait)
         #expect(result.status == 0, "\(result.error)")
@@ -83,17 +62,17 @@ struct ThumbnailCommandTests {
     func output() async throws {
         // Given an imported video and the library as it is
         let video = try await imported("video.mp4")
-        let before = try await state()
+        let before = try state()
         let folder = temporaryFolder()
         let target = folder.appendingPathComponent("cover.jpg")
         let id = video.id.uuid.uuidString
 
         // When the thumbnail goes to a new file, then again without and with --force
-        let written = try await Cravey.run(["thumbnail", id, "--at", "1", "--output", target.path, "--library", library.path])
-        let exists = try await Cravey.run(["thumbnail", id, "--output", target.path, "--library", library.path])
-        let forced = try await Cravey.run(["thumbnail", id, "--output", target.path, "--force", "--library", library.path])
-        let aFolder = try await Cravey.run(["thumbnail", id, "--output", folder.path, "--force", "--library", library.path])
-        let inside = try await Cravey.run(["thumbnail", id, "--output", library.appendingPathComponent("Recordings/x.jpg").path,
+        let written = try await Outcome.of(["thumbnail", id, "--at", "1", "--output", target.path, "--library", library.path])
+        let exists = try await Outcome.of(["thumbnail", id, "--output", target.path, "--library", library.path])
+        let forced = try await Outcome.of(["thumbnail", id, "--output", target.path, "--force", "--library", library.path])
+        let aFolder = try await Outcome.of(["thumbnail", id, "--output", folder.path, "--force", "--library", library.path])
+        let inside = try await Outcome.of(["thumbnail", id, "--output", library.appendingPathComponent("Recordings/x.jpg").path,
                                            "--library", library.path])
 
         // Then the new file is a 320 px JPEG, what exists is refused without --force (64),
@@ -106,7 +85,7 @@ struct ThumbnailCommandTests {
         #expect(forced.status == 0, "\(forced.error)")
         #expect(aFolder.status == 64 && aFolder.error.contains("not a regular file"), "\(aFolder.error)")
         #expect(inside.status == 64 && inside.error.contains("inside the library"), "\(inside.error)")
-        let after = try await state()
+        let after = try state()
         #expect(after.rows == before.rows && after.files == before.files)
     }
 }
