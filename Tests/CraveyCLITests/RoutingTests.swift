@@ -23,20 +23,6 @@ struct RoutingTests {
         return alone.path
     }
 
-    @Test("a global --library before a media verb reaches the media command")
-    func libraryBeforeMediaVerb() async throws {
-        // Given a library folder
-        let library = temporaryLibrary().path
-
-        // When the option comes before `devices` and `doctor`
-        let devices = try await Cravey.run(["--library", library, "devices", "--json"])
-        let doctor = try await Cravey.run(["--library=\(library)", "doctor"])
-
-        // Then both run
-        #expect(devices.status == 0, "\(devices.error)")
-        #expect(doctor.status == 0 && doctor.output.contains("healthy"), "\(doctor.error)")
-    }
-
     @Test("quickplay lists in cravey; quickplay with a number goes to cravey-media")
     func quickPlayRoutes() async throws {
         // Given cravey without cravey-media beside it

@@ -91,4 +91,19 @@ struct MediaRoutingTests {
         #expect(viaMedia.status == 0 && viaMedia.output.contains("USAGE: cravey record"))
         #expect(viaMedia.output == viaCravey.output)
     }
+
+    @Test("a global --library before a media verb reaches the media command")
+    func libraryBeforeMediaVerb() async throws {
+        // Given a library folder, and the test's sound server for `devices`
+        let library = temporaryLibrary().path
+        _ = TestSoundServer.address
+
+        // When the option comes before `devices` and `doctor`
+        let devices = try await Outcome.of(["--library", library, "devices", "--json"])
+        let doctor = try await Outcome.of(["--library=\(library)", "doctor"])
+
+        // Then both run
+        #expect(devices.status == 0, "\(devices.error)")
+        #expect(doctor.status == 0 && doctor.output.contains("healthy"), "\(doctor.error)")
+    }
 }

@@ -3,8 +3,9 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `cravey import` on what it refuses, run in process (``Outcome``) as `cravey-media` runs it.
-/// (The title it gives a clip, from its command line: ImportOptionsTests.)
+/// `cravey import` on what it refuses, and its help, run in process (``Outcome``) as
+/// `cravey-media` runs it. (The title it gives a clip, from its command line: ImportOptionsTests;
+/// a file name with a dash in the current folder: the CLI's ExitCodeTests.)
 @Suite("cravey import", .temporaryFiles)
 struct ImportCommandTests {
     @Test("a directory exits 64 at once, naming what it is; nothing is stored")
@@ -33,5 +34,16 @@ struct ImportCommandTests {
         #expect(refused.error.contains(fixture.url.path) && refused.error.contains("Nothing was stored"), "\(refused.error)")
         #expect(try library.count() == 0)
         #expect(library.store.storedFiles().isEmpty, "left behind: \(library.store.storedFiles())")
+    }
+
+    @Test("import -h and --help still show the help (0)", arguments: ["-h", "--help"])
+    func importHelp(flag: String) async throws {
+        // When asking import for its help
+        let result = try await Outcome.of(["import", flag])
+
+        // Then the help is shown and mentions how to give a name that starts with a dash
+        #expect(result.status == 0, "\(result.error)")
+        let unwrapped = result.output.replacingOccurrences(of: "\n", with: " ")
+        #expect(unwrapped.contains("USAGE: cravey import") && unwrapped.contains("`cravey import -- -"), "\(result.output)")
     }
 }
