@@ -14,7 +14,7 @@ package struct CraveyMedia: AsyncParsableCommand {
 
     package init() {}
 
-    /// The command that runs `media` here (its name is the verb: `RoutingTests` holds it).
+    /// The command that runs `media` here (its name is the verb: `MediaRoutingTests` holds it).
     package static func command(_ media: MediaCommand) -> any ParsableCommand.Type {
         switch media {
         case .home: Home.self
