@@ -14,10 +14,17 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// Set once the task has left: the thread ends when no job is left.
     private var ended = false
 
+    /// The name of an executor's thread, as `/proc/<pid>/task/*/comm` shows it.
+    static let threadName = "cravey.command"
+
     /// Runs `body` with a thread of its own, which ends with it.
     static func run<T>(_ body: () async -> T) async -> T {
         let executor = ThreadExecutor()
-        Thread { executor.serve() }.start()
+        Thread {
+            // Named from the thread itself: a new thread has its creator's name until then.
+            Thread.current.name = threadName
+            executor.serve()
+        }.start()
         defer { executor.end() }
         return await withTaskExecutorPreference(executor, operation: body)
     }
