@@ -12,8 +12,8 @@ import CraveyMediaCommands
 /// (``CraveyMedia/parse(_:)``, then the ``Settings`` run it); what either throws reported as the
 /// mains report it (``ParsableCommand/report(for:)``). What the command writes is held
 /// (`Terminal.captured`) and read as ``output`` and ``error``, as a person would read stdout
-/// and stderr. (What only a process has is left as the test process has it: its stdin, its signals,
-/// and the setting that lets a sound server be reached over the network, process-wide.)
+/// and stderr. (What only a process has is left as the test process has it: its stdin, its
+/// signals, and the setting that lets a sound server be reached over the network, process-wide.)
 struct Outcome: Sendable, CustomStringConvertible {
     /// The exit status the executable would end with.
     let status: Int32
