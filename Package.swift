@@ -136,14 +136,25 @@ let package = Package(
                 "CNcurses",
             ]
         ),
-        // Runs the commands that need FFmpeg and PulseAudio (their types live here); `cravey`
-        // hands them over by verb before parsing.
-        .executableTarget(
-            name: "cravey-media",
+        // The commands that need FFmpeg and PulseAudio (their command lines are CraveyCommands'),
+        // what `cravey-media` runs; a library, so that the tests run them in process.
+        .target(
+            name: "CraveyMediaCommands",
             dependencies: [
                 "CraveyCommands",
                 "CraveyKit",
                 "CraveyTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Runs the media commands (CraveyMediaCommands); `cravey` hands them over by verb before
+        // parsing.
+        .executableTarget(
+            name: "cravey-media",
+            dependencies: [
+                "CraveyMediaCommands",
+                "CraveyCommands",
+                "CraveyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -188,10 +199,11 @@ let package = Package(
             swiftSettings: fuzzed + (fuzzing ? [.define("CRAVEY_FUZZING"), .enableExperimentalFeature("Extern")] : []),
             linkerSettings: fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
         ),
-        // The command layer in process: parsing, validation, the times and words a person types.
+        // The command layer in process: parsing, validation, the times and words a person types,
+        // and both executables' commands run as their mains run them.
         .testTarget(
             name: "CraveyCommandsTests",
-            dependencies: ["CraveyCommands", "CraveyTestSupport"]
+            dependencies: ["CraveyCommands", "CraveyMediaCommands", "CraveyTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The terminal app's behaviour as values: keys in, state and screen text out, on real
         // SQLite libraries, without a terminal.

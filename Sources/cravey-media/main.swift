@@ -3,6 +3,7 @@
 import ArgumentParser
 import CraveyCommands
 import CraveyKit
+import CraveyMediaCommands
 import Foundation
 
 /// Parses once, runs the command, and maps whatever it throws to a message and an exit code once.

@@ -3,9 +3,9 @@ import Foundation
 import Testing
 
 /// A file whose name starts with a dash, given to import (by `cravey-media`) in the current
-/// folder: 64 with how to give it, never the help with exit 0, and the help when asked. (The
-/// refusals decided by parsing alone are checked in process: `UsageErrorTests` in
-/// CraveyCommandsTests.)
+/// folder (the process's own): 64 with how to give it, never the help with exit 0. (The help when
+/// asked, and the refusals decided by parsing alone, are checked in process: `ImportCommandTests`
+/// and `UsageErrorTests` in CraveyCommandsTests.)
 @Suite("Exit codes for invalid input", .temporaryFiles)
 struct ExitCodeTests {
     /// Runs the built `cravey` in `folder`, so a file name can be given relative to it.
@@ -47,15 +47,5 @@ struct ExitCodeTests {
         #expect(result.status == 0, "\(result.error)")
         let list = try await Cravey.run(["list", "--json", "--library", library])
         #expect(list.output.contains("\"Dash\""), "\(list.output)")
-    }
-    @Test("import -h and --help still show the help (0)", arguments: ["-h", "--help"])
-    func importHelp(flag: String) async throws {
-        // When asking import for its help
-        let result = try await Cravey.run(["import", flag])
-
-        // Then the help is shown and mentions how to give a name that starts with a dash
-        #expect(result.status == 0, "\(result.error)")
-        let unwrapped = result.output.replacingOccurrences(of: "\n", with: " ")
-        #expect(unwrapped.contains("USAGE: cravey import") && unwrapped.contains("`cravey import -- -"), "\(result.output)")
     }
 }

@@ -3,7 +3,9 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// The library commands, run as the built binaries against real SQLite files and real media.
+/// The library commands, run as the built binaries against real SQLite files, where a process is
+/// the point: 8 processes playing at once, stdin no terminal, cravey without cravey-media. (The
+/// rest in process: CraveyCommandsTests' LibraryCommandTests.)
 @Suite("cravey library commands", .temporaryFiles)
 struct LibraryCommandTests {
     @Test("8 processes x 60 plays of one clip at once end at exactly 480 plays and 480 events")
@@ -35,43 +37,6 @@ struct LibraryCommandTests {
         let refused = try await Cravey.run(["delete", String(recording.id.description.prefix(6)), "--library", library.url.path])
         #expect(refused.status == 64)
         #expect(refused.error.contains("--yes"))
-        #expect(try library.count() == 1)
-    }
-
-    @Test("doctor shows a stored control character escaped (list, quickplay, info and delete: CraveyCommandsTests)")
-    func controlCharacters() async throws {
-        // Given a clip whose row holds control characters (an older or hand-edited row), and a
-        // clip whose media is gone, for doctor to name
-        let library = try await Fixture.library(titles: ["Breathe", "Other"])
-        let other = try #require(try library.recordings().first { $0.title == "Other" })
-        _ = try library.storeWords(of: other.id, title: "\u{1B}]0;pwned\u{07}x\u{9B}", notes: "one\ntwo\u{1B}[2J\u{7F}", purpose: nil)
-        try FileManager.default.removeItem(at: library.url.appendingPathComponent(other.filePath))
-
-        // When doctor reports it
-        let doctor = try await Cravey.run(["doctor", "--library", library.url.path])
-
-        // Then no control character reaches the terminal; each shows as its code point
-        let printed = doctor.output + doctor.error
-        #expect(!printed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(printed.debugDescription)")
-        #expect(printed.contains("<U+001B>]0;pwned<U+0007>x<U+009B>"), "\(printed)")
-    }
-
-    @Test("import stores a WAV as AAC and prints its id; random bytes exit 65 and store nothing")
-    func importCommand() async throws {
-        let library = try await Fixture.library(clips: 0)
-        let path = library.url.path
-        let wav = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
-        let imported = try await Cravey.run(["--library", path, "import", wav.path, "--title", "Breathe", "--purpose", "reflection"])
-        #expect(imported.status == 0, "\(imported.error)")
-        let id = try #require(RecordingID(imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
-        let row = try #require(try library.recording(id))
-        #expect(row.title == "Breathe" && row.purpose == .reflection && row.type == .audio)
-
-        let garbage = temporaryFolder().appendingPathComponent("garbage.mp3")
-        try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: garbage)
-        let refused = try await Cravey.run(["import", garbage.path, "--library", path])
-        #expect(refused.status == 65)
-        #expect(refused.error.contains(garbage.path) && refused.error.contains("Nothing was stored"))
         #expect(try library.count() == 1)
     }
 

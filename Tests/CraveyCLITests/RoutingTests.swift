@@ -4,7 +4,10 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `cravey` picks the executable by verb before parsing: media verbs go to `cravey-media`.
+/// `cravey` picks the executable by verb before parsing: media verbs go to `cravey-media`, run as
+/// a person runs them (`cravey` alone in a folder, one process handing over to the other). (The
+/// media commands' list and the hand-over's outcome in process: CraveyCommandsTests'
+/// MediaRoutingTests.)
 @Suite("Routing by verb", .temporaryFiles)
 struct RoutingTests {
     /// A copy of `cravey` alone in a folder, without `cravey-media` beside it.
@@ -18,32 +21,6 @@ struct RoutingTests {
         let copied = try await run("cp", [Cravey.executable, alone.path])
         guard copied.status == 0 else { throw TestFailure("cp failed: \(copied.error)") }
         return alone.path
-    }
-
-    @Test("cravey-media runs exactly the media commands of cravey's list (MediaCommand), in its order")
-    func mediaCommandsMatchTheList() async throws {
-        let media = URL(fileURLWithPath: Cravey.executable).deletingLastPathComponent().appendingPathComponent("cravey-media").path
-        let help = try await run(media, ["--help"], environment: Cravey.environment())
-        #expect(help.status == 0, "\(help.error)")
-        let section = help.output.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first ?? ""
-        let listed = section.split(separator: "\n").compactMap { line in
-            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
-        }
-        #expect(listed == MediaCommand.allCases.map(\.verb), "\(help.output)")
-    }
-
-    @Test("a global --library before a media verb reaches the media command")
-    func libraryBeforeMediaVerb() async throws {
-        // Given a library folder
-        let library = temporaryLibrary().path
-
-        // When the option comes before `devices` and `doctor`
-        let devices = try await Cravey.run(["--library", library, "devices", "--json"])
-        let doctor = try await Cravey.run(["--library=\(library)", "doctor"])
-
-        // Then both run
-        #expect(devices.status == 0, "\(devices.error)")
-        #expect(doctor.status == 0 && doctor.output.contains("healthy"), "\(doctor.error)")
     }
 
     @Test("quickplay lists in cravey; quickplay with a number goes to cravey-media")
@@ -71,19 +48,6 @@ struct RoutingTests {
         #expect(none.status == 0 && none.output == "[]\n", "\(none.output) \(none.error)")
     }
 
-    @Test("quickplay with a number plays in cravey-media: with an empty library it says how to record the first clip (exit 66)")
-    func quickPlayNumberOnEmptyLibrary() async throws {
-        // Given an empty library
-        let library = temporaryLibrary().path
-
-        // When asking Quick Play to play its second clip
-        let play = try await Cravey.run(["--library", library, "quickplay", "2"])
-
-        // Then cravey-media answers, as a missing clip, not as unexpected arguments
-        #expect(play.status == 66, "\(play.error)")
-        #expect(play.error.contains("cravey record") && !play.error.contains("unexpected"), "\(play.error)")
-    }
-
     @Test("cravey alone lists every command in its help and shows a media command's help; --version works")
     func help() async throws {
         // Given cravey without cravey-media beside it
@@ -102,16 +66,5 @@ struct RoutingTests {
         }
         #expect(record.status == 0 && record.output.contains("--seconds") && record.output.contains("USAGE: cravey record"))
         #expect(version.status == 0 && version.output == "0.1.0\n")
-    }
-
-    @Test("`cravey record --help` is answered by cravey-media with the same help")
-    func mediaHelp() async throws {
-        // When asking a media command for help through cravey
-        let viaMedia = try await Cravey.run(["record", "--help"])
-        let viaCravey = try await Cravey.run(["help", "record"])
-
-        // Then cravey-media shows the same text cravey shows
-        #expect(viaMedia.status == 0 && viaMedia.output.contains("USAGE: cravey record"))
-        #expect(viaMedia.output == viaCravey.output)
     }
 }

@@ -1,3 +1,5 @@
+import CraveyMediaCommands
+import CraveyTestSupport
 import Testing
 @testable import CraveyCommands
 
@@ -46,5 +48,62 @@ struct CommandRouteTests {
         #expect(verbs.allSatisfy { MediaCommand(verb: $0)?.verb == $0 })
         let root = Cravey.configuration.subcommands.map { $0._commandName }
         #expect(verbs.allSatisfy(root.contains), "\(root)")
+    }
+}
+
+/// The media commands `cravey-media` runs, against cravey's list of them, and a command line
+/// handed over, run in process (``Outcome``) as the two mains run it. (The hand-over between the
+/// two executables themselves: the CLI's RoutingTests.)
+@Suite("Routing by verb, in process", .temporaryFiles)
+struct MediaRoutingTests {
+    @Test("cravey-media runs exactly the media commands of cravey's list (MediaCommand), in its order, and its help lists them so")
+    func mediaCommandsMatchTheList() {
+        let verbs = MediaCommand.allCases.map(\.verb)
+        #expect(CraveyMedia.configuration.subcommands.map { $0._commandName } == verbs)
+        let help = CraveyMedia.helpMessage(columns: 100)
+        let section = help.components(separatedBy: "SUBCOMMANDS:\n").last?.components(separatedBy: "\n\n").first ?? ""
+        let listed = section.split(separator: "\n").compactMap { line in
+            line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+        }
+        #expect(listed == verbs, "\(help)")
+    }
+
+    @Test("quickplay with a number plays in cravey-media: with an empty library it says how to record the first clip (exit 66)")
+    func quickPlayNumberOnEmptyLibrary() async throws {
+        // Given an empty library
+        let library = temporaryLibrary().path
+
+        // When asking Quick Play to play its second clip
+        let play = try await Outcome.of(["--library", library, "quickplay", "2"])
+
+        // Then cravey-media answers, as a missing clip, not as unexpected arguments
+        #expect(play.status == 66, "\(play.error)")
+        #expect(play.error.contains("cravey record") && !play.error.contains("unexpected"), "\(play.error)")
+    }
+
+    @Test("`cravey record --help` is answered by cravey-media with the same help")
+    func mediaHelp() async throws {
+        // When asking a media command for help through cravey
+        let viaMedia = try await Outcome.of(["record", "--help"])
+        let viaCravey = try await Outcome.of(["help", "record"])
+
+        // Then cravey-media shows the same text cravey shows
+        #expect(viaMedia.status == 0 && viaMedia.output.contains("USAGE: cravey record"))
+        #expect(viaMedia.output == viaCravey.output)
+    }
+
+    @Test("a global --library before a media verb reaches the media command")
+    func libraryBeforeMediaVerb() async throws {
+        // Given a library folder, and the test's sound server for `devices`
+        let library = temporaryLibrary().path
+        _ = TestSoundServer.address
+
+        // When the option comes before `devices` and `doctor`
+        let devices = try await Outcome.of(["--library", library, "devices", "--json"])
+        let doctor = try await Outcome.of(["--library=\(library)", "doctor"])
+
+        // Then both run
+        #expect(devices.status == 0, "\(devices.error)")
+        #expect(doctor.status == 0 && doctor.output.contains("healthy"), "\(doctor.error)")
     }
 }

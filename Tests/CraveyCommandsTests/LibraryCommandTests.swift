@@ -6,9 +6,9 @@ import Testing
 @testable import CraveyCommands
 
 /// The commands `cravey` runs on the library itself (edit, info, quickplay's list, pin, tag,
-/// markers, export, storage, delete), run in process on real SQLite libraries (``Outcome``):
-/// what they print on stdout and stderr, their exit code and what they change, as the built
-/// `cravey` shows them (they each started it, 60-odd times a run).
+/// markers, export, storage, delete), and doctor and import, run in process on real SQLite
+/// libraries (``Outcome``): what they print on stdout and stderr, their exit code and what they
+/// change, as the built executables show them (they each started one, 60-odd times a run).
 @Suite("The library commands, in process", .temporaryFiles)
 struct LibraryCommandTests {
     @Test("info, edit and quickplay work on an id prefix")
@@ -294,5 +294,42 @@ struct LibraryCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.error.contains(file.path) && result.error.contains("damaged") && result.error.contains("doctor --repair"), "\(result)")
         #expect(try Data(contentsOf: file) == garbage, "the damaged file is left as it was")
+    }
+
+    @Test("doctor shows a stored control character escaped (list, quickplay, info and delete: controlCharacters)")
+    func doctorControlCharacters() async throws {
+        // Given a clip whose row holds control characters (an older or hand-edited row), and a
+        // clip whose media is gone, for doctor to name
+        let library = try await Fixture.library(titles: ["Breathe", "Other"])
+        let other = try #require(try library.recordings().first { $0.title == "Other" })
+        _ = try library.storeWords(of: other.id, title: "\u{1B}]0;pwned\u{07}x\u{9B}", notes: "one\ntwo\u{1B}[2J\u{7F}", purpose: nil)
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent(other.filePath))
+
+        // When doctor reports it
+        let doctor = try await Outcome.of(["doctor", "--library", library.url.path])
+
+        // Then no control character reaches the terminal; each shows as its code point
+        let printed = doctor.output + doctor.error
+        #expect(!printed.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" }, "\(printed.debugDescription)")
+        #expect(printed.contains("<U+001B>]0;pwned<U+0007>x<U+009B>"), "\(printed)")
+    }
+
+    @Test("import stores a WAV as AAC and prints its id; random bytes exit 65 and store nothing")
+    func importCommand() async throws {
+        let library = try await Fixture.library(clips: 0)
+        let path = library.url.path
+        let wav = try await Fixture.make("wav", ["-f", "lavfi", "-i", "sine=frequency=440:duration=1"])
+        let imported = try await Outcome.of(["--library", path, "import", wav.path, "--title", "Breathe", "--purpose", "reflection"])
+        #expect(imported.status == 0, "\(imported.error)")
+        let id = try #require(RecordingID(imported.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let row = try #require(try library.recording(id))
+        #expect(row.title == "Breathe" && row.purpose == .reflection && row.type == .audio)
+
+        let garbage = temporaryFolder().appendingPathComponent("garbage.mp3")
+        try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: garbage)
+        let refused = try await Outcome.of(["import", garbage.path, "--library", path])
+        #expect(refused.status == 65)
+        #expect(refused.error.contains(garbage.path) && refused.error.contains("Nothing was stored"))
+        #expect(try library.count() == 1)
     }
 }

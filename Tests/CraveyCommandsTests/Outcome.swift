@@ -3,15 +3,17 @@ import CraveyCore
 import CraveyTestSupport
 import Foundation
 @testable import CraveyCommands
+import CraveyMediaCommands
 
 /// How `cravey` ends a command line, found in process, as swift-argument-parser's own tests find
-/// it (`parseAsRoot`, then `exitCode(for:)` and `fullMessage(for:)`): the line parsed and
-/// validated by ``CraveyCommands/Cravey``'s root, a command `cravey` runs itself (``CommandRoute``)
-/// then run, and what either throws reported as the executables' mains report it
-/// (``ParsableCommand/report(for:)``). A media command is parsed and validated here as
-/// `cravey-media` parses it (both wrap the same definition), and never run. What the command
-/// writes is held (`Terminal.captured`) and read as ``output`` and ``error``, as a person would
-/// read stdout and stderr.
+/// it (`parseAsRoot`, then `exitCode(for:)` and `fullMessage(for:)`), and as the two mains end it:
+/// a command `cravey` runs itself (``CommandRoute``) parsed, validated and run as `cravey`'s main
+/// runs it; a media command, or one `cravey` hands over, as `cravey-media`'s main runs it
+/// (``CraveyMedia/parse(_:)``, then the ``Settings`` run it); what either throws reported as the
+/// mains report it (``ParsableCommand/report(for:)``). What the command writes is held
+/// (`Terminal.captured`) and read as ``output`` and ``error``, as a person would read stdout
+/// and stderr. (What only a process has is left as the test process has it: its stdin, its
+/// signals, and the setting that lets a sound server be reached over the network, process-wide.)
 struct Outcome: Sendable, CustomStringConvertible {
     /// The exit status the executable would end with.
     let status: Int32
@@ -31,49 +33,71 @@ struct Outcome: Sendable, CustomStringConvertible {
 
     var description: String { "\(status) \(error.prefix(400))" }
 
-    /// The outcome of `arguments` (what follows `cravey`), on a thread of its own: a library
-    /// command opens SQLite files, which blocks.
+    /// The outcome of `arguments` (what follows `cravey`), on a thread of its own
+    /// (``ThreadExecutor``): a command opens SQLite files, and a media command decodes and writes
+    /// media, which blocks.
     /// With `settings`, the command reads the settings file there (and `settings set` changes it),
     /// as the executables read `$XDG_CONFIG_HOME/cravey/settings.toml`, a damaged one reported first.
     static func of(_ arguments: [String], settings: URL? = nil) async throws -> Outcome {
-        try await offPool { now(arguments, settings: settings) }
-    }
-
-    /// ``of(_:)`` on the calling thread.
-    static func now(_ arguments: [String], settings: URL? = nil) -> Outcome {
         let captured = Terminal.Captured()
-        var outcome = Terminal.$captured.withValue(captured) {
-            // As the mains read it (a damaged file reported first); with none given, a file of no
-            // one's: every setting at its default.
-            let read = Settings(at: settings ?? URL(fileURLWithPath: "/nonexistent/cravey/settings.toml"))
-            read.reportProblems()
-            return ran(arguments, settings: read)
+        var outcome = await Terminal.$captured.withValue(captured) {
+            await ThreadExecutor.run {
+                // As the mains read it (a damaged file reported first); with none given, a file of
+                // no one's: every setting at its default.
+                let read = Settings(at: settings ?? URL(fileURLWithPath: "/nonexistent/cravey/settings.toml"))
+                read.reportProblems()
+                let route = CommandRoute(arguments)
+                if route.executable == .cravey, let outcome = ran(route, settings: read) { return outcome }
+                return await ranMedia(route.arguments, settings: read)
+            }
         }
         outcome.written = (String(decoding: captured.output.withLock { $0 }, as: UTF8.self),
                            String(decoding: captured.error.withLock { $0 }, as: UTF8.self))
         return outcome
     }
 
-    /// The outcome of `arguments`, what it writes going where the caller says.
-    private static func ran(_ arguments: [String], settings: Settings) -> Outcome {
-        var command: ParsableCommand
+    /// The outcome of a command line `cravey` runs itself, as its main ends it; nil when the
+    /// command hands itself over to `cravey-media` (``CommandRoute/HandOff``).
+    private static func ran(_ route: CommandRoute, settings: Settings) -> Outcome? {
+        let command: any ParsableCommand
         do {
-            command = try CraveyCommands.Cravey.parseAsRoot(arguments)
+            command = try CraveyCommands.Cravey.parseAsRoot(route.arguments)
         } catch {
             return Outcome(error, refusedAtParse: true)
         }
         do {
             // As both mains do: a settings file that is not read stops every command.
             try settings.refuseUnread(before: command)
-            if CommandRoute(arguments).executable == .cravey { try settings.runNow(command) }
+            try settings.runNow(command)
             return Outcome(status: 0, text: "", toStandardOutput: false, refusedAtParse: false)
+        } catch is CommandRoute.HandOff where route.mayHandOff {
+            return nil
         } catch {
             return Outcome(error, refusedAtParse: false)
         }
     }
 
-    init(_ error: any Error, refusedAtParse: Bool) {
-        (status, text, toStandardOutput) = CraveyCommands.Cravey.report(for: error)
+    /// The outcome of a command line `cravey-media` runs, as its main ends it.
+    private static func ranMedia(_ arguments: [String], settings: Settings) async -> Outcome {
+        let command: any ParsableCommand
+        do {
+            try CraveyMedia.checkAvailable(arguments)
+            command = try CraveyMedia.parse(arguments)
+        } catch {
+            return Outcome(error, refusedAtParse: true, root: CraveyMedia.self)
+        }
+        do {
+            try settings.refuseUnread(before: command)
+            try await settings.run(command)
+            return Outcome(status: 0, text: "", toStandardOutput: false, refusedAtParse: false)
+        } catch {
+            return Outcome(error, refusedAtParse: false, root: CraveyMedia.self)
+        }
+    }
+
+    /// What `root`'s executable ends with for `error` (its help is that root's).
+    init(_ error: any Error, refusedAtParse: Bool, root: any ParsableCommand.Type = CraveyCommands.Cravey.self) {
+        (status, text, toStandardOutput) = root.report(for: error)
         self.refusedAtParse = refusedAtParse
     }
 

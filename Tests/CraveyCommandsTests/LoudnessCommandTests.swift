@@ -3,7 +3,7 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `info` and `doctor` about loudness, run as the built binaries.
+/// `info` and `doctor` about loudness, run in process (``Outcome``) as the two mains run them.
 @Suite("cravey info and doctor show loudness", .temporaryFiles)
 struct LoudnessCommandTests {
     @Test("info says a clip is not measured and how to measure it; doctor counts it; doctor --repair measures it; info then shows it; --json is unchanged")
@@ -13,11 +13,11 @@ struct LoudnessCommandTests {
         let recording = try #require(try library.recordings().first)
         let path = library.url.path
         let id = String(recording.id.description.prefix(8))
-        let jsonBefore = try await Cravey.run(["info", id, "--json", "--library", path])
+        let jsonBefore = try await Outcome.of(["info", id, "--json", "--library", path])
 
         // When info and doctor look at it
-        let before = try await Cravey.run(["info", id, "--library", path])
-        let doctor = try await Cravey.run(["doctor", "--library", path])
+        let before = try await Outcome.of(["info", id, "--library", path])
+        let doctor = try await Outcome.of(["doctor", "--library", path])
 
         // Then info says how to measure it, and doctor counts it without calling it a fault or measuring it
         #expect(before.status == 0)
@@ -28,19 +28,19 @@ struct LoudnessCommandTests {
         #expect(try library.recording(recording.id)?.loudness == nil)
 
         // When doctor repairs
-        let repaired = try await Cravey.run(["doctor", "--repair", "--library", path])
+        let repaired = try await Outcome.of(["doctor", "--repair", "--library", path])
 
         // Then it says how many it measured, and info shows the measurement as stored
         #expect(repaired.status == 0, "\(repaired.error)")
         #expect(repaired.output.contains("repaired: Measured the loudness of 1 recording."), "\(repaired.output)")
         let measured = try #require(try library.recording(recording.id)?.loudness)
-        let after = try await Cravey.run(["info", id, "--library", path])
+        let after = try await Outcome.of(["info", id, "--library", path])
         let expected = String(format: "Loudness:    %.1f LUFS, true peak %.1f dBTP", measured.integrated, measured.truePeak)
         #expect(after.output.contains(expected), "\(after.output)")
-        #expect(!(try await Cravey.run(["doctor", "--library", path])).output.contains("loudness"))
+        #expect(!(try await Outcome.of(["doctor", "--library", path])).output.contains("loudness"))
 
         // And the JSON is byte for byte what it was: loudness is not part of it
-        let jsonAfter = try await Cravey.run(["info", id, "--json", "--library", path])
+        let jsonAfter = try await Outcome.of(["info", id, "--json", "--library", path])
         #expect(jsonAfter.status == 0 && jsonAfter.output == jsonBefore.output)
     }
 }

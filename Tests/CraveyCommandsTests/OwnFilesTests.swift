@@ -5,7 +5,7 @@ import Testing
 
 /// cravey touches only what is cravey's: it makes no library in a folder of other things, a
 /// command that only reads makes nothing, and delete-all and repairs leave alone every file
-/// cravey did not make.
+/// cravey did not make. Run in process (``Outcome``), as the two mains run the commands.
 @Suite("Only what is cravey's", .temporaryFiles)
 struct OwnFilesTests {
     /// Every name under `folder`, with each file's bytes.
@@ -34,9 +34,9 @@ struct OwnFilesTests {
         let theirs = try contents(recordings).filter { !$0.key.hasPrefix("audio_") }
 
         // When the doctor looks, repairs, and everything is deleted
-        let doctor = try await Cravey.run(["doctor", "--library", path])
-        let repair = try await Cravey.run(["doctor", "--repair", "--library", path])
-        let deleteAll = try await Cravey.run(["delete-all", "--yes", "--library", path])
+        let doctor = try await Outcome.of(["doctor", "--library", path])
+        let repair = try await Outcome.of(["doctor", "--repair", "--library", path])
+        let deleteAll = try await Outcome.of(["delete-all", "--yes", "--library", path])
 
         // Then each is named as not cravey's, none is registered, and every one is left, byte for byte
         for name in ["voice memo.wav", "notes.txt", "Thumbnails/cover.jpg", disguised] {
@@ -60,7 +60,7 @@ struct OwnFilesTests {
 
         // When commands that read and that write are pointed at it
         for arguments in [["list"], ["storage"], ["import", clip.path], ["record", "--seconds", "1"], ["delete-all", "--yes"], ["doctor", "--repair"]] {
-            let result = try await Cravey.run(arguments + ["--library", folder.path])
+            let result = try await Outcome.of(arguments + ["--library", folder.path])
 
             // Then each is refused with 64, saying what the folder is and what to do, no mode warning
             #expect(result.status == 64, "\(arguments): \(result.error)")
@@ -81,7 +81,7 @@ struct OwnFilesTests {
         // When commands that only read run on them
         for library in [missing, empty] {
             for arguments in [["list", "--json"], ["quickplay", "--json"], ["storage", "--json"], ["export", "--format", "csv"], ["doctor"]] {
-                let result = try await Cravey.run(arguments + ["--library", library.path])
+                let result = try await Outcome.of(arguments + ["--library", library.path])
                 // Then they answer as for an empty library
                 #expect(result.status == 0, "\(arguments): \(result.error)")
             }
@@ -90,7 +90,7 @@ struct OwnFilesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: empty.path).isEmpty)
 
         // And a command that adds a clip makes the library
-        let imported = try await Cravey.run(["import", try await Fixture.audio(seconds: 0.5).path, "--library", missing.path])
+        let imported = try await Outcome.of(["import", try await Fixture.audio(seconds: 0.5).path, "--library", missing.path])
         #expect(imported.status == 0, "\(imported.error)")
         #expect(FileManager.default.fileExists(atPath: missing.appendingPathComponent("library.sqlite").path))
     }
@@ -100,21 +100,19 @@ struct OwnFilesTests {
         // Given a library with two clips, then migrated by a "newer cravey"
         let library = try await Fixture.library(clips: 2)
         let path = library.url.path
-        let database = library.url.appendingPathComponent("library.sqlite").path
-        let bumped = try await run("sqlite3", [database, """
+        try editByHand(library.url.appendingPathComponent("library.sqlite"), """
             INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future');
             INSERT OR REPLACE INTO libraryInfo (key, value) VALUES ('writtenBy', '9.0.0');
-            """])
-        try #require(bumped.status == 0, "\(bumped.error)")
+            """)
         let ids = try library.recordings().map { $0.id.description }
         let before = try contents(library.url.appendingPathComponent("Recordings"))
 
         // When it is listed, and changed every way
-        let list = try await Cravey.run(["list", "--json", "--library", path])
+        let list = try await Outcome.of(["list", "--json", "--library", path])
         let changes = [["edit", ids[0], "--title", "New"], ["delete", ids[0], "--yes"], ["delete-all", "--yes"],
                        ["import", try await Fixture.audio(seconds: 0.5).path], ["record", "--seconds", "1"], ["doctor", "--repair"]]
-        var refused: [CommandResult] = []
-        for arguments in changes { refused.append(try await Cravey.run(arguments + ["--library", path])) }
+        var refused: [Outcome] = []
+        for arguments in changes { refused.append(try await Outcome.of(arguments + ["--library", path])) }
 
         // Then the list works, every change exits 78 naming both versions, and nothing changed
         #expect(list.status == 0 && list.output.contains(ids[1]), "\(list.error)")

@@ -5,15 +5,17 @@ import CraveyKit
 /// `cravey-media`'s root: the commands that need FFmpeg or PulseAudio. `cravey` hands their
 /// command lines over (see `CommandRoute`); it is named `cravey` so help and errors read as
 /// the command a person typed.
-struct CraveyMedia: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CraveyMedia: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "cravey",
         abstract: "Runs cravey's commands that need FFmpeg or PulseAudio; run them as `cravey <command>`.",
         version: Cravey.version,
         subcommands: MediaCommand.allCases.map(command))
 
-    /// The command that runs `media` here (its name is the verb: `RoutingTests` holds it).
-    static func command(_ media: MediaCommand) -> any ParsableCommand.Type {
+    package init() {}
+
+    /// The command that runs `media` here (its name is the verb: `MediaRoutingTests` holds it).
+    package static func command(_ media: MediaCommand) -> any ParsableCommand.Type {
         switch media {
         case .home: Home.self
         case .record: Record.self
@@ -35,7 +37,7 @@ struct CraveyMedia: AsyncParsableCommand {
 
     /// Refuses a `cravey` command handed over here that this executable cannot run yet (`quickplay 2`
     /// would play a clip), saying so instead of ArgumentParser's "unexpected arguments" (exit 64).
-    static func checkAvailable(_ arguments: [String]) throws {
+    package static func checkAvailable(_ arguments: [String]) throws {
         guard let verb = arguments.first,
               Cravey.configuration.subcommands.contains(where: { $0._commandName == verb }),
               !configuration.subcommands.contains(where: { $0._commandName == verb }) else { return }
@@ -44,7 +46,7 @@ struct CraveyMedia: AsyncParsableCommand {
 
     /// Parses a command line, first refusing an `import` file name that would be read as options
     /// (see ``ImportOptions/checkDashedFile(_:parseFailed:)``), and again once parsing failed.
-    static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+    package static func parse(_ arguments: [String]) throws -> any ParsableCommand {
         guard arguments.first == ImportOptions.configuration.commandName else { return try parseAsRoot(arguments) }
         try ImportOptions.checkDashedFile(arguments.dropFirst())
         do {
@@ -54,20 +56,4 @@ struct CraveyMedia: AsyncParsableCommand {
             throw error
         }
     }
-}
-
-/// What `cravey-media`'s manual page says: what the program is, and where its commands are
-/// documented. Only ArgumentParser's `--experimental-dump-help` reaches it.
-struct CraveyMediaManual: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cravey-media",
-        abstract: "Runs cravey's commands that need FFmpeg or PulseAudio.",
-        discussion: """
-            cravey hands the commands home (and cravey alone on a terminal), record, play, quickplay N, import, doctor, devices, \
-            thumbnail, trim, clean, share, restore, transcribe and transcript to cravey-media, installed beside it, before parsing anything, and waveform \
-            when the clip's waveform is not stored yet; a person runs them as `cravey <command>`, \
-            and cravey-media accepts the same command lines. Every command and option is \
-            described in cravey(1).
-            """,
-        version: Cravey.version)
 }

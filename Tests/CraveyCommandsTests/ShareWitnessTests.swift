@@ -3,22 +3,11 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// `cravey share`: every format read back by ffprobe and GStreamer, its tags and its level.
-@Suite("cravey share", .temporaryFiles)
-struct ShareCommandTests {
-    let library = temporaryLibrary()
-
-    /// Imports a 3 s tone at a tenth of full scale (about -23 LUFS: cravey plays it louder).
-    func imported(_ file: URL? = nil) async throws -> (id: String, recording: Recording) {
-        let source = if let file { file } else { try await Fixture.make("m4a", ["-f", "lavfi", "-i", "sine=frequency=440:duration=3:sample_rate=48000",
-                                                       "-af", "volume=0.1", "-ac", "1", "-c:a", "aac"]) }
-        let result = try await Cravey.run(["import", source.path, "--title", "For Sam", "--library", library.path])
-        try #require(result.status == 0, "\(result.error)")
-        let id = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let uuid = try #require(RecordingID(id))
-        return (id, try #require(try RecordingLibrary(at: library).recording(uuid)))
-    }
-
+/// Shares whose files ffprobe, ffmpeg and GStreamer read back as independent witnesses: every
+/// format's duration, level and tags, a video's streams and pictures, no encoder's name, the
+/// chapters. The share itself runs in process (``Outcome``); its refusals are in
+/// ShareCommandTests.swift.
+extension ShareCommandTests {
     @Test("each format decodes with ffprobe and GStreamer, mode 0600, at the level cravey plays the clip at (within 0.5 LU), with no creation time, encoder or cravey id, and the title only when asked")
     func everyFormat() async throws {
         let (id, recording) = try await imported()
@@ -26,7 +15,7 @@ struct ShareCommandTests {
         let playLevel = loudness.integrated + loudness.playbackGain()
         for ext in ["m4a", "opus", "mp3", "ogg", "wav"] {
             let output = temporaryFolder().appendingPathComponent("shared.\(ext)")
-            let shared = try await Cravey.run(["share", id, "--output", output.path, "--title", "Breathe", "--library", library.path])
+            let shared = try await Outcome.of(["share", id, "--output", output.path, "--title", "Breathe", "--library", library.path])
             try #require(shared.status == 0, "\(ext): \(shared.error)")
             #expect(try FileManager.default.attributesOfItem(atPath: output.path)[.posixPermissions] as? Int == 0o600)
             #expect(abs(try await Witness.ffprobe(output).duration - 3) < 0.1, "\(ext): ffprobe")
@@ -43,7 +32,7 @@ struct ShareCommandTests {
             #expect(bytes.range(of: Data(id.utf8)) == nil && bytes.range(of: Data("cravey".utf8)) == nil, "\(ext): no id in the bytes")
         }
         let untitled = temporaryFolder().appendingPathComponent("untitled.m4a")
-        try #require(try await Cravey.run(["share", id, "--output", untitled.path, "--library", library.path]).status == 0)
+        try #require(try await Outcome.of(["share", id, "--output", untitled.path, "--library", library.path]).status == 0)
         let tags = try await run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", untitled.path]).output
         #expect(!tags.contains("title") && !tags.contains("For Sam"), "no title unless asked: \(tags)")
     }
@@ -52,15 +41,15 @@ struct ShareCommandTests {
     func video() async throws {
         let (id, _) = try await imported(try await Fixture.video(seconds: 2, size: "320x240"))
         let output = temporaryFolder().appendingPathComponent("shared.mp4")
-        let shared = try await Cravey.run(["share", id, "--output", output.path, "--library", library.path])
+        let shared = try await Outcome.of(["share", id, "--output", output.path, "--library", library.path])
         try #require(shared.status == 0, "\(shared.error)")
         let streams = try await run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", output.path]).output
         #expect(streams.contains("video") && streams.contains("audio"), "\(streams)")
         await #expect(abs(try TrimCommandTests.gstreamerDuration(output) - 2) < 0.1)
         let sound = temporaryFolder().appendingPathComponent("sound.opus")
-        #expect(try await Cravey.run(["share", id, "--output", sound.path, "--library", library.path]).status == 0)
+        #expect(try await Outcome.of(["share", id, "--output", sound.path, "--library", library.path]).status == 0)
         let (audio, _) = try await imported()
-        let refused = try await Cravey.run(["share", audio, "--output", temporaryFolder().appendingPathComponent("a.mp4").path,
+        let refused = try await Outcome.of(["share", audio, "--output", temporaryFolder().appendingPathComponent("a.mp4").path,
                                             "--library", library.path])
         #expect(refused.status == 64 && refused.error.contains(".m4a"), "\(refused.error)")
     }
@@ -77,7 +66,7 @@ struct ShareCommandTests {
 
             // When it is shared as .mp4
             let output = temporaryFolder().appendingPathComponent("shared-\(id.prefix(8)).mp4")
-            let shared = try await Cravey.run(["share", id, "--output", output.path, "--library", library.path])
+            let shared = try await Outcome.of(["share", id, "--output", output.path, "--library", library.path])
             try #require(shared.status == 0, "\(what): \(shared.error)")
 
             // Then no byte names the encoder or FFmpeg's libraries, and no tag does
@@ -102,43 +91,20 @@ struct ShareCommandTests {
         }
     }
 
-    @Test("refused as export --output refuses (64): a file already there without --force, a place inside the library, a folder even with --force; an extension of no format; --force replaces a file")
-    func refusals() async throws {
-        let (id, _) = try await imported()
-        let existing = temporaryFolder().appendingPathComponent("there.m4a")
-        try Data("keep me".utf8).write(to: existing)
-        let folder = temporaryFolder().appendingPathComponent("folder.m4a")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (arguments, why) in [(["--output", existing.path], "something is there"), (["--output", library.appendingPathComponent("in.m4a").path], "inside the library"),
-                                 (["--output", folder.path, "--force"], "not a regular file"),
-                                 (["--output", temporaryFolder().appendingPathComponent("x.flac").path], "names no format")] {
-            let result = try await Cravey.run(["share", id, "--library", library.path] + arguments)
-            #expect(result.status == 64 && result.error.contains(why), "\(arguments): \(result.status) \(result.error)")
-        }
-        #expect(try Data(contentsOf: existing) == Data("keep me".utf8))
-        let export = try await Cravey.run(["export", "--format", "csv", "--output", existing.path, "--library", library.path])
-        #expect(export.status == 64, "the same refusal as export's")
-        let forced = try await Cravey.run(["share", id, "--output", existing.path, "--force", "--library", library.path])
-        let codec = try await Witness.ffprobe(existing).audioCodec
-        #expect(forced.status == 0 && codec == "aac")
-        let unknown = try await Cravey.run(["share", "0000", "--output", existing.path, "--force", "--library", library.path])
-        #expect(unknown.status == 66)
-    }
-
     @Test("--chapters writes the markers as chapters (ffprobe -show_chapters: each from its marker to the next, titled by its label or Marker N, after a Start chapter) in m4a and mp3; without it no chapter and no label; opus, ogg, wav and a clip without markers are refused (64)")
     func chapters() async throws {
         // Given a 3 s clip marked at 0.5 s ("Intro") and 2 s (no label)
         let (id, _) = try await imported()
         let plain = temporaryFolder().appendingPathComponent("plain.m4a")
-        #expect(try await Cravey.run(["share", id, "--output", plain.path, "--chapters", "--library", library.path]).status == 64)
+        #expect(try await Outcome.of(["share", id, "--output", plain.path, "--chapters", "--library", library.path]).status == 64)
         for (time, label) in [("0.5", ["--label", "Intro"]), ("2", [])] {
-            try #require(try await Cravey.run(["markers", id, "--add", time] + label + ["--library", library.path]).status == 0)
+            try #require(try await Outcome.of(["markers", id, "--add", time] + label + ["--library", library.path]).status == 0)
         }
 
         for ext in ["m4a", "mp3"] {
             // When it is shared with --chapters
             let output = temporaryFolder().appendingPathComponent("chaptered.\(ext)")
-            let shared = try await Cravey.run(["share", id, "--output", output.path, "--chapters", "--library", library.path])
+            let shared = try await Outcome.of(["share", id, "--output", output.path, "--chapters", "--library", library.path])
             try #require(shared.status == 0, "\(ext): \(shared.error)")
 
             // Then ffprobe reads the chapters where the markers are, up to the next and the end
@@ -155,12 +121,12 @@ struct ShareCommandTests {
 
         // Without --chapters: no chapter, and no label anywhere in the bytes; .wav refused
         let unasked = temporaryFolder().appendingPathComponent("unasked.m4a")
-        try #require(try await Cravey.run(["share", id, "--output", unasked.path, "--library", library.path]).status == 0)
+        try #require(try await Outcome.of(["share", id, "--output", unasked.path, "--library", library.path]).status == 0)
         #expect(try await run("ffprobe", ["-v", "error", "-show_chapters", "-of", "csv", unasked.path]).output.isEmpty)
         #expect(try Data(contentsOf: unasked).range(of: Data("Intro".utf8)) == nil)
         for ext in ["wav", "opus", "ogg"] {
             let refusedFile = temporaryFolder().appendingPathComponent("chaptered.\(ext)")
-            let refused = try await Cravey.run(["share", id, "--output", refusedFile.path, "--chapters", "--library", library.path])
+            let refused = try await Outcome.of(["share", id, "--output", refusedFile.path, "--chapters", "--library", library.path])
             #expect(refused.status == 64 && !FileManager.default.fileExists(atPath: refusedFile.path), "\(ext): \(refused.error)")
         }
     }

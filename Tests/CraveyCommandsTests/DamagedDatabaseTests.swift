@@ -1,10 +1,12 @@
 import CraveyKit
 import CraveyTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// A damaged or lost `library.sqlite` costs no clip and no words: doctor says so, no command
-/// turns it into deletions, and cravey's own advice brings every clip back as it was.
+/// turns it into deletions, and cravey's own advice brings every clip back as it was. Run in
+/// process (``Outcome``); a recording refused its row: the CLI's DamagedDatabaseRecordTests.
 @Suite("A damaged database", .temporaryFiles)
 struct DamagedDatabaseTests {
     /// A library of three clips with words and plays, as a person's would be after a while;
@@ -28,15 +30,16 @@ struct DamagedDatabaseTests {
 
     /// Overwrites the first page of `table`'s b-tree in `database` (after moving the write-ahead
     /// log into the file), as a failing disk would.
-    func damage(_ table: String, in database: URL) async throws {
-        let checkpoint = try await run("sqlite3", [database.path, "PRAGMA wal_checkpoint(TRUNCATE);"])
-        try #require(checkpoint.status == 0, "\(checkpoint.error)")
-        let facts = try await run("sqlite3", [database.path, "PRAGMA page_size; SELECT rootpage FROM sqlite_master WHERE name = '\(table)';"])
-        let numbers = facts.output.split(separator: "\n").compactMap { Int($0) }
-        try #require(numbers.count == 2, "\(facts.output) \(facts.error)")
+    func damage(_ table: String, in database: URL) throws {
+        let (pageSize, rootPage) = try DatabaseQueue(path: database.path).inDatabase { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            return (try Int.fetchOne(db, sql: "PRAGMA page_size"),
+                    try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [table]))
+        }
+        let size = try #require(pageSize), root = try #require(rootPage, "no table \(table)")
         let handle = try FileHandle(forWritingTo: database)
-        try handle.seek(toOffset: UInt64((numbers[1] - 1) * numbers[0]))
-        try handle.write(contentsOf: Data(repeating: 0x5A, count: numbers[0]))
+        try handle.seek(toOffset: UInt64((root - 1) * size))
+        try handle.write(contentsOf: Data(repeating: 0x5A, count: size))
         try handle.close()
     }
 
@@ -62,11 +65,11 @@ struct DamagedDatabaseTests {
     func damagedIndex() async throws {
         // Given a library whose title index's pages are overwritten
         let (library, rows, _) = try await livedIn()
-        try await damage("recording_on_title", in: library.appendingPathComponent("library.sqlite"))
+        try damage("recording_on_title", in: library.appendingPathComponent("library.sqlite"))
 
         // When the doctor looks, and is asked to repair
-        let doctor = try await Cravey.run(["doctor", "--library", library.path])
-        let repair = try await Cravey.run(["doctor", "--repair", "--library", library.path])
+        let doctor = try await Outcome.of(["doctor", "--library", library.path])
+        let repair = try await Outcome.of(["doctor", "--repair", "--library", library.path])
 
         // Then it says the database is damaged and how to bring the clips back, and no clip's file went
         #expect(doctor.status == 1 && doctor.output.contains("database damaged"), "\(doctor.output) \(doctor.error)")
@@ -80,16 +83,16 @@ struct DamagedDatabaseTests {
         // Given a library whose play history's pages are damaged
         let (library, rows, plays) = try await livedIn()
         let database = library.appendingPathComponent("library.sqlite")
-        try await damage("playEvent", in: database)
+        try damage("playEvent", in: database)
 
         // When delete-all fails on it
-        let deleteAll = try await Cravey.run(["delete-all", "--yes", "--library", library.path])
+        let deleteAll = try await Outcome.of(["delete-all", "--yes", "--library", library.path])
         #expect(deleteAll.status != 0, "\(deleteAll.error)")
         #expect(!FileManager.default.fileExists(atPath: library.appendingPathComponent("delete-all.pending").path))
 
         // And the advice is followed: the database moved aside, then a repair
         try FileManager.default.moveItem(at: database, to: library.appendingPathComponent("library.sqlite.damaged"))
-        let repair = try await Cravey.run(["doctor", "--repair", "--library", library.path])
+        let repair = try await Outcome.of(["doctor", "--repair", "--library", library.path])
 
         // Then every clip is back as it was: words, date, plays
         #expect(repair.status == 0, "\(repair.output) \(repair.error)")
@@ -105,7 +108,7 @@ struct DamagedDatabaseTests {
         }
 
         // When it is repaired
-        let repair = try await Cravey.run(["doctor", "--repair", "--library", library.path])
+        let repair = try await Outcome.of(["doctor", "--repair", "--library", library.path])
 
         // Then every clip is back as it was
         #expect(repair.status == 0 && repair.output.contains("from its own copy"), "\(repair.output) \(repair.error)")
@@ -116,39 +119,15 @@ struct DamagedDatabaseTests {
     func importIntoDamaged() async throws {
         // Given a library whose table of clips is damaged, so no row can be written
         let (library, _, _) = try await livedIn()
-        try await damage("recording", in: library.appendingPathComponent("library.sqlite"))
+        try damage("recording", in: library.appendingPathComponent("library.sqlite"))
         let before = try FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path).sorted()
 
         // When a file is imported
-        let imported = try await Cravey.run(["import", try await Fixture.audio(seconds: 0.5).path, "--library", library.path])
+        let imported = try await Outcome.of(["import", try await Fixture.audio(seconds: 0.5).path, "--library", library.path])
 
         // Then it fails without claiming a file that is not there, and Recordings/ is as it was
         #expect(imported.status != 0)
         #expect(!imported.error.contains("saved to"), "\(imported.error)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("Recordings").path).sorted() == before)
-    }
-
-    @Test("a recording whose row cannot be written after its file took its name keeps its words: the repair registers it with its title, not as Recovered")
-    func rowRefusedAfterRename() async throws {
-        // Given a library whose database refuses every new clip (a trigger, as a failing
-        // database would, when the file is already in place)
-        let (library, _, _) = try await livedIn()
-        let database = library.appendingPathComponent("library.sqlite").path
-        let refuse = try await run("sqlite3", [database, "CREATE TRIGGER refuse BEFORE INSERT ON recording BEGIN SELECT RAISE(ABORT, 'no room'); END;"])
-        try #require(refuse.status == 0, "\(refuse.error)")
-
-        // When a clip is recorded with words
-        let recorded = try await Cravey.run(["record", "--seconds", "1", "--title", "Words kept", "--notes", "and notes",
-                                             "--library", library.path])
-
-        // Then it says the file is saved without its entry; once the database takes rows again,
-        // the repair registers it with its title and notes
-        #expect(recorded.status == 73 && recorded.error.contains("saved to"), "\(recorded.error)")
-        _ = try await run("sqlite3", [database, "DROP TRIGGER refuse;"])
-        let repair = try await Cravey.run(["doctor", "--repair", "--library", library.path])
-        #expect(repair.status == 0 && repair.output.contains("as \"Words kept\"") && repair.output.contains("from its own copy"),
-                "\(repair.output)")
-        let clip = try #require(try RecordingLibrary(at: library).recordings().first { $0.title == "Words kept" })
-        #expect(clip.notes == "and notes")
     }
 }
