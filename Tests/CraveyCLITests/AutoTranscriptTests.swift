@@ -53,7 +53,7 @@ struct AutoTranscriptTests {
     @Test("a clean-up kept with --yes hears the clip's words again from the cleaned sound (the old sound's went with it); a clip that had none gets none")
     func afterClean() async throws {
         // Given speech over pink noise imported, its words heard with it
-        let noisy = try await CleanCommandTests.speech(noise: 0.02)
+        let noisy = try await Fixture.speechOverNoise(noise: 0.02)
         let library = temporaryLibrary()
         let environment = try Speech.environment()
         let imported = try await Cravey.run(["import", noisy.path, "--library", library.path], environment: environment)

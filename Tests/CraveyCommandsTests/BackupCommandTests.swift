@@ -6,8 +6,8 @@ import Testing
 @testable import CraveyCommands
 
 /// `cravey backup`, which `cravey` runs itself, in process (``Outcome``): where it refuses to
-/// write, and what it says of a clip it leaves out. (A backup's contents restored, and restore's
-/// refusals, in `cravey-media`: the CLI's BackupTests.)
+/// write. (A backup read by tar and sha256sum, restored whole, and damaged: BackupArchiveTests.swift;
+/// its progress on a terminal: the CLI's BackupTests.)
 @Suite("cravey backup, in process", .temporaryFiles)
 struct BackupCommandTests {
     @Test("backup refuses a place inside the library and a file already there unless --force (exit 64)")

@@ -5,7 +5,7 @@ import Testing
 
 /// `cravey restore` into a library that has clips, of a format-1 backup and of one that left a
 /// clip out, and its refusals, run in process (``Outcome``) as `cravey-media` runs it. (A backup
-/// as tar and sha256sum read it, and backups damaged or added to by tar: the CLI's BackupTests.)
+/// as tar and sha256sum read it, and backups damaged or added to by tar: BackupArchiveTests.swift.)
 @Suite("cravey restore, in process", .temporaryFiles)
 struct RestoreCommandTests {
     func backup(_ library: RecordingLibrary) async throws -> URL {

@@ -5,10 +5,10 @@ import Foundation
 import Testing
 @testable import CraveyCommands
 
-/// `cravey waveform` on a clip whose waveform is stored, which `cravey` writes itself, and `cravey
-/// info`'s sparkline, run in process (``Outcome``) on a clip imported through the door. (The
-/// PNG's pixels, a PNG refused to a terminal and written to a pipe, and the clips handed to
-/// `cravey-media`: the CLI's WaveformCommandTests.)
+/// `cravey waveform` and `cravey info`'s sparkline, run in process (``Outcome``) on a clip
+/// imported through the door. (The PNG's pixels: WaveformPictureTests.swift; a PNG refused to a
+/// terminal and written to a pipe, and a clip handed from `cravey` to `cravey-media`: the CLI's
+/// WaveformCommandTests.)
 @Suite("cravey waveform, in process", .temporaryFiles)
 struct WaveformCommandTests {
     /// A library holding tone bursts at half, a tenth and nine tenths of full scale, imported
@@ -55,6 +55,24 @@ struct WaveformCommandTests {
         #expect(size.status == 64, "\(size)")
         let unknown = try await Outcome.of(["waveform", "0000", "--library", library.url.path])
         #expect(unknown.status == 66, "\(unknown)")
+    }
+
+    @Test("a video without sound is refused (64); a clip whose media and waveform are gone 66 (a PNG for a terminal or a pipe: the CLI's WaveformCommandTests)")
+    func refusalsOfClips() async throws {
+        let (library, id) = try await bursts()
+        let silent = try await Fixture.make("mp4", ["-f", "lavfi", "-i", "testsrc=duration=1:size=160x120:rate=25",
+                                              "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"])
+        let video = try await Outcome.of(["import", silent.path, "--library", library.url.path])
+        let noSound = try await Outcome.of(["waveform", video.output.trimmingCharacters(in: .whitespacesAndNewlines), "--json",
+                                            "--library", library.url.path])
+        #expect(noSound.status == 64 && noSound.error.contains("has no sound"), "\(noSound.error)")
+
+        let recordingID = try #require(RecordingID(id))
+        let row = try #require(try library.recording(recordingID))
+        try FileManager.default.removeItem(at: library.fileURL(row.filePath))
+        try FileManager.default.removeItem(at: library.url.appendingPathComponent(ClipFiles(id: row.id, type: .audio).file(.waveform)!.path))
+        let missing = try await Outcome.of(["waveform", id, "--json", "--library", library.url.path])
+        #expect(missing.status == 66, "\(missing.error)")
     }
 
     @Test("info shows the clip as a line of bars: loud, quiet and silent where its bursts are; one without a waveform says how to make it")

@@ -9,6 +9,17 @@ public enum Fixture {
                                      "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
     }
 
+    /// A spoken sentence (espeak-ng, 48 kHz mono) after 1.5 s and before 1.5 s of quiet, with
+    /// pink noise of `noise` amplitude (0.02: about -48 dBFS RMS) under all of it, as AAC.
+    public static func speechOverNoise(noise: Double, color: String = "pink") async throws -> URL {
+        let spoken = temporaryFolder().appendingPathComponent("spoken-\(UUID().uuidString).wav")
+        let said = try await run("espeak-ng", ["-w", spoken.path, "Breathe. This craving will pass. You have done this before, and you can do it again today."])
+        guard said.status == 0 else { throw TestFailure("espeak-ng: \(said.error)") }
+        return try await make("m4a", ["-i", spoken.path, "-f", "lavfi", "-i", "anoisesrc=color=\(color):amplitude=\(noise):sample_rate=48000:seed=7",
+                                 "-filter_complex", "[0]aresample=48000,adelay=1500,apad=pad_dur=1.5[s];[s][1]amix=inputs=2:normalize=0:duration=first",
+                                 "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
+    }
+
     /// Bursts of a 440 Hz tone at known amplitudes (`levels`, 0 to 1 of full scale), each
     /// `burst` seconds long and followed by `gap` seconds of silence: mono 48 kHz, as a 16-bit
     /// WAV, or in another format with `ext` and `codec` (`["-c:a", "aac"]`).

@@ -3,9 +3,9 @@ import CraveyTestSupport
 import Foundation
 import Testing
 
-/// Equal loudness end to end: clips recorded at different levels come out of the sink at one
-/// loudness, measured on the sink's monitor by the same R128 meter `LoudnessMeterTests` checks
-/// against ffmpeg's `ebur128`.
+/// Equal loudness end to end: clips recorded at different levels, played in process
+/// (``Outcome``), come out of the sink at one loudness, measured on the sink's monitor by the same
+/// R128 meter `LoudnessMeterTests` checks against ffmpeg's `ebur128`.
 extension PlayCommandTests {
     /// A 3 s 1 kHz tone, peaking at `peak` dBFS (a sine's crest factor is 3 dB, so the ceiling
     /// never stops a quiet one short of the target).
@@ -19,7 +19,7 @@ extension PlayCommandTests {
     func played(_ id: String, in library: RecordingLibrary, sink: String, _ extra: [String] = []) async throws
         -> (loudness: Double, peak: Float) {
         let capture = try await SinkCapture.start(sink: sink, rate: 48_000)
-        let result = try await Cravey.run(["play", id, "--library", library.url.path,
+        let result = try await Outcome.of(["play", id, "--library", library.url.path,
                                            "--device", sink, "--no-count"] + extra)
         let samples = try await offPool { try capture.stop() }
         #expect(result.status == 0, "\(result.error)")
@@ -52,11 +52,12 @@ extension PlayCommandTests {
         // Given a loud clip, and settings that ask for -26 LUFS
         let sink = try await VirtualMicrophone()
         let (library, ids) = try await library([try tone(peak: -6)])
-        let quieter = try Cravey.settings("play.loudness = -26\n")
-        func heard(_ environment: [String: String], _ extra: [String] = []) async throws -> Double {
+        let quieter = temporaryFolder().appendingPathComponent("settings-\(UUID().uuidString.prefix(8)).toml")
+        try Data("play.loudness = -26\n".utf8).write(to: quieter)
+        func heard(_ settings: URL?, _ extra: [String] = []) async throws -> Double {
             let capture = try await SinkCapture.start(sink: sink.sinkName, rate: 48_000)
-            let result = try await Cravey.run(["play", ids[0], "--library", library.url.path, "--device", sink.sinkName,
-                                               "--no-count"] + extra, environment: environment)
+            let result = try await Outcome.of(["play", ids[0], "--library", library.url.path, "--device", sink.sinkName,
+                                               "--no-count"] + extra, settings: settings)
             let samples = try await offPool { try capture.stop() }
             #expect(result.status == 0, "\(result.error)")
             var meter = LoudnessMeter(sampleRate: 48_000, channels: 1)
@@ -65,7 +66,7 @@ extension PlayCommandTests {
         }
 
         // When it plays with the default, with the setting, and with the setting and --no-normalize
-        let standard = try await heard([:])
+        let standard = try await heard(nil)
         let lowered = try await heard(quieter)
         let asRecorded = try await heard(quieter, ["--no-normalize"])
 
