@@ -5,7 +5,7 @@ import ArgumentParser
 /// one's ``definition`` (help, options, checks; `cravey` runs none of them but `quickplay`'s list,
 /// `record --toggle`'s stop and a stored `waveform`); `cravey-media`'s root runs each through the
 /// command its exhaustive switch names for it, whose name a test holds to the verb here. A new
-/// media command is a case here, its definition, and its command in `cravey-media`.
+/// media command is a case here, its definition, and its command in `CraveyMediaCommands`.
 package enum MediaCommand: CaseIterable, Sendable {
     case home, record, play, quickplay, `import`, doctor, devices, thumbnail, waveform, trim, clean, share, restore,
          transcribe, transcript
