@@ -122,6 +122,10 @@ struct PlayerStateTests {
         #expect(player.frame == nil)
         var silent = Self.player(view: PlayerState.View.none)
         #expect(silent.apply(Self.at(4, .paused)).isEmpty && silent.frame == nil)
+        // A pause before the play's first event (space typed at once: the streams saw it) is said too.
+        var early = Self.player(view: .lines)
+        #expect(early.apply(Self.at(0, .paused)) == [.say("Paused at 0:00.")])
+        #expect(early.apply(Self.at(0)) == [.say("Playing from 0:00.")])
     }
 
     @Test("a video's window has the player's keys through the table: no marker, silence or list key there")

@@ -100,7 +100,8 @@ struct PlayerState: Sendable {
         var effects: [Effect] = []
         if progress.state == .playing, let target = silence.target(from: progress.position) { effects.append(.seek(target)) }
         guard case .lines = view else { return effects }
-        if let previous, progress.state != previous.state, [.paused, .playing].contains(progress.state) {
+        // A play starts playing: a pause before its first event (space typed at once) is said too.
+        if progress.state != previous?.state ?? .playing, [.paused, .playing].contains(progress.state) {
             effects.append(.say(progress.state == .paused ? "Paused at \(Format.duration(progress.position))."
                                                           : "Playing from \(Format.duration(progress.position))."))
         }
