@@ -27,13 +27,6 @@ struct PlayCommandTests {
         try library.recording(matching: id).playCount
     }
 
-    /// The JSON objects `--json` printed, one a line.
-    func jsonLines(_ output: String) throws -> [[String: Any]] {
-        try output.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
-    }
-
     @Test("a dead sound server exits 69 within 2 s, counting nothing (--no-count and a missing file: CraveyCommandsTests' PlayCommandTests)")
     func deadServer() async throws {
         // Given a library with a clip

@@ -28,13 +28,6 @@ struct PlayCommandTests {
         try library.recording(matching: id).playCount
     }
 
-    /// The JSON objects `--json` printed, one a line.
-    func jsonLines(_ output: String) throws -> [[String: Any]] {
-        try output.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
-    }
-
     @Test("devices lists the cameras after the sources and sinks: here none, which it says, with the sound devices unchanged")
     func devicesListCameras() async throws {
         // Given this machine, which has no camera

@@ -120,3 +120,14 @@ public enum Cravey {
         return process
     }
 }
+
+/// The JSON objects a `--json` command printed, one a line (`play --json`'s reports); throws for
+/// a line that is no JSON object.
+public func jsonLines(_ output: String) throws -> [[String: Any]] {
+    try output.split(separator: "\n").map { line in
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw TestFailure("not a JSON object: \(line)")
+        }
+        return object
+    }
+}
