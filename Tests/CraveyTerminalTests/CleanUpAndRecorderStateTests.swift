@@ -10,7 +10,8 @@ struct CleanUpStateTests {
     @Test("deciding: the keys line is the table's; y keeps the cleaned clip, n, Enter and the end of input the clip as it was")
     func decide() {
         var cleanUp = CleanUpState()
-        #expect(cleanUp.frame == "p listen (a switches before/after) · y keep the cleaned clip · n keep it as it was")
+        #expect(cleanUp.frame == "p listen (a switches before/after) · y keep it cleaned · n keep it as it was")
+        #expect(cleanUp.frame.count <= 79, "the keys fit a line of an 80-column terminal")
         #expect(cleanUp.apply(.key(.character("y"))) == [.keepCleaned])
         #expect(cleanUp.apply(.key(.character("n"))) == [.keepAsItWas])
         #expect(cleanUp.apply(.key(.enter)) == [.keepAsItWas])

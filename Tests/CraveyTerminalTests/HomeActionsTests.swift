@@ -53,7 +53,7 @@ struct KeyActionsTests {
             #expect(screen.contains("\(binding.name) \(binding.help)"), "\(binding.name) is not in the help:\n\(screen)")
         }
         for context in KeyBinding.Context.home { #expect(screen.contains(context.heading)) }
-        // The look back's shaping keys show in the look back itself (``HomeLookBackTests``).
+        // The look back's shaping keys show while it is open (``HomeLookBackTests``).
         #expect(!screen.contains(KeyBinding.Context.shaping.heading))
         #expect(home.press(.character("q")).isEmpty)
         #expect(!home.state.quitting && home.listed.count == 5)

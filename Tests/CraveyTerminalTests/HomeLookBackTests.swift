@@ -29,6 +29,21 @@ struct HomeLookBackTests {
         #expect(rows.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " · ") == Preview.shapeKeys, "\(home.screen)")
     }
 
+    @Test("? in the look back shows its keys first, the shaping keys with them, then the list's, all at 80x24; any key closes it and the look back is still open")
+    func helpWhileLookingBack() async throws {
+        var (home, walk, _) = try await Self.lookingBack()
+        home.press(.character("?"))
+        let screen = home.screen
+        for binding in KeyTable.bindings where [.lookBack, .shaping, .browsing].contains(binding.context) {
+            #expect(screen.contains("\(binding.name) \(binding.help)"), "\(binding.name) is not in the help:\n\(screen)")
+        }
+        let headings = [KeyBinding.Context.lookBack, .shaping, .browsing].map { screen.range(of: $0.heading)?.lowerBound }
+        #expect(headings.allSatisfy { $0 != nil } && headings == headings.sorted { $0! < $1! }, "\(screen)")
+        #expect(!screen.contains(KeyBinding.Context.recording.heading))
+        #expect(home.press(.character("z")).isEmpty)
+        #expect(home.state.media.lookBack?.recording.id == walk.id && !home.screen.contains("Keys of the home screen"))
+    }
+
     @Test("i and o set the part to keep where the play back is; it is drawn with the cut as dots; x asks to cut to it and y cuts, the play stopped")
     func setAndCut() async throws {
         var (home, walk, library) = try await Self.lookingBack()
@@ -88,7 +103,7 @@ struct HomeLookBackTests {
         #expect(home.press(.character("c")) == [.cleanNoise(library.version(of: walk))])
         #expect(home.message == "Cleaning the noise...")
         home.send(.noiseCleaned(figures: "Noise learnt from 0:00.000-0:00.125, the clip's quietest stretch.\nNoise floor: -50.0 dBFS before"))
-        #expect(home.playerLine + " · " + home.status == KeyTable.line(.cleanUp), "\(home.screen)")
+        #expect(home.status == KeyTable.line(.cleanUp), "\(home.screen)")
         #expect(home.screen.contains("Noise learnt from 0:00.000-0:00.125") && home.screen.contains("Noise floor: -50.0 dBFS before"))
         #expect(home.press(.character("p")) == [.hearCleanUp(cleaned: true, from: 0)])
         home.send(.playStarted(walk, duration: 0.5, Self.event(at: 0), counted: false, videoProblem: nil))
@@ -103,7 +118,7 @@ struct HomeLookBackTests {
         // Any other key stops; then the question again, and y keeps the cleaned clip.
         #expect(home.press(.character("k")) == [.player(.stop)])
         home.send(.playEnded(walk, .success(stopped), current: true))
-        #expect(home.status == "n keep it as it was")
+        #expect(home.status == KeyTable.line(.cleanUp))
         #expect(home.press(.character("y")) == [.settleCleanUp(keep: true)])
         #expect(home.state.dialog.mode.isBrowsing)
         home.send(.cleanUpKept(walk))

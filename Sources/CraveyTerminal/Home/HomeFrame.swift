@@ -307,7 +307,7 @@ struct HomeFrame {
 
     private mutating func drawHelp() {
         let rows = (layout.quickPlayHeading ?? layout.quickPlayRows[0])..<layout.player
-        for (row, line) in zip(rows, KeyTable.help(width: layout.columns - 1)) {
+        for (row, line) in zip(rows, KeyTable.help(width: layout.columns - 1, lookingBack: state.media.lookBack != nil)) {
             frame.put(" " + line, row: row, column: 0, style: row == rows.lowerBound ? .bold : .plain)
         }
     }

@@ -7,8 +7,13 @@ import CraveyKit
 /// Only the drawing (``HomeFrame``) and where the keys come from differ from ``Preview``.
 enum HomeLookBack {
     /// What `key` does to the look back open; nil when it is none of its keys: the look back
-    /// closes, and the key is the list's.
+    /// closes, and the key is the list's. `?` is the help, the look back's keys first, and
+    /// leaves it open.
     static func key(_ key: Key, _ state: inout HomeState) -> [HomeEffect]? {
+        if KeyTable.action(for: key, in: .browsing) == .help, state.media.lookBack != nil {
+            state.dialog.mode = .help
+            return []
+        }
         guard let lookBack = state.media.lookBack, LookBackState.action(for: key) != nil else {
             state.media.lookBack = nil
             return nil

@@ -211,7 +211,7 @@ enum KeyTable {
                    label: "i and o set the start and the end here", help: "the part kept starts, ends here"),
 
         KeyBinding(.cleanUp, "p", [.character("p")], .listen, label: "p listen (a switches before/after)", help: "listen"),
-        KeyBinding(.cleanUp, "y", [.character("y")], .keepCleaned, label: "y keep the cleaned clip", help: "keep the cleaned clip"),
+        KeyBinding(.cleanUp, "y", [.character("y")], .keepCleaned, label: "y keep it cleaned", help: "keep the cleaned clip"),
         KeyBinding(.cleanUp, "n Enter", [.character("n"), .enter], .keepAsItWas, label: "n keep it as it was", help: "keep it as it was"),
 
         KeyBinding(.cleanListening, "a", [.character("a")], .switchCleaned, help: "switch between before and after, at the same moment"),
@@ -252,10 +252,13 @@ enum KeyTable {
     }
 
     /// The `?` help within `width` columns: a title, then each context's keys under its heading,
-    /// as many on a line as fit; then what is not a key (Ctrl-Z).
-    static func help(width: Int) -> [String] {
+    /// as many on a line as fit; then what is not a key (Ctrl-Z). With a clip just recorded
+    /// looked back at, the look back's keys come first, its shaping keys with them, and the list's
+    /// after (no recording can start, and it plays with the player's keys on the status line).
+    static func help(width: Int, lookingBack: Bool = false) -> [String] {
         var lines = ["Keys of the home screen (any key closes this)"]
-        for context in KeyBinding.Context.home.reversed() {
+        let contexts: [KeyBinding.Context] = lookingBack ? [.lookBack, .shaping, .browsing] : KeyBinding.Context.home.reversed()
+        for context in contexts {
             var line = context.heading
             for binding in bindings where binding.context == context {
                 let item = "\(binding.name) \(binding.help)"
