@@ -39,6 +39,42 @@ struct BlockingThreadsTests {
                 "the idle thread did not end")
     }
 
+    @Test("what a job captured is released once its result is delivered, not kept by its idle thread")
+    func jobReleased() async throws {
+        // Given a pool whose threads stay idle for an hour, and a job holding an object
+        let pool = BlockingThreads(idleTimeout: 3_600)
+        let weak = WeakBox()
+        do {
+            let held = Held()
+            weak.object = held
+            #expect(try await Self.run(on: pool, named: "bt-release") { held.value } == 7)
+        }
+        // Then, the thread idle, nothing of the job keeps the object (a first job and a reused
+        // thread's alike)
+        #expect(try await poll(within: 10, every: 0.01) { weak.object == nil }, "the idle thread kept the job's object")
+        do {
+            let held = Held()
+            weak.object = held
+            #expect(try await Self.run(on: pool, named: "bt-release") { held.value } == 7)
+        }
+        #expect(try await poll(within: 10, every: 0.01) { weak.object == nil }, "the reused thread kept the job's object")
+    }
+
+    /// An object a job captures.
+    final class Held: Sendable {
+        let value = 7
+    }
+
+    /// A weak reference a test reads while a thread may release its object.
+    final class WeakBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private weak var stored: Held?
+        var object: Held? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
+    }
+
     @Test("onDedicatedThread runs off the cooperative pool, on a thread named for the call while it runs")
     func namesThreads() async throws {
         for index in 0..<3 {

@@ -43,32 +43,42 @@ final class BlockingThreads: @unchecked Sendable {
         self.idleTimeout = idleTimeout
     }
 
-    /// Runs `job` on a thread named `name` while it runs: an idle one, or a new one.
+    /// Runs `job` on a thread named `name` while it runs: an idle one, or a new one (counted
+    /// idle from here, as it is about to take a job). A job reaches its thread through `state`
+    /// only, never through the thread's own closure, so a thread holds nothing of a job once it
+    /// has run it: what the job captured (a library and its SQLite connection) goes with its
+    /// result, not when the idle thread ends up to ``idleTimeout`` later.
     func run(named name: String, _ job: @escaping Job) {
-        let queued: Bool = locked {
-            guard state.jobs.count < state.idle else { return false }
+        let newThread: Bool = locked {
             state.jobs.append((name, job))
-            condition.signal()
+            if state.jobs.count <= state.idle {
+                condition.signal()
+                return false
+            }
+            state.idle += 1
             return true
         }
-        if !queued {
-            DedicatedThread.start(named: name) { self.serve(name: name, job) }.detach()
+        if newThread {
+            DedicatedThread.start(named: name) { self.serve() }.detach()
         }
     }
 
-    /// A thread's life: runs its first job, then each job it is handed, until it has been idle
-    /// for `idleTimeout`.
-    private func serve(name: String, _ first: @escaping Job) {
-        var job = (name: name, run: first)
-        while true {
-            Thread.current.name = job.name
-            let deliver = job.run()
-            Thread.current.name = Self.idleName
-            locked { state.idle += 1 }
-            deliver()
-            guard let next = locked({ nextJob() }) else { return }
-            job = next
+    /// A thread's life: runs each job it is handed until it has been idle for `idleTimeout`.
+    private func serve() {
+        while let job = locked({ nextJob() }) {
+            work(job)
         }
+    }
+
+    /// Runs `job` on this thread, named for it, and delivers its result once the thread counts
+    /// as idle, so a caller that submits its next job at once finds this thread free. The job
+    /// and its result are released when this returns.
+    private func work(_ job: (name: String, run: Job)) {
+        Thread.current.name = job.name
+        let deliver = job.run()
+        Thread.current.name = Self.idleName
+        locked { state.idle += 1 }
+        deliver()
     }
 
     /// Waits for a job, as one of the idle threads; nil after `idleTimeout` without one.
