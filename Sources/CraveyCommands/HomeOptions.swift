@@ -83,6 +83,6 @@ package struct HomeOptions: ParsableCommand {
     /// reads it, in `cravey-media`.)
     package static var canShow: Bool {
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        return isatty(0) == 1 && isatty(1) == 1 && !term.isEmpty && term != "dumb"
+        return Terminal.isTerminal(0) && Terminal.isTerminal(1) && !term.isEmpty && term != "dumb"
     }
 }

@@ -84,7 +84,7 @@ final class PassphrasePrompt {
         let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         if tty >= 0 {
             (terminal, owned) = (Terminal.Asking(input: tty, output: tty, hidden: true), true)
-        } else if isatty(0) == 1 {
+        } else if Terminal.isTerminal(0) {
             (terminal, owned) = (Terminal.Asking(input: 0, output: 2, hidden: true), false)
         } else {
             return nil

@@ -65,7 +65,7 @@ package struct WaveformOptions: ParsableCommand {
         let data = json ? waveform.audiowaveformJSON() + Data("\n".utf8)
             : waveform.pngImage(width: width ?? Waveform.defaultImageSize.width, height: height ?? Waveform.defaultImageSize.height)
         guard let output else {
-            if !json, isatty(1) == 1 {
+            if !json, Terminal.isTerminal(1) {
                 throw CraveyError(.invalidInput, "Refusing to write a PNG to the terminal. Name a file with --output, send stdout to a file or a program, or print the peaks with --json.")
             }
             return try Terminal.write(data)

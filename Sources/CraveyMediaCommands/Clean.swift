@@ -26,7 +26,7 @@ struct Clean: AsyncSettingsReading {
     func run(with settings: Settings) async throws {
         let library = try command.options.open()
         let recording = try library.recording(matching: command.id)
-        if !command.dryRun, !command.yes, isatty(0) != 1 {
+        if !command.dryRun, !command.yes, !Terminal.isTerminal(0) {
             throw CraveyError(.invalidInput, "Refusing to clean without confirmation: stdin is not a terminal. Add --yes to keep the cleaned clip, or --dry-run to see the figures only.")
         }
         let hadWords = library.transcripts.transcript(of: recording) != nil

@@ -51,7 +51,7 @@ struct Record: AsyncSettingsReading {
         let pauses = OnSignals([SIGUSR1]) { recorder.isPaused ? recorder.resume() : recorder.pause() }
         defer { pauses.cancel() }
         // Space pauses and resumes on a terminal; Ctrl-C still stops (the terminal sends SIGINT).
-        let onTerminal = toggle == nil && isatty(0) == 1 && isatty(2) == 1
+        let onTerminal = toggle == nil && Terminal.isTerminal(0) && Terminal.isTerminal(2)
         let view = LevelMeterView(seconds: command.seconds, video: command.video ? options : nil, spaceToPause: onTerminal)
         // m marks the moment (its label typed after); the markers are saved with the clip.
         let keys = onTerminal ? KeyReader(redraw: { [drawn = view.drawn] in Terminal.diagnostic(drawn.withLock { $0 }, terminator: "") }, handling: { key in

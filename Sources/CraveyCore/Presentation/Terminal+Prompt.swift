@@ -115,7 +115,7 @@ extension Terminal {
     package static func confirm(_ question: String, yes: Bool, action: String = "delete",
                                 declined: String = "Nothing was deleted.") throws -> Bool {
         if yes { return true }
-        guard isatty(0) == 1 else {
+        guard isTerminal(0) else {
             throw CraveyError(.invalidInput, "Refusing to \(action) without confirmation: stdin is not a terminal. Add --yes to \(action) anyway.")
         }
         switch ask("\(question) [y/N] ", flushing: true) {

@@ -5,6 +5,14 @@ import SystemPackage
 /// Here, beside the library without media, because both executables' commands and the terminal
 /// app write through it (see docs/architecture.md).
 package enum Terminal {
+    /// Whether `descriptor` (0, 1 or 2) is a terminal a command may draw on and read keys from:
+    /// never while what the command writes is held (``captured``), so a command run in process
+    /// behaves the same whether the tests were started from a terminal or not (it took the
+    /// terminal's mode and asked for mouse reports). The corresponding C function is `isatty`.
+    package static func isTerminal(_ descriptor: Int32) -> Bool {
+        captured == nil && isatty(descriptor) == 1
+    }
+
     /// Colour: only on a terminal (stderr) that can show it, and never when NO_COLOR is set.
     package static var isInteractive: Bool {
         canRedraw && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
@@ -13,7 +21,7 @@ package enum Terminal {
     /// Whether a line on stderr can be drawn again in place (a meter, a progress line): stderr
     /// is a terminal, and not one that says it can only print lines (``isDumb``).
     package static var canRedraw: Bool {
-        isatty(2) == 1 && !isDumb
+        isTerminal(2) && !isDumb
     }
 
     /// Whether the terminal says it can do no more than print lines: `TERM=dumb`, as Emacs's

@@ -36,7 +36,7 @@ package final class HomeScreen {
     /// heard after a recording). Throws `.invalidInput` when stdin and stdout are not a terminal
     /// that can show it.
     package static func run(_ library: RecordingLibrary, settings: AppSettings) async throws {
-        guard isatty(0) == 1, isatty(1) == 1 else {
+        guard Terminal.isTerminal(0), Terminal.isTerminal(1) else {
             throw CraveyError(.invalidInput, "The home screen needs a terminal on stdin and stdout. Run `cravey` in a terminal, or use the commands one by one (`cravey --help` lists them).")
         }
         let farewell = try await onDedicatedThread(named: "cravey.home") { () throws -> [String] in

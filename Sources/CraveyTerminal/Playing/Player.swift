@@ -29,7 +29,7 @@ package struct Player {
         // again in place, so not on a terminal that only prints lines (TERM=dumb), which gets no
         // mouse reporting either; NO_COLOR takes its colour, not the line. A click on the bar
         // goes to that point of the clip.
-        let onTerminal = !json && isatty(0) == 1 && isatty(2) == 1
+        let onTerminal = !json && Terminal.isTerminal(0) && Terminal.isTerminal(2)
         // The stored waveform is read for a terminal's line, once the sound has started, and for
         // the quiet stretches to skip (with --skip-silence, or for z on a terminal).
         let waveform = onTerminal || flags.skipSilence ? library.analysis.storedWaveform(of: recording) : nil
