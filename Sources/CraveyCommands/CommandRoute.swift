@@ -70,7 +70,12 @@ package struct CommandRoute: Equatable, Sendable {
             }
             return
         }
-        let operands = rest.dropFirst()
+        var operands = rest.dropFirst()
+        // A command of subcommands (`remind add`) takes `--library` after its subcommand's name.
+        if let first = operands.first, Self.subcommands(of: verb).contains(first) {
+            leading.insert(first, at: 0)
+            operands = operands.dropFirst()
+        }
         self.arguments = [verb] + leading + operands
         switch MediaCommand(verb: verb)?.handOff {
         case nil, .whenNeeded: executable = .cravey
@@ -85,6 +90,12 @@ package struct CommandRoute: Equatable, Sendable {
     package var mayHandOff: Bool {
         guard executable == .cravey, let verb = arguments.first, let media = MediaCommand(verb: verb) else { return false }
         return [.whenNeeded, .unlessToggle].contains(media.handOff)
+    }
+
+    /// The names of `verb`'s subcommands, when `cravey`'s command of that name has some.
+    static func subcommands(of verb: String) -> [String] {
+        let command = Cravey.configuration.subcommands.first { $0._commandName == verb }
+        return command?.configuration.subcommands.map { $0._commandName } ?? []
     }
 
     /// Whether `arguments` hold an operand: a word that is neither an option nor the value of

@@ -1,0 +1,186 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+/// `cravey remind [--json]` lists the reminders to listen; `remind add`, `remove`, `pause` and
+/// `resume` change them (``LibraryReminders``).
+struct Remind: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Be offered a clip at the hours that are hard: list reminders, or add, remove, pause or resume one.",
+        discussion: """
+            A reminder is a time of day and days of the week at which the desktop offers a clip: \
+            the one --clip names, or the first of Quick Play as it is then (the default). \
+            `cravey remind add 18:30 --on mon..fri` adds one; `cravey remind` lists them, each \
+            with its number, time, days, clip and the next time it fires (--json: an array of \
+            {"number", "time": "18:30", "days": ["mon", ...], "clip": id or null, \
+            "pausedUntil": ISO 8601, "forever" or null, "next": ISO 8601 or null}). \
+            `remind remove N` removes one; `remind pause [N] [--for DURATION]` keeps one (or \
+            every one) quiet for a while, or until `remind resume [N]`.
+
+            A time is on a 24-hour clock (18:30, 06:30) or with am or pm (6:30pm, 7pm). Days are \
+            names (mon, monday), ranges (mon..fri, fri..mon), lists of either (mon,wed..fri), \
+            or daily, weekdays, weekends; by default every day. A duration is a number and a \
+            unit, or several: 30m, 2h, 3d, 1w, 1d12h. A time, days or duration that is none, \
+            exits 64, a number no reminder has or a clip no clip is 66, and nothing changes.
+
+            Reminders are kept in the library, so a backup carries them and a restore brings \
+            them back. A reminder whose clip is deleted later says so once when it fires and \
+            offers the first of Quick Play from then on.
+            """,
+        subcommands: [List.self, Add.self, Remove.self, Pause.self, Resume.self],
+        defaultSubcommand: List.self)
+
+    /// `cravey remind [list] [--json]`.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the reminders (what `cravey remind` alone does).")
+
+        @OptionGroup var options: LibraryOptions
+        @Flag(help: "Print the reminders as JSON.") var json = false
+
+        func run() throws {
+            let library = try options.open()
+            let reminders = try library.reminders.all()
+            let now = Date()
+            if json { return try Terminal.printJSON(reminders.map { Listed(reminder: $0, next: $0.next(after: now)) }) }
+            guard !reminders.isEmpty else {
+                return Terminal.diagnostic("No reminders (`cravey remind add 18:30 --on mon..fri` adds one).")
+            }
+            let lines = try reminders.map { reminder in
+                [String(reminder.number ?? 0), reminder.time.description, reminder.days.description, try Remind.offered(reminder, in: library),
+                 Remind.when(reminder, now: now)].joined(separator: "\t")
+            }
+            try Terminal.output(lines.joined(separator: "\n"))
+        }
+    }
+
+    /// What a reminder offers, in words: its clip's title, or the first of Quick Play.
+    static func offered(_ reminder: Reminder, in library: RecordingLibrary) throws -> String {
+        guard let clip = reminder.clip else { return "the first of Quick Play" }
+        guard let recording = try library.recording(clip) else { return "the first of Quick Play (its clip was deleted)" }
+        return "\"\(Format.visible(recording.title))\""
+    }
+
+    /// When a reminder fires next, or how long it is paused.
+    static func when(_ reminder: Reminder, now: Date) -> String {
+        if reminder.pausedUntil == .distantFuture { return "paused until resumed" }
+        let next = reminder.next(after: now).map { "next \(Format.date($0))" } ?? "never"
+        return reminder.isPaused(at: now) ? "paused, \(next)" : next
+    }
+
+    /// A reminder as `--json` lists it: its own JSON and when it fires next.
+    struct Listed: Encodable {
+        let reminder: Reminder
+        let next: Date?
+
+        private enum CodingKeys: String, CodingKey { case next }
+
+        func encode(to encoder: any Encoder) throws {
+            try reminder.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(next, forKey: .next)
+        }
+    }
+
+    /// `cravey remind add TIME [--on DAYS] [--clip ID | --quickplay]`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a reminder: at TIME on DAYS, offer a clip (--clip) or the first of Quick Play.",
+            discussion: """
+                TIME is 18:30, 06:30, 6:30pm or 7pm; --on takes mon..fri, sat,sun, \
+                mon,wed..fri, daily (the default), weekdays or weekends. It prints the \
+                reminder's number, which `remove`, `pause` and `resume` take.
+                """)
+
+        @Argument(help: ArgumentHelp("The time of day: 18:30, or 6:30pm.", valueName: "time")) var time: String
+        @Option(help: ArgumentHelp("The days: mon..fri, sat,sun, daily (the default), weekdays, weekends.", valueName: "days"))
+        var on: String = "daily"
+        @Option(help: ArgumentHelp("The clip to offer, by id or a unique prefix of it.", valueName: "id")) var clip: String?
+        @Flag(help: "Offer the first of Quick Play as it is when it fires (the default).") var quickplay = false
+        @OptionGroup var options: LibraryOptions
+
+        func validate() throws {
+            if clip != nil, quickplay { throw ValidationError("Give --clip ID or --quickplay, not both.") }
+        }
+
+        func run() throws {
+            // Read before anything is opened: a time or days refused change nothing.
+            var reminder = Reminder(time: try TimeOfDay(parsing: time), days: try Weekdays(parsing: on))
+            let library = try options.open(creating: true)
+            if let clip { reminder.clip = try library.recording(matching: clip).id }
+            let added = try library.reminders.add(reminder)
+            Terminal.diagnostic("Added reminder \(added.number ?? 0): \(added.time) \(added.days), offering \(try Remind.offered(added, in: library)); \(Remind.when(added, now: Date())).")
+        }
+    }
+
+    /// `cravey remind remove N`.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a reminder, by the number `cravey remind` lists it with.")
+
+        @Argument(help: ArgumentHelp("The reminder's number.", valueName: "n")) var number: Int64
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            let removed = try options.open().reminders.remove(number)
+            Terminal.diagnostic("Removed reminder \(number) (\(removed.time) \(removed.days)).")
+        }
+    }
+
+    /// `cravey remind pause [N] [--for DURATION]`.
+    struct Pause: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep a reminder (or every one) quiet for a while (--for), or until `cravey remind resume`.",
+            discussion: "DURATION is a number and a unit (m, h, d, w), or several: 30m, 2h, 3d, 1w, 1d12h.")
+
+        @Argument(help: ArgumentHelp("The reminder's number (every reminder when left out).", valueName: "n")) var number: Int64?
+        @Option(name: .customLong("for"), help: ArgumentHelp("How long: 30m, 2h, 3d, 1w, 1d12h (until resumed when left out).", valueName: "duration"))
+        var duration: String?
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            let until = try duration.map { Date().addingTimeInterval(try Self.seconds(in: $0)) } ?? .distantFuture
+            let paused = try options.open().reminders.pause(number, until: until)
+            let which = number.map { "reminder \($0)" } ?? (paused.count == 1 ? "the reminder" : "every reminder (\(paused.count))")
+            guard !paused.isEmpty else { return Terminal.diagnostic("No reminders to pause.") }
+            let resume = "`cravey remind resume\(number.map { " \($0)" } ?? "")`"
+            Terminal.diagnostic(until == .distantFuture ? "Paused \(which) until \(resume)."
+                                                         : "Paused \(which) until \(Format.date(until)) (\(resume) ends it sooner).")
+        }
+
+        /// The seconds in a duration as typed: `30m`, `2h`, `3d`, `1w`, `1d12h`, at most a year.
+        /// Throws `.invalidInput` naming it and the forms it takes.
+        static func seconds(in text: String) throws -> TimeInterval {
+            let units: [Character: TimeInterval] = ["m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+            var total: TimeInterval = 0
+            var digits = ""
+            for character in text.lowercased() {
+                if character.isASCII, character.isNumber {
+                    digits.append(character)
+                } else if let unit = units[character], let count = Int(digits), digits.count <= 6 {
+                    total += TimeInterval(count) * unit
+                    digits = ""
+                } else {
+                    digits = "x"
+                    break
+                }
+            }
+            guard digits.isEmpty, total > 0, total <= 366 * 86_400 else {
+                throw CraveyError(.invalidInput, "\(CraveyError.quoted(text, "\"")) is not a duration to pause for: give a number and a unit (m, h, d, w), or several, as 30m, 2h, 3d, 1w or 1d12h, at most a year; leave --for out to pause until `cravey remind resume`.")
+            }
+            return total
+        }
+    }
+
+    /// `cravey remind resume [N]`.
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End a reminder's pause (every reminder's when N is left out).")
+
+        @Argument(help: ArgumentHelp("The reminder's number (every reminder when left out).", valueName: "n")) var number: Int64?
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            let resumed = try options.open().reminders.resume(number)
+            guard !resumed.isEmpty else { return Terminal.diagnostic("No reminders to resume (`cravey remind add` adds one).") }
+            Terminal.diagnostic("Resumed reminder\(resumed.count == 1 ? "" : "s") \(resumed.compactMap(\.number).map(String.init).joined(separator: ", ")).")
+        }
+    }
+}
