@@ -24,11 +24,15 @@ package struct CommandRoute: Equatable, Sendable {
 
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through
     /// `/proc/self/exe`.
-    package static var mediaExecutable: String {
+    package static var mediaExecutable: String { installed(.craveyMedia) }
+
+    /// Where `executable` is: beside this executable (this one, for its own name), symbolic
+    /// links to it resolved through `/proc/self/exe`.
+    package static func installed(_ executable: Executable) -> String {
         // Without /proc (a chroot), the path this process was started by, links resolved.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        return executable.deletingLastPathComponent().appendingPathComponent(Executable.craveyMedia.rawValue).path
+        return running.deletingLastPathComponent().appendingPathComponent(executable.rawValue).path
     }
 
     /// Thrown by a command `cravey` runs that finds it needs `cravey-media` after all (only those

@@ -13,7 +13,8 @@ struct Remind: ParsableCommand {
             `cravey remind add 18:30 --on mon..fri` adds one; `cravey remind` lists them, each \
             with its number, time, days, clip and the next time it fires (--json: an array of \
             {"number", "time": "18:30", "days": ["mon", ...], "clip": id or null, \
-            "pausedUntil": ISO 8601, "forever" or null, "next": ISO 8601 or null}). \
+            "pausedUntil": ISO 8601, "forever" or null, "next": ISO 8601 or null, "active": \
+            whether its timer runs, "inactive": why not, or null}). \
             `remind remove N` removes one; `remind pause [N] [--for DURATION]` keeps one (or \
             every one) quiet for a while, or until `remind resume [N]`.
 
@@ -23,6 +24,21 @@ struct Remind: ParsableCommand {
             unit, or several: 30m, 2h, 3d, 1w, 1d12h. A time, days or duration that is none, \
             exits 64, a number no reminder has or a clip no clip is 66, and nothing changes.
 
+            Each reminder is made real as a systemd user timer (OnCalendar= its days and time, \
+            Persistent=true: a time missed while the machine slept fires when it wakes) and the \
+            service it starts, `cravey remind --fire N --library PATH`, written to \
+            $XDG_CONFIG_HOME/systemd/user (~/.config/systemd/user) as \
+            cravey-remind-<library>-<N>.timer and .service (<library>: 8 characters of the \
+            library's identity), mode 0600, then reloaded and enabled (`systemctl --user \
+            enable --now`); `remove` disables and removes them, and so does `scripts/install \
+            --uninstall`. cravey knows a unit file is its own by its first line ("# Written by \
+            cravey"): a file of one of those names without it is never overwritten or removed \
+            (`add` and `resume` then exit 64, changing nothing). Where no systemd user manager \
+            runs (a container, a machine whose first process is not systemd, no login session), \
+            the reminder and its units are made all the same, and the list says it is not active, \
+            why, and what starts it (`cravey remind resume`, once a manager runs, which also \
+            writes the units of reminders a restore brought back).
+
             Reminders are kept in the library, so a backup carries them and a restore brings \
             them back. A reminder whose clip is deleted later says so once when it fires and \
             offers the first of Quick Play from then on.
@@ -31,25 +47,59 @@ struct Remind: ParsableCommand {
         defaultSubcommand: List.self)
 
     /// `cravey remind [list] [--json]`.
-    struct List: ParsableCommand {
+    struct List: SettingsReading {
         static let configuration = CommandConfiguration(abstract: "List the reminders (what `cravey remind` alone does).")
 
         @OptionGroup var options: LibraryOptions
         @Flag(help: "Print the reminders as JSON.") var json = false
 
-        func run() throws {
+        func run(with settings: Settings) throws {
             let library = try options.open()
             let reminders = try library.reminders.all()
+            let units = try Remind.units(library, settings)
             let now = Date()
-            if json { return try Terminal.printJSON(reminders.map { Listed(reminder: $0, next: $0.next(after: now)) }) }
+            let active = units.manager.active(reminders.compactMap { $0.number.map { units.names($0).timer } })
+            let listed = reminders.map { reminder in
+                Listed(reminder: reminder, next: reminder.next(after: now), inactive: Remind.inactive(reminder, units, active: active))
+            }
+            if json { return try Terminal.printJSON(listed) }
             guard !reminders.isEmpty else {
                 return Terminal.diagnostic("No reminders (`cravey remind add 18:30 --on mon..fri` adds one).")
             }
-            let lines = try reminders.map { reminder in
-                [String(reminder.number ?? 0), reminder.time.description, reminder.days.description, try Remind.offered(reminder, in: library),
-                 Remind.when(reminder, now: now)].joined(separator: "\t")
+            let lines = try listed.map { item in
+                let reminder = item.reminder
+                return ([String(reminder.number ?? 0), reminder.time.description, reminder.days.description, try Remind.offered(reminder, in: library),
+                         Remind.when(reminder, now: now)] + (item.inactive.map { ["not active: " + $0] } ?? [])).joined(separator: "\t")
             }
             try Terminal.output(lines.joined(separator: "\n"))
+        }
+    }
+
+    /// The units of `library`'s reminders, in the systemd folder beside cravey's settings'
+    /// (`$XDG_CONFIG_HOME/systemd/user`), running the `cravey` beside this executable.
+    static func units(_ library: RecordingLibrary, _ settings: Settings) throws -> ReminderUnits {
+        let configuration = settings.url.deletingLastPathComponent().deletingLastPathComponent()
+        return try library.reminders.units(in: ReminderUnits.folder(in: configuration), program: CommandRoute.installed(.cravey))
+    }
+
+    /// Why a reminder's timer does not run, with what starts it; nil when it runs.
+    static func inactive(_ reminder: Reminder, _ units: ReminderUnits, active: Set<String>) -> String? {
+        let number = reminder.number ?? 0
+        if !units.areWritten(number) {
+            return "its systemd units are not written (`cravey remind resume \(number)` writes them)"
+        }
+        if let absence = units.manager.absence { return absence }
+        return active.contains(units.names(number).timer) ? nil : "its timer is not running (`cravey remind resume \(number)` starts it)"
+    }
+
+    /// Reloads the user manager's units and enables and starts `reminders`' timers; says on
+    /// stderr why they are not active where no manager runs or systemctl fails.
+    static func start(_ reminders: [Reminder], _ units: ReminderUnits) {
+        let timers = reminders.compactMap { $0.number.map { units.names($0).timer } }
+        guard !timers.isEmpty else { return }
+        if let absence = units.manager.absence { return Terminal.diagnostic("Not active: \(absence).") }
+        if let failed = units.manager.systemctl(["daemon-reload"]) ?? units.manager.systemctl(["enable", "--now"] + timers) {
+            Terminal.diagnostic("cravey: warning: not active: \(failed)")
         }
     }
 
@@ -71,18 +121,22 @@ struct Remind: ParsableCommand {
     struct Listed: Encodable {
         let reminder: Reminder
         let next: Date?
+        /// Why its timer does not run, or nil.
+        let inactive: String?
 
-        private enum CodingKeys: String, CodingKey { case next }
+        private enum CodingKeys: String, CodingKey { case next, active, inactive }
 
         func encode(to encoder: any Encoder) throws {
             try reminder.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(next, forKey: .next)
+            try container.encode(inactive == nil, forKey: .active)
+            try container.encode(inactive, forKey: .inactive)
         }
     }
 
     /// `cravey remind add TIME [--on DAYS] [--clip ID | --quickplay]`.
-    struct Add: ParsableCommand {
+    struct Add: SettingsReading {
         static let configuration = CommandConfiguration(
             abstract: "Add a reminder: at TIME on DAYS, offer a clip (--clip) or the first of Quick Play.",
             discussion: """
@@ -102,26 +156,39 @@ struct Remind: ParsableCommand {
             if clip != nil, quickplay { throw ValidationError("Give --clip ID or --quickplay, not both.") }
         }
 
-        func run() throws {
+        func run(with settings: Settings) throws {
             // Read before anything is opened: a time or days refused change nothing.
             var reminder = Reminder(time: try TimeOfDay(parsing: time), days: try Weekdays(parsing: on))
             let library = try options.open(creating: true)
             if let clip { reminder.clip = try library.recording(matching: clip).id }
-            let added = try library.reminders.add(reminder)
+            let units = try Remind.units(library, settings)
+            // Its units written before it is stored: a file of their names cravey did not write stores nothing.
+            let added = try library.reminders.add(reminder, making: units.write)
             Terminal.diagnostic("Added reminder \(added.number ?? 0): \(added.time) \(added.days), offering \(try Remind.offered(added, in: library)); \(Remind.when(added, now: Date())).")
+            Remind.start([added], units)
         }
     }
 
     /// `cravey remind remove N`.
-    struct Remove: ParsableCommand {
+    struct Remove: SettingsReading {
         static let configuration = CommandConfiguration(abstract: "Remove a reminder, by the number `cravey remind` lists it with.")
 
         @Argument(help: ArgumentHelp("The reminder's number.", valueName: "n")) var number: Int64
         @OptionGroup var options: LibraryOptions
 
-        func run() throws {
-            let removed = try options.open().reminders.remove(number)
-            Terminal.diagnostic("Removed reminder \(number) (\(removed.time) \(removed.days)).")
+        func run(with settings: Settings) throws {
+            let library = try options.open()
+            let units = try Remind.units(library, settings)
+            let removed = try library.reminders.remove(number)
+            let timer = units.names(number).timer
+            if units.manager.absence == nil, let failed = units.manager.systemctl(["disable", "--now", timer]) {
+                Terminal.diagnostic("cravey: warning: \(failed)")
+            }
+            for left in units.remove(number) {
+                Terminal.diagnostic("cravey: warning: left \(units.folder.appendingPathComponent(left).path) as it is: cravey did not write it.")
+            }
+            if units.manager.absence == nil { units.manager.systemctl(["daemon-reload"]) }
+            Terminal.diagnostic("Removed reminder \(number) (\(removed.time) \(removed.days)) and its timer.")
         }
     }
 
@@ -171,16 +238,27 @@ struct Remind: ParsableCommand {
     }
 
     /// `cravey remind resume [N]`.
-    struct Resume: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End a reminder's pause (every reminder's when N is left out).")
+    struct Resume: SettingsReading {
+        static let configuration = CommandConfiguration(
+            abstract: "End a reminder's pause (every reminder's when N is left out), and start its timer.",
+            discussion: """
+                Its systemd units are written again (those a restore brought back, or a person \
+                removed) and its timer enabled and started where a user manager runs.
+                """)
 
         @Argument(help: ArgumentHelp("The reminder's number (every reminder when left out).", valueName: "n")) var number: Int64?
         @OptionGroup var options: LibraryOptions
 
-        func run() throws {
-            let resumed = try options.open().reminders.resume(number)
+        func run(with settings: Settings) throws {
+            let library = try options.open()
+            let units = try Remind.units(library, settings)
+            // The units first: a file of their names cravey did not write resumes nothing.
+            let chosen = try number.map { [try library.reminders.reminder($0)] } ?? library.reminders.all()
+            for reminder in chosen { try units.write(reminder) }
+            let resumed = try library.reminders.resume(number)
             guard !resumed.isEmpty else { return Terminal.diagnostic("No reminders to resume (`cravey remind add` adds one).") }
             Terminal.diagnostic("Resumed reminder\(resumed.count == 1 ? "" : "s") \(resumed.compactMap(\.number).map(String.init).joined(separator: ", ")).")
+            Remind.start(resumed, units)
         }
     }
 }

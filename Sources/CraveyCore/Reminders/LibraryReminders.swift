@@ -30,16 +30,28 @@ package struct LibraryReminders: Sendable {
     }
 
     /// Stores a new reminder and returns it with its number. Its clip, if it names one, must be
-    /// in the library (`.notFound` otherwise, nothing stored).
-    package func add(_ reminder: Reminder) throws -> Reminder {
+    /// in the library (`.notFound` otherwise, nothing stored). `making` is handed it, numbered,
+    /// before the commit (its units written, ``ReminderUnits/write(_:)``): what it throws
+    /// stores nothing.
+    package func add(_ reminder: Reminder, making: (Reminder) throws -> Void = { _ in }) throws -> Reminder {
         var new = reminder
         new.number = nil
         return try library.store.write { tx in
             if let clip = new.clip, try tx.repository.recording(clip) == nil {
                 throw CraveyError(.notFound, "There is no clip \(clip) in the library for the reminder. `cravey list` shows the clips' ids; leave --clip out to offer the first of Quick Play.")
             }
-            return try new.save(tx.db)
+            let saved = try new.save(tx.db)
+            try making(saved)
+            return saved
         }
+    }
+
+    /// The systemd units of the library's reminders (``ReminderUnits``): in `folder` (the
+    /// user's systemd folder), running `program` (`cravey`), under names that carry the
+    /// library's identity.
+    package func units(in folder: URL, program: String, manager: UserManager = UserManager()) throws -> ReminderUnits {
+        let identity = try library.store.read { db in try RecordingRepository(db).libraryID() }
+        return ReminderUnits(folder: folder, program: program, library: library.url, prefix: "cravey-remind-\(identity.prefix(8))-", manager: manager)
     }
 
     /// Removes the reminder numbered `number`, and returns it. Throws `.notFound` (nothing changes).
