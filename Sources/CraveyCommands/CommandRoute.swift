@@ -86,6 +86,8 @@ package struct CommandRoute: Equatable, Sendable {
         case .always: executable = .craveyMedia
         case .withOperand: executable = Self.hasOperand(operands) ? .craveyMedia : .cravey
         case .unlessToggle: executable = operands.contains("--toggle") ? .cravey : .craveyMedia
+        case .withOption(let option):
+            executable = Self.hasOption(option, operands) ? .craveyMedia : .cravey
         }
     }
 
@@ -100,6 +102,11 @@ package struct CommandRoute: Equatable, Sendable {
     static func subcommands(of verb: String) -> [String] {
         let command = Cravey.configuration.subcommands.first { $0._commandName == verb }
         return command?.configuration.subcommands.map { $0._commandName } ?? []
+    }
+
+    /// Whether `arguments` hold `option` (or `option=value`) before any `--`.
+    static func hasOption(_ option: String, _ arguments: ArraySlice<String>) -> Bool {
+        arguments.prefix { $0 != "--" }.contains { $0 == option || $0.hasPrefix(option + "=") }
     }
 
     /// Whether `arguments` hold an operand: a word that is neither an option nor the value of

@@ -3,7 +3,8 @@ import CraveyCore
 import Foundation
 
 /// `cravey remind [--json]` lists the reminders to listen; `remind add`, `remove`, `pause` and
-/// `resume` change them (``LibraryReminders``).
+/// `resume` change them (``LibraryReminders``). `remind --fire N`, what a reminder's timer runs,
+/// is `cravey-media`'s (``MediaCommand/remind``): it offers the clip on the desktop.
 struct Remind: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Be offered a clip at the hours that are hard: list reminders, or add, remove, pause or resume one.",
@@ -38,6 +39,13 @@ struct Remind: ParsableCommand {
             the reminder and its units are made all the same, and the list says it is not active, \
             why, and what starts it (`cravey remind resume`, once a manager runs, which also \
             writes the units of reminders a restore brought back).
+
+            At its time, `cravey remind --fire N` offers the clip: a desktop notification saying \
+            "Time for your clip" (its title only with desktop.show-titles) with Play (it plays \
+            as `cravey quickplay` does, and is counted), In 10 minutes (asked again then) and \
+            Not today (quiet until tomorrow). It offers once for each of its times (a machine \
+            waking from a day's sleep offers once), nothing while paused; with no session bus or \
+            no notification server it offers nothing, says why on stderr (the journal) and exits 69.
 
             Reminders are kept in the library, so a backup carries them and a restore brings \
             them back. A reminder whose clip is deleted later says so once when it fires and \

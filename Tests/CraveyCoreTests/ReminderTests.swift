@@ -78,7 +78,7 @@ struct ReminderTests {
         return formatter.date(from: text)!
     }
 
-    @Test("the next firing is the first of its days at its time after now, a pause counted; none while paused until resumed")
+    @Test("the next firing is the first of its days at its time after now, a pause counted, none while paused until resumed; the last is at or before a moment")
     func nextFiring() throws {
         let weekdays = Reminder(time: try TimeOfDay(parsing: "18:30"), days: .weekdays)
         // Friday 4 Dec 2026, before and after the time; Saturday: Monday's.
@@ -95,6 +95,10 @@ struct ReminderTests {
         #expect(paused.isPaused(at: Self.date("2026-12-08 18:00")) && !paused.isPaused(at: Self.date("2026-12-08 18:30")))
         paused.pausedUntil = .distantFuture
         #expect(paused.next(after: Self.date("2026-12-05 10:00"), calendar: Self.berlin) == nil)
+
+        // The last time at or before a moment: the very minute itself, else the one before
+        #expect(weekdays.previous(atOrBefore: Self.date("2026-12-04 18:30"), calendar: Self.berlin) == Self.date("2026-12-04 18:30"))
+        #expect(weekdays.previous(atOrBefore: Self.date("2026-12-07 09:00"), calendar: Self.berlin) == Self.date("2026-12-04 18:30"))
 
         // A time the clock skips (2:30 on 29 Mar 2026 in Berlin) fires at the first minute after it.
         let night = Reminder(time: try TimeOfDay(parsing: "2:30"), days: try Weekdays(parsing: "sun"))
@@ -157,12 +161,19 @@ struct ReminderTests {
         }
     }
 
+    /// The offer a firing makes; fails for any other outcome.
+    func offer(_ firing: LibraryReminders.Firing) throws -> LibraryReminders.Offer {
+        guard case .offer(let offer) = firing else { throw TestFailure("not an offer: \(firing)") }
+        return offer
+    }
+
     @Test("a reminder whose clip was deleted says so once and offers the first of Quick Play from then on")
     func deletedClip() async throws {
         let (library, clip) = try await libraryWithClip()
         try await offPool {
-            let number = try #require(try library.reminders.add(Reminder(time: TimeOfDay(parsing: "18:30"), clip: clip.id)).number)
-            let offered = try library.reminders.offer(number)
+            let reminders = library.reminders
+            let number = try #require(try reminders.add(Reminder(time: TimeOfDay(parsing: "18:30"), clip: clip.id)).number)
+            let offered = try offer(reminders.fire(number, at: Self.date("2026-12-04 18:30"), calendar: Self.berlin))
             #expect(offered.recording?.id == clip.id && offered.note == nil)
 
             // When its clip is deleted, and another one is the first of Quick Play
@@ -170,12 +181,47 @@ struct ReminderTests {
             let other = try Self.save("Ten minutes", in: library)
 
             // Then it says so once, naming the clip, and offers Quick Play's first
-            let fallen = try library.reminders.offer(number)
+            let fallen = try offer(reminders.fire(number, at: Self.date("2026-12-05 18:30"), calendar: Self.berlin))
             #expect(fallen.note?.contains(clip.id.description) == true && fallen.note?.contains("first of Quick Play") == true)
             #expect(fallen.recording?.id == other.id && fallen.reminder.clip == nil)
-            let again = try library.reminders.offer(number)
+            let again = try offer(reminders.fire(number, at: Self.date("2026-12-06 18:30"), calendar: Self.berlin))
             #expect(again.note == nil && again.recording?.id == other.id)
-            #expect(try library.reminders.reminder(number).clip == nil)
+            #expect(try reminders.reminder(number).clip == nil)
+        }
+    }
+
+    @Test("a firing offers once for one time (a late one, as a machine wakes, for the time it missed), nothing while paused; an offer taken back is offered again")
+    func firesOncePerTime() async throws {
+        let (library, clip) = try await libraryWithClip()
+        try await offPool {
+            let reminders = library.reminders
+            let number = try #require(try reminders.add(Reminder(time: TimeOfDay(parsing: "18:30"), days: .weekdays)).number)
+
+            // Fired at 18:30 on Friday, then again a minute later: the second offers nothing
+            #expect(try offer(reminders.fire(number, at: Self.date("2026-12-04 18:30"), calendar: Self.berlin)).recording?.id == clip.id)
+            guard case .offered(let time) = try reminders.fire(number, at: Self.date("2026-12-04 18:31"), calendar: Self.berlin) else {
+                throw TestFailure("offered twice for one time")
+            }
+            #expect(time == Self.date("2026-12-04 18:30"))
+            // Woken on Tuesday morning after a sleep through Monday's time: one offer, for Monday's
+            let late = try offer(reminders.fire(number, at: Self.date("2026-12-08 08:00"), calendar: Self.berlin))
+            #expect(late.reminder.offeredFor == Self.date("2026-12-07 18:30"))
+            guard case .offered = try reminders.fire(number, at: Self.date("2026-12-08 09:00"), calendar: Self.berlin) else {
+                throw TestFailure("offered twice for Monday's time")
+            }
+            // Paused until Wednesday noon: Tuesday's time offers nothing, Wednesday's does
+            _ = try reminders.pause(number, until: Self.date("2026-12-09 12:00"))
+            guard case .paused(let until) = try reminders.fire(number, at: Self.date("2026-12-08 18:30"), calendar: Self.berlin) else {
+                throw TestFailure("offered while paused")
+            }
+            #expect(until == Self.date("2026-12-09 12:00"))
+            let wednesday = try offer(reminders.fire(number, at: Self.date("2026-12-09 18:30"), calendar: Self.berlin))
+            #expect(wednesday.reminder.offeredFor == Self.date("2026-12-09 18:30"))
+
+            // An offer that could not be made (no notification server) is taken back: fired again, it offers
+            try reminders.withdraw(wednesday)
+            #expect(try reminders.reminder(number).offeredFor == Self.date("2026-12-07 18:30"))
+            #expect(try offer(reminders.fire(number, at: Self.date("2026-12-09 18:31"), calendar: Self.berlin)).reminder.offeredFor == Self.date("2026-12-09 18:30"))
         }
     }
 

@@ -16,6 +16,8 @@ package struct LibraryReminders: Sendable {
         package var recording: Recording?
         /// Said once: its clip was deleted, and it offers the first of Quick Play from now on.
         package var note: String?
+        /// The time it was offered for before this firing, which ``withdraw(_:)`` puts back.
+        package var offeredBefore: Date?
     }
 
     /// Every reminder, by number.
@@ -76,20 +78,55 @@ package struct LibraryReminders: Sendable {
         try change(number) { $0.pausedUntil = nil }
     }
 
-    /// What the reminder numbered `number` offers now: its clip, or, when it names none, the
-    /// first of Quick Play. A clip deleted since is said once (``Offer/note``): the reminder is
-    /// changed, in the same transaction, to offer the first of Quick Play from then on.
-    package func offer(_ number: Int64) throws -> Offer {
+    /// What a firing of a reminder (its timer's, `cravey remind --fire`) is to do.
+    package enum Firing: Sendable {
+        /// Offer this: the time it is for is now marked offered.
+        case offer(Offer)
+        /// Nothing: it is paused until then (`Date.distantFuture`: until resumed).
+        case paused(until: Date)
+        /// Nothing: it was offered for this time of it already.
+        case offered(for: Date)
+    }
+
+    /// A firing of the reminder numbered `number` at `now`, in one transaction: nothing while it
+    /// is paused, nothing when it was offered already for the last of its times at or before
+    /// `now` (so a machine waking from a day's sleep, or a timer and a person both firing it,
+    /// offers once); else that time is marked offered and it offers its clip, or, when it names
+    /// none, the first of Quick Play. A clip deleted since is said once (``Offer/note``): the
+    /// reminder is changed to offer the first of Quick Play from then on. Throws `.notFound`
+    /// for a number no reminder has.
+    package func fire(_ number: Int64, at now: Date = Date(), calendar: Calendar = .current) throws -> Firing {
         try library.store.write { tx in
             guard var reminder = try Reminder.all(tx.db).first(where: { $0.number == number }) else { throw Self.none(number) }
+            if let until = reminder.pausedUntil, reminder.isPaused(at: now) { return .paused(until: until) }
+            let time = reminder.previous(atOrBefore: now, calendar: calendar) ?? now
+            let before = reminder.offeredFor
+            if let before, before >= time { return .offered(for: before) }
+            reminder.offeredFor = time
             var note: String?
+            var recording: Recording?
             if let clip = reminder.clip {
-                if let recording = try tx.repository.recording(clip) { return Offer(reminder: reminder, recording: recording) }
-                reminder.clip = nil
-                try reminder.save(tx.db)
-                note = "Reminder \(number)'s clip (\(clip)) is no longer in the library: it offers the first of Quick Play from now on."
+                recording = try tx.repository.recording(clip)
+                if recording == nil {
+                    reminder.clip = nil
+                    note = "Reminder \(number)'s clip (\(clip)) is no longer in the library: it offers the first of Quick Play from now on."
+                }
             }
-            return Offer(reminder: reminder, recording: try tx.repository.quickPlay().first, note: note)
+            try reminder.save(tx.db)
+            return .offer(Offer(reminder: reminder, recording: try recording ?? tx.repository.quickPlay().first, note: note, offeredBefore: before))
+        }
+    }
+
+    /// Takes back an offer that could not be made (no session bus, no notification server): its
+    /// time is no longer marked offered, so a later firing for it offers it. Nothing changes when
+    /// another firing marked a later time meanwhile.
+    package func withdraw(_ offer: Offer) throws {
+        guard let number = offer.reminder.number else { return }
+        try library.store.write { tx in
+            guard var reminder = try Reminder.all(tx.db).first(where: { $0.number == number }),
+                  reminder.offeredFor == offer.reminder.offeredFor else { return }
+            reminder.offeredFor = offer.offeredBefore
+            try reminder.save(tx.db)
         }
     }
 

@@ -17,9 +17,13 @@ package struct Reminder: Sendable, Equatable, Codable {
     /// Until when it stays quiet: nil when it is not paused, `Date.distantFuture` until it is
     /// resumed.
     package var pausedUntil: Date?
+    /// The time it was last offered for (one of its times, ``previous(atOrBefore:calendar:)``),
+    /// so that it is never offered twice for one time; its library's alone (not in its JSON).
+    package var offeredFor: Date?
 
-    package init(number: Int64? = nil, time: TimeOfDay, days: Weekdays = .daily, clip: RecordingID? = nil, pausedUntil: Date? = nil) {
-        (self.number, self.time, self.days, self.clip, self.pausedUntil) = (number, time, days, clip, pausedUntil)
+    package init(number: Int64? = nil, time: TimeOfDay, days: Weekdays = .daily, clip: RecordingID? = nil, pausedUntil: Date? = nil,
+                 offeredFor: Date? = nil) {
+        (self.number, self.time, self.days, self.clip, self.pausedUntil, self.offeredFor) = (number, time, days, clip, pausedUntil, offeredFor)
     }
 
     /// Whether it is paused at `date`.
@@ -44,6 +48,15 @@ package struct Reminder: Sendable, Equatable, Codable {
         }.min()
     }
 
+    /// The last of its times at or before `date` (what a firing at `date` is for: a timer that
+    /// fires late, as a machine wakes, fires for the time it missed), in `calendar`'s time zone.
+    package func previous(atOrBefore date: Date, calendar: Calendar = .current) -> Date? {
+        days.members.compactMap { day in
+            calendar.nextDate(after: date.addingTimeInterval(0.001), matching: DateComponents(hour: time.hour, minute: time.minute, weekday: day.calendarWeekday),
+                              matchingPolicy: .nextTime, direction: .backward)
+        }.max()
+    }
+
     /// The same reminder, as a backup or another library would hold it: its time, days and clip
     /// (its number and pause are its library's).
     package func isSame(as other: Reminder) -> Bool {
@@ -66,6 +79,7 @@ package struct Reminder: Sendable, Equatable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .time, in: container, debugDescription: error.message)
         }
         clip = try container.decodeIfPresent(RecordingID.self, forKey: .clip)
+        offeredFor = nil
         switch try container.decodeIfPresent(String.self, forKey: .pausedUntil) {
         case nil: pausedUntil = nil
         case "forever": pausedUntil = .distantFuture

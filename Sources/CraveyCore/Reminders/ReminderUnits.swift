@@ -70,7 +70,8 @@ package struct ReminderUnits: Sendable {
             """
     }
 
-    /// The service's file: `cravey remind --fire N --library PATH`, run once.
+    /// The service's file: `cravey remind --fire N --library PATH`, run once; `Type=exec`, so
+    /// that the question it asks may wait for its answer (a `oneshot` is stopped after 90 s).
     package func service(_ reminder: Reminder) throws -> String {
         let number = reminder.number ?? 0
         let command = try [program, "remind", "--fire", String(number), "--library", library.path].map(Self.quoted).joined(separator: " ")
@@ -80,7 +81,7 @@ package struct ReminderUnits: Sendable {
             Description=cravey reminder \(number): offer a clip
 
             [Service]
-            Type=oneshot
+            Type=exec
             ExecStart=\(command)
 
             """

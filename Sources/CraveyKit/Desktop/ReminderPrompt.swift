@@ -1,0 +1,83 @@
+import Foundation
+
+/// A reminder's question on the desktop: a notification (org.freedesktop.Notifications) under
+/// the summary "cravey", with the actions Play, In 10 minutes and Not today, and the answer a
+/// person gives it. Discreet as the rest of the desktop: its words are the caller's ("Time for
+/// your clip" unless titles are shown).
+package enum ReminderPrompt {
+    /// What the person did with the notification.
+    package enum Answer: String, Sendable {
+        /// Pressed Play.
+        case play
+        /// Pressed In 10 minutes.
+        case later
+        /// Pressed Not today.
+        case notToday = "not-today"
+        /// Closed it without an answer (or the server did).
+        case dismissed
+        /// Gave no answer in the time it waited.
+        case none
+    }
+
+    /// The actions, as the notification lists them: key, then label.
+    static let actions: [String] = [Answer.play, .later, .notToday].flatMap { answer in
+        [answer.rawValue, answer == .play ? "Play" : answer == .later ? "In 10 minutes" : "Not today"]
+    }
+
+    /// Shows `body` with the actions and waits, at most `seconds`, for the person's answer; the
+    /// notification is closed when none came. Blocking, on a thread of its own.
+    ///
+    /// Throws ``CraveyError`` `.unavailable` when there is no session bus (of local sockets) or
+    /// no notification server on it, saying which.
+    package static func ask(_ body: String, waitingAtMost seconds: Double) async throws -> Answer {
+        guard SessionBus.exists() else {
+            throw CraveyError(.unavailable, "There is no session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) to show the reminder on: nothing was offered. A reminder is offered in a desktop session.")
+        }
+        return try await onDedicatedThread(named: "cravey.remind") { () throws -> Answer in
+            let bus = try SessionBus()
+            let wake = try BusWakeup()
+            // The server asked for first: none on the bus is said before anything is subscribed.
+            do {
+                _ = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                 interface: "org.freedesktop.Notifications", member: "GetServerInformation", [], timeout: 2)
+            } catch {
+                throw CraveyError(.unavailable, "No notification server answered on the session bus (\(error)): nothing was offered.", underlying: error)
+            }
+            var shown: UInt32?
+            var answer: Answer?
+            // Subscribed before it shows, so a press right after it shows is not missed.
+            try bus.subscribe("type='signal',interface='org.freedesktop.Notifications',member='ActionInvoked'") { message in
+                guard let shown, let arguments = try? message.arguments(), arguments.first == .uint32(shown),
+                      case .string(let key)? = arguments.last, let pressed = Answer(rawValue: key) else { return }
+                answer = answer ?? pressed
+                // Handled before the bus is polled, too: the poll must not wait then.
+                wake.ring()
+            }
+            try bus.subscribe("type='signal',interface='org.freedesktop.Notifications',member='NotificationClosed'") { message in
+                guard let shown, (try? message.arguments())?.first == .uint32(shown) else { return }
+                answer = answer ?? .dismissed
+                wake.ring()
+            }
+            let reply = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                     interface: "org.freedesktop.Notifications", member: "Notify",
+                                     [.string("cravey"), .uint32(0), .string("cravey"), .string("cravey"), .string(body), .strings(actions),
+                                      .dictionary(["desktop-entry": .string("cravey")]), .int32(0)], timeout: 2)
+            guard case .uint32(let id)? = reply.first else {
+                throw CraveyError(.unavailable, "The notification server gave no id for the reminder: nothing was offered.")
+            }
+            shown = id
+            let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+            while answer == nil {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { break }
+                try bus.process(orWakeOn: wake, atMost: Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+            }
+            if answer == nil || answer == .later || answer == .notToday {
+                // Unanswered, or answered by a button the server may leave on the screen: closed.
+                _ = try? bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                  interface: "org.freedesktop.Notifications", member: "CloseNotification", [.uint32(id)], timeout: 1)
+            }
+            return answer ?? .none
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import CraveyCommands
+import CraveyKit
+import CraveyTerminal
+import Foundation
+
+/// Runs `cravey remind --fire N` (what a reminder's systemd service runs, at its time): offers
+/// the reminder's clip on the desktop, a notification with Play, In 10 minutes and Not today.
+/// `cravey` hands `remind` over here when `--fire` is given; the rest of `remind` (``Remind``)
+/// runs in `cravey`.
+struct RemindMedia: AsyncSettingsReading {
+    static let configuration = CommandConfiguration(
+        commandName: "remind",
+        abstract: "Offer a reminder's clip on the desktop now (what its systemd timer runs).",
+        discussion: """
+            Once for each of its times: a second firing for the same time, or a firing while \
+            it is paused, offers nothing. The notification says "Time for your clip" (the \
+            clip's title only with desktop.show-titles). Play plays it as `cravey quickplay` \
+            does and counts the play; In 10 minutes asks again 10 minutes later; Not today \
+            pauses it until tomorrow. Unanswered, it goes after an hour. With no session bus or \
+            no notification server it offers nothing, says why on stderr (the journal, under \
+            systemd) and exits 69.
+            """)
+
+    @Option(help: ArgumentHelp("The reminder's number.", valueName: "n")) var fire: Int64
+    @OptionGroup var options: LibraryOptions
+
+    /// How long an unanswered notification waits, and how long In 10 minutes waits.
+    static let waiting = 3600.0, later = 600.0
+
+    func run(with settings: Settings) async throws {
+        let library = try options.open()
+        let offer: LibraryReminders.Offer
+        switch try library.reminders.fire(fire) {
+        case .paused(let until):
+            let end = until == .distantFuture ? "until it is resumed (`cravey remind resume \(fire)`)" : "until \(Format.date(until))"
+            return Terminal.diagnostic("Reminder \(fire) is paused \(end): nothing offered.")
+        case .offered(let time):
+            return Terminal.diagnostic("Reminder \(fire) was offered for \(Format.date(time)) already: nothing offered.")
+        case .offer(let made):
+            offer = made
+        }
+        if let note = offer.note { Terminal.diagnostic(note) }
+        guard let recording = offer.recording else {
+            return Terminal.diagnostic("Reminder \(fire) has nothing to offer: the library has no clip yet (`cravey record` makes one).")
+        }
+        let body = settings.showsTitles ? "Time for \"\(Format.visible(recording.title))\"" : "Time for your clip"
+        while true {
+            let answer: ReminderPrompt.Answer
+            do {
+                answer = try await ReminderPrompt.ask(body, waitingAtMost: Self.waiting)
+            } catch {
+                // Not offered: a later firing for the same time offers it.
+                try? library.reminders.withdraw(offer)
+                throw error
+            }
+            switch answer {
+            case .play:
+                Terminal.diagnostic("Reminder \(fire): playing its clip.")
+                return try await Player(library: library, flags: PlayerFlags(), settings: settings.app, json: false).play(recording)
+            case .later:
+                Terminal.diagnostic("Reminder \(fire): asking again in 10 minutes.")
+                try await Task.sleep(for: .seconds(Self.later))
+            case .notToday:
+                let tomorrow = Calendar.current.startOfDay(for: Date().addingTimeInterval(86_400))
+                _ = try library.reminders.pause(fire, until: tomorrow)
+                return Terminal.diagnostic("Reminder \(fire): not today; quiet until \(Format.date(tomorrow)).")
+            case .dismissed, .none:
+                return Terminal.diagnostic("Reminder \(fire): closed without an answer.")
+            }
+        }
+    }
+}
