@@ -22,8 +22,8 @@ struct Remind: ParsableCommand {
             A time is on a 24-hour clock (18:30, 06:30) or with am or pm (6:30pm, 7pm). Days are \
             names (mon, monday), ranges (mon..fri, fri..mon), lists of either (mon,wed..fri), \
             or daily, weekdays, weekends; by default every day. A duration is a number and a \
-            unit, or several: 30m, 2h, 3d, 1w, 1d12h. A time, days or duration that is none, \
-            exits 64, a number no reminder has or a clip no clip is 66, and nothing changes.
+            unit, or several: 30m, 2h, 3d, 1w, 1d12h. A time, days or a duration that is none \
+            exits 64; a number no reminder has, or a clip no clip is, 66; nothing changes.
 
             Each reminder is made real as a systemd user timer (OnCalendar= its days and time, \
             Persistent=true: a time missed while the machine slept fires when it wakes) and the \
