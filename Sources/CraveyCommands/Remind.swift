@@ -44,7 +44,8 @@ struct Remind: ParsableCommand {
             "Time for your clip" (its title only with desktop.show-titles) with Play (it plays \
             as `cravey quickplay` does, and is counted), In 10 minutes (asked again then) and \
             Not today (quiet until tomorrow). It offers once for each of its times (a machine \
-            waking from a day's sleep offers once), nothing while paused; with no session bus or \
+            waking from a day's sleep offers once), nothing while paused, and waits for a clip \
+            cravey plays to end (until its next time at most); with no session bus or \
             no notification server it offers nothing, says why on stderr (the journal) and exits 69.
 
             Reminders are kept in the library, so a backup carries them and a restore brings \

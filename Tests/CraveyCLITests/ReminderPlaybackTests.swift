@@ -133,6 +133,44 @@ struct ReminderPlaybackTests {
         #expect(until == Calendar.current.startOfDay(for: Date().addingTimeInterval(86_400)), "\(reminder)")
     }
 
+    @Test("a clip playing (or paused) is never interrupted: the question waits until the play ends")
+    func waitsForAPlay() async throws {
+        // Given a notification server, a library with a reminder, and a 3 s clip of it playing
+        let bus = try await DesktopSession()
+        let (server, log) = try await bus.startNotificationServer()
+        defer { kill(server.processIdentifier, SIGKILL) }
+        let sink = try await VirtualMicrophone()
+        let folder = try await library()
+        let id = try #require(try await Cravey.run(["list", "--json", "--library", folder.path]).output
+            .components(separatedBy: "\"id\" : \"").dropFirst().first?.prefix(36)).description
+        let play = TestProcess()
+        play.executableURL = URL(fileURLWithPath: Cravey.executable)
+        play.arguments = ["play", id, "--library", folder.path, "--device", sink.sinkName, "--no-count"]
+        play.environment = Cravey.environment(bus.environment)
+        play.standardInput = FileHandle.nullDevice
+        play.standardOutput = FileHandle.nullDevice
+        play.standardError = FileHandle.nullDevice
+        try play.run()
+        defer { kill(play.processIdentifier, SIGKILL) }
+        #expect(try await bus.waitForPlayer())
+
+        // When the reminder fires while it plays (paused, so that it is still there a while later)
+        #expect(try await bus.playerctl(["-p", "cravey", "pause"]).status == 0)
+        let (firing, _) = try fire(folder, on: bus.environment.merging(["PULSE_SINK": sink.sinkName]) { $1 })
+        defer { kill(firing.processIdentifier, SIGKILL) }
+        let asked: @Sendable () throws -> Bool = { try DesktopSession.calls(in: log).contains { $0["body"] as? String == "Time for your clip" } }
+
+        // Then it does not ask while the play is there (it would within a few hundred
+        // milliseconds), and asks once it has ended
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(try !asked(), "asked while a clip played")
+        #expect(play.isRunning)
+        #expect(try await bus.playerctl(["-p", "cravey", "stop"]).status == 0)
+        try await offPool { play.waitForExit() }
+        #expect(try await poll(within: 10, every: 0.02) { try asked() })
+        #expect(firing.isRunning)
+    }
+
     @Test("with no notification server, or no session bus, remind --fire offers nothing, says why and exits 69")
     func nowhereToAsk() async throws {
         let folder = try await library()

@@ -17,6 +17,8 @@ package enum ReminderPrompt {
         case dismissed
         /// Gave no answer in the time it waited.
         case none
+        /// Was not asked: a clip played until the time it waited for plays to end.
+        case playing
     }
 
     /// The actions, as the notification lists them: key, then label.
@@ -25,11 +27,14 @@ package enum ReminderPrompt {
     }
 
     /// Shows `body` with the actions and waits, at most `seconds`, for the person's answer; the
-    /// notification is closed when none came. Blocking, on a thread of its own.
+    /// notification is closed when none came. A clip cravey plays (it serves the desktop's media
+    /// controls, ``MediaPlayerService/busName``) is never interrupted: the question waits until
+    /// the play ends, or, at `playsUntil`, is not asked (``Answer/playing``). Blocking, on a
+    /// thread of its own.
     ///
     /// Throws ``CraveyError`` `.unavailable` when there is no session bus (of local sockets) or
     /// no notification server on it, saying which.
-    package static func ask(_ body: String, waitingAtMost seconds: Double) async throws -> Answer {
+    package static func ask(_ body: String, waitingAtMost seconds: Double, playsUntil: Date) async throws -> Answer {
         guard SessionBus.exists() else {
             throw CraveyError(.unavailable, "There is no session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) to show the reminder on: nothing was offered. A reminder is offered in a desktop session.")
         }
@@ -42,6 +47,15 @@ package enum ReminderPrompt {
                                  interface: "org.freedesktop.Notifications", member: "GetServerInformation", [], timeout: 2)
             } catch {
                 throw CraveyError(.unavailable, "No notification server answered on the session bus (\(error)): nothing was offered.", underlying: error)
+            }
+            // A play under way: its bus name's owner changing wakes the wait, which asks again.
+            try bus.subscribe("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(MediaPlayerService.busName)'") { _ in
+                wake.ring()
+            }
+            let playsEnd = ContinuousClock.now.advanced(by: .seconds(max(playsUntil.timeIntervalSinceNow, 0)))
+            while try isPlaying(bus) {
+                guard let left = milliseconds(until: playsEnd) else { return .playing }
+                try bus.process(orWakeOn: wake, atMost: left)
             }
             var shown: UInt32?
             var answer: Answer?
@@ -67,10 +81,8 @@ package enum ReminderPrompt {
             }
             shown = id
             let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
-            while answer == nil {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { break }
-                try bus.process(orWakeOn: wake, atMost: Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+            while answer == nil, let left = milliseconds(until: deadline) {
+                try bus.process(orWakeOn: wake, atMost: left)
             }
             if answer == nil || answer == .later || answer == .notToday {
                 // Unanswered, or answered by a button the server may leave on the screen: closed.
@@ -79,5 +91,19 @@ package enum ReminderPrompt {
             }
             return answer ?? .none
         }
+    }
+
+    /// Whether a cravey play serves the media controls now. The corresponding D-Bus call is
+    /// `org.freedesktop.DBus.NameHasOwner`.
+    private static func isPlaying(_ bus: SessionBus) throws -> Bool {
+        try bus.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                     [.string(MediaPlayerService.busName)], timeout: 2) == [.bool(true)]
+    }
+
+    /// The milliseconds left until `deadline` (at least 1); nil once it has passed.
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32? {
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return nil }
+        return Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
     }
 }
