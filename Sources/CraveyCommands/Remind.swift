@@ -64,23 +64,19 @@ struct Remind: ParsableCommand {
 
         func run(with settings: Settings) throws {
             let library = try options.open()
-            let reminders = try library.reminders.all()
-            let units = try Remind.units(library, settings)
-            let now = Date()
-            let active = units.manager.active(reminders.compactMap { $0.number.map { units.names($0).timer } })
-            let listed = reminders.map { reminder in
-                Listed(reminder: reminder, next: reminder.next(after: now), inactive: Remind.inactive(reminder, units, active: active))
-            }
-            if json { return try Terminal.printJSON(listed) }
-            guard !reminders.isEmpty else {
+            let listing = try ReminderListing(library, units: try Remind.units(library, settings))
+            if json { return try Terminal.printJSON(listing.items) }
+            guard !listing.items.isEmpty else {
                 return Terminal.diagnostic("No reminders (`cravey remind add 18:30 --on mon..fri` adds one).")
             }
-            let lines = try listed.map { item in
+            let lines = listing.items.map { item in
                 let reminder = item.reminder
-                return ([String(reminder.number ?? 0), reminder.time.description, reminder.days.description, try Remind.offered(reminder, in: library),
-                         Remind.when(reminder, now: now)] + (item.inactive.map { ["not active: " + $0] } ?? [])).joined(separator: "\t")
+                return [String(reminder.number ?? 0), reminder.time.description, reminder.days.description, item.offered, item.when,
+                        item.activity(sharing: listing.notActive)].compactMap { $0 }.joined(separator: "\t")
             }
             try Terminal.output(lines.joined(separator: "\n"))
+            // Why none is active here, once for them all.
+            if let notActive = listing.notActive { Terminal.diagnostic("Not active: \(notActive).") }
         }
     }
 
@@ -91,57 +87,11 @@ struct Remind: ParsableCommand {
         return try library.reminders.units(in: ReminderUnits.folder(in: configuration), program: CommandRoute.installed(.cravey))
     }
 
-    /// Why a reminder's timer does not run, with what starts it; nil when it runs.
-    static func inactive(_ reminder: Reminder, _ units: ReminderUnits, active: Set<String>) -> String? {
-        let number = reminder.number ?? 0
-        if !units.areWritten(number) {
-            return "its systemd units are not written (`cravey remind resume \(number)` writes them)"
-        }
-        if let absence = units.manager.absence { return absence }
-        return active.contains(units.names(number).timer) ? nil : "its timer is not running (`cravey remind resume \(number)` starts it)"
-    }
-
     /// Reloads the user manager's units and enables and starts `reminders`' timers; says on
     /// stderr why they are not active where no manager runs or systemctl fails.
     static func start(_ reminders: [Reminder], _ units: ReminderUnits) {
-        let timers = reminders.compactMap { $0.number.map { units.names($0).timer } }
-        guard !timers.isEmpty else { return }
-        if let absence = units.manager.absence { return Terminal.diagnostic("Not active: \(absence).") }
-        if let failed = units.manager.systemctl(["daemon-reload"]) ?? units.manager.systemctl(["enable", "--now"] + timers) {
-            Terminal.diagnostic("cravey: warning: not active: \(failed)")
-        }
-    }
-
-    /// What a reminder offers, in words: its clip's title, or the first of Quick Play.
-    static func offered(_ reminder: Reminder, in library: RecordingLibrary) throws -> String {
-        guard let clip = reminder.clip else { return "the first of Quick Play" }
-        guard let recording = try library.recording(clip) else { return "the first of Quick Play (its clip was deleted)" }
-        return "\"\(Format.visible(recording.title))\""
-    }
-
-    /// When a reminder fires next, or how long it is paused.
-    static func when(_ reminder: Reminder, now: Date) -> String {
-        if reminder.pausedUntil == .distantFuture { return "paused until resumed" }
-        let next = reminder.next(after: now).map { "next \(Format.date($0))" } ?? "never"
-        return reminder.isPaused(at: now) ? "paused, \(next)" : next
-    }
-
-    /// A reminder as `--json` lists it: its own JSON and when it fires next.
-    struct Listed: Encodable {
-        let reminder: Reminder
-        let next: Date?
-        /// Why its timer does not run, or nil.
-        let inactive: String?
-
-        private enum CodingKeys: String, CodingKey { case next, active, inactive }
-
-        func encode(to encoder: any Encoder) throws {
-            try reminder.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(next, forKey: .next)
-            try container.encode(inactive == nil, forKey: .active)
-            try container.encode(inactive, forKey: .inactive)
-        }
+        guard let failed = units.start(reminders) else { return }
+        Terminal.diagnostic(units.manager.absence == failed ? "Not active: \(failed)." : "cravey: warning: not active: \(failed)")
     }
 
     /// `cravey remind add TIME [--on DAYS] [--clip ID | --quickplay]`.
@@ -173,7 +123,7 @@ struct Remind: ParsableCommand {
             let units = try Remind.units(library, settings)
             // Its units written before it is stored: a file of their names cravey did not write stores nothing.
             let added = try library.reminders.add(reminder, making: units.write)
-            Terminal.diagnostic("Added reminder \(added.number ?? 0): \(added.time) \(added.days), offering \(try Remind.offered(added, in: library)); \(Remind.when(added, now: Date())).")
+            Terminal.diagnostic("Added reminder \(added.number ?? 0): \(added.time) \(added.days), offering \(try ReminderListing.offered(added, in: library)); \(ReminderListing.when(added, now: Date())).")
             Remind.start([added], units)
         }
     }
@@ -189,14 +139,7 @@ struct Remind: ParsableCommand {
             let library = try options.open()
             let units = try Remind.units(library, settings)
             let removed = try library.reminders.remove(number)
-            let timer = units.names(number).timer
-            if units.manager.absence == nil, let failed = units.manager.systemctl(["disable", "--now", timer]) {
-                Terminal.diagnostic("cravey: warning: \(failed)")
-            }
-            for left in units.remove(number) {
-                Terminal.diagnostic("cravey: warning: left \(units.folder.appendingPathComponent(left).path) as it is: cravey did not write it.")
-            }
-            if units.manager.absence == nil { units.manager.systemctl(["daemon-reload"]) }
+            for warning in units.unmake(number) { Terminal.diagnostic("cravey: warning: \(warning)") }
             Terminal.diagnostic("Removed reminder \(number) (\(removed.time) \(removed.days)) and its timer.")
         }
     }

@@ -39,12 +39,34 @@ package struct LibraryReminders: Sendable {
         var new = reminder
         new.number = nil
         return try library.store.write { tx in
-            if let clip = new.clip, try tx.repository.recording(clip) == nil {
-                throw CraveyError(.notFound, "There is no clip \(clip) in the library for the reminder. `cravey list` shows the clips' ids; leave --clip out to offer the first of Quick Play.")
-            }
+            try Self.check(new.clip, in: tx)
             let saved = try new.save(tx.db)
             try making(saved)
             return saved
+        }
+    }
+
+    /// Changes the time, days and clip of the reminder numbered as `reminder` is to `reminder`'s
+    /// (its pause kept; it is offered again for its new times), and returns it. Its clip, if it
+    /// names one, must be in the library; `making` is handed it before the commit, as
+    /// ``add(_:making:)`` hands it (its units written again). Throws `.notFound` for a number no
+    /// reminder has, or a clip no clip is: nothing changes.
+    package func change(_ reminder: Reminder, making: (Reminder) throws -> Void = { _ in }) throws -> Reminder {
+        let number = reminder.number ?? 0
+        return try library.store.write { tx in
+            guard var changed = try Reminder.all(tx.db).first(where: { $0.number == number }) else { throw Self.none(number) }
+            try Self.check(reminder.clip, in: tx)
+            (changed.time, changed.days, changed.clip, changed.offeredFor) = (reminder.time, reminder.days, reminder.clip, nil)
+            let saved = try changed.save(tx.db)
+            try making(saved)
+            return saved
+        }
+    }
+
+    /// Refuses a reminder's clip that is not in the library (`.notFound`).
+    private static func check(_ clip: RecordingID?, in tx: StoreTransaction) throws {
+        if let clip, try tx.repository.recording(clip) == nil {
+            throw CraveyError(.notFound, "There is no clip \(clip) in the library for the reminder. `cravey list` shows the clips' ids; leave --clip out to offer the first of Quick Play.")
         }
     }
 

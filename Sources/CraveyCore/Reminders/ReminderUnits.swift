@@ -158,4 +158,40 @@ package struct ReminderUnits: Sendable {
             FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) && isOurs(name)
         }
     }
+
+    /// Why a reminder's timer does not run, with what starts it; nil when it runs (`active`: the
+    /// timers the manager runs, ``UserManager/active(_:)``).
+    package func inactive(_ reminder: Reminder, active: Set<String>) -> String? {
+        let number = reminder.number ?? 0
+        if !areWritten(number) {
+            return "its systemd units are not written (`cravey remind resume \(number)` writes them)"
+        }
+        if let absence = manager.absence { return absence }
+        return active.contains(names(number).timer) ? nil : "its timer is not running (`cravey remind resume \(number)` starts it)"
+    }
+
+    /// Reloads the user manager's units and enables and starts `reminders`' timers (their units
+    /// written); returns why they are not active (where no manager runs, or systemctl failed),
+    /// or nil. Blocks until systemctl ends: call it off the cooperative pool.
+    package func start(_ reminders: [Reminder]) -> String? {
+        let timers = reminders.compactMap { $0.number.map { names($0).timer } }
+        guard !timers.isEmpty else { return nil }
+        if let absence = manager.absence { return absence }
+        return manager.systemctl(["daemon-reload"]) ?? manager.systemctl(["enable", "--now"] + timers)
+    }
+
+    /// Undoes ``write(_:)`` and ``start(_:)`` for the reminder numbered `number`, removed from the
+    /// library: its timer disabled and stopped where a manager runs, its unit files that cravey
+    /// wrote removed, the manager reloaded. Returns the warnings to say: a systemctl that failed,
+    /// and each file of its names left because cravey did not write it. Blocks until systemctl
+    /// ends: call it off the cooperative pool.
+    package func unmake(_ number: Int64) -> [String] {
+        var warnings: [String] = []
+        if manager.absence == nil, let failed = manager.systemctl(["disable", "--now", names(number).timer]) { warnings.append(failed) }
+        for left in remove(number) {
+            warnings.append("left \(folder.appendingPathComponent(left).path) as it is: cravey did not write it.")
+        }
+        if manager.absence == nil { manager.systemctl(["daemon-reload"]) }
+        return warnings
+    }
 }
