@@ -48,6 +48,9 @@ struct Remind: ParsableCommand {
             cravey plays to end (until its next time at most); with no session bus or \
             no notification server it offers nothing, says why on stderr (the journal) and exits 69.
 
+            The home screen's t lists them too, and adds, changes, pauses, resumes and removes \
+            them (`cravey help home`).
+
             Reminders are kept in the library, so a backup carries them and a restore brings \
             them back. A reminder whose clip is deleted later says so once when it fires and \
             offers the first of Quick Play from then on.
