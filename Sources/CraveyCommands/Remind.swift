@@ -45,7 +45,7 @@ struct Remind: ParsableCommand {
             as `cravey quickplay` does, and is counted), In 10 minutes (asked again then) and \
             Not today (quiet until tomorrow). It offers once for each of its times (a machine \
             waking from a day's sleep offers once), nothing while paused, and waits for a clip \
-            cravey plays to end (until its next time at most); with no session bus or \
+            cravey plays and a recording under way to end (until its next time at most); with no session bus or \
             no notification server it offers nothing, says why on stderr (the journal) and exits 69.
 
             The home screen's t lists them too, and adds, changes, pauses, resumes and removes \

@@ -14,8 +14,8 @@ struct RemindMedia: AsyncSettingsReading {
         abstract: "Offer a reminder's clip on the desktop now (what its systemd timer runs).",
         discussion: """
             Once for each of its times: a second firing for the same time, or a firing while \
-            it is paused, offers nothing. A clip cravey plays is never interrupted: the \
-            question waits until it ends (until the reminder's next time at most). The notification says "Time for your clip" (the \
+            it is paused, offers nothing. A clip cravey plays and a recording under way are never \
+            interrupted: the question waits until they end (until the reminder's next time at most). The notification says "Time for your clip" (the \
             clip's title only with desktop.show-titles). Play plays it as `cravey quickplay` \
             does and counts the play; In 10 minutes asks again 10 minutes later; Not today \
             pauses it until tomorrow. Unanswered, it goes after an hour. With no session bus or \
@@ -49,9 +49,9 @@ struct RemindMedia: AsyncSettingsReading {
         while true {
             let answer: ReminderPrompt.Answer
             do {
-                // A clip playing is waited for, until the reminder's next time at most.
+                // A clip playing or a recording under way is waited for, until the reminder's next time at most.
                 let next = offer.reminder.next(after: Date()) ?? Date().addingTimeInterval(86_400)
-                answer = try await ReminderPrompt.ask(body, waitingAtMost: Self.waiting, playsUntil: next)
+                answer = try await ReminderPrompt.ask(body, waitingAtMost: Self.waiting, playsUntil: next, library: library)
             } catch {
                 // Not offered: a later firing for the same time offers it.
                 try? library.reminders.withdraw(offer)
@@ -71,7 +71,7 @@ struct RemindMedia: AsyncSettingsReading {
             case .dismissed, .none:
                 return Terminal.diagnostic("Reminder \(fire): closed without an answer.")
             case .playing:
-                return Terminal.diagnostic("Reminder \(fire): a clip played until its next time, so it was not offered.")
+                return Terminal.diagnostic("Reminder \(fire): a clip played or a recording was under way until its next time, so it was not offered.")
             }
         }
     }

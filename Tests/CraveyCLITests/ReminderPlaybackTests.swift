@@ -171,6 +171,39 @@ struct ReminderPlaybackTests {
         #expect(firing.isRunning)
     }
 
+    @Test("a recording under way is never interrupted: the question waits until it is saved, and is asked then")
+    func waitsForARecording() async throws {
+        // Given a notification server, a library with a reminder, and a recording into it under way
+        let bus = try await DesktopSession()
+        let (server, log) = try await bus.startNotificationServer()
+        defer { kill(server.processIdentifier, SIGKILL) }
+        let microphone = try await VirtualMicrophone()
+        let folder = try await library()
+        let quiet = try Cravey.settings("transcribe.auto = false\n")
+        let recording = try Cravey.start(["record", "--library", folder.path, "--device", microphone.monitor], environment: quiet)
+        defer { kill(recording.processIdentifier, SIGKILL) }
+        let recordings = folder.appendingPathComponent("Recordings")
+        #expect(try await poll(within: 20, every: 0.02) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: recordings.path)) ?? []).contains { $0.hasSuffix(".partial") }
+        })
+
+        // When the reminder fires while it records
+        let (firing, output) = try fire(folder, on: bus.environment.merging(quiet) { $1 })
+        defer { kill(firing.processIdentifier, SIGKILL) }
+        let asked: @Sendable () throws -> Bool = { try DesktopSession.calls(in: log).contains { $0["body"] as? String == "Time for your clip" } }
+
+        // Then it does not ask while the recording goes on (it would within a few hundred
+        // milliseconds), and asks once it is saved (Ctrl-C)
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(try !asked(), "asked while a recording was under way: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
+        #expect(recording.isRunning && firing.isRunning)
+        kill(recording.processIdentifier, SIGINT)
+        try await offPool { recording.waitForExit() }
+        #expect(recording.terminationStatus == 0)
+        #expect(try await poll(within: 10, every: 0.02) { try asked() }, "\((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
+        #expect(try await Cravey.run(["list", "--json", "--library", folder.path]).output.components(separatedBy: "\"id\" :").count == 3)
+    }
+
     @Test("with no notification server, or no session bus, remind --fire offers nothing, says why and exits 69")
     func nowhereToAsk() async throws {
         let folder = try await library()

@@ -152,6 +152,24 @@ package struct LibraryReminders: Sendable {
         }
     }
 
+    /// Whether a recording is under way in the library now: a clip's media being recorded
+    /// (`.partial`) that its recorder holds locked, as every recorder holds it from its first
+    /// byte until it is saved (a crash's leftover is held by none). A firing waits while one is
+    /// (``recordings``' changes wake it): a reminder never interrupts a recording.
+    package func recordingUnderWay() -> Bool {
+        guard let files = library.store.files else { return false }
+        let folder = ClipFiles.Part.media.folder
+        return files.entries(in: folder).contains { entry in
+            guard let file = entry.file(in: folder), file.name.hasSuffix(ClipFiles.MediaState.recording.rawValue) else { return false }
+            return files.isLocked(file)
+        }
+    }
+
+    /// The folder a recording's media is written in (watched while a firing waits for one).
+    package var recordings: URL {
+        library.store.files?.url(of: ClipFiles.Part.media.folder) ?? library.url
+    }
+
     private func change(_ number: Int64?, _ body: (inout Reminder) -> Void) throws -> [Reminder] {
         try library.store.write { tx in
             let chosen = try Reminder.all(tx.db).filter { number == nil || $0.number == number }

@@ -17,7 +17,8 @@ package enum ReminderPrompt {
         case dismissed
         /// Gave no answer in the time it waited.
         case none
-        /// Was not asked: a clip played until the time it waited for plays to end.
+        /// Was not asked: a clip played, or a recording was under way, until the time it waited
+        /// for them to end.
         case playing
     }
 
@@ -27,14 +28,16 @@ package enum ReminderPrompt {
     }
 
     /// Shows `body` with the actions and waits, at most `seconds`, for the person's answer; the
-    /// notification is closed when none came. A clip cravey plays (it serves the desktop's media
-    /// controls, ``MediaPlayerService/busName``) is never interrupted: the question waits until
-    /// the play ends, or, at `playsUntil`, is not asked (``Answer/playing``). Blocking, on a
-    /// thread of its own.
+    /// notification is closed when none came. Neither a clip cravey plays (it serves the
+    /// desktop's media controls, ``MediaPlayerService/busName``) nor a recording under way in
+    /// `library` (``LibraryReminders/recordingUnderWay()``) is ever interrupted: the question
+    /// waits until they end, woken by the bus name's owner changing and by inotify on the
+    /// library's recordings folder (no polling), or, at `playsUntil`, is not asked
+    /// (``Answer/playing``). Blocking, on a thread of its own.
     ///
     /// Throws ``CraveyError`` `.unavailable` when there is no session bus (of local sockets) or
     /// no notification server on it, saying which.
-    package static func ask(_ body: String, waitingAtMost seconds: Double, playsUntil: Date) async throws -> Answer {
+    package static func ask(_ body: String, waitingAtMost seconds: Double, playsUntil: Date, library: RecordingLibrary) async throws -> Answer {
         guard SessionBus.exists() else {
             throw CraveyError(.unavailable, "There is no session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) to show the reminder on: nothing was offered. A reminder is offered in a desktop session.")
         }
@@ -52,10 +55,14 @@ package enum ReminderPrompt {
             try bus.subscribe("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(MediaPlayerService.busName)'") { _ in
                 wake.ring()
             }
+            // A recording made or saved: a change in its folder wakes the wait too (watched
+            // before it is looked at, so that none is missed between).
+            let recordings = FolderWatch(library.reminders.recordings)
             let playsEnd = ContinuousClock.now.advanced(by: .seconds(max(playsUntil.timeIntervalSinceNow, 0)))
-            while try isPlaying(bus) {
+            while try isPlaying(bus) || library.reminders.recordingUnderWay() {
                 guard let left = milliseconds(until: playsEnd) else { return .playing }
-                try bus.process(orWakeOn: wake, atMost: left)
+                try bus.process(orWakeOn: wake, also: recordings.map { [$0.descriptor] } ?? [], atMost: left)
+                recordings?.drain()
             }
             var shown: UInt32?
             var answer: Answer?
