@@ -17,17 +17,27 @@ struct RemindMedia: AsyncSettingsReading {
             it is paused, offers nothing. A clip cravey plays and a recording under way are never \
             interrupted: the question waits until they end (until the reminder's next time at most). The notification says "Time for your clip" (the \
             clip's title only with desktop.show-titles). Play plays it as `cravey quickplay` \
-            does and counts the play; In 10 minutes asks again 10 minutes later; Not today \
+            does and counts the play; In 10 minutes asks again 10 minutes later (--later \
+            changes how long, and the button says so: to try a reminder out); Not today \
             pauses it until tomorrow. Unanswered, it goes after an hour. With no session bus or \
             no notification server it offers nothing, says why on stderr (the journal, under \
             systemd) and exits 69.
             """)
 
     @Option(help: ArgumentHelp("The reminder's number.", valueName: "n")) var fire: Int64
+    @Option(help: ArgumentHelp("How long In 10 minutes waits before asking again, in seconds (1 to 86400; the button says it).",
+                               valueName: "seconds"))
+    var later: Double = 600
     @OptionGroup var options: LibraryOptions
 
-    /// How long an unanswered notification waits, and how long In 10 minutes waits.
-    static let waiting = 3600.0, later = 600.0
+    /// How long an unanswered notification waits.
+    static let waiting = 3600.0
+
+    func validate() throws {
+        guard (1...86_400).contains(later) else {
+            throw ValidationError("--later \(later) is not a wait before asking again: give seconds from 1 to 86400 (600, the default, is 10 minutes).")
+        }
+    }
 
     func run(with settings: Settings) async throws {
         let library = try options.open()
@@ -51,7 +61,7 @@ struct RemindMedia: AsyncSettingsReading {
             do {
                 // A clip playing or a recording under way is waited for, until the reminder's next time at most.
                 let next = offer.reminder.next(after: Date()) ?? Date().addingTimeInterval(86_400)
-                answer = try await ReminderPrompt.ask(body, waitingAtMost: Self.waiting, playsUntil: next, library: library)
+                answer = try await ReminderPrompt.ask(body, waitingAtMost: Self.waiting, playsUntil: next, library: library, later: later)
             } catch {
                 // Not offered: a later firing for the same time offers it.
                 try? library.reminders.withdraw(offer)
@@ -62,8 +72,8 @@ struct RemindMedia: AsyncSettingsReading {
                 Terminal.diagnostic("Reminder \(fire): playing its clip.")
                 return try await Player(library: library, flags: PlayerFlags(), settings: settings.app, json: false).play(recording)
             case .later:
-                Terminal.diagnostic("Reminder \(fire): asking again in 10 minutes.")
-                try await Task.sleep(for: .seconds(Self.later))
+                Terminal.diagnostic("Reminder \(fire): asking again in \(ReminderPrompt.laterText(later)).")
+                try await Task.sleep(for: .seconds(later))
             case .notToday:
                 let tomorrow = Calendar.current.startOfDay(for: Date().addingTimeInterval(86_400))
                 _ = try library.reminders.pause(fire, until: tomorrow)

@@ -23,12 +23,12 @@ struct ReminderPlaybackTests {
 
     /// Starts `cravey remind --fire 1` on `bus`, playing to `sink`, as its service starts it (no
     /// terminal); its stdout and stderr go to the file returned.
-    func fire(_ folder: URL, on environment: [String: String]) throws -> (TestProcess, output: URL) {
+    func fire(_ folder: URL, on environment: [String: String], _ more: [String] = []) throws -> (TestProcess, output: URL) {
         let output = temporaryFolder().appendingPathComponent("fire-\(UUID().uuidString.prefix(8)).txt")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["--wait", Cravey.executable, "remind", "--fire", "1", "--library", folder.path]
+        process.arguments = ["--wait", Cravey.executable, "remind", "--fire", "1", "--library", folder.path] + more
         process.environment = Cravey.environment(environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: output)
@@ -131,6 +131,44 @@ struct ReminderPlaybackTests {
         let reminder = try #require((try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])?.first)
         let until = try #require((reminder["pausedUntil"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
         #expect(until == Calendar.current.startOfDay(for: Date().addingTimeInterval(86_400)), "\(reminder)")
+    }
+
+    @Test("In 10 minutes asks again then: with --later 2 the button says In 2 seconds, the question is closed, and asked again 2 s later with the same buttons")
+    func laterAsksAgain() async throws {
+        // Given a notification server and a library with a reminder
+        let bus = try await DesktopSession()
+        let (server, log) = try await bus.startNotificationServer()
+        defer { kill(server.processIdentifier, SIGKILL) }
+        let folder = try await library()
+
+        // When it fires, asking again 2 s after a later, and that button is pressed
+        let (firing, output) = try fire(folder, on: bus.environment, ["--later", "2"])
+        defer { kill(firing.processIdentifier, SIGKILL) }
+        #expect(try await notified(log))
+        let asks: @Sendable () throws -> [[String: Any]] = { try DesktopSession.calls(in: log).filter { $0["call"] as? String == "Notify" } }
+        #expect(try asks().first?["actions"] as? [String] == ["play", "Play", "later", "In 2 seconds", "not-today", "Not today"])
+        try await press("later", on: bus)
+        let pressed = ContinuousClock.now
+
+        // Then the question is closed, it says when it asks again, and asks again then (not before)
+        #expect(try await poll(within: 10, every: 0.02) { try DesktopSession.calls(in: log).last?["call"] as? String == "CloseNotification" })
+        #expect(try await poll(within: 10, every: 0.02) { (try? String(contentsOf: output, encoding: .utf8))?.contains("asking again in 2 seconds") == true })
+        #expect(try await notified(log, count: 2))
+        let waited = pressed.duration(to: .now)
+        #expect(waited >= .seconds(1.9) && waited < .seconds(6), "asked again \(waited) after the press")
+        let again = try asks()
+        #expect(again.count == 2 && again[1]["body"] as? String == "Time for your clip" && again[1]["actions"] as? [String] == again[0]["actions"] as? [String],
+                "\(again)")
+
+        // And a wait that is none is refused, naming the range, offering nothing
+        let none = try await Cravey.run(["remind", "--fire", "1", "--later", "0", "--library", folder.path], environment: bus.environment)
+        #expect(none.status == 64 && none.error.contains("give seconds from 1 to 86400"), "\(none.error)")
+
+        // And the second question is answered as the first (Not today ends it)
+        try await press("not-today", on: bus)
+        try await offPool { firing.waitForExit() }
+        let said = try String(contentsOf: output, encoding: .utf8)
+        #expect(firing.terminationStatus == 0 && said.contains("not today; quiet until"), "\(said)")
     }
 
     @Test("a clip playing (or paused) is never interrupted: the question waits until the play ends")

@@ -22,12 +22,20 @@ package enum ReminderPrompt {
         case playing
     }
 
-    /// The actions, as the notification lists them: key, then label.
-    static let actions: [String] = [Answer.play, .later, .notToday].flatMap { answer in
-        [answer.rawValue, answer == .play ? "Play" : answer == .later ? "In 10 minutes" : "Not today"]
+    /// The actions, as the notification lists them: key, then label; the second says when it
+    /// asks again (`later` seconds: "In 10 minutes").
+    static func actions(later: Double) -> [String] {
+        ["play", "Play", Answer.later.rawValue, "In " + laterText(later), Answer.notToday.rawValue, "Not today"]
     }
 
-    /// Shows `body` with the actions and waits, at most `seconds`, for the person's answer; the
+    /// `later` seconds in words: "10 minutes", "1 minute", "30 seconds".
+    package static func laterText(_ later: Double) -> String {
+        let seconds = Int(later.rounded())
+        let (count, unit) = seconds % 60 == 0 ? (seconds / 60, "minute") : (seconds, "second")
+        return "\(count) \(unit)\(count == 1 ? "" : "s")"
+    }
+
+    /// Shows `body` with the actions (In `later` seconds the second) and waits, at most `seconds`, for the person's answer; the
     /// notification is closed when none came. Neither a clip cravey plays (it serves the
     /// desktop's media controls, ``MediaPlayerService/busName``) nor a recording under way in
     /// `library` (``LibraryReminders/recordingUnderWay()``) is ever interrupted: the question
@@ -37,7 +45,8 @@ package enum ReminderPrompt {
     ///
     /// Throws ``CraveyError`` `.unavailable` when there is no session bus (of local sockets) or
     /// no notification server on it, saying which.
-    package static func ask(_ body: String, waitingAtMost seconds: Double, playsUntil: Date, library: RecordingLibrary) async throws -> Answer {
+    package static func ask(_ body: String, waitingAtMost seconds: Double, playsUntil: Date, library: RecordingLibrary,
+                            later: Double) async throws -> Answer {
         guard SessionBus.exists() else {
             throw CraveyError(.unavailable, "There is no session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) to show the reminder on: nothing was offered. A reminder is offered in a desktop session.")
         }
@@ -81,7 +90,7 @@ package enum ReminderPrompt {
             }
             let reply = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
                                      interface: "org.freedesktop.Notifications", member: "Notify",
-                                     [.string("cravey"), .uint32(0), .string("cravey"), .string("cravey"), .string(body), .strings(actions),
+                                     [.string("cravey"), .uint32(0), .string("cravey"), .string("cravey"), .string(body), .strings(actions(later: later)),
                                       .dictionary(["desktop-entry": .string("cravey")]), .int32(0)], timeout: 2)
             guard case .uint32(let id)? = reply.first else {
                 throw CraveyError(.unavailable, "The notification server gave no id for the reminder: nothing was offered.")
