@@ -42,7 +42,8 @@ struct Remind: ParsableCommand {
 
             At its time, `cravey remind --fire N` offers the clip: a desktop notification saying \
             "Time for your clip" (its title only with desktop.show-titles) with Play (it plays \
-            as `cravey quickplay` does, and is counted), In 10 minutes (asked again then) and \
+            as `cravey quickplay` does, and is counted), In 10 minutes (asked again then; \
+            `--fire N --later SECONDS` asks again sooner, to try one out) and \
             Not today (quiet until tomorrow). It offers once for each of its times (a machine \
             waking from a day's sleep offers once), nothing while paused, and waits for a clip \
             cravey plays and a recording under way to end (until its next time at most); with no session bus or \

@@ -27,7 +27,7 @@ struct RemindMedia: AsyncSettingsReading {
     @Option(help: ArgumentHelp("The reminder's number.", valueName: "n")) var fire: Int64
     @Option(help: ArgumentHelp("How long In 10 minutes waits before asking again, in seconds (1 to 86400; the button says it).",
                                valueName: "seconds"))
-    var later: Double = 600
+    var later: Int = 600
     @OptionGroup var options: LibraryOptions
 
     /// How long an unanswered notification waits.

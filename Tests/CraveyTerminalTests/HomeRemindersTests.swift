@@ -102,6 +102,8 @@ struct HomeRemindersTests {
         // Then it is refused with remind add's words, back at the reminders, nothing changed
         #expect(home.press(.enter).isEmpty)
         #expect(home.message == "\"25:00\" is not a time of day: give it on a 24-hour clock (18:30) or with am or pm (6:30pm, 7pm). Nothing was changed.")
+        // (said whole: a long message takes the player line too, as on the list)
+        #expect(home.playerLine + " " + home.status == home.message)
         #expect(HomeReminders.shown(home.state.dialog.mode) != nil)
         // And days that are none too
         home.press(.character("a"))

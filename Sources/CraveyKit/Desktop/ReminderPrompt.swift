@@ -24,13 +24,12 @@ package enum ReminderPrompt {
 
     /// The actions, as the notification lists them: key, then label; the second says when it
     /// asks again (`later` seconds: "In 10 minutes").
-    static func actions(later: Double) -> [String] {
+    static func actions(later: Int) -> [String] {
         ["play", "Play", Answer.later.rawValue, "In " + laterText(later), Answer.notToday.rawValue, "Not today"]
     }
 
     /// `later` seconds in words: "10 minutes", "1 minute", "30 seconds".
-    package static func laterText(_ later: Double) -> String {
-        let seconds = Int(later.rounded())
+    package static func laterText(_ seconds: Int) -> String {
         let (count, unit) = seconds % 60 == 0 ? (seconds / 60, "minute") : (seconds, "second")
         return "\(count) \(unit)\(count == 1 ? "" : "s")"
     }
@@ -46,7 +45,7 @@ package enum ReminderPrompt {
     /// Throws ``CraveyError`` `.unavailable` when there is no session bus (of local sockets) or
     /// no notification server on it, saying which.
     package static func ask(_ body: String, waitingAtMost seconds: Double, playsUntil: Date, library: RecordingLibrary,
-                            later: Double) async throws -> Answer {
+                            later: Int) async throws -> Answer {
         guard SessionBus.exists() else {
             throw CraveyError(.unavailable, "There is no session bus (DBUS_SESSION_BUS_ADDRESS, or $XDG_RUNTIME_DIR/bus) to show the reminder on: nothing was offered. A reminder is offered in a desktop session.")
         }

@@ -281,13 +281,6 @@ struct HomeFrame {
         case .removeReminder(let reminder, _):
             let question = "Remove reminder \(reminder.number ?? 0) (\(reminder.time) \(reminder.days)) and its timer? [y/N] "
             return (row, frame.put(question, row: row, column: 0, style: .warning))
-        case .reminders:
-            if let message = state.dialog.message {
-                frame.put(message.text, row: row, column: 0, style: message.warning ? .warning : .bold)
-            } else {
-                frame.put(HomeText.fitting(KeyTable.labels(.reminders), width: layout.columns), row: row, column: 0, style: .dim)
-            }
-            return nil
         case .cleanUp(let cleanUp, _):
             // Its keys (`cravey clean`'s line) over two rows when they do not fit one: the player
             // line is free while they are asked.
@@ -298,7 +291,7 @@ struct HomeFrame {
             }
             frame.put(lines.last ?? "", row: row, column: 0, style: .bold)
             return nil
-        case .help, .browsing:
+        case .help, .browsing, .reminders:
             if let message = state.dialog.message {
                 let style: TerminalScreen.Style = message.warning ? .warning : .bold
                 let playerFree = state.media.idle && state.media.lookBack == nil
@@ -311,7 +304,9 @@ struct HomeFrame {
                     frame.put(message.text, row: row, column: 0, style: style)
                 }
             } else {
-                frame.put(HomeText.fitting(KeyTable.labels(state.media.context), width: layout.columns), row: row, column: 0, style: .dim)
+                // The reminders' own keys while they are shown.
+                let context = HomeReminders.shown(state.dialog.mode) != nil ? .reminders : state.media.context
+                frame.put(HomeText.fitting(KeyTable.labels(context), width: layout.columns), row: row, column: 0, style: .dim)
             }
             return nil
         }

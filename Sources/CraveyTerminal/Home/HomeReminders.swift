@@ -159,7 +159,7 @@ enum HomeReminders {
             return "  " + [item.inactive == nil ? "●" : "○", String(reminder.number ?? 0), reminder.time.description, reminder.days.description,
                            item.when, item.offered].joined(separator: "  ")
         }
-        var notes = items.isEmpty ? ["  No reminders yet: a adds one (a time, days, a clip or the first of Quick Play)."] : []
+        var notes = items.isEmpty ? ["  No reminders yet: a adds one (a time, days, a clip or Quick Play's first)."] : []
         var said = listing.items.compactMap { item in
             item.inactive.flatMap { $0 == listing.notActive ? nil : "○ \(item.reminder.number ?? 0) is not active: \($0)." }
         }
