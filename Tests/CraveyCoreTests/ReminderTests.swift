@@ -161,6 +161,58 @@ struct ReminderTests {
         }
     }
 
+    @Test("a reminder changed keeps its number and pause, and is offered again for its new times; an unknown number or clip changes nothing")
+    func changed() async throws {
+        let (library, clip) = try await libraryWithClip()
+        try await offPool {
+            let reminders = library.reminders
+            let added = try reminders.add(Reminder(time: TimeOfDay(parsing: "18:30")))
+            _ = try reminders.pause(1, until: .distantFuture)
+            _ = try reminders.fire(1, at: Date(timeIntervalSince1970: 1_800_000_000))
+            var made: [Reminder] = []
+            let changed = try reminders.change(Reminder(number: added.number, time: TimeOfDay(parsing: "7:05"), days: .weekends, clip: clip.id)) {
+                made.append($0)
+            }
+            #expect(changed.number == 1 && changed.time.description == "07:05" && changed.days == .weekends && changed.clip == clip.id)
+            #expect(changed.pausedUntil == .distantFuture && changed.offeredFor == nil && made == [changed])
+            #expect(try reminders.all() == [changed])
+
+            // Refused, nothing changed: a number no reminder has, a clip the library does not
+            // have, and what its maker (its units) throws
+            for refused in [Reminder(number: 9, time: try TimeOfDay(parsing: "7pm")), Reminder(number: 1, time: try TimeOfDay(parsing: "7pm"), clip: RecordingID())] {
+                #expect { _ = try reminders.change(refused) } throws: { ($0 as? CraveyError)?.kind == .notFound }
+            }
+            #expect(throws: TestFailure.self) {
+                _ = try reminders.change(Reminder(number: 1, time: TimeOfDay(parsing: "7pm"))) { _ in throw TestFailure("its units") }
+            }
+            #expect(try reminders.all() == [changed])
+        }
+    }
+
+    @Test("a recording under way is a media file being recorded that a process holds locked; a crash's leftover (no lock) and another file are not")
+    func recordingUnderWay() async throws {
+        let (library, _) = try await libraryWithClip()
+        let reminders = library.reminders
+        #expect(!reminders.recordingUnderWay())
+        // A crash's leftover: a .partial no process holds
+        let partial = reminders.recordings.appendingPathComponent("audio_\(RecordingID()).m4a.partial")
+        #expect(FileManager.default.createFile(atPath: partial.path, contents: Data([1, 2, 3])))
+        #expect(!reminders.recordingUnderWay())
+        // Held by its recorder (a lock another open file description takes, as another process's)
+        let held = open(partial.path, O_RDWR | O_CLOEXEC)
+        #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        #expect(reminders.recordingUnderWay())
+        // Another file held is no recording (an import)
+        close(held)
+        let importing = reminders.recordings.appendingPathComponent("audio_\(RecordingID()).m4a.importing")
+        #expect(FileManager.default.createFile(atPath: importing.path, contents: Data([1])))
+        let other = open(importing.path, O_RDWR | O_CLOEXEC)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX | LOCK_NB) == 0)
+        #expect(!reminders.recordingUnderWay())
+        #expect(reminders.recordings.lastPathComponent == "Recordings")
+    }
+
     /// The offer a firing makes; fails for any other outcome.
     func offer(_ firing: LibraryReminders.Firing) throws -> LibraryReminders.Offer {
         guard case .offer(let offer) = firing else { throw TestFailure("not an offer: \(firing)") }
