@@ -24,11 +24,15 @@ package struct CommandRoute: Equatable, Sendable {
 
     /// Where `cravey-media` is: beside this executable, symbolic links to it resolved through
     /// `/proc/self/exe`.
-    package static var mediaExecutable: String {
+    package static var mediaExecutable: String { installed(.craveyMedia) }
+
+    /// Where `executable` is: beside this executable (this one, for its own name), symbolic
+    /// links to it resolved through `/proc/self/exe`.
+    package static func installed(_ executable: Executable) -> String {
         // Without /proc (a chroot), the path this process was started by, links resolved.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        return executable.deletingLastPathComponent().appendingPathComponent(Executable.craveyMedia.rawValue).path
+        return running.deletingLastPathComponent().appendingPathComponent(executable.rawValue).path
     }
 
     /// Thrown by a command `cravey` runs that finds it needs `cravey-media` after all (only those
@@ -70,13 +74,20 @@ package struct CommandRoute: Equatable, Sendable {
             }
             return
         }
-        let operands = rest.dropFirst()
+        var operands = rest.dropFirst()
+        // A command of subcommands (`remind add`) takes `--library` after its subcommand's name.
+        if let first = operands.first, Self.subcommands(of: verb).contains(first) {
+            leading.insert(first, at: 0)
+            operands = operands.dropFirst()
+        }
         self.arguments = [verb] + leading + operands
         switch MediaCommand(verb: verb)?.handOff {
         case nil, .whenNeeded: executable = .cravey
         case .always: executable = .craveyMedia
         case .withOperand: executable = Self.hasOperand(operands) ? .craveyMedia : .cravey
         case .unlessToggle: executable = operands.contains("--toggle") ? .cravey : .craveyMedia
+        case .withOption(let option):
+            executable = Self.hasOption(option, operands) ? .craveyMedia : .cravey
         }
     }
 
@@ -85,6 +96,17 @@ package struct CommandRoute: Equatable, Sendable {
     package var mayHandOff: Bool {
         guard executable == .cravey, let verb = arguments.first, let media = MediaCommand(verb: verb) else { return false }
         return [.whenNeeded, .unlessToggle].contains(media.handOff)
+    }
+
+    /// The names of `verb`'s subcommands, when `cravey`'s command of that name has some.
+    static func subcommands(of verb: String) -> [String] {
+        let command = Cravey.configuration.subcommands.first { $0._commandName == verb }
+        return command?.configuration.subcommands.map { $0._commandName } ?? []
+    }
+
+    /// Whether `arguments` hold `option` (or `option=value`) before any `--`.
+    static func hasOption(_ option: String, _ arguments: ArraySlice<String>) -> Bool {
+        arguments.prefix { $0 != "--" }.contains { $0 == option || $0.hasPrefix(option + "=") }
     }
 
     /// Whether `arguments` hold an operand: a word that is neither an option nor the value of

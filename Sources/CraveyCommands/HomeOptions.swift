@@ -50,6 +50,16 @@ package struct HomeOptions: ParsableCommand {
             anything else keeps it). Deleting every clip stays a command of its own, `cravey \
             delete-all`.
 
+            t shows the reminders (`cravey remind`) in place of the list: each with ● (its timer \
+            runs) or ○ (not active), its number, time, days, when it fires next (or that it is \
+            paused) and what it offers; why they are not active is said once below them. a adds \
+            one: its time (18:30, 6:30pm), days (mon..fri, sat,sun, daily...) and clip (an id or \
+            its start; empty: the first of Quick Play) typed on the status line, refused with \
+            `remind add`'s words and nothing changed when they are none; e changes the selected \
+            one the same way, filled in; p pauses it until resumed, or resumes it; d removes it \
+            after asking. Their systemd units are written, started and removed as `cravey \
+            remind` does it. t, Escape or q goes back to the list.
+
             A paste is text, wherever it lands (the screen asks the terminal for bracketed \
             paste): the filter takes it, a line being typed takes it unless it holds a line \
             break (a title, notes or purpose is one line: the line is refused and nothing \

@@ -8,10 +8,10 @@ import ArgumentParser
 /// media command is a case here, its definition, and its command in `CraveyMediaCommands`.
 package enum MediaCommand: CaseIterable, Sendable {
     case home, record, play, quickplay, `import`, doctor, devices, thumbnail, waveform, trim, clean, share, restore,
-         transcribe, transcript
+         transcribe, transcript, remind
 
     /// When `cravey` hands a command line over to `cravey-media`, which loads FFmpeg.
-    package enum HandOff: Sendable {
+    package enum HandOff: Sendable, Equatable {
         /// Always, before anything is parsed.
         case always
         /// When an operand follows the verb: `quickplay 2` plays, `quickplay --json` lists in `cravey`.
@@ -22,6 +22,9 @@ package enum MediaCommand: CaseIterable, Sendable {
         /// When the command, run in `cravey`, finds it needs FFmpeg and throws
         /// ``CommandRoute/HandOff``: `waveform` of a clip whose waveform is not stored yet.
         case whenNeeded
+        /// When this option is given: `remind --fire N` offers a clip on the desktop (D-Bus, a
+        /// play); the rest of `remind` runs in `cravey`.
+        case withOption(String)
     }
 
     package var handOff: HandOff {
@@ -29,6 +32,7 @@ package enum MediaCommand: CaseIterable, Sendable {
         case .quickplay: .withOperand
         case .record: .unlessToggle
         case .waveform: .whenNeeded
+        case .remind: .withOption("--fire")
         default: .always
         }
     }
@@ -51,6 +55,7 @@ package enum MediaCommand: CaseIterable, Sendable {
         case .restore: RestoreOptions.self
         case .transcribe: TranscribeOptions.self
         case .transcript: TranscriptOptions.self
+        case .remind: Remind.self
         }
     }
 

@@ -21,7 +21,9 @@ package struct RestoreOptions: ParsableCommand {
             refuses the backup whole: exit 65, nothing changed); then they are \
             all saved at once, durably as a recording is, with their words, dates, plays and \
             thumbnails; clips the library has are left as they are. A \
-            clip deleted since the backup comes back. Running it twice adds nothing the second \
+            clip deleted since the backup comes back. The backup's reminders the library lacks \
+            (the same time, days and clip) are added in the same step, with new numbers; \
+            `cravey remind resume` then makes their timers. Running it twice adds nothing the second \
             time. A backup made before clips kept waveforms restores as it is (`cravey doctor \
             --repair` then makes them).
 

@@ -32,6 +32,7 @@ package struct CraveyMedia: AsyncParsableCommand {
         case .restore: RestoreMedia.self
         case .transcribe: Transcribe.self
         case .transcript: TranscriptMedia.self
+        case .remind: RemindMedia.self
         }
     }
 

@@ -27,6 +27,9 @@ struct RestoreMedia: ParsableCommand {
         var line = "Restored \(summary.restored.count) clip\(summary.restored.count == 1 ? "" : "s")"
         if summary.alreadyThere > 0 { line += "; \(summary.alreadyThere) already in the library" }
         Terminal.diagnostic(line + ".")
+        if summary.reminders > 0 {
+            Terminal.diagnostic("Restored \(summary.reminders) reminder\(summary.reminders == 1 ? "" : "s"): `cravey remind resume` makes their timers on this machine.")
+        }
         if !summary.blocked.isEmpty {
             Terminal.diagnostic("Not restored: \(summary.blocked.map { Format.visible($0.title) }.joined(separator: ", ")), whose place in Recordings/ a file without a library entry holds. Run `cravey doctor --repair` to register it, then restore again.")
         }

@@ -1,4 +1,6 @@
 import CraveyCommands
+import CraveyKit
+import Foundation
 import CraveyTerminal
 
 extension Settings {
@@ -6,6 +8,8 @@ extension Settings {
     /// opens it (the home screen, a play, a recording's or an import's words).
     var app: AppSettings {
         AppSettings(showsTitles: showsTitles, loudness: loudness, transcribesNewClips: transcribesNewClips,
-                    transcriptionLanguage: transcriptionLanguage)
+                    transcriptionLanguage: transcriptionLanguage,
+                    remindersFolder: ReminderUnits.folder(in: url.deletingLastPathComponent().deletingLastPathComponent()),
+                    program: CommandRoute.installed(.cravey))
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// then `--uninstall`, which must leave the prefix as it was.
 @Suite("scripts/install", .temporaryFiles)
 struct InstallTests {
-    @Test("install puts programs, pages, completions (ids, purposes, devices, help) and launchers where their tools look; uninstall leaves the prefix as it was")
+    @Test("install puts programs, pages, completions (ids, purposes, devices, help) and launchers where their tools look; uninstall leaves the prefix as it was and removes the reminders' systemd units this cravey wrote, no other file")
     func installsAndUninstalls() async throws {
         // Given a prefix that already holds a program and an empty manual folder, and a library with one clip
         let prefix = temporaryFolder().appendingPathComponent("prefix")
@@ -71,10 +71,26 @@ struct InstallTests {
         }
         #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/icons/hicolor/scalable/apps/cravey.svg").path))
 
-        // When it is uninstalled, then the prefix is as it was
-        let uninstall = try await run(script, ["--prefix", prefix.path, "--uninstall"])
-        #expect(uninstall.status == 0, "\(uninstall.error)")
+        // And the installed cravey writes a reminder's systemd units in the user's folder, beside
+        // a person's file of a reminder's name and the units of another cravey (a build's own)
+        let configuration = temporaryFolder().appendingPathComponent("config")
+        let units = configuration.appendingPathComponent("systemd/user")
+        let reminded = try await run("cravey", ["remind", "add", "18:30", "--library", library],
+                                     environment: environment.merging(["XDG_CONFIG_HOME": configuration.path]) { $1 })
+        #expect(reminded.status == 0, "\(reminded.error)")
+        let ours = try FileManager.default.contentsOfDirectory(atPath: units.path).sorted()
+        #expect(ours.count == 2 && ours.allSatisfy { $0.hasPrefix("cravey-remind-") }, "\(ours)")
+        try Data("[Timer]\nOnCalendar=daily\n".utf8).write(to: units.appendingPathComponent("cravey-remind-0000000a-1.timer"))
+        let another = try String(contentsOf: units.appendingPathComponent(try #require(ours.first { $0.hasSuffix(".service") })), encoding: .utf8)
+            .replacingOccurrences(of: "ExecStart=\(bin)/cravey ", with: "ExecStart=/opt/another/cravey ")
+        try Data(another.utf8).write(to: units.appendingPathComponent("cravey-remind-0000000b-1.service"))
+
+        // When it is uninstalled, then the prefix is as it was, and of the units only this cravey's are gone
+        let uninstall = try await run(script, ["--prefix", prefix.path, "--uninstall"],
+                                      environment: ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": configuration.path]) { $1 })
+        #expect(uninstall.status == 0 && uninstall.error.contains("removed the systemd units of 1 reminder(s)"), "\(uninstall.error)")
         #expect(try listing(prefix) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: units.path).sorted() == ["cravey-remind-0000000a-1.timer", "cravey-remind-0000000b-1.service"])
     }
 
     /// Every path beneath `folder`, sorted.

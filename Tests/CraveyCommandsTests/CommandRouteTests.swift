@@ -31,12 +31,16 @@ struct CommandRouteTests {
         #expect(waveform.executable == .cravey && waveform.mayHandOff)
     }
 
-    @Test("library commands, help, typos and nothing at all stay in cravey, and none may hand itself over; cravey alone on a terminal opens the home screen in cravey-media")
+    @Test("library commands, help, typos and nothing at all stay in cravey, and none may hand itself over, a global --library moved after a subcommand's name; cravey alone on a terminal opens the home screen in cravey-media")
     func craveysOwn() {
         for arguments in [["list"], ["search", "x"], ["help", "record"], ["--help"], ["--version"], ["recrod"], [], ["--library", "/l"]] {
             let routed = CommandRoute(arguments)
             #expect(routed.executable == .cravey && routed.arguments == arguments && !routed.mayHandOff, "\(arguments)")
         }
+        // A global --library goes after a subcommand's name (`remind add`), where its options are
+        let subcommand = route("--library", "/l", "remind", "add", "18:30")
+        #expect(subcommand.executable == .cravey && subcommand.arguments == ["remind", "add", "--library", "/l", "18:30"])
+        #expect(route("--library", "/l", "remind", "--json").arguments == ["remind", "--library", "/l", "--json"])
         let home = CommandRoute(["--library", "/l"], opensHome: true)
         #expect(home.executable == .craveyMedia && home.arguments == ["home", "--library", "/l"])
     }

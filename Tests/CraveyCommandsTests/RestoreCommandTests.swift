@@ -50,6 +50,48 @@ struct RestoreCommandTests {
         }
     }
 
+    /// The manifest of the backup at `archive`, as tar unpacks it.
+    func manifest(_ archive: URL) async throws -> [String: Any] {
+        let read = try await run("tar", ["-xOf", archive.path, "cravey-backup/manifest.json"])
+        try #require(read.status == 0, "\(read.error)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [String: Any])
+    }
+
+    @Test("a backup carries the library's reminders (format 3, reminders.json) and a restore adds those the library lacks; one without reminders stays format 2")
+    func reminders() async throws {
+        // Given a library with a clip and no reminder: its backup is format 2, with no reminders.json
+        let library = try await Fixture.library(titles: ["Breathe"])
+        let clip = try #require(try library.recordings().first)
+        let plain = try await manifest(try await backup(library))
+        #expect(plain["version"] as? Int == 2)
+        #expect((plain["files"] as? [[String: Any]])?.contains { $0["path"] as? String == "reminders.json" } == false)
+
+        // When it has two reminders, one offering the clip, one paused until resumed, and is backed up
+        let kept = try await offPool { () -> [Reminder] in
+            let offering = try library.reminders.add(Reminder(time: TimeOfDay(parsing: "18:30"), days: .weekdays, clip: clip.id))
+            _ = try library.reminders.add(Reminder(time: TimeOfDay(parsing: "9am"), days: .weekends))
+            _ = try library.reminders.pause(2, until: .distantFuture)
+            return [offering, try library.reminders.reminder(2)]
+        }
+        let archive = try await backup(library)
+
+        // Then the backup is format 3 and names reminders.json, as --json prints reminders
+        let carried = try await manifest(archive)
+        #expect(carried["version"] as? Int == 3)
+        #expect((carried["files"] as? [[String: Any]])?.contains { $0["path"] as? String == "reminders.json" } == true)
+        let json = try await run("tar", ["-xOf", archive.path, "cravey-backup/reminders.json"])
+        #expect(json.output.contains("\"18:30\"") && json.output.contains("\"forever\"") && json.output.contains(clip.id.description), "\(json.output)")
+
+        // And restored into a new library, the reminders come back with the clip, once
+        let other = temporaryLibrary()
+        let first = try await Outcome.of(["restore", archive.path, "--library", other.path])
+        let second = try await Outcome.of(["restore", archive.path, "--library", other.path])
+        #expect(first.status == 0 && first.error.contains("Restored 2 reminders: `cravey remind resume` makes their timers"), "\(first)")
+        #expect(second.status == 0 && !second.error.contains("reminder"), "\(second)")
+        let restored = try await offPool { try RecordingLibrary(at: other).reminders.all() }
+        #expect(restored.count == 2 && zip(restored, kept).allSatisfy { $0.isSame(as: $1) && $0.pausedUntil == $1.pausedUntil })
+    }
+
     @Test("a backup cravey wrote before clips kept waveforms (format 1) restores as it is; a repair then makes the waveforms")
     func formatOne() async throws {
         // Given a format-1 backup: a library of clips without waveforms, its manifest saying 1

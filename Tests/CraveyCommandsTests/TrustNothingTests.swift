@@ -162,6 +162,32 @@ struct TrustNothingTests {
         }
     }
 
+    @Test("a backup whose reminders.json holds no reminders (a time 25:00, a day no day, no JSON), with a manifest that agrees, restores nothing (65, naming it)")
+    func lyingRemindersRefused() async throws {
+        // Given a clip with a reminder, and backups of it with the reminder changed
+        let library = try await Fixture.library(titles: ["Evening"])
+        _ = try await offPool { try library.reminders.add(Reminder(time: TimeOfDay(parsing: "18:30"), days: .weekdays)) }
+        let cases: [(String, (String) -> String)] = [
+            ("a time of 25:00", { $0.replacingOccurrences(of: "\"18:30\"", with: "\"25:00\"") }),
+            ("a day no day is", { $0.replacingOccurrences(of: "\"mon\"", with: "\"someday\"") }),
+            ("no JSON", { $0 + "}" }),
+        ]
+        for (what, change) in cases {
+            let archive = try await rebuiltBackup(of: library) { folder in
+                let file = folder.appendingPathComponent("reminders.json")
+                try Data(change(String(decoding: try Data(contentsOf: file), as: UTF8.self)).utf8).write(to: file)
+            }
+
+            // When it is restored into a new library
+            let into = temporaryLibrary()
+            let restore = try await Outcome.of(["restore", archive.path, "--library", into.path])
+
+            // Then nothing is restored, and the message names the reminders
+            #expect(restore.status == 65 && restore.error.contains("reminders.json holds something that is no reminder"), "\(what): \(restore)")
+            #expect(!FileManager.default.fileExists(atPath: into.path), "\(what)")
+        }
+    }
+
     @Test("a backup whose words lie (past the clip's end, at 1e300 s) or whose language is no code (an escape sequence, 100 KB), with a manifest that agrees, restores nothing (65, naming the words); words a little past the end are cut to it")
     func lyingWordsRefused() async throws {
         // Given a clip of 0.5 s with words, and backups of it with its words changed

@@ -67,7 +67,7 @@ struct KeyActionsTests {
             }
         }
         #expect(KeyTable.labels(.browsing) == ["Enter play", "1-3 Quick Play", "r record", "e edit", "d delete", "/ filter", "s sort",
-                                               "x cut silence", "q quit"])
+                                               "x cut silence", "t reminders", "q quit"])
         #expect(KeyTable.labels(.playing) == ["space pause", "←/→ 15 s", "0-9 jump", "[ ] speed", "⌫ 1x", "Esc stop", "m mark", ", . marks", "q quit"])
         #expect(KeyTable.labels(.recording) == ["space pause", "Enter or s stop and save", "q save and quit", "m mark"])
         #expect(KeyTable.labels(.lookBack) == ["p play", "t title", "n notes", "u purpose", "d discard", "Enter keep"])

@@ -2,7 +2,7 @@
 """A notification server for the tests: owns org.freedesktop.Notifications on the session bus,
 writes each Notify and CloseNotification call as a JSON line to the file given; the test's own
 method org.cravey.Test.PressStop presses the Stop button of the last notification (emits
-ActionInvoked(id, "stop")). (Not a signal: the tests' threads block signals, and children inherit
+ActionInvoked(id, "stop")), and org.cravey.Test.Press(action) presses any of its buttons. (Not a signal: the tests' threads block signals, and children inherit
 that.)"""
 import json, sys
 import dbus, dbus.service
@@ -38,6 +38,10 @@ class Server(dbus.service.Object):
     @dbus.service.method("org.cravey.Test")
     def PressStop(self):
         self.ActionInvoked(dbus.UInt32(Server.last), "stop")
+
+    @dbus.service.method("org.cravey.Test", in_signature="s")
+    def Press(self, action):
+        self.ActionInvoked(dbus.UInt32(Server.last), action)
 
 bus = dbus.SessionBus()
 name = dbus.service.BusName("org.freedesktop.Notifications", bus)

@@ -8,7 +8,8 @@ import SystemPackage
 /// under their own names: a video's thumbnail (`Recordings/Thumbnails/video_<uuid>.jpg`), its
 /// waveform (`Recordings/audio_<uuid>.peaks.dat`, from version 2 of the format; a clip without
 /// one has none), and the clip's record (`Recordings/audio_<uuid>.json`: its row, loudness and
-/// plays, the same copy a clip keeps beside its media), then `manifest.json` last:
+/// plays, the same copy a clip keeps beside its media), the library's reminders when it has any
+/// (`reminders.json`, as `cravey remind --json` prints them, from version 3), then `manifest.json` last:
 /// the format, who wrote it and the size and SHA-256 of every file, which `sha256sum` checks the
 /// same way.
 ///
@@ -23,6 +24,8 @@ enum Backup {
     /// The folder every entry is in.
     static let folder = "cravey-backup"
     static let manifestName = "manifest.json"
+    /// The library's reminders (``Reminder``), when it has any.
+    static let remindersName = "reminders.json"
     /// The folders of an archive, as tar names them.
     static let folders = [folder + "/", folder + "/Recordings/", folder + "/Recordings/Thumbnails/"]
     /// The largest record or manifest read into memory.
@@ -31,8 +34,10 @@ enum Backup {
     /// What `manifest.json` says.
     struct Manifest: Codable {
         static let format = "cravey-backup"
-        /// 2: clips' waveforms are in it (version 1 had none, and restores as it is).
-        static let version = 2
+        /// 2: clips' waveforms are in it (version 1 had none, and restores as it is). 3: the
+        /// library's reminders are in it; a backup of a library without reminders is still written
+        /// as version 2, which an older cravey restores.
+        static let version = 3
 
         var format = Self.format
         var version = Self.version
@@ -87,9 +92,9 @@ enum Backup {
     static func write(_ library: RecordingLibrary, to url: URL, replacing: Bool, encryptingWith passphrase: [UInt8]?, now: Date,
                       progress: ((Double) -> Void)?) throws -> (clips: Int, bytes: Int64, leftOut: [Recording]) {
         let store = library.store
-        let (libraryID, clips) = try store.read { db in
+        let (libraryID, clips, reminders) = try store.read { db in
             let repository = RecordingRepository(db)
-            return (try repository.libraryID(), try repository.everything())
+            return (try repository.libraryID(), try repository.everything(), try Reminder.all(db))
         }
         let total = max(clips.reduce(0) { $0 + $1.0.fileSize }, 1)
         var done: Int64 = 0
@@ -163,7 +168,17 @@ enum Backup {
                 }
                 try add(clip.file(.copy)!.path, ClipRecord(recording: row, plays: plays).encoded(), modified: now)
             }
-            let manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
+            if !reminders.isEmpty {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+                try add(remindersName, try encoder.encode(reminders.map { reminder in
+                    var kept = reminder
+                    kept.number = nil  // the library's own: a restore gives new ones
+                    return kept
+                }), modified: now)
+            }
+            var manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
+            manifest.version = reminders.isEmpty ? 2 : Manifest.version
             try add(manifestName, try Manifest.encoder.encode(manifest), modified: now)
             try write([UInt8](repeating: 0, count: 2 * Tar.blockSize)[...], to: archive)
             written = try archive.finish()
@@ -212,15 +227,15 @@ enum Backup {
             let before = try Stamp(archive)
             let total = Double(max(before.size, 1)) * 2
             var done: Int64 = 0
-            let (clips, fileKey) = try damage(url, "Nothing was restored.") {
+            let (contents, fileKey) = try damage(url, "Nothing was restored.") {
                 let input = try ArchiveInput(archive, passphrase: passphrase)
-                let clips = try check(Tar.Reader(input)) { count in
+                let checked = try check(Tar.Reader(input)) { count in
                     done += Int64(count)
                     progress?(min(Double(done) / total, 1))
                 }
-                return (clips, input.fileKey)
+                return (checked, input.fileKey)
             }
-            return CheckedBackup(url: url, archive: archive, stamp: before, clips: clips, fileKey: fileKey)
+            return CheckedBackup(url: url, archive: archive, stamp: before, clips: contents.clips, reminders: contents.reminders, fileKey: fileKey)
         } catch {
             try? archive.close()
             throw error
@@ -228,9 +243,10 @@ enum Backup {
     }
 
     /// Adds to `store`'s library every clip of the checked archive it does not have, reading it
-    /// a second time (the second half of `progress`). Returns the clips restored, those already
-    /// there, and those whose place a file without a row holds (a repair registers that file
-    /// first). The archive's bytes are not hashed again: an encrypted one's chunks are verified
+    /// a second time (the second half of `progress`), and every reminder it does not have (the
+    /// same time, days and clip) in the same transaction. Returns the clips restored, those already
+    /// there, those whose place a file without a row holds (a repair registers that file
+    /// first), and how many reminders it added. The archive's bytes are not hashed again: an encrypted one's chunks are verified
     /// again as they are read, and a plain one must not have changed since it was checked.
     ///
     /// All or nothing: every clip to add is written first (its media under its `.importing`
@@ -238,7 +254,7 @@ enum Backup {
     /// failing, removes all of them and changes nothing. Then the clips are saved in one
     /// transaction. A clip another restore is writing at the same time is left to it.
     static func restore(_ checked: CheckedBackup, into store: LibraryStore, checking: RestoredMediaCheck?,
-                        progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording]) {
+                        progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording], reminders: Int) {
         let (url, archive, clips) = (checked.url, checked.archive, checked.clips)
         let total = Double(max(checked.stamp.size, 1)) * 2
         var done = checked.stamp.size
@@ -321,7 +337,7 @@ enum Backup {
             for (id, clip) in extracted { try checking(clip.media, clips[id]!.record.recording) }
         }
         var addedMeanwhile: [StoredFile] = []
-        let restored: [Recording] = try store.write { tx in
+        let (restored, reminders): ([Recording], Int) = try store.write { tx in
             var saving: [(file: StoredFile, recording: Recording, plays: [PlayEvent])] = []
             for (id, clip) in extracted.sorted(by: { $0.key.description < $1.key.description }) {
                 let record = clips[id]!.record
@@ -336,10 +352,11 @@ enum Backup {
                 row.thumbnailPath = ClipFiles(row).file(.thumbnail).flatMap { clip.artefacts.contains($0) ? $0.path : nil }
                 saving.append((clip.media, row, record.plays))
             }
-            return try tx.save(saving)
+            let restored = try tx.save(saving)
+            return (restored, try Reminder.restore(checked.reminders, in: tx.db))
         }
         made = addedMeanwhile  // the rest is saved: the library's now
-        return (restored, alreadyThere, blocked)
+        return (restored, alreadyThere, blocked, reminders)
     }
 
     /// Creates `file` (a clip's `.importing` name) for this restore; nil when another process is
@@ -404,7 +421,7 @@ enum Backup {
 
     /// The manifest's line for `path`.
     private static func expected(_ path: String, of clips: [RecordingID: Clip]) throws(Tar.Damage) -> Manifest.File {
-        if path == manifestName || part(path)?.part == .copy { return Manifest.File(path: path, size: 0, sha256: "") }
+        if path == manifestName || path == remindersName || part(path)?.part == .copy { return Manifest.File(path: path, size: 0, sha256: "") }
         if let name = part(path), let file = clips[name.clip.id]?.file(name.part), file.path == path { return file }
         throw Tar.Damage("\(path) was not in it when it was checked")
     }
@@ -419,9 +436,10 @@ enum Backup {
     }
 
     /// The first reading: every entry is a file of a backup, once, and every byte is what the
-    /// manifest says; every record names its media and is the clip its name says. Returns the
-    /// clips by id. Throws ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
-    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> [RecordingID: Clip] {
+    /// manifest says; every record names its media and is the clip its name says, and the
+    /// reminders are reminders. Returns the clips by id and the reminders. Throws
+    /// ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
+    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> (clips: [RecordingID: Clip], reminders: [Reminder]) {
         var found: [String: Manifest.File] = [:]
         var records: [String: Data] = [:]
         var manifestData: Data?
@@ -434,11 +452,11 @@ enum Backup {
             }
             let path = String(entry.name.dropFirst(folder.count + 1))
             let isManifest = path == manifestName
-            guard entry.name.hasPrefix(folder + "/"), isManifest || part(path) != nil else {
+            guard entry.name.hasPrefix(folder + "/"), isManifest || path == remindersName || part(path) != nil else {
                 throw Tar.Damage("it holds \(entry.name), which is no file of a cravey backup")
             }
             guard found[path] == nil, !(isManifest && manifestData != nil) else { throw Tar.Damage("it holds \(path) twice") }
-            let keep = isManifest || part(path)?.part == .copy
+            let keep = isManifest || path == remindersName || part(path)?.part == .copy
             guard !keep || entry.size <= largestRecord else { throw Tar.Damage("\(path) is too large to be a record") }
             let hash = SHA256()
             var kept = Data()
@@ -469,6 +487,14 @@ enum Backup {
         }
         if let missing = listed.keys.first(where: { found[$0] == nil }) { throw Tar.Damage("\(missing) is missing") }
 
+        var reminders: [Reminder] = []
+        if let data = records.removeValue(forKey: remindersName) {
+            do {
+                reminders = try JSONDecoder().decode([Reminder].self, from: data)
+            } catch {
+                throw Tar.Damage("its \(remindersName) holds something that is no reminder")
+            }
+        }
         var clips: [RecordingID: Clip] = [:]
         for (path, data) in records {
             guard let clip = part(path)?.clip, let record = ClipRecord(decoding: data),
@@ -498,6 +524,6 @@ enum Backup {
             guard let name = part(path), name.part != .copy else { continue }
             guard clips[name.clip.id]?.file(name.part)?.path == path else { throw Tar.Damage("\(path) has no record") }
         }
-        return clips
+        return (clips, reminders)
     }
 }

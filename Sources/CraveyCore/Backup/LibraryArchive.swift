@@ -28,6 +28,9 @@ package struct LibraryArchive: Sendable {
         /// Clips whose place in `Recordings/` a file without a library entry holds: a repair
         /// registers that file (and then the clip is there), or moves it aside.
         package var blocked: [Recording]
+        /// How many of the backup's reminders the library did not have and now has (their
+        /// timers are made by `cravey remind resume`).
+        package var reminders: Int = 0
     }
 
     /// Writes every clip (media, thumbnail, words, date, plays, loudness) to one new file at
@@ -62,7 +65,7 @@ package struct LibraryArchive: Sendable {
     /// looked at by `checking` before any is saved; `progress` gets the second half.
     package func restore(_ checked: CheckedBackup, checking: RestoredMediaCheck?, progress: ((Double) -> Void)? = nil) throws -> RestoreSummary {
         let result = try Backup.restore(checked, into: library.store, checking: checking, progress: progress)
-        return RestoreSummary(restored: result.restored, alreadyThere: result.alreadyThere, blocked: result.blocked)
+        return RestoreSummary(restored: result.restored, alreadyThere: result.alreadyThere, blocked: result.blocked, reminders: result.reminders)
     }
 
     /// The formats ``export(_:raw:tagged:exportDate:)`` writes the library's metadata in.

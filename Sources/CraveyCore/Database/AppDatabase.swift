@@ -260,6 +260,11 @@ package struct AppDatabase: Sendable {
         migrator.registerMigration("search") { db in
             try ClipSearch.create(db)
         }
+        // Reminders to listen (``Reminder``, ``LibraryReminders``): a time, days, a clip or
+        // Quick Play's first, a pause.
+        migrator.registerMigration("reminders") { db in
+            try Reminder.create(db)
+        }
         return migrator
     }
 }

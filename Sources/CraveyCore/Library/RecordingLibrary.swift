@@ -20,6 +20,7 @@ import Foundation
 /// | ``markers`` | add and remove a clip's markers | `CraveyCore/Library/LibraryMarkers.swift` |
 /// | ``archive`` | back up, check a backup, restore, export, write a file outside the library | `CraveyCore/Backup/LibraryArchive.swift`, `CraveyKit/Backup/LibraryArchive+Restore.swift` |
 /// | ``storage`` | the room the library takes; delete every clip | `CraveyCore/Storage/LibraryStorage.swift` |
+/// | ``reminders`` | reminders to listen: add, list, pause, resume, remove, a firing and the clip it offers, their systemd units | `CraveyCore/Reminders/` |
 /// | `transcripts` | hear a clip's words, read them, correct them | `CraveyKit/Transcription/LibraryTranscripts.swift` |
 /// | `shaping` | the proposed trim, trim, the noise clean-up (heard, then kept or discarded), share | `CraveyKit/Shaping/LibraryShaping.swift` |
 /// | `doctor` | examine and repair, and its report | `CraveyKit/Doctor/` |
@@ -61,6 +62,9 @@ public final class RecordingLibrary: Sendable {
 
     /// The room the library takes, and deleting every clip (``LibraryStorage``).
     package var storage: LibraryStorage { LibraryStorage(library: self) }
+
+    /// Reminders to listen, at a time of day on some days (``LibraryReminders``).
+    package var reminders: LibraryReminders { LibraryReminders(library: self) }
 
     /// Whether the library is on the disk: false when it was opened with `creating: false` where
     /// there is none yet (it reads as empty, and changes nothing until opened with `creating`).

@@ -191,7 +191,16 @@ package final class ChildProcess: Sendable {
     /// Everything the child writes to its stdout until it closes it (its end, usually).
     /// Blocks while the child runs: call it as ``wait()`` is called.
     package func outputToEnd() -> Data {
-        guard let output else { return Data() }
+        Self.toEnd(output)
+    }
+
+    /// Everything the child writes to its stderr until it closes it; blocks as ``outputToEnd()`` does.
+    package func errorsToEnd() -> Data {
+        Self.toEnd(errors)
+    }
+
+    private static func toEnd(_ pipe: FileDescriptor?) -> Data {
+        guard let output = pipe else { return Data() }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while let count = try? buffer.withUnsafeMutableBytes({ try output.read(into: $0, retryOnInterrupt: true) }), count > 0 {

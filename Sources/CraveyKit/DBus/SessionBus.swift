@@ -125,20 +125,24 @@ final class SessionBus {
     }
 
     /// Handles what has arrived (method calls, signals, replies) until nothing is left, then
-    /// waits until the bus has more, `wake` rings (and is reset), or the bus's own timeout passes. The corresponding C functions are `sd_bus_process`, `sd_bus_get_events`,
+    /// waits until the bus has more, `wake` rings (and is reset), one of `also` is readable (the
+    /// caller reads it), the bus's own timeout passes, or `atMost` milliseconds have (when
+    /// given). The corresponding C functions are `sd_bus_process`, `sd_bus_get_events`,
     /// `sd_bus_get_timeout` and `poll`.
-    func process(orWakeOn wake: BusWakeup) throws(BusError) {
+    func process(orWakeOn wake: BusWakeup, also: [Int32] = [], atMost: Int32? = nil) throws(BusError) {
         while try BusError.check(sd.process(bus, nil), "sd_bus_process") > 0 {}
         var until: UInt64 = 0
         try BusError.check(sd.getTimeout(bus, &until), "sd_bus_get_timeout")
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let nowMicroseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
-        let milliseconds = until == .max ? -1 : Int32(clamping: (until.subtractingReportingOverflow(nowMicroseconds).overflow
+        var milliseconds = until == .max ? -1 : Int32(clamping: (until.subtractingReportingOverflow(nowMicroseconds).overflow
                                                                    ? 0 : until - nowMicroseconds + 999) / 1_000)
+        if let atMost, milliseconds < 0 || atMost < milliseconds { milliseconds = max(atMost, 0) }
         var descriptors = [pollfd(fd: sd.getFD(bus), events: Int16(try BusError.check(sd.getEvents(bus), "sd_bus_get_events")), revents: 0),
                            pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
-        if poll(&descriptors, 2, milliseconds) < 0 && errno != EINTR {
+            + also.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if poll(&descriptors, nfds_t(descriptors.count), milliseconds) < 0 && errno != EINTR {
             throw BusError(code: -errno, operation: "poll")
         }
         wake.reset()

@@ -7,14 +7,18 @@ struct HomeDialog {
     }
     /// What the status line says until the next key: a result, or a refusal (`warning`).
     var message: HomeMessage?
-    /// Whether the question on the status line (``HomeMode/confirm(question:asked:yes:)``) has
+    /// Whether the question on the status line (``HomeMode/confirm(question:asked:yes:)``,
+    /// ``HomeMode/removeReminder(_:_:)``) has
     /// been drawn: only a key read after that answers it, as `cravey`'s questions read only what
     /// is typed after they ask.
     private(set) var questionShown = false
 
     /// The frame is drawn: a question on the status line is shown from now on.
     mutating func drawn() {
-        if case .confirm = mode { questionShown = true }
+        switch mode {
+        case .confirm, .removeReminder: questionShown = true
+        default: break
+        }
     }
 
     /// Says `text` on the status line.

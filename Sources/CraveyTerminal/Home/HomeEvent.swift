@@ -54,6 +54,8 @@ enum HomeEvent {
     case noiseCleaned(figures: String)
     /// A clean-up compared was kept: the clip as it now is.
     case cleanUpKept(Recording)
+    /// The reminders read (``ReminderWork``), after a change: what to say of it.
+    case remindersRead(ReminderListing, said: String?)
     /// A change that failed: said, then `suffix` (what was kept); with `refresh`, the list read again.
     case failed(any Error, suffix: String, refresh: Bool)
 }
@@ -90,6 +92,16 @@ enum HomeEffect: Equatable {
     case settleCleanUp(keep: Bool)
     /// Draws the whole screen again (another program wrote over it).
     case redrawAll
+    /// Reads the reminders (`t`, or the library changed while they are shown).
+    case readReminders
+    /// Adds a reminder (no number), or changes the one of its number, offering the clip whose
+    /// id starts with `clip` (empty: the first of Quick Play); its units written, as `cravey
+    /// remind add` writes them.
+    case saveReminder(Reminder, clip: String)
+    /// Pauses a reminder until resumed, or resumes it.
+    case pauseReminder(Int64, resume: Bool)
+    /// Removes a reminder and its units.
+    case removeReminder(Int64)
 
     /// A word typed for a clip: 0 the title, 1 the notes, 2 the purpose.
     struct Answer: Equatable {

@@ -34,6 +34,8 @@ struct HomeFrame {
         drawHeader()
         if case .help = state.dialog.mode {
             drawHelp()
+        } else if let reminders = HomeReminders.shown(state.dialog.mode) {
+            if reminders.showsHelp { drawHelp() } else { drawReminders(reminders) }
         } else {
             drawQuickPlay()
             drawLibrary()
@@ -276,6 +278,9 @@ struct HomeFrame {
         case .confirm(let question, _, _):
             let used = frame.put(question + " ", row: row, column: 0, style: .warning)
             return (row, used)
+        case .removeReminder(let reminder, _):
+            let question = "Remove reminder \(reminder.number ?? 0) (\(reminder.time) \(reminder.days)) and its timer? [y/N] "
+            return (row, frame.put(question, row: row, column: 0, style: .warning))
         case .cleanUp(let cleanUp, _):
             // Its keys (`cravey clean`'s line) over two rows when they do not fit one: the player
             // line is free while they are asked.
@@ -286,7 +291,7 @@ struct HomeFrame {
             }
             frame.put(lines.last ?? "", row: row, column: 0, style: .bold)
             return nil
-        case .help, .browsing:
+        case .help, .browsing, .reminders:
             if let message = state.dialog.message {
                 let style: TerminalScreen.Style = message.warning ? .warning : .bold
                 let playerFree = state.media.idle && state.media.lookBack == nil
@@ -299,15 +304,36 @@ struct HomeFrame {
                     frame.put(message.text, row: row, column: 0, style: style)
                 }
             } else {
-                frame.put(HomeText.fitting(KeyTable.labels(state.media.context), width: layout.columns), row: row, column: 0, style: .dim)
+                // The reminders' own keys while they are shown.
+                let context = HomeReminders.shown(state.dialog.mode) != nil ? .reminders : state.media.context
+                frame.put(HomeText.fitting(KeyTable.labels(context), width: layout.columns), row: row, column: 0, style: .dim)
             }
             return nil
         }
     }
 
+    /// The reminders (``HomeReminders``), where the help is drawn: the heading, the reminders
+    /// (the selected one in reverse, kept in sight), then the notes.
+    private mutating func drawReminders(_ view: RemindersView) {
+        let rows = (layout.quickPlayHeading ?? layout.quickPlayRows[0])..<layout.player
+        let (heading, items, notes) = HomeReminders.lines(view, width: layout.columns)
+        let room = max(rows.count - 1 - notes.count, 1)
+        let first = max(0, min(view.selected - room + 1, items.count - room))
+        var lines: [(text: String, style: TerminalScreen.Style)] = [(heading, .bold)]
+        for (index, item) in items.enumerated().dropFirst(first).prefix(room) {
+            lines.append((item, index == view.selected ? .selected : .plain))
+        }
+        lines += notes.map { ($0, .dim) }
+        for (row, line) in zip(rows, lines) {
+            if line.style == .selected { frame.fill(row: row, style: .selected) }
+            frame.put(" " + line.text, row: row, column: 0, width: layout.columns - 1, style: line.style)
+        }
+    }
+
     private mutating func drawHelp() {
         let rows = (layout.quickPlayHeading ?? layout.quickPlayRows[0])..<layout.player
-        for (row, line) in zip(rows, KeyTable.help(width: layout.columns - 1, lookingBack: state.media.lookBack != nil)) {
+        let reminders = HomeReminders.shown(state.dialog.mode) != nil
+        for (row, line) in zip(rows, KeyTable.help(width: layout.columns - 1, lookingBack: state.media.lookBack != nil, reminders: reminders)) {
             frame.put(" " + line, row: row, column: 0, style: row == rows.lowerBound ? .bold : .plain)
         }
     }

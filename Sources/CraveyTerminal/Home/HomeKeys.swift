@@ -27,6 +27,10 @@ enum HomeKeys {
             return answer(key, asked: asked, yes: yes, &state)
         case .cleanUp:
             return HomeLookBack.tell(.key(key), &state)
+        case .reminders(let view):
+            return HomeReminders.key(key, view, &state)
+        case .removeReminder(let reminder, let view):
+            return HomeReminders.confirm(key, removing: reminder, view, &state)
         case .browsing:
             for context in KeyBinding.Context.home where state.media.applies(context) {
                 if let effects = handle(key, in: context, &state) { return effects }
@@ -101,6 +105,7 @@ enum HomeKeys {
         case .cut:
             if let recording = state.list.selectedRecording { return [.proposeCut(state.library.version(of: recording), lookBack: false)] }
         case .deleteAll: state.dialog.say("Deleting every clip is a command of its own: `cravey delete-all`.")
+        case .reminders: return HomeReminders.open(&state)
         case .help: state.dialog.mode = .help
         case .redraw: return [.redrawAll]
         case .quit, .saveAndQuit: return state.quit()
@@ -109,7 +114,7 @@ enum HomeKeys {
         case .pauseRecording: return [.pauseRecording]
         case .stopRecording: return [.stopRecording]
         case .lookBack, .clickBar, .skipSilence, .setCut, .proposeCut, .hearEnd, .cutNow, .cleanNoise, .listen, .keepCleaned, .keepAsItWas,
-             .switchCleaned, .yes:
+             .switchCleaned, .yes, .addReminder, .changeReminder, .pauseReminder, .removeReminder, .closeReminders:
             break  // other screens' actions
         }
         return []
@@ -178,11 +183,11 @@ enum HomeKeys {
         var prompt = prompt
         switch key {
         case .escape:
-            state.dialog.mode = .browsing
+            state.dialog.mode = prompt.after
             state.dialog.say("Nothing was changed.")
             return []
         case .enter:
-            state.dialog.mode = .browsing
+            state.dialog.mode = prompt.after
             return answered(prompt, &state)
         default:
             if let text = key.edit(prompt.text) { prompt.text = text }
@@ -203,6 +208,8 @@ enum HomeKeys {
             return [.edit(asked, answers.enumerated().map { HomeEffect.Answer(field: $0.offset, text: $0.element) })]
         case .lookBack(let asked, let field):
             return [.edit(asked, [HomeEffect.Answer(field: field, text: prompt.text)])]
+        case .reminder(let reminder, let view, let answers):
+            return HomeReminders.answered(prompt.text, of: reminder, view, answers: answers, &state)
         }
     }
 
@@ -241,6 +248,9 @@ enum HomeKeys {
         case .confirm(_, let asked, let yes):
             state.dialog.mode = .browsing
             state.dialog.say("Pasted text is no answer. \(yes.declined(asked.recording))", warning: true)
+        case .removeReminder(let reminder, let view):
+            state.dialog.mode = .reminders(view)
+            state.dialog.say("Pasted text is no answer. Kept reminder \(reminder.number ?? 0).", warning: true)
         case .browsing where state.media.capture?.markers.labelling != nil:
             if state.media.capture?.markers.paste(text) != true {
                 state.dialog.say("A marker's label is one line of at most \(ClipMarker.maxLabelLength) characters: the paste was not taken.", warning: true)
@@ -249,7 +259,7 @@ enum HomeKeys {
             if state.media.playing?.markers.paste(text) != true {
                 state.dialog.say("A marker's label is one line of at most \(ClipMarker.maxLabelLength) characters: the paste was not taken.", warning: true)
             }
-        case .browsing, .help, .cleanUp:
+        case .browsing, .help, .cleanUp, .reminders:
             state.dialog.say("Pasted text is not a key: nothing was done.", warning: true)
         }
     }
@@ -281,7 +291,7 @@ enum HomeKeys {
     /// A line break pasted into a line typed: the line is refused, nothing changed.
     static func refuseLineBreak(_ state: inout HomeState) {
         guard case .prompt(let prompt) = state.dialog.mode else { return }
-        state.dialog.mode = .browsing
+        state.dialog.mode = prompt.after
         state.dialog.say(prompt.lineBreakRefused, warning: true)
     }
 }

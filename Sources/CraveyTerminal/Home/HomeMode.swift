@@ -13,6 +13,10 @@ enum HomeMode {
     case confirm(question: String, asked: ClipVersion, yes: Confirmed)
     /// A clean-up compared, kept or not (the look back's `c`), and what it measured.
     case cleanUp(CleanUpState, figures: String)
+    /// The reminders (`t`, ``HomeReminders``).
+    case reminders(RemindersView)
+    /// "Remove reminder N?" on the status line, over the reminders.
+    case removeReminder(Reminder, RemindersView)
 
     /// What a yes to a question does.
     enum Confirmed: Equatable {
@@ -40,6 +44,9 @@ enum HomeMode {
             case edit(ClipVersion, answers: [String])
             /// The look back's `t`, `n` or `u`: one word of the clip just recorded.
             case lookBack(ClipVersion, field: Int)
+            /// `a` or `e` in the reminders: the time, the days, then the clip of a reminder
+            /// (nil: a new one; `answers` so far), over the reminders shown.
+            case reminder(Reminder?, RemindersView, answers: [String])
         }
         var question: String
         var text: String
@@ -47,6 +54,16 @@ enum HomeMode {
 
         /// The questions of a clip's words, in order: the title, the notes, the purpose.
         static let questions = LookBackChoice.questions.map { $0 + ":" }
+
+        init(question: String, text: String, purpose: Purpose) {
+            (self.question, self.text, self.purpose) = (question, text, purpose)
+        }
+
+        /// What the status line goes back to once it is answered or given up: the reminders
+        /// for a reminder's line, else the list.
+        var after: HomeMode {
+            if case .reminder(_, let view, _) = purpose { .reminders(view) } else { .browsing }
+        }
 
         /// Asks for word `field` (0 the title, 1 the notes, 2 the purpose) of `asked`'s clip,
         /// filled in with what it is now.
@@ -60,9 +77,13 @@ enum HomeMode {
         /// What refusing a line break in it says, as `cravey record`'s look back refuses one: a
         /// title, notes or purpose typed here is one line.
         var lineBreakRefused: String {
+            if case .reminder(_, _, let answers) = purpose {
+                return "A line break (pasted?) cannot go in a reminder's \(["time", "days", "clip"][answers.count]): nothing was changed."
+            }
             let field = switch purpose {
             case .edit(_, let answers): answers.count
             case .lookBack(_, let field): field
+            case .reminder: 0
             }
             return "A line break (pasted?) cannot go in the \(["title", "notes", "purpose"][field]): nothing was changed."
         }

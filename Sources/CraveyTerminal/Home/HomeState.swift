@@ -58,7 +58,11 @@ struct HomeState {
         case .keysHandled: updateList { try $0.readTypedFilter() }
         case .drawn: dialog.drawn()
         case .idle: updateList { try $0.count() }
-        case .libraryChanged: refresh()
+        case .libraryChanged:
+            refresh()
+            // Another process's change of them too (`cravey remind`).
+            if HomeReminders.shown(dialog.mode) != nil { effects = [.readReminders] }
+        case .remindersRead(let listing, let said): HomeReminders.read(listing, said: said, &self)
         case .resized(let rows, let columns, let paused):
             resize(rows: rows, columns: columns)
             if paused { dialog.say("Paused while suspended: space goes on.") }

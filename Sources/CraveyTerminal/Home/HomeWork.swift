@@ -41,6 +41,7 @@ final class HomeWork {
         case .hearCleanUp(let cleaned, let from): hearCleanUp(cleaned: cleaned, from: from, library)
         case .settleCleanUp(let keep): settleCleanUp(keep: keep, library)
         case .redrawAll: break  // the terminal's: ``HomeScreen``
+        case .readReminders, .saveReminder, .pauseReminder, .removeReminder: reminders(effect, library)
         }
         return []
     }
@@ -286,6 +287,20 @@ final class HomeWork {
             }
             HomeWork.started(manager, cleanUp.recording, counted: false, inbox: inbox)
             await HomeWork.follow(manager, cleanUp.recording, desktop: nil, inbox: inbox)
+        }
+    }
+
+    /// The reminders changed and read again (``ReminderWork``), off the screen's thread: the
+    /// writers' lock and systemctl may wait.
+    private func reminders(_ effect: HomeEffect, _ library: RecordingLibrary) {
+        let inbox = inbox, work = ReminderWork(library: library, settings: settings)
+        Task {
+            do {
+                let done = try await onDedicatedThread(named: "cravey.remind") { try work.perform(effect) }
+                if let (listing, said) = done { inbox.post { $0.send(.remindersRead(listing, said: said)) } }
+            } catch {
+                inbox.post { $0.send(.failed(error, suffix: effect == .readReminders ? "" : " Nothing was changed.", refresh: false)) }
+            }
         }
     }
 

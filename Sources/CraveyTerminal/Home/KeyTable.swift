@@ -26,11 +26,13 @@ enum KeyAction: Equatable {
     case listen, keepCleaned, keepAsItWas, switchCleaned
     /// The answer yes to a question on the status line.
     case yes
+    /// The reminders (`t`): shown; one added, changed, paused or resumed, removed; closed.
+    case reminders, addReminder, changeReminder, pauseReminder, removeReminder, closeReminders
 
     /// Whether it starts work that a recording under way must end first.
     var needsRecorder: Bool {
         switch self {
-        case .record, .edit, .delete, .filter, .quickPlay: true
+        case .record, .edit, .delete, .filter, .quickPlay, .reminders: true
         default: false
         }
     }
@@ -65,6 +67,8 @@ struct KeyBinding {
         case cleanUp
         /// A clean-up heard, before or after.
         case cleanListening
+        /// The home screen's reminders (`t`), shown over the list: their own keys and help.
+        case reminders
 
         /// The home screen's contexts, in the order the first that applies and binds a key decides
         /// (the look back's shaping keys are its own, and shown while it is open: ``HomeLookBack``).
@@ -85,6 +89,7 @@ struct KeyBinding {
             case .lookBackPlaying: "Playing it back:"
             case .cleanUp: "The clean-up:"
             case .cleanListening: "Hearing the clean-up:"
+            case .reminders: "Reminders:"
             }
         }
     }
@@ -152,6 +157,7 @@ enum KeyTable {
         KeyBinding(.browsing, "s", [.character("s")], .sort, label: "s sort", help: "order: recent, most played, title"),
         KeyBinding(.browsing, "x", [.character("x")], .cut, label: "x cut silence",
                    help: "cut the silence at the ends (asks first; cannot be undone)"),
+        KeyBinding(.browsing, "t", [.character("t")], .reminders, label: "t reminders", help: "reminders"),
         KeyBinding(.browsing, "q", [.character("q")], .quit, label: "q quit", alsoShown: [.playing],
                    help: "quit (a play counted, a recording saved; Ctrl-C too)"),
         KeyBinding(.browsing, "j ↓", [.character("j"), .down], .move(rows: 1), help: "down"),
@@ -165,6 +171,14 @@ enum KeyTable {
         KeyBinding(.browsing, "D", [.character("D")], .deleteAll, help: "every clip: cravey delete-all"),
         KeyBinding(.browsing, "?", [.character("?")], .help, help: "this help"),
         KeyBinding(.browsing, "Ctrl-L", [.control("l")], .redraw, help: "draw the screen again"),
+        KeyBinding(.reminders, "a", [.character("a")], .addReminder, label: "a add", help: "add (its time, days, clip typed)"),
+        KeyBinding(.reminders, "e", [.character("e")], .changeReminder, label: "e change", help: "change the selected one"),
+        KeyBinding(.reminders, "p", [.character("p")], .pauseReminder, label: "p pause/resume", help: "pause it until resumed, resume it"),
+        KeyBinding(.reminders, "d", [.character("d")], .removeReminder, label: "d remove", help: "remove it and its timer (asks first)"),
+        KeyBinding(.reminders, "j ↓ k ↑", [(.character("j"), .move(rows: 1)), (.down, .move(rows: 1)), (.character("k"), .move(rows: -1)),
+                                           (.up, .move(rows: -1))], help: "down, up"),
+        KeyBinding(.reminders, "t Esc q", [.character("t"), .escape, .character("q")], .closeReminders, label: "Esc close", help: "back to the list"),
+        KeyBinding(.reminders, "?", [.character("?")], .help, help: "this help"),
         KeyBinding(.question, "y", [.character("y"), .character("Y")], .yes, help: "yes; any other key: no"),
     ] + otherScreens
 
@@ -255,9 +269,11 @@ enum KeyTable {
     /// as many on a line as fit; then what is not a key (Ctrl-Z). With a clip just recorded
     /// looked back at, the look back's keys come first, its shaping keys with them, and the list's
     /// after (no recording can start, and it plays with the player's keys on the status line).
-    static func help(width: Int, lookingBack: Bool = false) -> [String] {
+    /// With the reminders shown (`t`), their keys alone: no other key applies there.
+    static func help(width: Int, lookingBack: Bool = false, reminders: Bool = false) -> [String] {
         var lines = ["Keys of the home screen (any key closes this)"]
-        let contexts: [KeyBinding.Context] = lookingBack ? [.lookBack, .shaping, .browsing] : KeyBinding.Context.home.reversed()
+        let contexts: [KeyBinding.Context] = reminders ? [.reminders] : lookingBack ? [.lookBack, .shaping, .browsing]
+            : KeyBinding.Context.home.reversed()
         for context in contexts {
             var line = context.heading
             for binding in bindings where binding.context == context {
