@@ -45,6 +45,32 @@ struct TranscriptTests {
         #expect(zip(moved.words, kept).allSatisfy { abs($0.start - ($1.start - 1.0)) < 1e-9 && abs($0.end - ($1.end - 1.0)) < 1e-9 })
     }
 
+    /// The words the transcriber hears in `media`'s sound as the ffmpeg tool decodes it.
+    func wordsHeard(in media: URL, by transcriber: Transcriber) async throws -> [String] {
+        let data = try await Speech.samples(of: media)
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return try await offPool { try transcriber.transcribe { write in try write(samples) } }.words.map(\.text)
+    }
+
+    @Test("an imported WAV's words are heard from the sound it decoded, as the transcriber hears the WAV itself; `transcribe` later hears the clip's AAC")
+    func importedWordsFromItsSound() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        // From its AAC copy (96 kb/s) Whisper base hears this one as "Remember Nutella's Coat in
+        // the Garden", from the WAV as "Remember to at least open the garden": the two differ.
+        let wav = temporaryFolder().appendingPathComponent("telescope.wav")
+        let said = try await run("espeak-ng", ["-w", wav.path, "Remember the telescope in the garden."])
+        try #require(said.status == 0, "espeak-ng: \(said.error)")
+        let library = try await Fixture.library()
+        let sound = HeldSound()
+        let recording = try await Importer.importFile(at: wav, into: library.store, metadata: try RecordingMetadata(title: "Telescope"),
+                                                      holding: sound)
+        let fromSound = try await library.transcripts.transcribe(recording, with: transcriber, from: sound)
+        #expect(fromSound.words.map(\.text) == (try await wordsHeard(in: wav, by: transcriber)))
+
+        let later = try await library.transcripts.transcribe(recording, with: transcriber)
+        #expect(later.words.map(\.text) == (try await wordsHeard(in: try library.fileURL(of: recording), by: transcriber)))
+    }
+
     @Test("a clip of digital silence has no sound to hear: refused as invalid input (exit 64), nothing stored")
     func digitalSilence() async throws {
         let transcriber = Transcriber(executable: try Speech.requireTranscriber())

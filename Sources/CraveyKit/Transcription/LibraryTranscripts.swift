@@ -42,12 +42,22 @@ package struct LibraryTranscripts: Sendable {
     /// The smallest sample that is sound, not digital silence: one step of 16 bits.
     static let quietestSound: Float = 1.0 / 32_768
 
-    /// ``transcribe(_:language:progress:)`` with the helper `transcriber` (a test's, or one found elsewhere).
+    /// How far a held sound's length may be from its clip's: an encoder's padding, not another clip.
+    static let heldSoundTolerance = 0.1
+
+    /// ``transcribe(_:language:progress:)`` with the helper `transcriber` (a test's, or one found
+    /// elsewhere), hearing `sound` when it is given and whole: the sound `record` or `import` held
+    /// before it was encoded (``HeldSound``), which the transcriber hears better than the AAC copy.
+    /// A sound that is not whole, or not as long as the clip (within a tenth of a second), is
+    /// passed over for the media.
     @discardableResult
-    package func transcribe(_ recording: Recording, with transcriber: Transcriber, language: String? = nil,
+    package func transcribe(_ recording: Recording, with transcriber: Transcriber, language: String? = nil, from sound: HeldSound? = nil,
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         let heard = library.version(of: recording)
         let media = store.media(try store.mediaFile(of: recording))
+        let held = sound?.samples.flatMap { samples in
+            abs(Double(samples.count) / Double(SpeechAudio.sampleRate) - recording.duration) <= Self.heldSoundTolerance ? samples : nil
+        }
         let run = Transcriber.Run()
         let transcript = try await withTaskCancellationHandler {
             try await onDedicatedThread(named: "cravey.transcribe") {
@@ -57,9 +67,17 @@ package struct LibraryTranscripts: Sendable {
                 // Only a time a clip can have reaches `progress` (a transcriber may say -inf or nan).
                 let told: @Sendable (Double) -> Void = { seconds in if seconds.isFinite && seconds >= 0 { progress(seconds) } }
                 let transcript = try transcriber.transcribe(run, language: language, progress: told) { write in
-                    _ = try SpeechAudio.decode(media) { samples in
+                    func hear(_ samples: [Float]) throws {
                         if !audible { audible = samples.contains { abs($0) >= Self.quietestSound } }
                         try write(samples)
+                    }
+                    if let held {
+                        // A second at a time, as a decoding hands them: a cancel is seen between.
+                        for start in stride(from: 0, to: held.count, by: SpeechAudio.sampleRate) {
+                            try hear(Array(held[start..<min(start + SpeechAudio.sampleRate, held.count)]))
+                        }
+                    } else {
+                        _ = try SpeechAudio.decode(media, hear)
                     }
                 }
                 guard audible else {
