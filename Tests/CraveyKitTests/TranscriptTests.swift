@@ -71,6 +71,52 @@ struct TranscriptTests {
         #expect(later.words.map(\.text) == (try await wordsHeard(in: try library.fileURL(of: recording), by: transcriber)))
     }
 
+    @Test("steady noise, hum and music store no word, and no language: white and pink noise, a 50 Hz hum, a chord of tones")
+    func noWordsInNoise() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        let library = try await Fixture.library()
+        // 6 s each, as a WAV imported: heard from the sound it decoded to. Whisper alone heard
+        // "1.5%" in the white noise.
+        let sounds = [
+            "white noise": "anoisesrc=color=white:amplitude=0.1:sample_rate=48000:seed=3",
+            "pink noise": "anoisesrc=color=pink:amplitude=0.1:sample_rate=48000:seed=3",
+            "50 Hz hum": "sine=frequency=50:sample_rate=48000,volume=0.8",
+            "a chord": "aevalsrc=0.15*sin(2*PI*261.63*t)+0.15*sin(2*PI*329.63*t)+0.15*sin(2*PI*392*t)+0.15*sin(2*PI*523.25*t)*lt(mod(t\\,1)\\,0.5):s=48000",
+        ]
+        for (name, graph) in sounds.sorted(by: { $0.key < $1.key }) {
+            let clip = try await Fixture.make("wav", ["-f", "lavfi", "-i", graph, "-t", "6", "-ac", "1"])
+            let sound = HeldSound()
+            let recording = try await Importer.importFile(at: clip, into: library.store, metadata: try RecordingMetadata(title: name), holding: sound)
+            let heard = try await library.transcripts.transcribe(recording, with: transcriber, from: sound)
+            #expect(heard.words.isEmpty && heard.language.isEmpty, "\(name): \(heard.text) (\(heard.language))")
+            #expect(library.transcripts.transcript(of: recording)?.words.isEmpty == true, "\(name)")
+        }
+    }
+
+    @Test("speech with 20 s of silence after it, or of faint noise: the words said, and none in the silence around them")
+    func noWordsAroundSpeech() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        let library = try await Fixture.library()
+        let said = "I can do this. I will call my sister tonight."
+        let wav = temporaryFolder().appendingPathComponent("said.wav")
+        let spoken = try await run("espeak-ng", ["-w", wav.path, said])
+        try #require(spoken.status == 0, "espeak-ng: \(spoken.error)")
+        let length = try #require(Double(try await run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", wav.path])
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        for (name, noise) in [("silence", 0.0), ("faint noise", 0.003)] {
+            // 1 s before the speech, 20 s after it.
+            let clip = try await Fixture.make("m4a", ["-i", wav.path, "-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=\(noise):sample_rate=48000:seed=5",
+                                                     "-filter_complex", "[0]aresample=48000,adelay=1000,apad=pad_dur=20[s];[s][1]amix=inputs=2:normalize=0:duration=first",
+                                                     "-ac", "1", "-c:a", "aac", "-b:a", "96k"])
+            let recording = try await library.importFile(at: clip, metadata: try RecordingMetadata(title: name))
+            let heard = try await library.transcripts.transcribe(recording, with: transcriber)
+            let saidCount = said.split(separator: " ").count
+            #expect((saidCount - 2...saidCount).contains(heard.words.count), "\(name): \(heard.text)")
+            #expect(heard.words.allSatisfy { $0.start >= 0.5 && $0.end <= 1 + length + 0.5 }, "\(name): \(heard.words)")
+            #expect(heard.words.contains { Speech.letters($0.text) == "sister" }, "\(name): \(heard.text)")
+        }
+    }
+
     @Test("a clip of digital silence has no sound to hear: refused as invalid input (exit 64), nothing stored")
     func digitalSilence() async throws {
         let transcriber = Transcriber(executable: try Speech.requireTranscriber())
