@@ -117,6 +117,34 @@ struct TranscriptTests {
         }
     }
 
+    /// Six sentences with a name each (held out: nothing was tuned on them), and the names.
+    static let named = [("Call Siobhan tonight.", "Siobhan"), ("Kaveh is waiting for you at the station.", "Kaveh"),
+                        ("Remember the long walk to Ravensworth.", "Ravensworth"), ("Ask Niamh how she got through it.", "Niamh"),
+                        ("Text Tomasz before you decide.", "Tomasz"), ("Aoife believes in you.", "Aoife")]
+
+    @Test("a person's own words: Whisper alone spells at most one of six names right; given them, and the forms it hears two as, at least five")
+    func ownWords() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        let (speech, _) = try await Speech.clip(Self.named.map(\.0), lead: 0.5, gap: 1.5)
+        let library = try await Fixture.library()
+        let recording = try await library.importFile(at: speech, metadata: try RecordingMetadata(title: "Names"))
+        func spelled(_ transcript: Transcript) -> [String] {
+            Self.named.map(\.1).filter { name in transcript.words.contains { Speech.letters($0.text) == name.lowercased() } }
+        }
+        let alone = try await library.transcripts.transcribe(recording, with: transcriber)
+        #expect(spelled(alone).count <= 1, "\(spelled(alone)): \(alone.text)")
+
+        // The forms are those this clip is heard with, once given the names ("Ask Iam how", "If I
+        // believe in you"), as a person would add them reading its words; Siobhan's ("Kualchiv on
+        // tonight", "Call" with it) is not one a person would write as the name.
+        for (word, forms) in [("Siobhan", []), ("Kaveh", []), ("Ravensworth", []), ("Niamh", ["iam"]), ("Tomasz", []), ("Aoife", ["if i"])] {
+            try library.vocabulary.add(word, heardAs: forms)
+        }
+        let given = try await library.transcripts.transcribe(recording, with: transcriber)
+        #expect(spelled(given).count >= 5, "\(spelled(given)): \(given.text)")
+        #expect(library.transcripts.transcript(of: recording) == given)
+    }
+
     @Test("a clip of digital silence has no sound to hear: refused as invalid input (exit 64), nothing stored")
     func digitalSilence() async throws {
         let transcriber = Transcriber(executable: try Speech.requireTranscriber())

@@ -16,7 +16,8 @@ package struct LibraryTranscripts: Sendable {
 
     /// Hears the words said in `recording` with the optional transcriber (``Transcriber``,
     /// `scripts/install --transcribe`) and stores them beside it, in place of any transcript it
-    /// had (``transcript(of:)`` reads them). Returns them. About a quarter of the clip's length in
+    /// had (``transcript(of:)`` reads them). The library's own words (``LibraryVocabulary``) are
+    /// listened for, and their heard-as forms written as them. Returns them. About a quarter of the clip's length in
     /// CPU time (a sixth of it on two idle cores), and a second to load the model.
     ///
     /// The audio is decoded by cravey's own FFmpeg layer and handed to the helper through a
@@ -55,6 +56,8 @@ package struct LibraryTranscripts: Sendable {
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         let heard = library.version(of: recording)
         let media = store.media(try store.mediaFile(of: recording))
+        // The person's own words: listened for, and their heard-as forms written as them.
+        let vocabulary = try library.vocabulary.words()
         let held = sound?.samples.flatMap { samples in
             abs(Double(samples.count) / Double(SpeechAudio.sampleRate) - recording.duration) <= Self.heldSoundTolerance ? samples : nil
         }
@@ -66,7 +69,7 @@ package struct LibraryTranscripts: Sendable {
                 var audible = false
                 // Only a time a clip can have reaches `progress` (a transcriber may say -inf or nan).
                 let told: @Sendable (Double) -> Void = { seconds in if seconds.isFinite && seconds >= 0 { progress(seconds) } }
-                let transcript = try transcriber.transcribe(run, language: language, progress: told) { write in
+                let transcript = try transcriber.transcribe(run, language: language, hotwords: vocabulary.map(\.word), progress: told) { write in
                     func hear(_ samples: [Float]) throws {
                         if !audible { audible = samples.contains { abs($0) >= Self.quietestSound } }
                         try write(samples)
@@ -84,7 +87,7 @@ package struct LibraryTranscripts: Sendable {
                     throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound (no audio, or only silence), so it has no words to hear.")
                 }
                 // A word heard past the sound's end is not the clip's: dropped, or ended there.
-                let fitted = transcript.within(recording.duration)
+                let fitted = transcript.writing(vocabulary).within(recording.duration)
                 guard fitted.isStorable else {
                     throw CraveyError(.other, "The transcriber's words for \"\(recording.title)\" make more than the \(Transcript.largestFile >> 20) MiB a transcript may have; nothing was stored.")
                 }

@@ -73,19 +73,21 @@ package struct Transcriber: Sendable {
     /// Starts the helper, lets `feed` write the audio into it (``SpeechAudio/decode(_:_:)``
     /// gives the samples), and returns the words it heard, in `language` (a code of
     /// ``Transcript/languages``; nil lets the helper tell, and the transcript says which it
-    /// heard). `progress` is called with the seconds of audio transcribed so far. Blocking: run
+    /// heard), listening for `hotwords` (a person's names and terms, ``LibraryVocabulary``:
+    /// handed over in its environment, which only its user reads, never on its command line). `progress` is called with the seconds of audio transcribed so far. Blocking: run
     /// it off the cooperative pool.
     ///
     /// Throws `CancellationError` when `run` was cancelled, and ``CraveyError``: `.unavailable`
     /// when the helper cannot start, its model is missing or altered (nothing loaded), or it
     /// ended well before it had read the sound; `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
     /// is stopped then).
-    package func transcribe(_ run: Run = Run(), language: String? = nil, progress: @escaping @Sendable (Double) -> Void = { _ in },
+    package func transcribe(_ run: Run = Run(), language: String? = nil, hotwords: [String] = [], progress: @escaping @Sendable (Double) -> Void = { _ in },
                             feed: (_ write: ([Float]) throws -> Void) throws -> Void) throws -> Transcript {
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
         // The helper ends with this process (PR_SET_PDEATHSIG), and at once if it is gone already.
         environment["CRAVEY_TRANSCRIBER_PARENT"] = String(getpid())
+        environment["CRAVEY_TRANSCRIBER_HOTWORDS"] = hotwords.isEmpty ? nil : hotwords.joined(separator: ", ")
         let helper: ChildProcess
         do {
             helper = try ChildProcess(executable.path, language.map { ["--language", $0] } ?? [], environment: environment,

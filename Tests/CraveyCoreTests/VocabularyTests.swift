@@ -1,0 +1,67 @@
+@testable import CraveyCore
+import CraveyTestSupport
+import Foundation
+import GRDB
+import Testing
+
+/// A person's own words (``LibraryVocabulary``) on a real library folder and SQLite file, and
+/// their heard-as forms written as them in a transcript (``Transcript/writing(_:)``), as values.
+@Suite("Vocabulary: a person's own words, and the forms they are heard as")
+final class VocabularyTests: Sendable {
+    let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cravey-words-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// A transcript of `text`, a word a second from 0.5 s.
+    func heard(_ text: String) -> Transcript {
+        Transcript(language: "en", words: text.split(separator: " ").enumerated().map { index, word in
+            Transcript.Word(start: 0.5 + Double(index), end: 1.2 + Double(index), text: String(word))
+        })
+    }
+
+    @Test("a heard-as form is written as its word, its times and the punctuation after it kept; one of two words takes both; other words stay")
+    func writesHeardAsForms() throws {
+        let words = [try VocabularyWord("Siobhan", heardAs: ["shivon"]), try VocabularyWord("Aoife", heardAs: ["If I"]),
+                     try VocabularyWord("Kaveh")]
+        let written = heard("Call Shivon, tonight. If I believe in you. Shivonne stays.").writing(words)
+        #expect(written.text == "Call Siobhan, tonight. Aoife believe in you. Shivonne stays.")
+        #expect(written.words[1] == Transcript.Word(start: 1.5, end: 2.2, text: "Siobhan,"))
+        #expect(written.words[3] == Transcript.Word(start: 3.5, end: 5.2, text: "Aoife"), "from the first's start to the last's end")
+        #expect(heard("Nothing to change here.").writing(words) == heard("Nothing to change here."))
+    }
+
+    @Test("a word or form that is empty, too long, holds a control character, or a word of two words is refused, naming the fix")
+    func refusals() {
+        for (word, forms) in [("", []), ("   ", []), (String(repeating: "a", count: 65), []), ("Sio\u{7}bhan", []),
+                              ("Mary Ann", []), ("Siobhan", [""]), ("Siobhan", ["shi\u{1B}von"])] as [(String, [String])] {
+            #expect(throws: CraveyError.self, "\(word.debugDescription) \(forms)") { try VocabularyWord(word, heardAs: forms) }
+        }
+        // A form is lowercased, its spaces made one, kept once, and never the word itself.
+        #expect((try? VocabularyWord(" Siobhan ", heardAs: ["Shivon", "shivon", "siobhan", "shiv  on"]))?.heardAs == ["shivon", "shiv on"])
+    }
+
+    @Test("words are added, given more forms, listed in order, and removed, in the library's database; a form another word has and a 61st word are refused")
+    func keptInTheLibrary() throws {
+        let library = try RecordingLibrary(at: folder, creating: true)
+        #expect(try library.vocabulary.words().isEmpty)
+        try library.vocabulary.add("Siobhan", heardAs: ["shivon"])
+        try library.vocabulary.add("kaveh")
+        // The same word in another case: its spelling now, and the forms of both.
+        let siobhan = try library.vocabulary.add("SIOBHAN", heardAs: ["she von"])
+        #expect(siobhan.word == "SIOBHAN" && siobhan.heardAs == ["shivon", "she von"])
+        // Another process reads them from the file.
+        let again = try RecordingLibrary(at: folder)
+        #expect(try again.vocabulary.words().map(\.word) == ["kaveh", "SIOBHAN"])
+
+        #expect(throws: CraveyError.self) { try library.vocabulary.add("Niamh", heardAs: ["shivon"]) }
+        #expect(try library.vocabulary.remove("Kaveh").word == "kaveh")
+        #expect(throws: CraveyError.self) { try library.vocabulary.remove("Kaveh") }
+        for index in 1..<LibraryVocabulary.most { try library.vocabulary.add("Name\(index)") }
+        #expect(throws: CraveyError.self) { try library.vocabulary.add("OneTooMany") }
+        #expect(try library.vocabulary.words().count == LibraryVocabulary.most)
+    }
+}
