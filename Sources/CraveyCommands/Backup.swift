@@ -9,7 +9,8 @@ struct Backup: SettingsReading {
             The file is a tar archive (`tar -tf FILE` lists it), written in one step, mode \
             0600: the library's Recordings/ folder under cravey-backup/, each clip's media, \
             thumbnail, waveform and record (its title, notes, purpose, date, plays and loudness, \
-            as JSON), then cravey-backup/manifest.json with the size and SHA-256 of every file. \
+            as JSON), your own words (cravey-backup/words.json, `cravey words`) when you keep \
+            any, then cravey-backup/manifest.json with the size and SHA-256 of every file. \
             `cravey restore FILE` brings the clips back into any library. Recording, playing \
             and deleting may go on while it is written; a terminal shows its progress. A backup \
             can also be unpacked by hand (`tar -xf FILE`) and opened as a library: \

@@ -64,4 +64,34 @@ final class VocabularyTests: Sendable {
         #expect(throws: CraveyError.self) { try library.vocabulary.add("OneTooMany") }
         #expect(try library.vocabulary.words().count == LibraryVocabulary.most)
     }
+
+    @Test("a backup carries the words (version 3, words.json beside the manifest) and a restore adds those the library lacks, keeping its own; one without words is version 2")
+    func carriedByBackups() throws {
+        // Given a library with two words of its own
+        let library = try RecordingLibrary(at: folder.appendingPathComponent("first"), creating: true)
+        let plain = folder.appendingPathComponent("plain.tar")
+        _ = try library.archive.backup(to: plain)
+        try library.vocabulary.add("Siobhan", heardAs: ["shivon"])
+        try library.vocabulary.add("Kaveh")
+        let backup = folder.appendingPathComponent("words.tar")
+        _ = try library.archive.backup(to: backup)
+
+        // Then the archive holds them, listed in its manifest; the one made before has none
+        let listing = try runBlocking("tar", ["-xOf", backup.path, "cravey-backup/words.json"])
+        #expect(listing.status == 0 && listing.output.contains("\"Siobhan\"") && listing.output.contains("\"shivon\""), "\(listing.error)")
+        let manifest = try runBlocking("tar", ["-xOf", backup.path, "cravey-backup/manifest.json"]).output
+        #expect(manifest.contains("\"words.json\"") && manifest.contains("\"version\" : 3"), "\(manifest)")
+        #expect(try runBlocking("tar", ["-xOf", plain.path, "cravey-backup/manifest.json"]).output.contains("\"version\" : 2"))
+
+        // When it is restored into a library that keeps Siobhan with another form, and Niamh
+        let other = try RecordingLibrary(at: folder.appendingPathComponent("second"), creating: true)
+        try other.vocabulary.add("siobhan", heardAs: ["she von"])
+        try other.vocabulary.add("Niamh")
+        let checked = try LibraryArchive.checkBackup(at: backup, for: other.url, passphrase: nil)
+        _ = try other.archive.restore(checked, checking: nil)
+
+        // Then it has the backup's words too, its own kept as they were, the forms of both
+        #expect(try other.vocabulary.words() == [try VocabularyWord("Kaveh"), try VocabularyWord("Niamh"),
+                                                 try VocabularyWord("siobhan", heardAs: ["she von", "shivon"])])
+    }
 }

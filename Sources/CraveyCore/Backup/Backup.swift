@@ -8,7 +8,8 @@ import SystemPackage
 /// under their own names: a video's thumbnail (`Recordings/Thumbnails/video_<uuid>.jpg`), its
 /// waveform (`Recordings/audio_<uuid>.peaks.dat`, from version 2 of the format; a clip without
 /// one has none), and the clip's record (`Recordings/audio_<uuid>.json`: its row, loudness and
-/// plays, the same copy a clip keeps beside its media), then `manifest.json` last:
+/// plays, the same copy a clip keeps beside its media), the person's own words when there are
+/// any (`words.json`, ``LibraryVocabulary``, from version 3 of the format), then `manifest.json` last:
 /// the format, who wrote it and the size and SHA-256 of every file, which `sha256sum` checks the
 /// same way.
 ///
@@ -23,6 +24,8 @@ enum Backup {
     /// The folder every entry is in.
     static let folder = "cravey-backup"
     static let manifestName = "manifest.json"
+    /// The person's own words (``VocabularyWord``s as JSON), when the library keeps any.
+    static let wordsName = "words.json"
     /// The folders of an archive, as tar names them.
     static let folders = [folder + "/", folder + "/Recordings/", folder + "/Recordings/Thumbnails/"]
     /// The largest record or manifest read into memory.
@@ -31,8 +34,12 @@ enum Backup {
     /// What `manifest.json` says.
     struct Manifest: Codable {
         static let format = "cravey-backup"
-        /// 2: clips' waveforms are in it (version 1 had none, and restores as it is).
-        static let version = 2
+        /// 2: clips' waveforms are in it (version 1 had none, and restores as it is). 3: the
+        /// person's own words are (`words.json`); a backup without any is written as version 2,
+        /// which an older cravey restores.
+        static let version = 3
+        /// The version of a backup without words.
+        static let withoutWords = 2
 
         var format = Self.format
         var version = Self.version
@@ -87,9 +94,9 @@ enum Backup {
     static func write(_ library: RecordingLibrary, to url: URL, replacing: Bool, encryptingWith passphrase: [UInt8]?, now: Date,
                       progress: ((Double) -> Void)?) throws -> (clips: Int, bytes: Int64, leftOut: [Recording]) {
         let store = library.store
-        let (libraryID, clips) = try store.read { db in
+        let (libraryID, clips, words) = try store.read { db in
             let repository = RecordingRepository(db)
-            return (try repository.libraryID(), try repository.everything())
+            return (try repository.libraryID(), try repository.everything(), try LibraryVocabulary.words(db))
         }
         let total = max(clips.reduce(0) { $0 + $1.0.fileSize }, 1)
         var done: Int64 = 0
@@ -163,7 +170,9 @@ enum Backup {
                 }
                 try add(clip.file(.copy)!.path, ClipRecord(recording: row, plays: plays).encoded(), modified: now)
             }
-            let manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
+            if !words.isEmpty { try add(wordsName, try Manifest.encoder.encode(words), modified: now) }
+            let manifest = Manifest(version: words.isEmpty ? Manifest.withoutWords : Manifest.version, createdAt: now,
+                                    writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
             try add(manifestName, try Manifest.encoder.encode(manifest), modified: now)
             try write([UInt8](repeating: 0, count: 2 * Tar.blockSize)[...], to: archive)
             written = try archive.finish()
@@ -212,15 +221,15 @@ enum Backup {
             let before = try Stamp(archive)
             let total = Double(max(before.size, 1)) * 2
             var done: Int64 = 0
-            let (clips, fileKey) = try damage(url, "Nothing was restored.") {
+            let (checked, fileKey) = try damage(url, "Nothing was restored.") {
                 let input = try ArchiveInput(archive, passphrase: passphrase)
-                let clips = try check(Tar.Reader(input)) { count in
+                let checked = try check(Tar.Reader(input)) { count in
                     done += Int64(count)
                     progress?(min(Double(done) / total, 1))
                 }
-                return (clips, input.fileKey)
+                return (checked, input.fileKey)
             }
-            return CheckedBackup(url: url, archive: archive, stamp: before, clips: clips, fileKey: fileKey)
+            return CheckedBackup(url: url, archive: archive, stamp: before, clips: checked.clips, words: checked.words, fileKey: fileKey)
         } catch {
             try? archive.close()
             throw error
@@ -236,7 +245,8 @@ enum Backup {
     /// All or nothing: every clip to add is written first (its media under its `.importing`
     /// name, its thumbnail and waveform), and `checking` looks at each; one refused, or anything
     /// failing, removes all of them and changes nothing. Then the clips are saved in one
-    /// transaction. A clip another restore is writing at the same time is left to it.
+    /// transaction, with the backup's own words the library does not keep
+    /// (``LibraryVocabulary/merge(_:into:)``). A clip another restore is writing at the same time is left to it.
     static func restore(_ checked: CheckedBackup, into store: LibraryStore, checking: RestoredMediaCheck?,
                         progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording]) {
         let (url, archive, clips) = (checked.url, checked.archive, checked.clips)
@@ -336,6 +346,7 @@ enum Backup {
                 row.thumbnailPath = ClipFiles(row).file(.thumbnail).flatMap { clip.artefacts.contains($0) ? $0.path : nil }
                 saving.append((clip.media, row, record.plays))
             }
+            _ = try LibraryVocabulary.merge(checked.words, into: tx.db)
             return try tx.save(saving)
         }
         made = addedMeanwhile  // the rest is saved: the library's now
@@ -404,7 +415,7 @@ enum Backup {
 
     /// The manifest's line for `path`.
     private static func expected(_ path: String, of clips: [RecordingID: Clip]) throws(Tar.Damage) -> Manifest.File {
-        if path == manifestName || part(path)?.part == .copy { return Manifest.File(path: path, size: 0, sha256: "") }
+        if path == manifestName || path == wordsName || part(path)?.part == .copy { return Manifest.File(path: path, size: 0, sha256: "") }
         if let name = part(path), let file = clips[name.clip.id]?.file(name.part), file.path == path { return file }
         throw Tar.Damage("\(path) was not in it when it was checked")
     }
@@ -421,7 +432,7 @@ enum Backup {
     /// The first reading: every entry is a file of a backup, once, and every byte is what the
     /// manifest says; every record names its media and is the clip its name says. Returns the
     /// clips by id. Throws ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
-    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> [RecordingID: Clip] {
+    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> (clips: [RecordingID: Clip], words: [VocabularyWord]) {
         var found: [String: Manifest.File] = [:]
         var records: [String: Data] = [:]
         var manifestData: Data?
@@ -434,11 +445,11 @@ enum Backup {
             }
             let path = String(entry.name.dropFirst(folder.count + 1))
             let isManifest = path == manifestName
-            guard entry.name.hasPrefix(folder + "/"), isManifest || part(path) != nil else {
+            guard entry.name.hasPrefix(folder + "/"), isManifest || path == wordsName || part(path) != nil else {
                 throw Tar.Damage("it holds \(entry.name), which is no file of a cravey backup")
             }
             guard found[path] == nil, !(isManifest && manifestData != nil) else { throw Tar.Damage("it holds \(path) twice") }
-            let keep = isManifest || part(path)?.part == .copy
+            let keep = isManifest || path == wordsName || part(path)?.part == .copy
             guard !keep || entry.size <= largestRecord else { throw Tar.Damage("\(path) is too large to be a record") }
             let hash = SHA256()
             var kept = Data()
@@ -469,6 +480,14 @@ enum Backup {
         }
         if let missing = listed.keys.first(where: { found[$0] == nil }) { throw Tar.Damage("\(missing) is missing") }
 
+        // The person's own words, each one a word takes (``VocabularyWord``).
+        var words: [VocabularyWord] = []
+        if let data = records.removeValue(forKey: wordsName) {
+            guard let decoded = try? Manifest.decoder.decode([VocabularyWord].self, from: data) else {
+                throw Tar.Damage("its \(wordsName) holds what is not a list of words")
+            }
+            words = decoded
+        }
         var clips: [RecordingID: Clip] = [:]
         for (path, data) in records {
             guard let clip = part(path)?.clip, let record = ClipRecord(decoding: data),
@@ -498,6 +517,6 @@ enum Backup {
             guard let name = part(path), name.part != .copy else { continue }
             guard clips[name.clip.id]?.file(name.part)?.path == path else { throw Tar.Damage("\(path) has no record") }
         }
-        return clips
+        return (clips, words)
     }
 }

@@ -11,11 +11,13 @@ package final class CheckedBackup {
     /// The file as it was checked, which a plain archive must still be when its clips are saved.
     let stamp: Backup.Stamp
     let clips: [RecordingID: Backup.Clip]
+    /// The person's own words it carries (``LibraryVocabulary``).
+    let words: [VocabularyWord]
     /// An encrypted archive's file key, to read it again without the passphrase.
     let fileKey: [UInt8]?
 
-    init(url: URL, archive: FileDescriptor, stamp: Backup.Stamp, clips: [RecordingID: Backup.Clip], fileKey: [UInt8]?) {
-        (self.url, self.archive, self.stamp, self.clips, self.fileKey) = (url, archive, stamp, clips, fileKey)
+    init(url: URL, archive: FileDescriptor, stamp: Backup.Stamp, clips: [RecordingID: Backup.Clip], words: [VocabularyWord], fileKey: [UInt8]?) {
+        (self.url, self.archive, self.stamp, self.clips, self.words, self.fileKey) = (url, archive, stamp, clips, words, fileKey)
     }
 
     deinit { try? archive.close() }

@@ -58,8 +58,31 @@ package struct LibraryVocabulary: Sendable {
         }
     }
 
+    /// Adds to `db` the words of `words` it does not keep, and to a word it keeps the forms it
+    /// lacks that no other word has, up to ``most`` words (a backup's words, restored): what the
+    /// library keeps stays. Returns how many words were added.
+    static func merge(_ words: [VocabularyWord], into db: Database) throws -> Int {
+        var kept = try Self.words(db)
+        var added = 0
+        for word in words {
+            let taken = Set(kept.filter { $0.word.lowercased() != word.word.lowercased() }.flatMap(\.heardAs))
+            let forms = word.heardAs.filter { !taken.contains($0) }
+            if let old = kept.first(where: { $0.word.lowercased() == word.word.lowercased() }) {
+                let merged = try VocabularyWord(old.word, heardAs: old.heardAs + forms)
+                try db.execute(sql: "UPDATE vocabulary SET heardAs = ? WHERE word = ?", arguments: [merged.heardAs.joined(separator: "\n"), old.word])
+                kept = kept.map { $0.word == old.word ? merged : $0 }
+            } else if kept.count < most {
+                let new = try VocabularyWord(word.word, heardAs: forms)
+                try db.execute(sql: "INSERT INTO vocabulary (word, heardAs) VALUES (?, ?)", arguments: [new.word, new.heardAs.joined(separator: "\n")])
+                kept.append(new)
+                added += 1
+            }
+        }
+        return added
+    }
+
     /// The words `db` holds, in alphabetical order; a row no word is made of is passed over.
-    private static func words(_ db: Database) throws -> [VocabularyWord] {
+    static func words(_ db: Database) throws -> [VocabularyWord] {
         try Row.fetchAll(db, sql: "SELECT word, heardAs FROM vocabulary ORDER BY word COLLATE NOCASE").compactMap { row in
             let heardAs: String = row["heardAs"]
             return try? VocabularyWord(row["word"], heardAs: heardAs.split(separator: "\n").map(String.init))

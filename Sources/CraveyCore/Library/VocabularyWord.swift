@@ -33,6 +33,12 @@ package struct VocabularyWord: Sendable, Equatable, Codable {
         self.heardAs = forms
     }
 
+    /// Decodes a word as ``init(_:heardAs:)`` takes it: one it refuses does not decode (a backup's).
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(try container.decode(String.self, forKey: .word), heardAs: try container.decode([String].self, forKey: .heardAs))
+    }
+
     /// Refuses `text` as a `what` (a word, a heard-as form) no transcript would write.
     private static func check(_ text: String, _ what: String) throws(CraveyError) {
         guard !text.isEmpty else { throw CraveyError(.invalidInput, "A \(what) cannot be empty: give its letters.") }
