@@ -56,8 +56,9 @@ package struct LibraryTranscripts: Sendable {
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         let heard = library.version(of: recording)
         let media = store.media(try store.mediaFile(of: recording))
-        // The person's own words: listened for, and their heard-as forms written as them.
-        let vocabulary = try library.vocabulary.words()
+        // The person's own words: listened for, and their heard-as forms written as them. A
+        // database that cannot give them (a library a newer cravey wrote differently) hears without.
+        let vocabulary = (try? library.vocabulary.words()) ?? []
         let held = sound?.samples.flatMap { samples in
             abs(Double(samples.count) / Double(SpeechAudio.sampleRate) - recording.duration) <= Self.heldSoundTolerance ? samples : nil
         }
