@@ -17,8 +17,9 @@ struct Words: ParsableCommand {
 
             `cravey words` lists them, one a line: the word, then its forms after a tab \
             (--json: an array of {"word", "heardAs"}). `cravey words add WORD` adds one, or adds \
-            its --heard-as forms to the word kept; `cravey words remove WORD` removes it. A word \
-            changes only the words heard from then on: `cravey transcribe ID` hears a clip again. \
+            its --heard-as forms to the word kept, and names the clips whose words hold one of its \
+            forms, with the command that hears each again; `cravey words remove WORD` removes \
+            it. A word changes only the words heard from then on. \
             They are kept in the library's database, never outside it, and hidden from `ps` \
             once read, as a title is. A word or form refused, or a form another word has, exits \
             64; removing a word not kept exits 66; nothing changes then.
@@ -57,9 +58,16 @@ struct Words: ParsableCommand {
         var heardAs: [String] = []
 
         func run() throws {
-            let kept = try options.open(creating: true).vocabulary.add(word, heardAs: heardAs)
+            let library = try options.open(creating: true)
+            let kept = try library.vocabulary.add(word, heardAs: heardAs)
             Terminal.diagnostic("Kept \"\(Format.visible(kept.word))\"" + (kept.heardAs.isEmpty ? "" : ", heard as \(kept.heardAs.map { "\"\(Format.visible($0))\"" }.joined(separator: ", "))")
                                 + ". Clips heard from now on listen for it; `cravey transcribe ID` hears one again.")
+            // The clips whose words hold a form it is heard as: offered to be heard again.
+            let hearing = try library.vocabulary.clips(hearing: kept)
+            guard !hearing.isEmpty else { return }
+            let shown = hearing.prefix(10).map { "\"\(Format.visible($0.title))\" (`cravey transcribe \($0.id.description.prefix(8))`)" }
+            Terminal.diagnostic("\(hearing.count) clip\(hearing.count == 1 ? " has" : "s have") words heard as it before: "
+                                + shown.joined(separator: ", ") + (hearing.count > 10 ? ", and \(hearing.count - 10) more." : "."))
         }
     }
 

@@ -1,4 +1,5 @@
 import CraveyCore
+import CraveyKit
 import CraveyTestSupport
 import Foundation
 import Testing
@@ -27,6 +28,25 @@ struct WordsCommandTests {
         let removed = try await Outcome.of(["words", "remove", "kaveh", "--library", library])
         #expect(removed.status == 0 && removed.error.contains("Removed \"Kaveh\""), "\(removed)")
         #expect(try await Outcome.of(["words", "--library", library]).output == "Siobhan\tshivon, she von\n")
+    }
+
+    @Test("a form added names the clips whose words hold it, with the command that hears each again; a clip whose words do not is not named")
+    func offersToHearAgain() async throws {
+        // Given two clips, one with "shivon" in its words
+        let library = try await Fixture.library(clips: 2)
+        let clips = try library.recordings()
+        for (clip, text) in zip(clips, ["Call shivon tonight.", "Call my sister tonight."]) {
+            let words = Transcript(language: "en", words: text.split(separator: " ").enumerated().map { index, word in
+                Transcript.Word(start: Double(index) * 0.1, end: Double(index) * 0.1 + 0.05, text: String(word))
+            })
+            try library.store.write { tx in try tx.store(words.data, as: .transcript, of: ClipFiles(clip)) }
+        }
+        let added = try await Outcome.of(["words", "add", "Siobhan", "--heard-as", "shivon", "--library", library.url.path])
+        #expect(added.status == 0, "\(added)")
+        #expect(added.error.contains("1 clip has words heard as it before: \"\(clips[0].title)\" (`cravey transcribe \(clips[0].id.description.prefix(8))`)."), "\(added.error)")
+        #expect(!added.error.contains(String(clips[1].id.description.prefix(8))))
+        // A word without forms names none.
+        #expect(!(try await Outcome.of(["words", "add", "Kaveh", "--library", library.url.path])).error.contains("heard as it before"))
     }
 
     @Test("a word of two words, an empty form, a form another word has: exit 64; removing a word not kept: exit 66; nothing changes")

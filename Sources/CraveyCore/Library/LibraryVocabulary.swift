@@ -58,6 +58,17 @@ package struct LibraryVocabulary: Sendable {
         }
     }
 
+    /// The clips whose stored words hold one of `word`'s heard-as forms not yet written as it
+    /// (heard before the form was added), newest first: those a new form asks to hear again.
+    package func clips(hearing word: VocabularyWord) throws -> [Recording] {
+        guard !word.heardAs.isEmpty else { return [] }
+        return try library.recordings().filter { recording in
+            guard let file = ClipFiles(recording).file(.transcript),
+                  let heard = library.store.contents(of: file, atMost: Transcript.largestFile).flatMap(Transcript.init(data:)) else { return false }
+            return heard.writing([word]) != heard
+        }
+    }
+
     /// Adds to `db` the words of `words` it does not keep, and to a word it keeps the forms it
     /// lacks that no other word has, up to ``most`` words (a backup's words, restored): what the
     /// library keeps stays. Returns how many words were added.
