@@ -93,5 +93,25 @@ final class VocabularyTests: Sendable {
         // Then it has the backup's words too, its own kept as they were, the forms of both
         #expect(try other.vocabulary.words() == [try VocabularyWord("Kaveh"), try VocabularyWord("Niamh"),
                                                  try VocabularyWord("siobhan", heardAs: ["she von", "shivon"])])
+
+        // And a backup whose words.json holds a word no list takes ("Ka eh", two words), its
+        // manifest's checksum made to match, is refused whole, naming the file; nothing restored
+        let words = Data(listing.output.utf8)
+        let changed = Data(listing.output.replacingOccurrences(of: "\"Kaveh\"", with: "\"Ka eh\"").utf8)
+        try #require(changed != words && changed.count == words.count)
+        let tampered = folder.appendingPathComponent("tampered.tar")
+        var bytes = try Data(contentsOf: backup)
+        for (old, new) in [(words, changed), (Data(SHA256.of(words).utf8), Data(SHA256.of(changed).utf8))] {
+            let range = try #require(bytes.range(of: old))
+            bytes.replaceSubrange(range, with: new)
+        }
+        try bytes.write(to: tampered)
+        let third = try RecordingLibrary(at: folder.appendingPathComponent("third"), creating: true)
+        #expect {
+            _ = try LibraryArchive.checkBackup(at: tampered, for: third.url, passphrase: nil)
+        } throws: { error in
+            (error as? CraveyError)?.message.contains("words.json holds what is not a list of words") == true
+        }
+        #expect(try third.vocabulary.words().isEmpty)
     }
 }
