@@ -10,7 +10,8 @@ struct Backup: SettingsReading {
             0600: the library's Recordings/ folder under cravey-backup/, each clip's media, \
             thumbnail, waveform and record (its title, notes, purpose, date, plays and loudness, \
             as JSON), the library's reminders when it has any (cravey-backup/reminders.json, as \
-            `cravey remind --json` prints them), then cravey-backup/manifest.json with the size \
+            `cravey remind --json` prints them), your own words (cravey-backup/words.json, \
+            `cravey words`) when you keep any, then cravey-backup/manifest.json with the size \
             and SHA-256 of every file. \
             `cravey restore FILE` brings the clips back into any library. Recording, playing \
             and deleting may go on while it is written; a terminal shows its progress. A backup \

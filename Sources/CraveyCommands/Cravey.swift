@@ -60,7 +60,7 @@ package struct Cravey: ParsableCommand {
             + [List.self, Search.self, Info.self, MediaCommand.quickplay.definition, Tag.self, Markers.self, Pin.self, Unpin.self, Edit.self,
                Delete.self, DeleteAll.self, MediaCommand.import.definition, Export.self, Backup.self, MediaCommand.restore.definition, Storage.self, MediaCommand.remind.definition]
             + [MediaCommand.doctor, .devices, .thumbnail, .waveform, .trim, .clean, .share, .transcribe, .transcript].map(\.definition)
-            + [SettingsCommand.self]
+            + [Words.self, SettingsCommand.self]
     )
 
     /// What `--version` prints, in both executables.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A clip's words given on the command line (`--title`, `--notes`, `--purpose`, a marker's
-/// `--label`) kept from other
+/// `--label`), and a person's own words (`cravey words add|remove WORD`, `--heard-as`) kept from other
 /// users: `/proc/PID/cmdline`, which `ps` shows, is readable by every local user for as long as
 /// the process runs (a whole recording).
 ///
@@ -13,7 +13,9 @@ import Foundation
 /// (or root) can read a process's descriptors and environment.
 public enum HiddenArguments {
     /// The options whose value is a clip's words.
-    static let options: Set<String> = ["--title", "--notes", "--purpose", "--label"]
+    static let options: Set<String> = ["--title", "--notes", "--purpose", "--label", "--heard-as"]
+    /// The commands whose arguments are a person's own words: `cravey words add|remove WORD`.
+    static let wordCommands: Set<String> = ["add", "remove"]
     static let environmentName = "CRAVEY_ARGUMENTS_FD"
     static let memoryFileName = "cravey-arguments"
 
@@ -21,6 +23,17 @@ public enum HiddenArguments {
     /// `placeholder` (an empty value stays empty); nothing after `--` is an option.
     static func redacted(_ arguments: [String], placeholder: String = "(hidden)") -> [String] {
         var shown = arguments
+        // The verb, after the program and a global --library PATH.
+        var verb = 1
+        if shown.count > 2, shown[1] == "--library" { verb = 3 } else if shown.count > 1, shown[1].hasPrefix("--library=") { verb = 2 }
+        if verb + 1 < shown.count, shown[verb] == "words", wordCommands.contains(shown[verb + 1]) {
+            var index = verb + 2
+            while index < shown.count, shown[index] != "--" {
+                if shown[index] == "--library" { index += 2; continue }
+                if !shown[index].hasPrefix("-"), !shown[index].isEmpty, !options.contains(shown[index - 1]) { shown[index] = placeholder }
+                index += 1
+            }
+        }
         var index = 0
         while index < shown.count {
             let argument = shown[index]

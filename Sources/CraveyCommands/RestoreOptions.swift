@@ -20,7 +20,8 @@ package struct RestoreOptions: ParsableCommand {
             early or decodes shorter than it says, or is not as long as its record says, \
             refuses the backup whole: exit 65, nothing changed); then they are \
             all saved at once, durably as a recording is, with their words, dates, plays and \
-            thumbnails; clips the library has are left as they are. A \
+            thumbnails; clips the library has are left as they are, and so are its own words \
+            (`cravey words`: the backup's are added to them). A \
             clip deleted since the backup comes back. The backup's reminders the library lacks \
             (the same time, days and clip) are added in the same step, with new numbers; \
             `cravey remind resume` then makes their timers. Running it twice adds nothing the second \

@@ -17,8 +17,10 @@ struct Import: AsyncSettingsReading {
         let source = URL(fileURLWithPath: command.file)
         let library = try command.options.open(creating: true)
         // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. A clip saved
-        // an instant before is left to finish and print, exit 0.
-        let work = Task { try await library.importFile(at: source, metadata: metadata) }
+        // an instant before is left to finish and print, exit 0. The sound decoded is held for
+        // the words, which are heard better from it than from the clip's AAC.
+        let sound = HeldSound()
+        let work = Task { try await Importer.importFile(at: source, into: library.store, metadata: metadata, holding: sound) }
         let signals = StopOnSignals { work.cancel() }
         defer { signals.cancel() }
         let recording: Recording
@@ -31,6 +33,6 @@ struct Import: AsyncSettingsReading {
         Terminal.diagnostic("Imported \"\(Format.visible(recording.title))\" (\(recording.type.rawValue), \(Format.duration(recording.duration)), \(ByteCount.text(recording.fileSize))).")
         try Terminal.printSaved(recording, json: command.json)
         // Imported durably first: its words follow, and Ctrl-C now skips them alone.
-        await AutoTranscription.follow(recording, in: library, settings: settings.app, signals: signals)
+        await AutoTranscription.follow(recording, in: library, settings: settings.app, from: sound, signals: signals)
     }
 }

@@ -70,10 +70,10 @@ struct Record: AsyncSettingsReading {
         // there, the clip is kept. The look back comes after the words, to propose a title from them.
         guard onTerminal && !command.noPreview else {
             try Terminal.printSaved(recording, json: command.json)
-            await AutoTranscription.follow(recording, in: library, settings: app, signals: signals)
+            await AutoTranscription.follow(recording, in: library, settings: app, from: recorder.sound, signals: signals)
             return
         }
-        await AutoTranscription.follow(recording, in: library, settings: app, signals: signals)
+        await AutoTranscription.follow(recording, in: library, settings: app, from: recorder.sound, signals: signals)
         var preview = Preview(library: library, recording: recording, sink: nil, loudness: app.loudness, signals: signals)
         guard let kept = await preview.run() else { return }
         try Terminal.printSaved(kept, json: command.json)

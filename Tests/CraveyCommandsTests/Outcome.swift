@@ -39,6 +39,7 @@ struct Outcome: Sendable, CustomStringConvertible {
     /// With `settings`, the command reads the settings file there (and `settings set` changes it),
     /// as the executables read `$XDG_CONFIG_HOME/cravey/settings.toml`, a damaged one reported first.
     static func of(_ arguments: [String], settings: URL? = nil) async throws -> Outcome {
+        _ = Speech.noTranscriber
         let captured = Terminal.Captured()
         var outcome = await Terminal.$captured.withValue(captured) {
             await ThreadExecutor.run {

@@ -18,6 +18,9 @@ public enum Cravey {
         var environment = ProcessInfo.processInfo.environment
         environment["PULSE_SERVER"] = TestSoundServer.address
         environment["XDG_CONFIG_HOME"] = noSettings
+        // No transcriber unless the test names one (``Speech/environment()``): a checkout's
+        // build finds its own, and every import would hear its clip's words.
+        environment["CRAVEY_TRANSCRIBER"] = ""
         for name in ["CRAVEY_LIBRARY", "DISPLAY", "WAYLAND_DISPLAY", "CRAVEY_PASSPHRASE_FILE"] { environment.removeValue(forKey: name) }
         environment.merge(extra) { $1 }
         return environment

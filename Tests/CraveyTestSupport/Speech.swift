@@ -15,6 +15,13 @@ public enum Speech {
         return transcriber
     }
 
+    /// Says in this test process that there is no transcriber (`CRAVEY_TRANSCRIBER` empty), as
+    /// ``Cravey/environment(_:)`` says to the processes a test starts: a command run in process
+    /// (``Outcome``) finds none, though the checkout's build would find `.build/transcriber`
+    /// by itself, and a new clip's words are heard only where a test asks for them (by name:
+    /// ``environment()``, or a ``Transcriber`` handed to the call). Set once, before the first command.
+    public static let noTranscriber: Void = { setenv("CRAVEY_TRANSCRIBER", "", 1) }()
+
     /// The environment that points `cravey` at the checkout's transcriber.
     public static func environment() throws -> [String: String] {
         ["CRAVEY_TRANSCRIBER": try requireTranscriber().path]

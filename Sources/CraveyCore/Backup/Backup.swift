@@ -9,7 +9,8 @@ import SystemPackage
 /// waveform (`Recordings/audio_<uuid>.peaks.dat`, from version 2 of the format; a clip without
 /// one has none), and the clip's record (`Recordings/audio_<uuid>.json`: its row, loudness and
 /// plays, the same copy a clip keeps beside its media), the library's reminders when it has any
-/// (`reminders.json`, as `cravey remind --json` prints them, from version 3), then `manifest.json` last:
+/// (`reminders.json`, as `cravey remind --json` prints them) and the person's own words when
+/// there are any (`words.json`, ``LibraryVocabulary``), each from version 3, then `manifest.json` last:
 /// the format, who wrote it and the size and SHA-256 of every file, which `sha256sum` checks the
 /// same way.
 ///
@@ -26,6 +27,8 @@ enum Backup {
     static let manifestName = "manifest.json"
     /// The library's reminders (``Reminder``), when it has any.
     static let remindersName = "reminders.json"
+    /// The person's own words (``VocabularyWord``s as JSON), when the library keeps any.
+    static let wordsName = "words.json"
     /// The folders of an archive, as tar names them.
     static let folders = [folder + "/", folder + "/Recordings/", folder + "/Recordings/Thumbnails/"]
     /// The largest record or manifest read into memory.
@@ -35,9 +38,11 @@ enum Backup {
     struct Manifest: Codable {
         static let format = "cravey-backup"
         /// 2: clips' waveforms are in it (version 1 had none, and restores as it is). 3: the
-        /// library's reminders are in it; a backup of a library without reminders is still written
-        /// as version 2, which an older cravey restores.
+        /// library's reminders (`reminders.json`) and the person's own words (`words.json`) may be;
+        /// a backup with neither is written as version 2, which an older cravey restores.
         static let version = 3
+        /// The version of a backup with neither reminders nor words.
+        static let withoutLibraryFiles = 2
 
         var format = Self.format
         var version = Self.version
@@ -92,9 +97,9 @@ enum Backup {
     static func write(_ library: RecordingLibrary, to url: URL, replacing: Bool, encryptingWith passphrase: [UInt8]?, now: Date,
                       progress: ((Double) -> Void)?) throws -> (clips: Int, bytes: Int64, leftOut: [Recording]) {
         let store = library.store
-        let (libraryID, clips, reminders) = try store.read { db in
+        let (libraryID, clips, reminders, words) = try store.read { db in
             let repository = RecordingRepository(db)
-            return (try repository.libraryID(), try repository.everything(), try Reminder.all(db))
+            return (try repository.libraryID(), try repository.everything(), try Reminder.all(db), try LibraryVocabulary.words(db))
         }
         let total = max(clips.reduce(0) { $0 + $1.0.fileSize }, 1)
         var done: Int64 = 0
@@ -177,8 +182,9 @@ enum Backup {
                     return kept
                 }), modified: now)
             }
-            var manifest = Manifest(createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
-            manifest.version = reminders.isEmpty ? 2 : Manifest.version
+            if !words.isEmpty { try add(wordsName, try Manifest.encoder.encode(words), modified: now) }
+            let manifest = Manifest(version: reminders.isEmpty && words.isEmpty ? Manifest.withoutLibraryFiles : Manifest.version,
+                                    createdAt: now, writtenBy: RecordingLibrary.programVersion, libraryID: libraryID, files: files)
             try add(manifestName, try Manifest.encoder.encode(manifest), modified: now)
             try write([UInt8](repeating: 0, count: 2 * Tar.blockSize)[...], to: archive)
             written = try archive.finish()
@@ -235,7 +241,8 @@ enum Backup {
                 }
                 return (checked, input.fileKey)
             }
-            return CheckedBackup(url: url, archive: archive, stamp: before, clips: contents.clips, reminders: contents.reminders, fileKey: fileKey)
+            return CheckedBackup(url: url, archive: archive, stamp: before, clips: contents.clips, reminders: contents.reminders,
+                                 words: contents.words, fileKey: fileKey)
         } catch {
             try? archive.close()
             throw error
@@ -252,7 +259,8 @@ enum Backup {
     /// All or nothing: every clip to add is written first (its media under its `.importing`
     /// name, its thumbnail and waveform), and `checking` looks at each; one refused, or anything
     /// failing, removes all of them and changes nothing. Then the clips are saved in one
-    /// transaction. A clip another restore is writing at the same time is left to it.
+    /// transaction, with the backup's own words the library does not keep
+    /// (``LibraryVocabulary/merge(_:into:)``). A clip another restore is writing at the same time is left to it.
     static func restore(_ checked: CheckedBackup, into store: LibraryStore, checking: RestoredMediaCheck?,
                         progress: ((Double) -> Void)?) throws -> (restored: [Recording], alreadyThere: Int, blocked: [Recording], reminders: Int) {
         let (url, archive, clips) = (checked.url, checked.archive, checked.clips)
@@ -352,6 +360,7 @@ enum Backup {
                 row.thumbnailPath = ClipFiles(row).file(.thumbnail).flatMap { clip.artefacts.contains($0) ? $0.path : nil }
                 saving.append((clip.media, row, record.plays))
             }
+            _ = try LibraryVocabulary.merge(checked.words, into: tx.db)
             let restored = try tx.save(saving)
             return (restored, try Reminder.restore(checked.reminders, in: tx.db))
         }
@@ -421,7 +430,9 @@ enum Backup {
 
     /// The manifest's line for `path`.
     private static func expected(_ path: String, of clips: [RecordingID: Clip]) throws(Tar.Damage) -> Manifest.File {
-        if path == manifestName || path == remindersName || part(path)?.part == .copy { return Manifest.File(path: path, size: 0, sha256: "") }
+        if path == manifestName || path == remindersName || path == wordsName || part(path)?.part == .copy {
+            return Manifest.File(path: path, size: 0, sha256: "")
+        }
         if let name = part(path), let file = clips[name.clip.id]?.file(name.part), file.path == path { return file }
         throw Tar.Damage("\(path) was not in it when it was checked")
     }
@@ -437,9 +448,10 @@ enum Backup {
 
     /// The first reading: every entry is a file of a backup, once, and every byte is what the
     /// manifest says; every record names its media and is the clip its name says, and the
-    /// reminders are reminders. Returns the clips by id and the reminders. Throws
-    /// ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
-    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws -> (clips: [RecordingID: Clip], reminders: [Reminder]) {
+    /// reminders are reminders and the words words. Returns the clips by id, the reminders and
+    /// the words. Throws ``Tar/Damage``, or `.newerLibrary` for a backup of a newer format.
+    private static func check(_ reader: Tar.Reader, report: (Int) -> Void) throws
+        -> (clips: [RecordingID: Clip], reminders: [Reminder], words: [VocabularyWord]) {
         var found: [String: Manifest.File] = [:]
         var records: [String: Data] = [:]
         var manifestData: Data?
@@ -452,11 +464,12 @@ enum Backup {
             }
             let path = String(entry.name.dropFirst(folder.count + 1))
             let isManifest = path == manifestName
-            guard entry.name.hasPrefix(folder + "/"), isManifest || path == remindersName || part(path) != nil else {
+            let libraryFile = path == remindersName || path == wordsName
+            guard entry.name.hasPrefix(folder + "/"), isManifest || libraryFile || part(path) != nil else {
                 throw Tar.Damage("it holds \(entry.name), which is no file of a cravey backup")
             }
             guard found[path] == nil, !(isManifest && manifestData != nil) else { throw Tar.Damage("it holds \(path) twice") }
-            let keep = isManifest || path == remindersName || part(path)?.part == .copy
+            let keep = isManifest || libraryFile || part(path)?.part == .copy
             guard !keep || entry.size <= largestRecord else { throw Tar.Damage("\(path) is too large to be a record") }
             let hash = SHA256()
             var kept = Data()
@@ -495,6 +508,14 @@ enum Backup {
                 throw Tar.Damage("its \(remindersName) holds something that is no reminder")
             }
         }
+        // The person's own words, each one a word takes (``VocabularyWord``).
+        var words: [VocabularyWord] = []
+        if let data = records.removeValue(forKey: wordsName) {
+            guard let decoded = try? Manifest.decoder.decode([VocabularyWord].self, from: data) else {
+                throw Tar.Damage("its \(wordsName) holds what is not a list of words")
+            }
+            words = decoded
+        }
         var clips: [RecordingID: Clip] = [:]
         for (path, data) in records {
             guard let clip = part(path)?.clip, let record = ClipRecord(decoding: data),
@@ -524,6 +545,6 @@ enum Backup {
             guard let name = part(path), name.part != .copy else { continue }
             guard clips[name.clip.id]?.file(name.part)?.path == path else { throw Tar.Damage("\(path) has no record") }
         }
-        return (clips, reminders)
+        return (clips, reminders, words)
     }
 }

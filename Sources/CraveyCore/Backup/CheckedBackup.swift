@@ -13,11 +13,15 @@ package final class CheckedBackup {
     let clips: [RecordingID: Backup.Clip]
     /// The library's reminders it holds.
     let reminders: [Reminder]
+    /// The person's own words it carries (``LibraryVocabulary``).
+    let words: [VocabularyWord]
     /// An encrypted archive's file key, to read it again without the passphrase.
     let fileKey: [UInt8]?
 
-    init(url: URL, archive: FileDescriptor, stamp: Backup.Stamp, clips: [RecordingID: Backup.Clip], reminders: [Reminder], fileKey: [UInt8]?) {
-        (self.url, self.archive, self.stamp, self.clips, self.reminders, self.fileKey) = (url, archive, stamp, clips, reminders, fileKey)
+    init(url: URL, archive: FileDescriptor, stamp: Backup.Stamp, clips: [RecordingID: Backup.Clip], reminders: [Reminder],
+         words: [VocabularyWord], fileKey: [UInt8]?) {
+        (self.url, self.archive, self.stamp, self.clips, self.reminders, self.words, self.fileKey) =
+            (url, archive, stamp, clips, reminders, words, fileKey)
     }
 
     deinit { try? archive.close() }

@@ -265,6 +265,13 @@ package struct AppDatabase: Sendable {
         migrator.registerMigration("reminders") { db in
             try Reminder.create(db)
         }
+        // A person's own words and the forms each is heard as, one a line (``LibraryVocabulary``).
+        migrator.registerMigration("vocabulary") { db in
+            try db.create(table: "vocabulary") { t in
+                t.primaryKey("word", .text).collate(.nocase)
+                t.column("heardAs", .text).notNull().defaults(to: "")
+            }
+        }
         return migrator
     }
 }

@@ -57,6 +57,9 @@ public final class RecordingLibrary: Sendable {
     /// A clip's markers (``LibraryMarkers``).
     package var markers: LibraryMarkers { LibraryMarkers(library: self) }
 
+    /// A person's own words, given to the transcriber (``LibraryVocabulary``).
+    package var vocabulary: LibraryVocabulary { LibraryVocabulary(library: self) }
+
     /// Backups, restores, exports and files written outside the library (``LibraryArchive``).
     package var archive: LibraryArchive { LibraryArchive(library: self) }
 

@@ -56,7 +56,7 @@ package enum Messages {
         case .recordInstead:
             "Name an audio or video file; to record from a microphone, use `cravey record`."
         case .installTranscriber:
-            "Add it with `scripts/install --transcribe` (from cravey's source; about 620 MB, nothing leaves this computer), or in a checkout `scripts/setup --transcribe` and CRAVEY_TRANSCRIBER=$PWD/.build/transcriber/cravey-transcriber."
+            "Add it with `scripts/install --transcribe` (from cravey's source; about 620 MB, nothing leaves this computer), or in a checkout `scripts/setup --transcribe` (its build finds .build/transcriber by itself)."
         case .transcribe(let id):
             "Make it with `cravey transcribe \(id)`."
         case .upgrade:

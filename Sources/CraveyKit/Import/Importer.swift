@@ -5,7 +5,8 @@ import SystemPackage
 /// nothing), writes the library's version of it (AAC in .m4a for audio, H.264 with AAC in .mp4 for
 /// video; files already in those formats keep their streams, a remux; others are transcoded) and
 /// finishes it into a clip (``ClipFinisher``). The door's ``RecordingLibrary/importFile(at:metadata:createdAt:)``
-/// runs it on a thread of its own, cancellable; a test or the fuzzer calls it directly.
+/// runs it on a thread of its own, cancellable (``importFile(at:into:metadata:createdAt:holding:)``,
+/// which `cravey import` calls to keep the sound for the words); a test or the fuzzer calls it directly.
 package enum Importer {
     struct Imported {
         var file: StoredFile
@@ -13,11 +14,43 @@ package enum Importer {
         var duration: Double
     }
 
-    /// Imports `source` as clip `id`, on the calling thread (blocking). Nothing half-imported
-    /// stays behind: a failure at any step removes what this import wrote.
+    /// The door's ``RecordingLibrary/importFile(at:metadata:createdAt:)``: imports `source` on a
+    /// thread of its own, cancellable, and with `sound`, holds there the sound as it was decoded
+    /// before it was encoded, for the new clip's words (``HeldSound``: a file kept as it is holds
+    /// none, its media being that sound already).
+    ///
+    /// Cancelling the task stops the import and leaves nothing in the library (it throws
+    /// `CancellationError`), unless the clip was saved already: then it is returned as usual.
+    package static func importFile(at source: URL, into store: LibraryStore, metadata: RecordingMetadata,
+                                   createdAt: Date = Date(), holding sound: HeldSound? = nil) async throws -> Recording {
+        if let refusal = store.refusal { throw refusal }
+        let id = RecordingID()
+        let outcome = Completion<Recording>()
+        Task {
+            do {
+                outcome.resolve(.success(try await onDedicatedThread(named: "cravey.import") {
+                    try importFile(source, into: store, id: id, metadata: metadata, createdAt: createdAt, holding: sound)
+                }))
+            } catch {
+                // Given up meanwhile: whatever stopped the work, the import was cancelled.
+                outcome.resolve(.failure(store.isAbandoned(id) ? CancellationError() : error))
+            }
+        }
+        return try await withTaskCancellationHandler {
+            try await outcome.value()
+        } onCancel: {
+            // Under the writers' lock: a save under way completes first, and then the clip stays.
+            // An abandon that cannot take the lock leaves the import to finish or fail by itself.
+            if (try? store.abandon(id)) == true { outcome.resolve(.failure(CancellationError())) }
+        }
+    }
+
+    /// Imports `source` as clip `id`, on the calling thread (blocking), its decoded sound held in
+    /// `sound` when it is transcoded. Nothing half-imported stays behind: a failure at any step
+    /// removes what this import wrote.
     package static func importFile(_ source: URL, into store: LibraryStore, id: RecordingID = RecordingID(),
-                                   metadata: RecordingMetadata, createdAt: Date = Date()) throws -> Recording {
-        let imported = try prepare(source, store: store, id: id)
+                                   metadata: RecordingMetadata, createdAt: Date = Date(), holding sound: HeldSound? = nil) throws -> Recording {
+        let imported = try prepare(source, store: store, id: id, holding: sound)
         let clip = ClipFiles(id: id, type: imported.type)
         do {
             return try ClipFinisher(store: store).finish(
@@ -45,8 +78,8 @@ package enum Importer {
     /// Writes the library's version of `source` to the `.importing` file of `id`. Throws
     /// `.invalidInput` when `source` is not a regular file (a named pipe, a directory, a
     /// device...), and `.undecodableMedia` (nothing left behind) when it is not media FFmpeg can
-    /// decode.
-    static func prepare(_ source: URL, store: LibraryStore, id: RecordingID) throws -> Imported {
+    /// decode. A transcode holds the sound it decodes in `sound`.
+    static func prepare(_ source: URL, store: LibraryStore, id: RecordingID, holding sound: HeldSound? = nil) throws -> Imported {
         try refuseUnlessRegularFile(source)
         let input: Demuxer
         do {
@@ -90,7 +123,8 @@ package enum Importer {
                 if isLibraryFormat(info) {
                     try Muxer.remux(source, into: file, format: Container(for: type).formatName)
                 } else {
-                    try Transcoder.transcode(source, into: file, container: Container(for: type), until: { store.isAbandoned(id) })
+                    try Transcoder.transcode(source, into: file, container: Container(for: type), holding: sound,
+                                             until: { store.isAbandoned(id) })
                 }
             }
         } catch {

@@ -12,26 +12,6 @@ extension RecordingLibrary {
     /// a folder or a device, `.undecodableMedia` for what is not media or is damaged (nothing is
     /// stored then), `.cannotWrite` when the library cannot take it.
     public func importFile(at source: URL, metadata: RecordingMetadata, createdAt: Date = Date()) async throws -> Recording {
-        if let refusal = store.refusal { throw refusal }
-        let id = RecordingID()
-        let store = store
-        let outcome = Completion<Recording>()
-        Task {
-            do {
-                outcome.resolve(.success(try await onDedicatedThread(named: "cravey.import") {
-                    try Importer.importFile(source, into: store, id: id, metadata: metadata, createdAt: createdAt)
-                }))
-            } catch {
-                // Given up meanwhile: whatever stopped the work, the import was cancelled.
-                outcome.resolve(.failure(store.isAbandoned(id) ? CancellationError() : error))
-            }
-        }
-        return try await withTaskCancellationHandler {
-            try await outcome.value()
-        } onCancel: {
-            // Under the writers' lock: a save under way completes first, and then the clip stays.
-            // An abandon that cannot take the lock leaves the import to finish or fail by itself.
-            if (try? store.abandon(id)) == true { outcome.resolve(.failure(CancellationError())) }
-        }
+        try await Importer.importFile(at: source, into: store, metadata: metadata, createdAt: createdAt)
     }
 }

@@ -91,6 +91,10 @@ public final class Recorder: Sendable {
     /// waveform the clip is saved with.
     package var waveform: Waveform { control.waveform }
 
+    /// The sound recorded, as it was captured before it was encoded, held for its words: whole
+    /// once the recording has ended (``HeldSound``).
+    package var sound: HeldSound { control.sound }
+
     /// Waits for the recording to end (its ``RecordingOptions/maxDuration``, or ``stop()``),
     /// finishes its file and saves it into the library with `metadata`; returns its row.
     ///
@@ -218,11 +222,13 @@ final class RecordingClock: Sendable {
     }
 }
 
-/// What a recording's owner and its stages share: the one clock, and the waveform of what was
-/// recorded so far. (Whether it is paused is the pipeline's: ``Recorder/Stages``.)
+/// What a recording's owner and its stages share: the one clock, and the waveform and the sound
+/// of what was recorded so far. (Whether it is paused is the pipeline's: ``Recorder/Stages``.)
 final class RecordingControl: Sendable {
     let clock = RecordingClock()
     private let peaks: Locked<PeakMeter>
+    /// What was written, at the transcriber's rate (the encoder's thread fills it).
+    let sound = HeldSound()
 
     init(sampleRate: Int, channels: Int) {
         peaks = Locked(PeakMeter(sampleRate: sampleRate, channels: channels))

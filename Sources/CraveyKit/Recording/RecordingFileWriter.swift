@@ -13,8 +13,11 @@ final class RecordingFileWriter {
     private let muxer: Muxer
     private let audio: AACEncoderStage
     private let video: H264EncoderStage?
-    /// Where what is written is measured for the waveform.
+    /// Where what is written is measured for the waveform, and held for its words.
     private let control: RecordingControl
+    /// What is written, at the transcriber's rate and in one channel (``RecordingControl/sound``);
+    /// nil when it could not be made (the words are heard from the file then).
+    private let speech: Resampler?
 
     /// The muxer options that make an MP4 fragmented and playable while it is written.
     static let fragmentedHeader = [
@@ -28,6 +31,9 @@ final class RecordingFileWriter {
     /// A file that cannot be created throws `Errno`.
     init(partialOf id: RecordingID, in store: LibraryStore, options: RecordingOptions, measuring control: RecordingControl) throws {
         self.control = control
+        speech = try? Resampler(from: .signed16(sampleRate: options.sampleRate, channels: options.channels),
+                                to: .floatInterleaved(sampleRate: SpeechAudio.sampleRate, channels: 1))
+        if speech == nil { control.sound.drop() }
         let type: RecordingType = options.camera == nil ? .audio : .video
         let (sampleRate, channels) = (options.sampleRate, options.channels)
         container = Container(for: type)
@@ -62,10 +68,21 @@ final class RecordingFileWriter {
     var primingSamples: Int64 { audio.primingSamples }
 
     /// Appends interleaved samples and writes every whole encoder frame they complete; they go
-    /// to the recording's waveform too.
+    /// to the recording's waveform and its held sound too.
     func append(_ samples: [Int16]) throws {
         try audio.push(interleaved: samples)
         control.record(samples)
+        hold { try $0.interleavedFloats(fromInterleaved: samples) }
+    }
+
+    /// Adds what `convert` makes of the samples written to the held sound, or lets it go when it fails.
+    private func hold(_ convert: (Resampler) throws -> [Float]) {
+        guard let speech else { return }
+        do {
+            control.sound.append(try convert(speech))
+        } catch {
+            control.sound.drop()
+        }
     }
 
     /// Encodes a picture (yuv420p, of the video's size) as frame number `index` of the video.
@@ -82,6 +99,8 @@ final class RecordingFileWriter {
         try audio.finish()
         try muxer.close()
         try file.close()
+        hold { try $0.interleavedFloats(from: nil) }
+        control.sound.finish()
     }
 }
 

@@ -16,7 +16,8 @@ package struct LibraryTranscripts: Sendable {
 
     /// Hears the words said in `recording` with the optional transcriber (``Transcriber``,
     /// `scripts/install --transcribe`) and stores them beside it, in place of any transcript it
-    /// had (``transcript(of:)`` reads them). Returns them. About a quarter of the clip's length in
+    /// had (``transcript(of:)`` reads them). The library's own words (``LibraryVocabulary``) are
+    /// listened for, and their heard-as forms written as them. Returns them. About a quarter of the clip's length in
     /// CPU time (a sixth of it on two idle cores), and a second to load the model.
     ///
     /// The audio is decoded by cravey's own FFmpeg layer and handed to the helper through a
@@ -42,12 +43,25 @@ package struct LibraryTranscripts: Sendable {
     /// The smallest sample that is sound, not digital silence: one step of 16 bits.
     static let quietestSound: Float = 1.0 / 32_768
 
-    /// ``transcribe(_:language:progress:)`` with the helper `transcriber` (a test's, or one found elsewhere).
+    /// How far a held sound's length may be from its clip's: an encoder's padding, not another clip.
+    static let heldSoundTolerance = 0.1
+
+    /// ``transcribe(_:language:progress:)`` with the helper `transcriber` (a test's, or one found
+    /// elsewhere), hearing `sound` when it is given and whole: the sound `record` or `import` held
+    /// before it was encoded (``HeldSound``), which the transcriber hears better than the AAC copy.
+    /// A sound that is not whole, or not as long as the clip (within a tenth of a second), is
+    /// passed over for the media.
     @discardableResult
-    package func transcribe(_ recording: Recording, with transcriber: Transcriber, language: String? = nil,
+    package func transcribe(_ recording: Recording, with transcriber: Transcriber, language: String? = nil, from sound: HeldSound? = nil,
                             progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
         let heard = library.version(of: recording)
         let media = store.media(try store.mediaFile(of: recording))
+        // The person's own words: listened for, and their heard-as forms written as them. A
+        // database that cannot give them (a library a newer cravey wrote differently) hears without.
+        let vocabulary = (try? library.vocabulary.words()) ?? []
+        let held = sound?.samples.flatMap { samples in
+            abs(Double(samples.count) / Double(SpeechAudio.sampleRate) - recording.duration) <= Self.heldSoundTolerance ? samples : nil
+        }
         let run = Transcriber.Run()
         let transcript = try await withTaskCancellationHandler {
             try await onDedicatedThread(named: "cravey.transcribe") {
@@ -56,17 +70,25 @@ package struct LibraryTranscripts: Sendable {
                 var audible = false
                 // Only a time a clip can have reaches `progress` (a transcriber may say -inf or nan).
                 let told: @Sendable (Double) -> Void = { seconds in if seconds.isFinite && seconds >= 0 { progress(seconds) } }
-                let transcript = try transcriber.transcribe(run, language: language, progress: told) { write in
-                    _ = try SpeechAudio.decode(media) { samples in
+                let transcript = try transcriber.transcribe(run, language: language, hotwords: vocabulary.map(\.word), progress: told) { write in
+                    func hear(_ samples: [Float]) throws {
                         if !audible { audible = samples.contains { abs($0) >= Self.quietestSound } }
                         try write(samples)
+                    }
+                    if let held {
+                        // A second at a time, as a decoding hands them: a cancel is seen between.
+                        for start in stride(from: 0, to: held.count, by: SpeechAudio.sampleRate) {
+                            try hear(Array(held[start..<min(start + SpeechAudio.sampleRate, held.count)]))
+                        }
+                    } else {
+                        _ = try SpeechAudio.decode(media, hear)
                     }
                 }
                 guard audible else {
                     throw CraveyError(.invalidInput, "\"\(recording.title)\" has no sound (no audio, or only silence), so it has no words to hear.")
                 }
                 // A word heard past the sound's end is not the clip's: dropped, or ended there.
-                let fitted = transcript.within(recording.duration)
+                let fitted = transcript.writing(vocabulary).within(recording.duration)
                 guard fitted.isStorable else {
                     throw CraveyError(.other, "The transcriber's words for \"\(recording.title)\" make more than the \(Transcript.largestFile >> 20) MiB a transcript may have; nothing was stored.")
                 }

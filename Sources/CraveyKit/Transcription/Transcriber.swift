@@ -24,20 +24,52 @@ package struct Transcriber: Sendable {
     /// The name of the helper beside the programs.
     package static let programName = "cravey-transcriber"
 
-    /// The transcriber this program runs: `$CRAVEY_TRANSCRIBER` (a checkout's
-    /// `.build/transcriber/cravey-transcriber`), else ``programName`` beside this executable.
-    /// Throws ``CraveyError`` `.unavailable` (advice: install it) when there is none.
+    /// The transcriber this program runs: `$CRAVEY_TRANSCRIBER` when it is set (empty: none),
+    /// else ``programName`` beside this executable, else, for a checkout's build
+    /// (`.build/<config>/` or `.build/<triple>/<config>/`), the one `scripts/setup --transcribe`
+    /// made in `.build/transcriber` (``path(environment:executable:)``). Throws ``CraveyError``
+    /// `.unavailable` (advice: install it) when there is none.
     package static func installed() throws(CraveyError) -> Transcriber {
-        let environment = ProcessInfo.processInfo.environment["CRAVEY_TRANSCRIBER"].flatMap { $0.isEmpty ? nil : $0 }
-        let beside = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath())
-            .deletingLastPathComponent().appendingPathComponent(programName).path
-        let path = environment ?? beside
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw CraveyError(.unavailable, "The transcriber is not installed (no \(path)): cravey works without it, but cannot hear the words of a clip.",
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        switch path(environment: ProcessInfo.processInfo.environment["CRAVEY_TRANSCRIBER"], executable: executable) {
+        case .found(let path):
+            return Transcriber(executable: URL(fileURLWithPath: path))
+        case .missing(let looked):
+            throw CraveyError(.unavailable, "The transcriber is not installed (\(looked)): cravey works without it, but cannot hear the words of a clip.",
                               advice: .installTranscriber)
         }
-        return Transcriber(executable: URL(fileURLWithPath: path))
+    }
+
+    /// Where the transcriber is, or where it was looked for.
+    package enum Place: Equatable {
+        case found(String)
+        /// What was looked at, for the message: "no /usr/local/bin/cravey-transcriber".
+        case missing(String)
+    }
+
+    /// The transcriber for a program at `executable` given `$CRAVEY_TRANSCRIBER` (`variable`, nil
+    /// when it is not set): the variable's path when set, none when it is empty (the tests'
+    /// children, which ask for it by name); else the helper beside the program, else the
+    /// checkout's `.build/transcriber/cravey-transcriber` for a program one or two folders
+    /// under `.build`.
+    package static func path(environment variable: String?, executable: URL) -> Place {
+        let files = FileManager.default
+        if let variable {
+            if variable.isEmpty { return .missing("CRAVEY_TRANSCRIBER is empty") }
+            return files.isExecutableFile(atPath: variable) ? .found(variable) : .missing("no \(variable)")
+        }
+        let folder = executable.deletingLastPathComponent()
+        let beside = folder.appendingPathComponent(programName).path
+        if files.isExecutableFile(atPath: beside) { return .found(beside) }
+        var build = folder
+        for _ in 0..<2 {
+            build = build.deletingLastPathComponent()
+            guard build.lastPathComponent == ".build" else { continue }
+            let made = build.appendingPathComponent("transcriber").appendingPathComponent(programName).path
+            return files.isExecutableFile(atPath: made) ? .found(made) : .missing("no \(beside), nor \(made)")
+        }
+        return .missing("no \(beside)")
     }
 
     /// A transcription under way, which ``cancel()`` stops from any thread: its helper is sent
@@ -73,19 +105,21 @@ package struct Transcriber: Sendable {
     /// Starts the helper, lets `feed` write the audio into it (``SpeechAudio/decode(_:_:)``
     /// gives the samples), and returns the words it heard, in `language` (a code of
     /// ``Transcript/languages``; nil lets the helper tell, and the transcript says which it
-    /// heard). `progress` is called with the seconds of audio transcribed so far. Blocking: run
+    /// heard), listening for `hotwords` (a person's names and terms, ``LibraryVocabulary``:
+    /// handed over in its environment, which only its user reads, never on its command line). `progress` is called with the seconds of audio transcribed so far. Blocking: run
     /// it off the cooperative pool.
     ///
     /// Throws `CancellationError` when `run` was cancelled, and ``CraveyError``: `.unavailable`
     /// when the helper cannot start, its model is missing or altered (nothing loaded), or it
     /// ended well before it had read the sound; `.other` when it failed or was stopped otherwise; and whatever `feed` throws (the helper
     /// is stopped then).
-    package func transcribe(_ run: Run = Run(), language: String? = nil, progress: @escaping @Sendable (Double) -> Void = { _ in },
+    package func transcribe(_ run: Run = Run(), language: String? = nil, hotwords: [String] = [], progress: @escaping @Sendable (Double) -> Void = { _ in },
                             feed: (_ write: ([Float]) throws -> Void) throws -> Void) throws -> Transcript {
         var environment = ProcessInfo.processInfo.environment
         environment["HF_HUB_OFFLINE"] = "1"
         // The helper ends with this process (PR_SET_PDEATHSIG), and at once if it is gone already.
         environment["CRAVEY_TRANSCRIBER_PARENT"] = String(getpid())
+        environment["CRAVEY_TRANSCRIBER_HOTWORDS"] = hotwords.isEmpty ? nil : hotwords.joined(separator: ", ")
         let helper: ChildProcess
         do {
             helper = try ChildProcess(executable.path, language.map { ["--language", $0] } ?? [], environment: environment,

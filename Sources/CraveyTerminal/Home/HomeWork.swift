@@ -11,6 +11,8 @@ final class HomeWork {
     private(set) var manager: PlaybackManager?
     /// The recording under way, once started.
     private(set) var recorder: Recorder?
+    /// The sound of the clip last recorded, as it was captured, until its words are heard from it.
+    private var heldSound: (id: RecordingID, sound: HeldSound)?
     /// The clean-up being compared (the look back's `c`), until it is kept or discarded.
     private var cleanUp: NoiseCleanup?
     /// What to say on stderr once the terminal is given back (a recording saved on the way out).
@@ -149,6 +151,7 @@ final class HomeWork {
             let finish: @Sendable (Result<Recording, any Error>) -> Void = { saved in
                 inbox.post { home in
                     home.work.recorder = nil
+                    if case .success(let clip) = saved { home.work.heldSound = (clip.id, recorder.sound) }
                     if case .success(let clip) = saved, home.state.quitting {
                         home.work.farewell.append("Saved \"\(Format.visible(clip.title))\" (\(Format.duration(clip.duration)), \(ByteCount.text(clip.fileSize))).")
                     }
@@ -161,14 +164,17 @@ final class HomeWork {
     }
 
     /// Hears the words of `recording`, just saved, as `cravey record` does after a save
-    /// (``AutoTranscription``): in the background, at the transcriber's low priority; a clip
-    /// without sound is passed over, a failure said. Quitting the screen stops it, storing nothing.
+    /// (``AutoTranscription``): in the background, at the transcriber's low priority, from the
+    /// sound as it was captured; a clip without sound is passed over, a failure said. Quitting
+    /// the screen stops it, storing nothing.
     private func transcribe(_ recording: Recording, _ library: RecordingLibrary) {
+        let sound = heldSound?.id == recording.id ? heldSound?.sound : nil
+        heldSound = nil
         guard let transcriber = AutoTranscription.transcriber(settings) else { return }
         let inbox = inbox, language = settings.transcriptionLanguage
         Task {
             do {
-                let transcript = try await library.transcripts.transcribe(recording, with: transcriber, language: language)
+                let transcript = try await library.transcripts.transcribe(recording, with: transcriber, language: language, from: sound)
                 inbox.post { $0.send(.transcribed(recording, transcript)) }
             } catch let error as CraveyError where error.kind == .invalidInput {
                 // No sound: no words to hear.

@@ -21,13 +21,14 @@ package enum AutoTranscription {
     }
 
     /// Hears the words of `recording`, just saved, with ``transcriber(_:)``, in the language
-    /// `settings` name, and stores them with it; on a terminal with its progress on stderr, which
+    /// `settings` name, from `sound` (what `record` or `import` held before encoding it) when it
+    /// is whole, else from its media, and stores them with it; on a terminal with its progress on stderr, which
     /// `signals` (Ctrl-C) turns into a skip. Never throws: a clip without sound is passed over
     /// silently, a failure or a skip is said on stderr with how to make the words later. Returns
     /// the words, nil when none were stored.
     @discardableResult
     package static func follow(_ recording: Recording, in library: RecordingLibrary, settings: AppSettings,
-                               signals: OnSignals) async -> Transcript? {
+                               from sound: HeldSound? = nil, signals: OnSignals) async -> Transcript? {
         guard let transcriber = transcriber(settings) else { return nil }
         let duration = recording.duration
         let redraws = Terminal.canRedraw
@@ -37,7 +38,7 @@ package enum AutoTranscription {
         }
         progress(0)
         let language = settings.transcriptionLanguage
-        let work = Task { try await library.transcripts.transcribe(recording, with: transcriber, language: language, progress: progress) }
+        let work = Task { try await library.transcripts.transcribe(recording, with: transcriber, language: language, from: sound, progress: progress) }
         signals.handle { work.cancel() }
         let outcome = await work.result
         if redraws { Terminal.diagnostic("\r\u{1B}[K", terminator: "") }

@@ -1,0 +1,86 @@
+import ArgumentParser
+import CraveyCore
+
+/// `cravey words [add WORD [--heard-as FORM]... | remove WORD]`: a person's own words, which the
+/// transcriber listens for (``LibraryVocabulary``).
+struct Words: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, add or remove your own words (names, places, terms) the transcriber listens for.",
+        discussion: """
+            Whisper spells a name it does not know as words it does ("Closh in one" for "Call \
+            Siobhan"). The words kept here are given to the transcriber as words to listen for \
+            whenever it hears a clip (`cravey transcribe`, and a new clip's words), and where it \
+            still hears one a steady wrong way, --heard-as names that way: it is written as the \
+            word in the words stored ("shivon" as "Siobhan"; a form of two words, "if i", takes \
+            both). A word is one word of at most 64 characters; a form one or more words, matched \
+            case and accents folded. At most 60 words are kept, about as many as Whisper is given.
+
+            `cravey words` lists them, one a line: the word, then its forms after a tab \
+            (--json: an array of {"word", "heardAs"}). `cravey words add WORD` adds one, or adds \
+            its --heard-as forms to the word kept, and names the clips whose words hold one of its \
+            forms, with the command that hears each again; `cravey words remove WORD` removes \
+            it. A word changes only the words heard from then on. \
+            They are kept in the library's database, never outside it, and hidden from `ps` \
+            once read, as a title is. A word or form refused, or a form another word has, exits \
+            64; removing a word not kept exits 66; nothing changes then.
+            """,
+        subcommands: [List.self, Add.self, Remove.self],
+        defaultSubcommand: List.self)
+
+    /// `cravey words` (or `words list`): the words kept, with their forms.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the words kept, each with the forms it is heard as.")
+
+        @OptionGroup var options: LibraryOptions
+        @Flag(help: "Print a JSON array: word, heardAs (an array).") var json = false
+
+        func run() throws {
+            let words = try options.open().vocabulary.words()
+            if json { return try Terminal.printJSON(words) }
+            guard !words.isEmpty else {
+                return Terminal.diagnostic("No words of your own yet: `cravey words add NAME` adds one for the transcriber to listen for.")
+            }
+            try Terminal.output(words.map { word in
+                Format.visible(word.word) + (word.heardAs.isEmpty ? "" : "\t" + word.heardAs.map(Format.visible).joined(separator: ", "))
+            }.joined(separator: "\n"))
+        }
+    }
+
+    /// `cravey words add WORD [--heard-as FORM]...`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a word for the transcriber to listen for, or more forms it is heard as to one kept.")
+
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: ArgumentHelp("The word as it is written: a name, a place, a term.", valueName: "word")) var word: String
+        @Option(name: .customLong("heard-as"), parsing: .unconditionalSingleValue,
+                help: ArgumentHelp("A way it is heard wrong, written as the word (more than once for more).", valueName: "form"))
+        var heardAs: [String] = []
+
+        func run() throws {
+            let library = try options.open(creating: true)
+            let kept = try library.vocabulary.add(word, heardAs: heardAs)
+            Terminal.diagnostic("Kept \"\(Format.visible(kept.word))\"" + (kept.heardAs.isEmpty ? "" : ", heard as \(kept.heardAs.map { "\"\(Format.visible($0))\"" }.joined(separator: ", "))")
+                                + ". Clips heard from now on listen for it; `cravey transcribe ID` hears one again.")
+            // The clips whose words hold a form it is heard as: offered to be heard again.
+            let hearing = try library.vocabulary.clips(hearing: kept)
+            guard !hearing.isEmpty else { return }
+            let shown = hearing.prefix(10).map { "\"\(Format.visible($0.title))\" (`cravey transcribe \($0.id.description.prefix(8))`)" }
+            Terminal.diagnostic("\(hearing.count) clip\(hearing.count == 1 ? " has" : "s have") words heard as it before: "
+                                + shown.joined(separator: ", ") + (hearing.count > 10 ? ", and \(hearing.count - 10) more." : "."))
+        }
+    }
+
+    /// `cravey words remove WORD`.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a word, with the forms it is heard as.")
+
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: ArgumentHelp("The word, in any case.", valueName: "word")) var word: String
+
+        func run() throws {
+            let removed = try options.open().vocabulary.remove(word)
+            Terminal.diagnostic("Removed \"\(Format.visible(removed.word))\"; the words heard already keep it.")
+        }
+    }
+}
