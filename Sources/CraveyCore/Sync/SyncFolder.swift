@@ -1,0 +1,180 @@
+import Foundation
+import SystemPackage
+
+/// The sync folder (docs/sync.md): the folder Syncthing (or any file syncer) carries between
+/// machines, which cravey writes its changes into and reads the others' from. Every file cravey
+/// puts there is an age file (for the passphrase: the folder's key; for the folder's key: each
+/// change file), named by ids and numbers only, written once, in one step.
+package struct SyncFolder: Sendable {
+    /// The folder.
+    package let url: URL
+    /// The folder's key: every change file is encrypted to its recipient.
+    package let key: AgeIdentity
+    /// The folder's own id (a second folder set up elsewhere has another).
+    package let id: UUID
+
+    /// The key file's name: the folder's key and id, encrypted to the passphrase.
+    static let keyFileName = "cravey-folder.age"
+    /// What a folder may hold and still be empty: Syncthing's own marker and settings.
+    static let syncersOwn: Set<String> = [".stfolder", ".stignore", ".stversions"]
+    /// The largest change file read (a crafted 1 GB one is refused before any of it is read).
+    static let largestChangeFile = 64 << 20
+
+    /// What the key file holds.
+    private struct KeyFile: Codable {
+        var format = 1
+        var folder: UUID
+        var key: String
+    }
+
+    private init(url: URL, key: AgeIdentity, id: UUID) {
+        (self.url, self.key, self.id) = (url, key, id)
+    }
+
+    /// Sets up the empty folder at `url` (nothing in it but Syncthing's own files) as a new sync
+    /// folder: a new key, kept in it encrypted to `passphrase`. Refuses (`.invalidInput`) a folder
+    /// that holds anything else, a sync folder already among them.
+    package static func create(at url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> SyncFolder {
+        let held = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        if held.contains(keyFileName) {
+            throw CraveyError(.invalidInput, "\(url.path) is a sync folder already: join it with its passphrase.")
+        }
+        guard held.allSatisfy(syncersOwn.contains) else {
+            throw CraveyError(.invalidInput, "\(url.path) is not empty: a sync folder starts empty (or as Syncthing made it). Choose an empty folder.")
+        }
+        let folder = SyncFolder(url: url, key: AgeIdentity(), id: UUID())
+        for name in ["devices", "inbox"] {
+            try FileManager.default.createDirectory(at: url.appendingPathComponent(name), withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        // Syncthing leaves cravey's files being written alone (they have no name until whole).
+        try FileStorageManager.writeAtomically(to: url.appendingPathComponent(".stignore"), doing: "set up", replacing: false) { file in
+            try Array("// cravey's sync folder: every file is written whole, in one step.\n(?d).cravey-*\n".utf8).withUnsafeBytes(file.writeAll)
+        }
+        let plain = try JSONEncoder().encode(KeyFile(folder: folder.id, key: folder.key.description))
+        try FileStorageManager.writeAtomically(to: url.appendingPathComponent(keyFileName), doing: "set up", replacing: false) { file in
+            try Self.encrypt(Array(plain), with: AgeWriter(passphrase: passphrase, workFactor: workFactor, to: file.writeAll), headerSize: AgeWriter.headerSize(workFactor: workFactor), into: file)
+        }
+        return folder
+    }
+
+    /// Joins the sync folder at `url` with `passphrase`. Refuses (`.invalidInput`) a folder that is
+    /// no sync folder and a passphrase that does not open it.
+    package static func join(at url: URL, passphrase: [UInt8]) throws -> SyncFolder {
+        let keyFile = url.appendingPathComponent(keyFileName)
+        guard FileManager.default.fileExists(atPath: keyFile.path) else {
+            throw CraveyError(.invalidInput, "\(url.path) is not a sync folder (it has no \(keyFileName)): set it up with `cravey sync`, from an empty folder.")
+        }
+        let plain: Data
+        do {
+            plain = try decrypt(keyFile, largest: 64 << 10) { try $0.fileKey(passphrase: passphrase) }
+        } catch Age.Refusal.wrongPassphrase {
+            throw CraveyError(.invalidInput, "The passphrase does not open the sync folder \(url.path). Nothing was changed.")
+        }
+        guard let held = try? JSONDecoder().decode(KeyFile.self, from: plain), held.format == 1, let key = AgeIdentity(held.key) else {
+            throw CraveyError(.invalidInput, "\(keyFile.path) is not a sync folder's key file that this cravey reads.")
+        }
+        return SyncFolder(url: url, key: key, id: held.folder)
+    }
+
+    /// The folder of `device`'s change files.
+    func changes(of device: SyncDevice) -> URL {
+        url.appendingPathComponent("devices/\(device.hex)/changes")
+    }
+
+    /// The name of change file `number`: 20 digits, so that names sort as numbers.
+    static func name(_ number: UInt64) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: 20 - digits.count) + digits + ".age"
+    }
+
+    /// Writes `changes` as `device`'s change file `number`, once: a file of that number already
+    /// there is left as it is (a crash between writing it and noting it sent writes it again).
+    package func write(_ changes: [SyncChange], as number: UInt64, of device: SyncDevice) throws {
+        let folder = self.changes(of: device)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let target = folder.appendingPathComponent(Self.name(number))
+        guard !FileManager.default.fileExists(atPath: target.path) else { return }
+        let plain = try JSONEncoder().encode(changes)
+        try FileStorageManager.writeAtomically(to: target, doing: "send", replacing: false) { file in
+            try Self.encrypt(Array(plain), with: AgeWriter(recipient: key.recipient, to: file.writeAll), headerSize: AgeWriter.recipientHeaderSize, into: file)
+        }
+    }
+
+    /// `device`'s change file `number`: nil when it is not there (yet). Throws why it cannot be
+    /// believed (``Age/Refusal``: not whole yet, damaged, not for this folder's key; a
+    /// `CraveyError` for what it holds): one that says it is another device's or another number's,
+    /// holds a change of no id of its own, or does not decode.
+    package func read(_ number: UInt64, of device: SyncDevice) throws -> [SyncChange]? {
+        let file = changes(of: device).appendingPathComponent(Self.name(number))
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let plain = try Self.decrypt(file, largest: Self.largestChangeFile) { try $0.fileKey(identity: key) }
+        guard let changes = try? JSONDecoder().decode([SyncChange].self, from: plain) else {
+            throw CraveyError(.invalidInput, "\(file.path) holds no changes this cravey reads.")
+        }
+        for change in changes where change.id.device != device || change.id.file != number || change.time.device != device {
+            throw CraveyError(.invalidInput, "\(file.path) holds a change that is not its device's (\(change.id.device), file \(change.id.file)).")
+        }
+        return changes
+    }
+
+    /// The devices that have written change files, and the number of each one's last.
+    package func devices() throws -> [SyncDevice: UInt64] {
+        let devices = url.appendingPathComponent("devices")
+        var found: [SyncDevice: UInt64] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: devices.path) {
+            guard name.count == 32, let device = SyncDevice(hex: name) else { continue }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: changes(of: device).path)) ?? []
+            found[device] = names.compactMap { name in
+                name.count == 24 && name.hasSuffix(".age") ? UInt64(name.prefix(20)) : nil
+            }.max() ?? 0
+        }
+        return found
+    }
+
+    /// Encrypts `plain` through `writer` into `file`, its header in the room left at the start.
+    private static func encrypt(_ plain: [UInt8], with writer: @autoclosure () throws -> AgeWriter, headerSize: Int, into file: MediaFile) throws {
+        _ = try file.seek(to: Int64(headerSize), from: .start)
+        let writer = try writer()
+        try plain.withUnsafeBytes(writer.write)
+        try writer.finish { header in
+            _ = try file.seek(to: 0, from: .start)
+            try file.writeAll(header)
+        }
+    }
+
+    /// The plaintext of the age file at `url`, unlocked by `unlock`; refuses one larger than
+    /// `largest` before reading it.
+    private static func decrypt(_ url: URL, largest: Int, unlock: (AgeReader.Header) throws -> [UInt8]) throws -> Data {
+        let descriptor = try FileDescriptor.open(FilePath(url.path), .readOnly, options: [.noFollow, .closeOnExec])
+        defer { try? descriptor.close() }
+        guard try descriptor.seek(offset: 0, from: .end) <= largest else {
+            throw CraveyError(.invalidInput, "\(url.path) is larger than any file cravey writes there (\(largest >> 20) MiB).")
+        }
+        _ = try descriptor.seek(offset: 0, from: .start)
+        let reader = try AgeReader(descriptor, unlock: unlock)
+        var plain = Data()
+        var buffer = [UInt8](repeating: 0, count: Age.chunkSize)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+            if count == 0 { return plain }
+            plain.append(contentsOf: buffer[..<count])
+        }
+    }
+}
+
+extension SyncDevice {
+    /// The device named by 32 lower-case hex digits; nil for anything else.
+    package init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 32 else { return nil }
+        var bytes = [UInt8]()
+        for index in stride(from: 0, to: 32, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16),
+                  String(decoding: digits[index..<index + 2], as: UTF8.self) == String(format: "%02x", byte) else { return nil }
+            bytes.append(byte)
+        }
+        self.init(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                              bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
+    }
+}
