@@ -260,6 +260,11 @@ package struct AppDatabase: Sendable {
         migrator.registerMigration("search") { db in
             try ClipSearch.create(db)
         }
+        // What sync keeps (``SyncLog``, docs/sync.md): empty tables and a NULL column until the
+        // library joins a sync folder.
+        migrator.registerMigration("sync") { db in
+            try SyncLog.create(db)
+        }
         return migrator
     }
 }

@@ -62,6 +62,10 @@ public final class RecordingLibrary: Sendable {
     /// The room the library takes, and deleting every clip (``LibraryStorage``).
     package var storage: LibraryStorage { LibraryStorage(library: self) }
 
+    /// The library on several machines: joining a sync folder, and sending its changes there
+    /// (``LibrarySync``, docs/sync.md).
+    package var sync: LibrarySync { LibrarySync(library: self) }
+
     /// Whether the library is on the disk: false when it was opened with `creating: false` where
     /// there is none yet (it reads as empty, and changes nothing until opened with `creating`).
     public var isCreated: Bool { store.isStored }

@@ -36,6 +36,13 @@ package final class StoreTransaction {
     /// Whether a `delete-all` removed a file: from then on a failure keeps its journal, for
     /// whoever comes next to finish the deletion.
     private(set) var removedFiles = false
+    /// What sync is told beside the rows the transaction changed (``SyncCapture``): the clips'
+    /// words stored (or removed: nil), the clips whose media was replaced, the clips deleted,
+    /// and whether every clip is compared (a library joining a sync folder).
+    private var syncedWords: [RecordingID: Data?] = [:]
+    private var replacedMedia: Set<RecordingID> = []
+    private var deletedClips: [RecordingID] = []
+    private var syncsEverything = false
 
     init(_ db: Database, files: FileStorageManager, store: LibraryStore) {
         self.db = db
@@ -152,7 +159,10 @@ package final class StoreTransaction {
             preconditionFailure("A \(clip.type.rawValue) clip's \(part) is not stored as bytes.")
         }
         try files.writeAtomically(file, doing: "write the \(part.name)") { try $0.write(data) }
-        if part.isSearched, try ClipSearch(db).setWords(Transcript(data: data), of: clip.id) { droppedWords = true }
+        if part.isSearched {
+            if try ClipSearch(db).setWords(Transcript(data: data), of: clip.id) { droppedWords = true }
+            syncedWords[clip.id] = data
+        }
         return file
     }
 
@@ -190,6 +200,7 @@ package final class StoreTransaction {
         }
         store.live.move(file, to: clip.media())
         releasing.append(clip.media())
+        replacedMedia.insert(clip.id)
         return size
     }
 
@@ -218,7 +229,10 @@ package final class StoreTransaction {
             marked.append((file, aside))
         }
         try sync(Set(marked.map(\.original.folder)))
-        if let row = try repository.delete(id) { deleted.append(row) }
+        if let row = try repository.delete(id) {
+            deleted.append(row)
+            deletedClips.append(id)
+        }
         return recording
     }
 
@@ -278,6 +292,7 @@ package final class StoreTransaction {
         try sync([.recordings, .thumbnails])
         for (recording, _) in rows where !kept.contains(recording.id) {
             try recording.delete(db)
+            deletedClips.append(recording.id)
             summary.recordings += 1
         }
         return summary
@@ -291,6 +306,7 @@ package final class StoreTransaction {
         if let name = StoredName(file), name.marker == nil, name.part.isSearched {
             do {
                 if try ClipSearch(db).setWords(nil, of: name.clip.id) { droppedWords = true }
+                syncedWords[name.clip.id] = .some(nil)
             } catch {
                 throw CraveyError(database: error) ?? CraveyError(.other, "Cannot take the words of \(files.url(of: file).path) out of the search index: \(error).", underlying: error)
             }
@@ -328,6 +344,7 @@ package final class StoreTransaction {
     func prepareCommit(changed: (recordings: Set<Int64>, plays: Set<Int64>)) throws {
         if forgetsWords { try ClipSearch(db).forgetDeleted() }
         var changed = try repository.recordings(rowIDs: changed.recordings, playIDs: changed.plays)
+        let rowsChanged = changed.map(\.id)
         for id in copies where !changed.contains(where: { $0.id == id }) {
             if let recording = try repository.recording(id) { changed.append(recording) }
         }
@@ -337,6 +354,39 @@ package final class StoreTransaction {
             guard record != saved[recording.id] else { continue }
             try files.writeAtomically(copy, doing: "keep the words of the clip in") { try $0.write(record) }
         }
+        try captureForSync(rowsChanged)
+    }
+
+    /// Has sync compare every clip at the commit, as if each had changed: the library is
+    /// joining a sync folder, and the folder is told of each clip it was told nothing of.
+    package func syncEverything() {
+        syncsEverything = true
+    }
+
+    /// Writes what the transaction changed into the sync outbox (``SyncLog``, ``SyncCapture``),
+    /// in the transaction, when the library has joined a sync folder; sync off, one read of an
+    /// empty table. `rows`: the clips whose rows changed.
+    private func captureForSync(_ rows: [RecordingID]) throws {
+        let log = SyncLog(db)
+        guard let joined = try log.joined() else { return }
+        let device = try log.device(joined, at: SyncLog.Place(of: store.libraryURL))
+        let capture = SyncCapture(db: db, store: store, device: device.device)
+        let clips: [Recording]
+        if syncsEverything {
+            clips = try repository.recordings()
+        } else {
+            var ids: [RecordingID] = []
+            for id in rows + syncedWords.keys.sorted(by: { $0.description < $1.description }) + replacedMedia.sorted(by: { $0.description < $1.description })
+            where !ids.contains(id) { ids.append(id) }
+            clips = try ids.compactMap { try repository.recording($0) }
+        }
+        var changes: [SyncCapture.Change] = []
+        for recording in clips {
+            changes += try capture.changes(of: recording, replacedMedia: replacedMedia.contains(recording.id), words: syncedWords[recording.id])
+        }
+        changes += deletedClips.map { ($0, .delete) }
+        if !clips.isEmpty || !deletedClips.isEmpty { changes += try capture.pins() }
+        try log.record(changes, as: device)
     }
 
     /// After the commit: the journals of media replaced go, and the deleted files go for good. A

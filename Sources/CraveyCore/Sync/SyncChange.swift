@@ -44,9 +44,9 @@ package struct SyncChange: Hashable, Sendable, Codable {
         package var thumbnail: Blob?
         package var waveform: Blob?
         package var duration: Double
-        package var loudness: Double?
+        package var loudness: LoudnessMeasurement?
 
-        package init(file: Blob, thumbnail: Blob? = nil, waveform: Blob? = nil, duration: Double, loudness: Double? = nil) {
+        package init(file: Blob, thumbnail: Blob? = nil, waveform: Blob? = nil, duration: Double, loudness: LoudnessMeasurement? = nil) {
             (self.file, self.thumbnail, self.waveform, self.duration, self.loudness) = (file, thumbnail, waveform, duration, loudness)
         }
     }
@@ -85,5 +85,20 @@ package struct SyncChange: Hashable, Sendable, Codable {
 
     package init(id: ID, time: SyncTime, clip: RecordingID?, kind: Kind) {
         (self.id, self.time, self.clip, self.kind) = (id, time, clip, kind)
+    }
+
+    /// How changes are written, in the outbox and the folder: a silent clip's loudness is minus
+    /// infinity, which plain JSON has no number for.
+    package static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }
+
+    /// How changes are read back (``encoder``'s counterpart).
+    package static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
     }
 }

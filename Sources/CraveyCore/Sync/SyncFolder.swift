@@ -27,7 +27,8 @@ package struct SyncFolder: Sendable {
         var key: String
     }
 
-    private init(url: URL, key: AgeIdentity, id: UUID) {
+    /// The sync folder at `url` as a library that joined it keeps it: its key and its id.
+    package init(url: URL, key: AgeIdentity, id: UUID) {
         (self.url, self.key, self.id) = (url, key, id)
     }
 
@@ -95,10 +96,68 @@ package struct SyncFolder: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let target = folder.appendingPathComponent(Self.name(number))
         guard !FileManager.default.fileExists(atPath: target.path) else { return }
-        let plain = try JSONEncoder().encode(changes)
-        try FileStorageManager.writeAtomically(to: target, doing: "send", replacing: false) { file in
-            try Self.encrypt(Array(plain), with: AgeWriter(recipient: key.recipient, to: file.writeAll), headerSize: AgeWriter.recipientHeaderSize, into: file)
+        let plain = try SyncChange.encoder.encode(changes)
+        do {
+            try FileStorageManager.writeAtomically(to: target, doing: "send", replacing: false) { file in
+                try Self.encrypt(Array(plain), with: AgeWriter(recipient: key.recipient, to: file.writeAll), headerSize: AgeWriter.recipientHeaderSize, into: file)
+            }
+        } catch where FileManager.default.fileExists(atPath: target.path) {
+            return  // another process sending the same outbox wrote it first
         }
+    }
+
+    /// Where `blob` is: `devices/DEVICE/media/BLOB.age`.
+    package func file(of blob: SyncChange.Blob) -> URL {
+        url.appendingPathComponent("devices/\(blob.device.hex)/media/\(blob.id.uuidString.lowercased()).age")
+    }
+
+    /// Writes `blob` from what `descriptor` reads (from where it is to its end), encrypted to the
+    /// folder's key, once: a blob already there is left as it is. Returns false, and writes
+    /// nothing, when the bytes are not the blob's (its size and SHA-256): the clip's file changed
+    /// since the change was made, and a later change of the clip tells its new media.
+    @discardableResult
+    package func write(_ blob: SyncChange.Blob, from descriptor: FileDescriptor) throws -> Bool {
+        let target = file(of: blob)
+        guard !FileManager.default.fileExists(atPath: target.path) else { return true }
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        struct NotTheBlob: Error {}
+        do {
+            try FileStorageManager.writeAtomically(to: target, doing: "send", replacing: false) { file in
+                _ = try file.seek(to: Int64(AgeWriter.recipientHeaderSize), from: .start)
+                let writer = try AgeWriter(recipient: key.recipient, to: file.writeAll)
+                let hash = SHA256()
+                var size: Int64 = 0
+                var buffer = [UInt8](repeating: 0, count: Age.chunkSize * 16)
+                while true {
+                    let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+                    if count == 0 { break }
+                    hash.update(buffer[..<count])
+                    try buffer[..<count].withUnsafeBytes(writer.write)
+                    size += Int64(count)
+                }
+                guard size == blob.size, hash.hexDigest() == blob.sha256 else { throw NotTheBlob() }
+                try writer.finish { header in
+                    _ = try file.seek(to: 0, from: .start)
+                    try file.writeAll(header)
+                }
+            }
+        } catch is NotTheBlob {
+            return false
+        } catch where FileManager.default.fileExists(atPath: target.path) {
+            return true  // another process sending the same outbox wrote it first
+        }
+        return true
+    }
+
+    /// The plaintext of `blob`, checked against its size and SHA-256: nil when it is not there
+    /// (yet), or not whole. Throws why it cannot be believed (``Age/Refusal``).
+    package func read(_ blob: SyncChange.Blob) throws -> Data? {
+        let file = file(of: blob)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let plain = try Self.decrypt(file, largest: Int(blob.size) + (1 << 20) + Int(blob.size >> 10)) { try $0.fileKey(identity: key) }
+        guard plain.count == blob.size, SHA256.of(plain) == blob.sha256 else { return nil }
+        return plain
     }
 
     /// `device`'s change file `number`: nil when it is not there (yet). Throws why it cannot be
@@ -109,7 +168,7 @@ package struct SyncFolder: Sendable {
         let file = changes(of: device).appendingPathComponent(Self.name(number))
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         let plain = try Self.decrypt(file, largest: Self.largestChangeFile) { try $0.fileKey(identity: key) }
-        guard let changes = try? JSONDecoder().decode([SyncChange].self, from: plain) else {
+        guard let changes = try? SyncChange.decoder.decode([SyncChange].self, from: plain) else {
             throw CraveyError(.invalidInput, "\(file.path) holds no changes this cravey reads.")
         }
         for change in changes where change.id.device != device || change.id.file != number || change.time.device != device {

@@ -1,0 +1,133 @@
+import Foundation
+import SystemPackage
+
+/// Sync (docs/sync.md), reached from the door as `library.sync`: the library joins a sync
+/// folder (set up from an empty one, or another machine's joined), and its changes, captured in
+/// the outbox with each transaction (``SyncLog``, ``SyncCapture``), are sent into the folder as
+/// its change files, each clip's media before the change that names it.
+package struct LibrarySync {
+    let library: RecordingLibrary
+
+    /// The folder's key as the library keeps it (0600, beside its database), in the file
+    /// `age-keygen` writes: `age -d -i sync-key.txt FILE` opens any file cravey put in the folder.
+    static let keyFile = StoredFile(.library, "sync-key.txt")
+
+    /// What joining did.
+    package struct Joining: Sendable {
+        /// Whether the folder was set up here (it was empty), rather than joined.
+        package var created: Bool
+        package var device: SyncDevice
+        /// The change files sent, the first holding every clip the library had.
+        package var sent: Sending
+    }
+
+    /// What a send wrote into the folder.
+    package struct Sending: Sendable, Equatable {
+        package var files = 0
+        package var blobs = 0
+    }
+
+    /// Joins the sync folder at `url` with `passphrase`: one another library set up is joined,
+    /// an empty one (or one that is not there yet, in a folder that is) is set up; then every
+    /// clip of the library is sent. Refuses (`.invalidInput`, nothing changed) a folder that is
+    /// the library, is inside it or holds it, a library that has joined another folder, a
+    /// folder that is neither empty nor a sync folder, and a passphrase that does not open it.
+    package func join(_ url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> Joining {
+        let url = url.standardizedFileURL
+        let store = library.store
+        if let refusal = store.refusal { throw refusal }
+        try Self.refuseOverlap(url, library: store.libraryURL)
+        if let joined = try store.read({ db in try SyncLog(db).joined() }), joined.folder.path != url.path {
+            throw CraveyError(.invalidInput, "This library syncs with \(joined.folder.path) already; it syncs with one folder. Nothing was changed.")
+        }
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        } else if !isFolder.boolValue {
+            throw CraveyError(.invalidInput, "\(url.path) is not a folder: a sync folder is a folder of its own.")
+        }
+        let created = !FileManager.default.fileExists(atPath: url.appendingPathComponent(SyncFolder.keyFileName).path)
+        let folder = created ? try SyncFolder.create(at: url, passphrase: passphrase, workFactor: workFactor)
+                             : try SyncFolder.join(at: url, passphrase: passphrase)
+        let text = "# The key of the sync folder \(url.path) (\(folder.id.uuidString.lowercased())): `age -d -i` this file opens its files.\n\(folder.key)\n"
+        try store.files?.writeAtomically(Self.keyFile, doing: "keep the sync folder's key in") { try $0.write(Data(text.utf8)) }
+        let device = try store.write { tx in
+            let log = SyncLog(tx.db)
+            if let joined = try log.joined() { return joined.device }
+            let device = SyncDevice()
+            try log.save(SyncLog.Joined(device: device, place: SyncLog.Place(of: store.libraryURL),
+                                        latest: SyncTime(milliseconds: 0, counter: 0, device: device), nextFile: 1,
+                                        folder: url, folderID: folder.id))
+            tx.syncEverything()  // every clip the library has, told at this commit
+            return device
+        }
+        return Joining(created: created, device: device, sent: try send())
+    }
+
+    /// Sends the outbox: each change file not yet in the folder is written there (the media
+    /// its changes name first, each blob once), then taken out of the outbox in a transaction
+    /// of its own. A crash between the two leaves the file in the outbox, and the next send
+    /// finds it written and only takes it out: the same number, the same bytes. `afterWriting`
+    /// is told each file's number once it is in the folder (a test stops there). Refuses
+    /// (`.notFound`) a library that has joined no sync folder.
+    @discardableResult
+    package func send(afterWriting: (UInt64) throws -> Void = { _ in }) throws -> Sending {
+        guard let (folder, _) = try joinedFolder() else {
+            throw CraveyError(.notFound, "This library syncs with no folder: join one first (`cravey sync FOLDER`).")
+        }
+        let store = library.store
+        var sending = Sending()
+        for pending in try store.read({ db in try SyncLog(db).outbox() }) {
+            for change in pending.changes {
+                guard let clip = change.clip else { continue }
+                let media: SyncChange.Media
+                let type: RecordingType
+                switch change.kind {
+                case .clip(let made, _, let first): (type, media) = (made, first)
+                case .media(let replaced):
+                    guard let row = try library.recording(clip) else { continue }  // deleted since: its delete follows
+                    (type, media) = (row.type, replaced)
+                default: continue
+                }
+                let files = ClipFiles(id: clip, type: type)
+                for (blob, file) in [(media.file, files.media()), (media.thumbnail, files.file(.thumbnail)), (media.waveform, files.file(.waveform))] {
+                    guard let blob, let file, blob.device == pending.device else { continue }
+                    guard !FileManager.default.fileExists(atPath: folder.file(of: blob).path) else { continue }
+                    guard case .regular = store.status(of: file), let descriptor = try? store.open(file) else { continue }  // gone since
+                    defer { try? descriptor.close() }
+                    if try folder.write(blob, from: descriptor) { sending.blobs += 1 }
+                }
+            }
+            try folder.write(pending.changes, as: pending.file, of: pending.device)
+            try afterWriting(pending.file)
+            try store.write { tx in try SyncLog(tx.db).sent(pending.file, of: pending.device) }
+            sending.files += 1
+        }
+        return sending
+    }
+
+    /// The folder the library syncs with, and its device; nil when it has joined none.
+    package func joinedFolder() throws -> (SyncFolder, SyncLog.Joined)? {
+        guard let joined = try library.store.read({ db in try SyncLog(db).joined() }) else { return nil }
+        let held = library.store.contents(of: Self.keyFile, atMost: 64 << 10).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard let line = held.split(separator: "\n").first(where: { $0.hasPrefix("AGE-SECRET-KEY-") }), let key = AgeIdentity(String(line)) else {
+            throw CraveyError(.notFound, "The key of the sync folder \(joined.folder.path) is missing from the library (\(library.store.libraryURL.appendingPathComponent(Self.keyFile.name).path)): join the folder again with its passphrase.")
+        }
+        return (SyncFolder(url: joined.folder, key: key, id: joined.folderID), joined)
+    }
+
+    /// Refuses a sync folder that is the library folder, is inside it or holds it: the folder
+    /// is carried to other machines, and the library never is.
+    static func refuseOverlap(_ folder: URL, library: URL) throws {
+        // (A folder not made yet is where its parent is.)
+        let resolved = FileStorageManager.realPath(folder)
+            ?? FileStorageManager.realPath(folder.deletingLastPathComponent()).map { $0 + "/" + folder.lastPathComponent }
+        guard let resolved, let home = FileStorageManager.realPath(library) else {
+            throw CraveyError(.invalidInput, "\(folder.path) cannot be a sync folder: the folder it would be in is not there. Make it first.")
+        }
+        if resolved == home || resolved.hasPrefix(home + "/") || home.hasPrefix(resolved + "/") {
+            let how = resolved == home ? "is the library folder" : resolved.hasPrefix(home + "/") ? "is inside the library folder \(library.path)" : "holds the library folder \(library.path)"
+            throw CraveyError(.invalidInput, "\(folder.path) \(how): a sync folder is carried to other machines, and the library never is. Choose a folder of its own, outside the library. Nothing was changed.")
+        }
+    }
+}
