@@ -29,9 +29,10 @@ package struct LibrarySync {
 
     /// Joins the sync folder at `url` with `passphrase`: one another library set up is joined,
     /// an empty one (or one that is not there yet, in a folder that is) is set up; then every
-    /// clip of the library is sent. Refuses (`.invalidInput`, nothing changed) a folder that is
-    /// the library, is inside it or holds it, a library that has joined another folder, a
-    /// folder that is neither empty nor a sync folder, and a passphrase that does not open it.
+    /// clip of the library is sent. Refuses, nothing changed: a folder that is the library, is
+    /// inside it or holds it, or is neither empty nor a sync folder (`.notSyncFolder`); a
+    /// passphrase that does not open it (`.wrongPassphrase`); a library that has joined another
+    /// folder (`.invalidInput`).
     package func join(_ url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> Joining {
         let url = url.standardizedFileURL
         let store = library.store
@@ -44,7 +45,7 @@ package struct LibrarySync {
         if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } else if !isFolder.boolValue {
-            throw CraveyError(.invalidInput, "\(url.path) is not a folder: a sync folder is a folder of its own.")
+            throw CraveyError(.notSyncFolder, "\(url.path) is not a folder: a sync folder is a folder of its own.")
         }
         let created = !FileManager.default.fileExists(atPath: url.appendingPathComponent(SyncFolder.keyFileName).path)
         let folder = created ? try SyncFolder.create(at: url, passphrase: passphrase, workFactor: workFactor)
@@ -118,16 +119,16 @@ package struct LibrarySync {
 
     /// Refuses a sync folder that is the library folder, is inside it or holds it: the folder
     /// is carried to other machines, and the library never is.
-    static func refuseOverlap(_ folder: URL, library: URL) throws {
+    package static func refuseOverlap(_ folder: URL, library: URL) throws {
         // (A folder not made yet is where its parent is.)
         let resolved = FileStorageManager.realPath(folder)
             ?? FileStorageManager.realPath(folder.deletingLastPathComponent()).map { $0 + "/" + folder.lastPathComponent }
         guard let resolved, let home = FileStorageManager.realPath(library) else {
-            throw CraveyError(.invalidInput, "\(folder.path) cannot be a sync folder: the folder it would be in is not there. Make it first.")
+            throw CraveyError(.notSyncFolder, "\(folder.path) cannot be a sync folder: the folder it would be in is not there. Make it first.")
         }
         if resolved == home || resolved.hasPrefix(home + "/") || home.hasPrefix(resolved + "/") {
             let how = resolved == home ? "is the library folder" : resolved.hasPrefix(home + "/") ? "is inside the library folder \(library.path)" : "holds the library folder \(library.path)"
-            throw CraveyError(.invalidInput, "\(folder.path) \(how): a sync folder is carried to other machines, and the library never is. Choose a folder of its own, outside the library. Nothing was changed.")
+            throw CraveyError(.notSyncFolder, "\(folder.path) \(how): a sync folder is carried to other machines, and the library never is. Choose a folder of its own, outside the library. Nothing was changed.")
         }
     }
 }

@@ -14,7 +14,7 @@ package struct SyncFolder: Sendable {
     package let id: UUID
 
     /// The key file's name: the folder's key and id, encrypted to the passphrase.
-    static let keyFileName = "cravey-folder.age"
+    package static let keyFileName = "cravey-folder.age"
     /// What a folder may hold and still be empty: Syncthing's own marker and settings.
     static let syncersOwn: Set<String> = [".stfolder", ".stignore", ".stversions"]
     /// The largest change file read (a crafted 1 GB one is refused before any of it is read).
@@ -33,15 +33,15 @@ package struct SyncFolder: Sendable {
     }
 
     /// Sets up the empty folder at `url` (nothing in it but Syncthing's own files) as a new sync
-    /// folder: a new key, kept in it encrypted to `passphrase`. Refuses (`.invalidInput`) a folder
-    /// that holds anything else, a sync folder already among them.
+    /// folder: a new key, kept in it encrypted to `passphrase`. Refuses (`.notSyncFolder`) a
+    /// folder that holds anything else, a sync folder already among them.
     package static func create(at url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> SyncFolder {
         let held = try FileManager.default.contentsOfDirectory(atPath: url.path)
         if held.contains(keyFileName) {
-            throw CraveyError(.invalidInput, "\(url.path) is a sync folder already: join it with its passphrase.")
+            throw CraveyError(.notSyncFolder, "\(url.path) is a sync folder already: join it with its passphrase.")
         }
         guard held.allSatisfy(syncersOwn.contains) else {
-            throw CraveyError(.invalidInput, "\(url.path) is not empty: a sync folder starts empty (or as Syncthing made it). Choose an empty folder.")
+            throw CraveyError(.notSyncFolder, "\(url.path) is neither a sync folder nor empty: a sync folder starts empty (or as Syncthing made it). Choose an empty folder, or the folder another machine set up. Nothing was changed.")
         }
         let folder = SyncFolder(url: url, key: AgeIdentity(), id: UUID())
         for name in ["devices", "inbox"] {
@@ -59,21 +59,21 @@ package struct SyncFolder: Sendable {
         return folder
     }
 
-    /// Joins the sync folder at `url` with `passphrase`. Refuses (`.invalidInput`) a folder that is
-    /// no sync folder and a passphrase that does not open it.
+    /// Joins the sync folder at `url` with `passphrase`. Refuses a folder that is no sync folder
+    /// (`.notSyncFolder`) and a passphrase that does not open it (`.wrongPassphrase`).
     package static func join(at url: URL, passphrase: [UInt8]) throws -> SyncFolder {
         let keyFile = url.appendingPathComponent(keyFileName)
         guard FileManager.default.fileExists(atPath: keyFile.path) else {
-            throw CraveyError(.invalidInput, "\(url.path) is not a sync folder (it has no \(keyFileName)): set it up with `cravey sync`, from an empty folder.")
+            throw CraveyError(.notSyncFolder, "\(url.path) is not a sync folder (it has no \(keyFileName)): set it up with `cravey sync`, from an empty folder.")
         }
         let plain: Data
         do {
             plain = try decrypt(keyFile, largest: 64 << 10) { try $0.fileKey(passphrase: passphrase) }
         } catch Age.Refusal.wrongPassphrase {
-            throw CraveyError(.invalidInput, "The passphrase does not open the sync folder \(url.path). Nothing was changed.")
+            throw CraveyError(.wrongPassphrase, "The passphrase does not open the sync folder \(url.path): it is the passphrase given when the folder was set up. Nothing was changed.")
         }
         guard let held = try? JSONDecoder().decode(KeyFile.self, from: plain), held.format == 1, let key = AgeIdentity(held.key) else {
-            throw CraveyError(.invalidInput, "\(keyFile.path) is not a sync folder's key file that this cravey reads.")
+            throw CraveyError(.notSyncFolder, "\(keyFile.path) is not a sync folder's key file that this cravey reads.")
         }
         return SyncFolder(url: url, key: key, id: held.folder)
     }

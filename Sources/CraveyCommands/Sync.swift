@@ -1,0 +1,84 @@
+import ArgumentParser
+import CraveyCore
+import Foundation
+
+/// `cravey sync [FOLDER]`: joins the library to a sync folder, or sends its changes there.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Keep the library in step through a folder Syncthing (or any file syncer) carries.",
+        discussion: """
+            `cravey sync FOLDER` joins the library to a sync folder: an empty folder (or one \
+            not made yet, whose parent is there) is set up, and a folder another machine set up \
+            is joined; then every clip is sent there. cravey never lets its database sync: it \
+            writes what changed into the folder as files of its own, every one encrypted and \
+            authenticated in the age format, named by ids only (no title, word or tag is \
+            readable there). The folder's key comes from a passphrase: asked twice at the \
+            terminal for a new folder and once to join, or given as backups give theirs \
+            (--passphrase-fd 3 3<secret, or the file CRAVEY_PASSPHRASE_FILE names); the key it \
+            unlocks is kept in the library (sync-key.txt, mode 0600, as age-keygen writes one: \
+            `age -d -i` opens the folder's files with it), so later syncs ask nothing. A \
+            library syncs with one folder; a copy of it (a second machine, a restore) is a \
+            device of its own. `cravey sync` then sends the changes made since: each change is \
+            kept in the library in the same step as the change itself, and a send cut short \
+            sends the same again. docs/sync.md gives the folder's layout and its rules.
+
+            Refused, nothing changed: a folder that is the library, is inside it or holds it, \
+            or is neither empty nor a sync folder (exit 76); a passphrase that does not open \
+            the folder (exit 67); a library that syncs with another folder (exit 64). \
+            Merging what other machines sent is not done yet.
+            """)
+
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: ArgumentHelp("The sync folder to join, or to set up when it is empty. Without it: send to the folder joined.", valueName: "folder"),
+              completion: .directory)
+    var folder: String?
+    @Option(help: ArgumentHelp("Joining: read the passphrase from this open file descriptor (its first line) instead of the terminal.",
+                               valueName: "n"))
+    var passphraseFd: Int32?
+    @Flag(help: "Print what was done as JSON.") var json = false
+
+    /// What `--json` prints.
+    struct Summary: Encodable {
+        var folder: String
+        var device: String
+        /// "set up", "joined" or "sent".
+        var action: String
+        var files: Int
+        var blobs: Int
+    }
+
+    func validate() throws {
+        if folder?.isEmpty == true { throw ValidationError("FOLDER is empty: name the sync folder.") }
+        if passphraseFd != nil && folder == nil {
+            throw ValidationError("--passphrase-fd gives the passphrase of a folder to join: name the FOLDER.")
+        }
+    }
+
+    func run() throws {
+        let library = try options.open()
+        let summary: Summary
+        if let folder {
+            let url = URL(fileURLWithPath: folder)
+            // Refused before a passphrase is asked for, as it would be after.
+            try LibrarySync.refuseOverlap(url.standardizedFileURL, library: library.url)
+            let isNew = !FileManager.default.fileExists(atPath: url.appendingPathComponent(SyncFolder.keyFileName).path)
+            let passphrase = try PassphraseInput(descriptor: passphraseFd).read(confirming: isNew, of: "sync folder")
+            let joining = try library.sync.join(url, passphrase: Array(passphrase.utf8))
+            summary = Summary(folder: url.standardizedFileURL.path, device: joining.device.hex, action: joining.created ? "set up" : "joined",
+                              files: joining.sent.files, blobs: joining.sent.blobs)
+        } else {
+            guard let (joined, device) = try library.sync.joinedFolder() else {
+                throw CraveyError(.notFound, "This library syncs with no folder: join one with `cravey sync FOLDER`.")
+            }
+            let sent = try library.sync.send()
+            summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs)
+        }
+        if json { return try Terminal.printJSON(summary) }
+        let what = summary.files == 0 ? "nothing new to send" : "sent \(summary.files) change file\(summary.files == 1 ? "" : "s") and \(summary.blobs) media file\(summary.blobs == 1 ? "" : "s")"
+        switch summary.action {
+        case "set up": Terminal.diagnostic("Set up the sync folder \(summary.folder) and joined it; \(what). Keep its passphrase: every other machine joins with it.")
+        case "joined": Terminal.diagnostic("Joined the sync folder \(summary.folder); \(what).")
+        default: Terminal.diagnostic("Synced with \(summary.folder): \(what).")
+        }
+    }
+}

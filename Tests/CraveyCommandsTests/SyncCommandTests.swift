@@ -1,0 +1,94 @@
+import CraveyKit
+import CraveyTestSupport
+import Foundation
+import Testing
+
+/// `cravey sync`, which `cravey` runs itself, in process (``Outcome``), the passphrase given as a
+/// script gives it (a pipe's descriptor): setting up, joining, sending, and what it refuses.
+/// (What is captured and sent, in detail: CraveyCoreTests' SyncCaptureTests and SyncSendTests.)
+@Suite("cravey sync, in process", .temporaryFiles)
+struct SyncCommandTests {
+    static let passphrase = "correct horse battery staple"
+
+    /// The outcome of `arguments` with `--passphrase-fd`, as `3<secret` gives it.
+    func given(_ passphrase: String, _ arguments: [String]) async throws -> Outcome {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let line = Array((passphrase + "\n").utf8)
+        let written = write(ends[1], line, line.count)
+        close(ends[1])
+        try #require(written == line.count)
+        return try await Outcome.of(arguments + ["--passphrase-fd", String(ends[0])])
+    }
+
+    /// Every file under `folder`, by path, with its bytes.
+    func snapshot(_ folder: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
+            let url = folder.appendingPathComponent(path)
+            if let data = try? Data(contentsOf: url) { found[path] = data }
+        }
+        return found
+    }
+
+    @Test("sync FOLDER sets up an empty folder and sends every clip, the key kept in the library for its owner alone; another library joins it with the passphrase; `sync` sends what changed since, and nothing when nothing did")
+    func setUpJoinAndSend() async throws {
+        let laptop = try await Fixture.library(titles: ["Breathe", "Walk"])
+        let folder = temporaryFolder().appendingPathComponent("Sync")
+        let setUp = try await given(Self.passphrase, ["sync", folder.path, "--json", "--library", laptop.url.path])
+        #expect(setUp.status == 0 && setUp.output.contains("\"action\" : \"set up\"") && setUp.output.contains("\"files\" : 1"), "\(setUp)")
+        #expect(setUp.output.contains("\"blobs\" : 2"), "each clip's media (the fixture makes no waveform)")
+        let key = laptop.url.appendingPathComponent("sync-key.txt")
+        #expect((try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOf: key, encoding: .utf8).contains("AGE-SECRET-KEY-1"))
+
+        let desktop = try await Fixture.library(titles: ["Run"])
+        let joined = try await given(Self.passphrase, ["sync", folder.path, "--library", desktop.url.path])
+        #expect(joined.status == 0 && joined.error.contains("Joined the sync folder"), "\(joined)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("devices").path).count == 2)
+
+        try await offPool {
+            let clip = try #require(try laptop.recordings().first)
+            try laptop.edit(clip.id) { $0.title = "Slow down" }
+        }
+        let sent = try await Outcome.of(["sync", "--library", laptop.url.path])
+        #expect(sent.status == 0 && sent.error.contains("sent 1 change file and 0 media files"), "\(sent)")
+        let again = try await Outcome.of(["sync", "--library", laptop.url.path])
+        #expect(again.status == 0 && again.error.contains("nothing new to send"), "\(again)")
+    }
+
+    @Test("sync FOLDER refuses a passphrase that does not open the folder (exit 67) and a folder that is the library, inside it, holds it, or is neither empty nor a sync folder (exit 76); nothing is written")
+    func refusals() async throws {
+        let folder = temporaryFolder().appendingPathComponent("Sync")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try SyncFolder.create(at: folder, passphrase: Array(Self.passphrase.utf8), workFactor: 10)
+        let library = try await Fixture.library(titles: ["Breathe"])
+        let before = try snapshot(folder)
+        let libraryBefore = try snapshot(library.url)
+
+        let wrong = try await given("not it", ["sync", folder.path, "--library", library.url.path])
+        #expect(wrong.status == 67 && wrong.error.contains("does not open the sync folder"), "\(wrong)")
+
+        let mine = temporaryFolder().appendingPathComponent("Mine")
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try Data("my notes".utf8).write(to: mine.appendingPathComponent("notes.txt"))
+        for (place, says) in [(library.url, "is the library folder"), (library.url.appendingPathComponent("Recordings"), "inside the library folder"),
+                              (library.url.deletingLastPathComponent(), "holds the library folder"), (mine, "neither a sync folder nor empty")] {
+            let refused = try await given(Self.passphrase, ["sync", place.path, "--library", library.url.path])
+            #expect(refused.status == 76 && refused.error.contains(says), "\(place.path): \(refused)")
+        }
+        #expect(try snapshot(folder) == before)
+        #expect(try snapshot(library.url).keys.sorted() == libraryBefore.keys.sorted())
+        #expect(try snapshot(mine).keys.sorted() == ["notes.txt"])
+    }
+
+    @Test("sync without a folder in a library that joined none is exit 66; --passphrase-fd without a folder is a usage error (exit 64)")
+    func notJoined() async throws {
+        let library = try await Fixture.library(titles: ["Breathe"])
+        let none = try await Outcome.of(["sync", "--library", library.url.path])
+        #expect(none.status == 66 && none.error.contains("cravey sync FOLDER"), "\(none)")
+        let usage = try await Outcome.of(["sync", "--passphrase-fd", "3", "--library", library.url.path])
+        #expect(usage.status == 64 && usage.refusedAtParse, "\(usage)")
+    }
+}
