@@ -22,25 +22,26 @@ struct SyncCapture {
     func changes(of recording: Recording, replacedMedia: Bool, words: Data??) throws -> [Change] {
         let log = SyncLog(db), id = recording.id
         var changes: [Change] = []
-        let told = try log.media(of: id)
-        if let told {
-            if replacedMedia || told.file.size != recording.fileSize {
-                changes.append((id, .media(try media(of: recording))))
-            } else if told.duration != recording.duration || told.loudness != recording.loudness {
-                var measured = told
+        let media = try log.media(of: id)
+        if let media {
+            if replacedMedia || media.file.size != recording.fileSize {
+                changes.append((id, .media(try self.media(of: recording))))
+            } else if media.duration != recording.duration || media.loudness != recording.loudness {
+                var measured = media
                 (measured.duration, measured.loudness) = (recording.duration, recording.loudness)
                 changes.append((id, .media(measured)))
             }
         } else {
-            changes.append((id, .clip(type: recording.type, createdAt: recording.createdAt, media: try media(of: recording))))
+            changes.append((id, .clip(type: recording.type, createdAt: recording.createdAt, media: try self.media(of: recording))))
         }
+        let told = try log.values(of: id.description)
         for field in SyncChange.Field.allCases {
             let value = switch field {
             case .title: Optional(recording.title)
             case .notes: recording.notes
             case .purpose: recording.purpose?.rawValue
             }
-            let was = try log.value(of: id.description, field.rawValue)
+            let was = told[field.rawValue]
             if was == nil ? value != nil : was! != value { changes.append((id, .field(field, value))) }
         }
         let adds = try log.tagAdds(of: id)
@@ -55,7 +56,7 @@ struct SyncCapture {
         }
         if let words {
             changes.append((id, .words(words)))
-        } else if told == nil, let file = ClipFiles(recording).file(.transcript), store.status(of: file).size != nil {
+        } else if media == nil, let file = ClipFiles(recording).file(.transcript), store.status(of: file).size != nil {
             changes.append((id, .words(store.contents(of: file, atMost: Transcript.largestFile))))
         }
         for (playID, play) in try log.unsentPlays(of: id) {
@@ -66,12 +67,15 @@ struct SyncCapture {
 
     /// The Quick Play slots whose clip is not the one the folder was last told of.
     func pins() throws -> [Change] {
-        let log = SyncLog(db)
+        let told = try SyncLog(db).values(of: SyncLog.quickPlay)
+        var holders: [Int: String] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT pinnedSlot, id FROM recording WHERE pinnedSlot IS NOT NULL")) {
+            holders[row["pinnedSlot"]] = row["id"]
+        }
         var changes: [Change] = []
         for slot in 1...RecordingRepository.quickPlayCount {
-            let holder = try QuickPlayPins(db).holder(of: slot)?.id
-            let was = try log.value(of: SyncLog.quickPlay, "slot\(slot)")
-            if was == nil ? holder != nil : was! != holder?.description { changes.append((nil, .pin(slot: slot, clip: holder))) }
+            let holder = holders[slot], was = told["slot\(slot)"]
+            if was == nil ? holder != nil : was! != holder { changes.append((nil, .pin(slot: slot, clip: holder.flatMap(RecordingID.init)))) }
         }
         return changes
     }

@@ -90,7 +90,7 @@ package struct SyncLog {
 
     /// The device, when the library has joined a sync folder; nil (sync off) when not.
     package func joined() throws -> Joined? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM syncDevice"),
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM syncDevice")),
               let device = SyncDevice(hex: row["device"]), let folderID = UUID(uuidString: row["folderID"]) else { return nil }
         let latest = SyncTime(milliseconds: row["milliseconds"], counter: UInt32(row["counter"] as Int64), device: device)
         return Joined(device: device, place: Place(machine: row["machine"], inode: UInt64(row["inode"] as Int64)), latest: latest,
@@ -220,13 +220,14 @@ package struct SyncLog {
                              Int64(change.id.file), Int64(change.id.index)])
     }
 
-    /// The value the folder was last told of a field (`title`, `slot1`, ...): nil when it was
-    /// told nothing of it; `.some(nil)` when it was told it is empty.
-    func value(of subject: String, _ field: String) throws -> String?? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT value FROM syncStamp WHERE subject = ? AND field = ?", arguments: [subject, field]) else {
-            return nil
+    /// The value the folder was last told of each field of `subject` (`title`, `slot1`, ...),
+    /// by field: a field it was told nothing of is not there; one told empty is nil.
+    func values(of subject: String) throws -> [String: String?] {
+        var values: [String: String?] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT field, value FROM syncStamp WHERE subject = ?"), arguments: [subject]) {
+            values[row["field"]] = .some(row["value"])
         }
-        return .some(row["value"])
+        return values
     }
 
     /// The media the folder was last told clip `id` has; nil when it was told nothing of the clip.
