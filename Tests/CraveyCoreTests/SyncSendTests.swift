@@ -56,6 +56,23 @@ struct SyncSendTests {
         #expect((try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int) == 0o600)
     }
 
+    @Test("age -d -i with the key the library keeps (sync-key.txt) opens the media the library sent, giving the clip's bytes")
+    func ageOpensSentMedia() async throws {
+        let (library, blob, media) = try await offPool {
+            let library = try Capture.library()
+            let clip = try Capture.save("Breathe", in: library, bytes: "the clip's own bytes")
+            _ = try library.sync.join(try Capture.folder(), passphrase: Capture.passphrase, workFactor: 10)
+            let (folder, joined) = try #require(try library.sync.joinedFolder())
+            let first = try #require(try folder.read(1, of: joined.device))
+            guard case .clip(_, _, let made) = first[0].kind else { throw CraveyError(.other, "no clip change first: \(first)") }
+            return (library, folder.file(of: made.file), try self.bytes(library, ClipFiles(clip).media()))
+        }
+        let key = library.url.appendingPathComponent(LibrarySync.keyFile.name)
+        let opened = try await run("age", ["-d", "-i", key.path, blob.path])
+        #expect(opened.status == 0, "\(opened.error)")
+        #expect(Data(opened.output.utf8) == media)
+    }
+
     @Test("a crash between writing a change file and taking it out of the outbox: the next send finds the file, leaves its bytes as they are, and empties the outbox; a file that never got its name is written again with the same changes, under the same number")
     func crashBetweenWriteAndMark() throws {
         struct Crash: Error {}
