@@ -22,6 +22,10 @@ struct Sync: ParsableCommand {
             kept in the library in the same step as the change itself, and a send cut short \
             sends the same again. docs/sync.md gives the folder's layout and its rules.
 
+            `cravey sync --status` says where sync stands: the folder, this library's device, \
+            the change files not sent yet, and each device that has written to the folder with \
+            the number of its last change file.
+
             Refused, nothing changed: a folder that is the library, is inside it or holds it, \
             or is neither empty nor a sync folder (exit 76); a passphrase that does not open \
             the folder (exit 67); a library that syncs with another folder (exit 64). \
@@ -35,7 +39,8 @@ struct Sync: ParsableCommand {
     @Option(help: ArgumentHelp("Joining: read the passphrase from this open file descriptor (its first line) instead of the terminal.",
                                valueName: "n"))
     var passphraseFd: Int32?
-    @Flag(help: "Print what was done as JSON.") var json = false
+    @Flag(help: "Say where sync stands (the folder, the devices, what is not sent yet) and send nothing.") var status = false
+    @Flag(help: "Print what was done (or, with --status, where sync stands) as JSON.") var json = false
 
     /// What `--json` prints.
     struct Summary: Encodable {
@@ -47,7 +52,24 @@ struct Sync: ParsableCommand {
         var blobs: Int
     }
 
+    /// What `--status --json` prints.
+    struct StatusSummary: Encodable {
+        struct Device: Encodable {
+            var device: String
+            var lastFile: UInt64
+            var isThisLibrary: Bool
+        }
+
+        var folder: String
+        var device: String
+        var unsent: Int
+        var devices: [Device]
+    }
+
     func validate() throws {
+        if status && (folder != nil || passphraseFd != nil) {
+            throw ValidationError("--status only says where sync stands: give no FOLDER and no --passphrase-fd.")
+        }
         if folder?.isEmpty == true { throw ValidationError("FOLDER is empty: name the sync folder.") }
         if passphraseFd != nil && folder == nil {
             throw ValidationError("--passphrase-fd gives the passphrase of a folder to join: name the FOLDER.")
@@ -56,6 +78,7 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let library = try options.open()
+        if status { return try printStatus(of: library) }
         let summary: Summary
         if let folder {
             let url = URL(fileURLWithPath: folder)
@@ -68,7 +91,7 @@ struct Sync: ParsableCommand {
                               files: joining.sent.files, blobs: joining.sent.blobs)
         } else {
             guard let (joined, device) = try library.sync.joinedFolder() else {
-                throw CraveyError(.notFound, "This library syncs with no folder: join one with `cravey sync FOLDER`.")
+                throw Self.notJoined
             }
             let sent = try library.sync.send()
             summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs)
@@ -80,5 +103,27 @@ struct Sync: ParsableCommand {
         case "joined": Terminal.diagnostic("Joined the sync folder \(summary.folder); \(what).")
         default: Terminal.diagnostic("Synced with \(summary.folder): \(what).")
         }
+    }
+
+    /// A library that has joined no folder, asked to send or say where sync stands.
+    static let notJoined = CraveyError(.notFound, "This library syncs with no folder: join one with `cravey sync FOLDER`.")
+
+    private func printStatus(of library: RecordingLibrary) throws {
+        guard let status = try library.sync.status() else {
+            throw Self.notJoined
+        }
+        let devices = status.devices.sorted { $0.key < $1.key }.map { device, last in
+            StatusSummary.Device(device: device.hex, lastFile: last, isThisLibrary: device == status.device)
+        }
+        if json {
+            return try Terminal.printJSON(StatusSummary(folder: status.folder.path, device: status.device.hex, unsent: status.unsent, devices: devices))
+        }
+        var lines = ["Sync folder: \(status.folder.path)", "This library: device \(status.device.hex)",
+                     "Not sent yet: \(status.unsent == 0 ? "nothing" : "\(status.unsent) change file\(status.unsent == 1 ? "" : "s") (`cravey sync` sends them)")"]
+        lines.append(devices.isEmpty ? "Devices in the folder: none (is the folder there?)" : "Devices in the folder:")
+        for device in devices {
+            lines.append("  \(device.device)\(device.isThisLibrary ? " (this library)" : ""): last change file \(device.lastFile)")
+        }
+        try Terminal.output(lines.joined(separator: "\n"))
     }
 }

@@ -58,6 +58,29 @@ struct SyncCommandTests {
         #expect(again.status == 0 && again.error.contains("nothing new to send"), "\(again)")
     }
 
+    @Test("sync --status says the folder, this library's device, what is not sent yet and each device's last change file, as text and as JSON; it sends nothing")
+    func status() async throws {
+        let library = try await Fixture.library(titles: ["Breathe"])
+        let folder = temporaryFolder().appendingPathComponent("Sync")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try SyncFolder.create(at: folder, passphrase: Array(Self.passphrase.utf8), workFactor: 10)
+        let joined = try await given(Self.passphrase, ["sync", folder.path, "--json", "--library", library.url.path])
+        try #require(joined.status == 0, "\(joined)")
+        let device = try #require(try await offPool { try library.sync.joinedFolder()?.1.device })
+        try await offPool {
+            let clip = try #require(try library.recordings().first)
+            try library.tag(clip.id, adding: ["calm"])
+        }
+        let text = try await Outcome.of(["sync", "--status", "--library", library.url.path])
+        #expect(text.status == 0 && text.output.contains("Sync folder: \(folder.path)") && text.output.contains("Not sent yet: 1 change file")
+                && text.output.contains("\(device.hex) (this library): last change file 1"), "\(text)")
+        let json = try await Outcome.of(["sync", "--status", "--json", "--library", library.url.path])
+        #expect(json.status == 0 && json.output.contains("\"unsent\" : 1") && json.output.contains("\"isThisLibrary\" : true"), "\(json)")
+        #expect(try await offPool { try library.sync.status()?.unsent } == 1, "--status sent nothing")
+        let refused = try await Outcome.of(["sync", folder.path, "--status", "--library", library.url.path])
+        #expect(refused.status == 64 && refused.refusedAtParse, "\(refused)")
+    }
+
     @Test("sync FOLDER refuses a passphrase that does not open the folder (exit 67) and a folder that is the library, inside it, holds it, or is neither empty nor a sync folder (exit 76); nothing is written")
     func refusals() async throws {
         let folder = temporaryFolder().appendingPathComponent("Sync")

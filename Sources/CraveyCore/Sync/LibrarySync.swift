@@ -107,6 +107,24 @@ package struct LibrarySync {
         return sending
     }
 
+    /// Where sync stands: the folder, this library's device, what it has not sent yet, and each
+    /// device that has written to the folder with the number of its last change file.
+    package struct Status: Sendable {
+        package var folder: URL
+        package var device: SyncDevice
+        /// Change files in the outbox, not yet in the folder.
+        package var unsent: Int
+        package var devices: [SyncDevice: UInt64]
+    }
+
+    /// Where sync stands (``Status``); nil when the library has joined no folder. The folder's
+    /// devices are what can be read of it now (none when it is not there: a USB stick unplugged).
+    package func status() throws -> Status? {
+        guard let (folder, joined) = try joinedFolder() else { return nil }
+        let unsent = try library.store.read { db in try SyncLog(db).outbox().count }
+        return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: (try? folder.devices()) ?? [:])
+    }
+
     /// The folder the library syncs with, and its device; nil when it has joined none.
     package func joinedFolder() throws -> (SyncFolder, SyncLog.Joined)? {
         guard let joined = try library.store.read({ db in try SyncLog(db).joined() }) else { return nil }
