@@ -196,4 +196,27 @@ struct SyncCaptureTests {
         let mine = try Self.outbox(library)
         #expect(mine.count == 1 && mine[0].device == original.device && mine[0].file == original.nextFile)
     }
+
+    @Test("a copy made while changes were not sent yet sends them under the original's device and numbers, the same changes; the original then finds the file written and only takes it out of its outbox")
+    func copiedWithUnsentChanges() throws {
+        let library = try Self.library()
+        let clip = try Self.save("Breathe", in: library)
+        _ = try library.sync.join(try Self.folder(), passphrase: Self.passphrase, workFactor: 10)
+        try library.tag(clip.id, adding: ["calm"])
+        let unsent = try #require(try Self.outbox(library).first)
+
+        let copy = temporaryLibrary()
+        try FileManager.default.copyItem(at: library.url, to: copy)
+        let copied = try RecordingLibrary(at: copy)
+        try copied.edit(clip.id) { $0.title = "Copied" }
+        #expect(try copied.sync.send() == .init(files: 2, blobs: 0))
+        let (folder, renewed) = try #require(try copied.sync.joinedFolder())
+        #expect(renewed.device != unsent.device)
+        #expect(try folder.read(unsent.file, of: unsent.device) == unsent.changes)
+        let file = folder.changes(of: unsent.device).appendingPathComponent(SyncFolder.name(unsent.file))
+        let written = try Data(contentsOf: file)
+        #expect(try library.sync.send() == .init(files: 1, blobs: 0))
+        #expect(try Data(contentsOf: file) == written && Self.outbox(library).isEmpty)
+        #expect(try folder.devices() == [unsent.device: unsent.file, renewed.device: 1])
+    }
 }
