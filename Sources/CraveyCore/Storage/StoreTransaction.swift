@@ -375,10 +375,9 @@ package final class StoreTransaction {
         if syncsEverything {
             clips = try repository.recordings()
         } else {
-            var ids: [RecordingID] = []
-            for id in rows + syncedWords.keys.sorted(by: { $0.description < $1.description }) + replacedMedia.sorted(by: { $0.description < $1.description })
-            where !ids.contains(id) { ids.append(id) }
-            clips = try ids.compactMap { try repository.recording($0) }
+            // The rows' clips, then those whose words or media alone changed, each once.
+            let others = Set(syncedWords.keys).union(replacedMedia).subtracting(rows).sorted { $0.description < $1.description }
+            clips = try (rows + others).compactMap { try repository.recording($0) }
         }
         var changes: [SyncCapture.Change] = []
         for recording in clips {

@@ -33,12 +33,12 @@ package struct SyncFolder: Sendable {
     }
 
     /// Sets up the empty folder at `url` (nothing in it but Syncthing's own files) as a new sync
-    /// folder: a new key, kept in it encrypted to `passphrase`. Refuses (`.notSyncFolder`) a
-    /// folder that holds anything else, a sync folder already among them.
+    /// folder: a new key, kept in it encrypted to `passphrase`. Refuses a folder that holds
+    /// anything else (`.notSyncFolder`), and a sync folder already (`.invalidInput`: join it).
     package static func create(at url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> SyncFolder {
         let held = try FileManager.default.contentsOfDirectory(atPath: url.path)
         if held.contains(keyFileName) {
-            throw CraveyError(.notSyncFolder, "\(url.path) is a sync folder already: join it with its passphrase.")
+            throw CraveyError(.invalidInput, "\(url.path) is a sync folder already: join it with its passphrase.")
         }
         guard held.allSatisfy(syncersOwn.contains) else {
             throw CraveyError(.notSyncFolder, "\(url.path) is neither a sync folder nor empty: a sync folder starts empty (or as Syncthing made it). Choose an empty folder, or the folder another machine set up. Nothing was changed.")
