@@ -18,9 +18,11 @@ struct Sync: ParsableCommand {
             unlocks is kept in the library (sync-key.txt, mode 0600, as age-keygen writes one: \
             `age -d -i` opens the folder's files with it), so later syncs ask nothing. A \
             library syncs with one folder; a copy of it (a second machine, a restore) is a \
-            device of its own. `cravey sync` then sends the changes made since: each change is \
-            kept in the library in the same step as the change itself, and a send cut short \
-            sends the same again. docs/sync.md gives the folder's layout and its rules.
+            device of its own. From then on every change (a recording, an edit, a play, a \
+            delete) is kept in the library in the same step as the change itself and sent to \
+            the folder once it is made; one made while the folder cannot be written (a disk \
+            not mounted) waits, and `cravey sync` sends it (a send cut short sends the same \
+            again). docs/sync.md gives the folder's layout and its rules.
 
             `cravey sync --status` says where sync stands: the folder, this library's device, \
             the change files not sent yet, and each device that has written to the folder with \

@@ -48,9 +48,12 @@ struct SyncCommandTests {
         #expect(joined.status == 0 && joined.error.contains("Joined the sync folder"), "\(joined)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("devices").path).count == 2)
 
+        // A change made while the folder is not there (sent after its commit otherwise).
         try await offPool {
             let clip = try #require(try laptop.recordings().first)
+            try FileManager.default.moveItem(at: folder, to: folder.appendingPathExtension("away"))
             try laptop.edit(clip.id) { $0.title = "Slow down" }
+            try FileManager.default.moveItem(at: folder.appendingPathExtension("away"), to: folder)
         }
         let sent = try await Outcome.of(["sync", "--library", laptop.url.path])
         #expect(sent.status == 0 && sent.error.contains("sent 1 change file and 0 media files"), "\(sent)")
@@ -69,7 +72,9 @@ struct SyncCommandTests {
         let device = try #require(try await offPool { try library.sync.joinedFolder()?.1.device })
         try await offPool {
             let clip = try #require(try library.recordings().first)
+            try FileManager.default.moveItem(at: folder, to: folder.appendingPathExtension("away"))
             try library.tag(clip.id, adding: ["calm"])
+            try FileManager.default.moveItem(at: folder.appendingPathExtension("away"), to: folder)
         }
         let text = try await Outcome.of(["sync", "--status", "--library", library.url.path])
         #expect(text.status == 0 && text.output.contains("Sync folder: \(folder.path)") && text.output.contains("Not sent yet: 1 change file")

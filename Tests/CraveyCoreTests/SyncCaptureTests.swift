@@ -6,7 +6,8 @@ import Testing
 
 /// The library's side of sync, in process on real SQLite libraries (docs/sync.md): each change
 /// of the library, in the transaction that makes it, leaves exactly its sync changes in the
-/// outbox as one change file; sync off, nothing of sync is written.
+/// outbox as one change file, sent to the folder after the commit; sync off, nothing of sync is
+/// written.
 @Suite("Sync: changes captured in the store", .temporaryFiles)
 struct SyncCaptureTests {
     static let passphrase = Array("correct horse battery staple".utf8)
@@ -43,14 +44,27 @@ struct SyncCaptureTests {
         try library.store.read { db in try SyncLog(db).outbox() }
     }
 
-    /// What `body` leaves in the outbox: one change file, each change written short (ids left
-    /// out): `title=Walk`, `play`, `+calm`, `-calm(1)`, `marker 1.5 chorus`, `pin 1`, ...
+    /// What `body` sends to the folder: one change file, sent after the commit (the outbox
+    /// empty again), each change written short (ids left out): `title=Walk`, `play`, `+calm`,
+    /// `-calm(1)`, `marker 1500 chorus`, `pin 1 3f2a…`, ...
     static func changes(in library: RecordingLibrary, of body: () throws -> Void) throws -> [String] {
-        let before = try outbox(library).count
+        let (folder, joined) = try #require(try library.sync.joinedFolder())
+        let before = try folder.devices()[joined.device] ?? 0
         try body()
-        let after = try outbox(library)
-        #expect(after.count == before + 1, "one change file a transaction")
-        return after.last.map { $0.changes.map(short) } ?? []
+        let after = try folder.devices()[joined.device] ?? 0
+        #expect(after == before + 1, "one change file a transaction")
+        #expect(try outbox(library).isEmpty, "sent after the commit")
+        return try folder.read(after, of: joined.device)?.map(short) ?? []
+    }
+
+    /// Runs `body` while the sync folder at `url` is not there (a USB stick unplugged): what it
+    /// changes waits in the outbox. The folder is not made again meanwhile.
+    static func away(_ url: URL, _ body: () throws -> Void) throws {
+        let aside = url.appendingPathExtension("away")
+        try FileManager.default.moveItem(at: url, to: aside)
+        defer { try? FileManager.default.moveItem(at: aside, to: url) }
+        try body()
+        #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
     static func short(_ change: SyncChange) -> String {
@@ -122,14 +136,14 @@ struct SyncCaptureTests {
         #expect(try library.store.read { db in try SyncLog(db).joined() } == nil)
         // (Joined as `library.sync.join` does, without sending: the outbox keeps what it told.)
         let device = SyncDevice()
-        let pending = try Self.changes(in: library) {
-            try library.store.write { tx in
-                try SyncLog(tx.db).save(SyncLog.Joined(device: device, place: SyncLog.Place(of: library.url), latest: SyncTime(milliseconds: 0, counter: 0, device: device),
-                                                       nextFile: 1, folder: folder, folderID: UUID()))
-                tx.syncEverything()
-            }
+        try library.store.write { tx in
+            try SyncLog(tx.db).save(SyncLog.Joined(device: device, place: SyncLog.Place(of: library.url), latest: SyncTime(milliseconds: 0, counter: 0, device: device),
+                                                   nextFile: 1, folder: folder, folderID: UUID()))
+            tx.syncEverything()
         }
-        #expect(pending == ["clip video 11 bytes +waveform +thumbnail", "title=Breathe", "notes=after lunch", "purpose=craving",
+        let outbox = try Self.outbox(library)
+        #expect(outbox.count == 1)
+        #expect(outbox.first?.changes.map(Self.short) == ["clip video 11 bytes +waveform +thumbnail", "title=Breathe", "notes=after lunch", "purpose=craving",
                             "+calm", "+sister", "marker 1500 chorus", "words=spoken words", "play", "pin 2 \(clip.id.description.prefix(8))"])
         // Told once: a transaction that changes nothing of it tells nothing.
         let before = try Self.outbox(library).count
@@ -188,28 +202,29 @@ struct SyncCaptureTests {
         try FileManager.default.copyItem(at: library.url, to: copy)
         let copied = try RecordingLibrary(at: copy)
         try copied.edit(clip.id) { $0.title = "Copied" }
-        let pending = try Self.outbox(copied)
-        #expect(pending.count == 1 && pending[0].file == 1 && pending[0].device != original.device)
-        #expect(pending[0].changes.allSatisfy { $0.id.device == pending[0].device && $0.time.device == pending[0].device })
+        let (folder, renewed) = try #require(try copied.sync.joinedFolder())
+        #expect(renewed.device != original.device && renewed.nextFile == 2)
+        let changes = try #require(try folder.read(1, of: renewed.device))
+        #expect(changes.map(Self.short) == ["title=Copied"] && changes.allSatisfy { $0.id.device == renewed.device && $0.time.device == renewed.device })
         // The original keeps its device and its numbering.
         try library.edit(clip.id) { $0.title = "Original" }
-        let mine = try Self.outbox(library)
-        #expect(mine.count == 1 && mine[0].device == original.device && mine[0].file == original.nextFile)
+        #expect(try folder.devices() == [original.device: original.nextFile, renewed.device: 1])
     }
 
     @Test("a copy made while changes were not sent yet sends them under the original's device and numbers, the same changes; the original then finds the file written and only takes it out of its outbox")
     func copiedWithUnsentChanges() throws {
         let library = try Self.library()
         let clip = try Self.save("Breathe", in: library)
-        _ = try library.sync.join(try Self.folder(), passphrase: Self.passphrase, workFactor: 10)
-        try library.tag(clip.id, adding: ["calm"])
+        let url = try Self.folder()
+        _ = try library.sync.join(url, passphrase: Self.passphrase, workFactor: 10)
+        try Self.away(url) { try library.tag(clip.id, adding: ["calm"]) }
         let unsent = try #require(try Self.outbox(library).first)
 
         let copy = temporaryLibrary()
         try FileManager.default.copyItem(at: library.url, to: copy)
         let copied = try RecordingLibrary(at: copy)
-        try copied.edit(clip.id) { $0.title = "Copied" }
-        #expect(try copied.sync.send() == .init(files: 2, blobs: 0))
+        try copied.edit(clip.id) { $0.title = "Copied" }  // sent after its commit, with the old device's file
+        #expect(try Self.outbox(copied).isEmpty)
         let (folder, renewed) = try #require(try copied.sync.joinedFolder())
         #expect(renewed.device != unsent.device)
         #expect(try folder.read(unsent.file, of: unsent.device) == unsent.changes)

@@ -5,8 +5,9 @@ import GRDB
 import Testing
 
 /// Sending (docs/sync.md), in process on real SQLite libraries and a real folder: the outbox
-/// becomes the device's change files, the media they name first, and a crash between writing a
-/// file and taking it out of the outbox writes the same file again.
+/// becomes the device's change files, the media they name first, after each change's commit or
+/// at the next send when the folder was not there; a crash between writing a file and taking it
+/// out of the outbox writes the same file again.
 @Suite("Sync: changes sent to the folder", .temporaryFiles)
 struct SyncSendTests {
     typealias Capture = SyncCaptureTests
@@ -16,7 +17,7 @@ struct SyncSendTests {
         try Data(contentsOf: library.url.appendingPathComponent(try #require(file).path))
     }
 
-    @Test("a change file read back by the folder holds the changes the store captured; each clip's media, waveform and thumbnail are in the folder, encrypted, and read back as the library's bytes")
+    @Test("changes made while the folder is not there wait in the outbox, and the next send writes them; a change file read back by the folder holds the changes the store captured; each clip's media, waveform and thumbnail are in the folder, encrypted, and read back as the library's bytes")
     func sentAsCaptured() throws {
         let library = try Capture.library()
         let video = try Capture.save("Breathe", in: library, type: .video, bytes: "a video's bytes")
@@ -24,8 +25,11 @@ struct SyncSendTests {
         let joining = try library.sync.join(folder, passphrase: Capture.passphrase, workFactor: 10)
         #expect(joining.created && joining.sent == .init(files: 1, blobs: 3))
 
-        let audio = try Capture.save("Walk", in: library)
-        try library.tag(audio.id, adding: ["calm"])
+        var audio: Recording?
+        try Capture.away(folder) {
+            audio = try Capture.save("Walk", in: library)
+            try library.tag(audio!.id, adding: ["calm"])
+        }
         let pending = try Capture.outbox(library)
         #expect(pending.map(\.file) == [2, 3])
         #expect(try library.sync.send() == .init(files: 2, blobs: 2))
@@ -46,7 +50,7 @@ struct SyncSendTests {
         #expect(try joined.read(try #require(media.waveform)) == (try bytes(library, ClipFiles(video).file(.waveform))))
         // Nothing in the folder names a clip or holds its words in the clear.
         let names = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
-        #expect(!names.contains { $0.contains(video.id.description) || $0.contains(audio.id.description) })
+        #expect(!names.contains { $0.contains(video.id.description) || $0.contains(audio!.id.description) })
         for name in names where name.hasSuffix(".age") && name != SyncFolder.keyFileName {
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
             #expect(data.range(of: Data("Breathe".utf8)) == nil && data.range(of: Data("calm".utf8)) == nil && data.range(of: Data("bytes".utf8)) == nil)
@@ -79,7 +83,8 @@ struct SyncSendTests {
         let library = try Capture.library()
         let folder = try Capture.folder()
         let device = try library.sync.join(folder, passphrase: Capture.passphrase, workFactor: 10).device
-        let clip = try Capture.save("Breathe", in: library)
+        var clip: Recording?
+        try Capture.away(folder) { clip = try Capture.save("Breathe", in: library) }
         let pending = try #require(try Capture.outbox(library).first)
         let (sync, _) = try #require(try library.sync.joinedFolder())
         let file = sync.changes(of: device).appendingPathComponent(SyncFolder.name(pending.file))
@@ -93,7 +98,7 @@ struct SyncSendTests {
         #expect(try Capture.outbox(library).isEmpty)
 
         // A change whose file never got its name (the crash came before the rename).
-        try library.edit(clip.id) { $0.title = "Slow down" }
+        try Capture.away(folder) { try library.edit(clip!.id) { $0.title = "Slow down" } }
         let next = try #require(try Capture.outbox(library).first)
         #expect(throws: Crash.self) { try library.sync.send { _ in throw Crash() } }
         let nextFile = sync.changes(of: device).appendingPathComponent(SyncFolder.name(next.file))

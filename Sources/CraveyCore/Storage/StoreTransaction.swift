@@ -43,6 +43,9 @@ package final class StoreTransaction {
     private var replacedMedia: Set<RecordingID> = []
     private var deletedClips: [RecordingID] = []
     private var syncsEverything = false
+    /// Whether the transaction put changes in the sync outbox for the store to send after its
+    /// commit (not a library joining: joining sends them itself, and says what went wrong).
+    private(set) var sendsToSync = false
 
     init(_ db: Database, files: FileStorageManager, store: LibraryStore) {
         self.db = db
@@ -385,7 +388,7 @@ package final class StoreTransaction {
         }
         changes += deletedClips.map { ($0, .delete) }
         if !clips.isEmpty || !deletedClips.isEmpty { changes += try capture.pins() }
-        try log.record(changes, as: device)
+        sendsToSync = try !log.record(changes, as: device).isEmpty && !syncsEverything
     }
 
     /// After the commit: the journals of media replaced go, and the deleted files go for good. A

@@ -4,9 +4,10 @@ import SystemPackage
 /// Sync (docs/sync.md), reached from the door as `library.sync`: the library joins a sync
 /// folder (set up from an empty one, or another machine's joined), and its changes, captured in
 /// the outbox with each transaction (``SyncLog``, ``SyncCapture``), are sent into the folder as
-/// its change files, each clip's media before the change that names it.
+/// its change files, each clip's media before the change that names it: by the store after
+/// each change's commit, and by `cravey sync`.
 package struct LibrarySync {
-    let library: RecordingLibrary
+    let store: LibraryStore
 
     /// The folder's key as the library keeps it (0600, beside its database), in the file
     /// `age-keygen` writes: `age -d -i sync-key.txt FILE` opens any file cravey put in the folder.
@@ -35,7 +36,6 @@ package struct LibrarySync {
     /// folder (`.invalidInput`).
     package func join(_ url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> Joining {
         let url = url.standardizedFileURL
-        let store = library.store
         if let refusal = store.refusal { throw refusal }
         try Self.refuseOverlap(url, library: store.libraryURL)
         if let joined = try store.read({ db in try SyncLog(db).joined() }), joined.folder.path != url.path {
@@ -76,7 +76,6 @@ package struct LibrarySync {
         guard let (folder, _) = try joinedFolder() else {
             throw CraveyError(.notFound, "This library syncs with no folder: join one first (`cravey sync FOLDER`).")
         }
-        let store = library.store
         var sending = Sending()
         for pending in try store.read({ db in try SyncLog(db).outbox() }) {
             for change in pending.changes {
@@ -86,7 +85,7 @@ package struct LibrarySync {
                 switch change.kind {
                 case .clip(let made, _, let first): (type, media) = (made, first)
                 case .media(let replaced):
-                    guard let row = try library.recording(clip) else { continue }  // deleted since: its delete follows
+                    guard let row = try store.read({ db in try RecordingRepository(db).recording(clip) }) else { continue }  // deleted since: its delete follows
                     (type, media) = (row.type, replaced)
                 default: continue
                 }
@@ -121,16 +120,16 @@ package struct LibrarySync {
     /// devices are what can be read of it now (none when it is not there: a USB stick unplugged).
     package func status() throws -> Status? {
         guard let (folder, joined) = try joinedFolder() else { return nil }
-        let unsent = try library.store.read { db in try SyncLog(db).outbox().count }
+        let unsent = try store.read { db in try SyncLog(db).outbox().count }
         return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: (try? folder.devices()) ?? [:])
     }
 
     /// The folder the library syncs with, and its device; nil when it has joined none.
     package func joinedFolder() throws -> (SyncFolder, SyncLog.Joined)? {
-        guard let joined = try library.store.read({ db in try SyncLog(db).joined() }) else { return nil }
-        let held = library.store.contents(of: Self.keyFile, atMost: 64 << 10).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard let joined = try store.read({ db in try SyncLog(db).joined() }) else { return nil }
+        let held = store.contents(of: Self.keyFile, atMost: 64 << 10).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard let line = held.split(separator: "\n").first(where: { $0.hasPrefix("AGE-SECRET-KEY-") }), let key = AgeIdentity(String(line)) else {
-            throw CraveyError(.notFound, "The key of the sync folder \(joined.folder.path) is missing from the library (\(library.store.libraryURL.appendingPathComponent(Self.keyFile.name).path)): join the folder again with its passphrase.")
+            throw CraveyError(.notFound, "The key of the sync folder \(joined.folder.path) is missing from the library (\(store.libraryURL.appendingPathComponent(Self.keyFile.name).path)): join the folder again with its passphrase.")
         }
         return (SyncFolder(url: joined.folder, key: key, id: joined.folderID), joined)
     }

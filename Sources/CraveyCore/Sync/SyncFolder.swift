@@ -93,7 +93,7 @@ package struct SyncFolder: Sendable {
     /// there is left as it is (a crash between writing it and noting it sent writes it again).
     package func write(_ changes: [SyncChange], as number: UInt64, of device: SyncDevice) throws {
         let folder = self.changes(of: device)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try make(folder)
         let target = folder.appendingPathComponent(Self.name(number))
         guard !FileManager.default.fileExists(atPath: target.path) else { return }
         let plain = try SyncChange.encoder.encode(changes)
@@ -103,6 +103,22 @@ package struct SyncFolder: Sendable {
             }
         } catch where FileManager.default.fileExists(atPath: target.path) {
             return  // another process sending the same outbox wrote it first
+        }
+    }
+
+    /// Makes `folder`, a device's `changes/` or `media/`, and its device's folder (0700), when
+    /// they are not there. Never the sync folder or its `devices/`: a sync folder that is not
+    /// there (a USB stick unplugged, its mount point left) is refused (`.notFound`), not made again.
+    private func make(_ folder: URL) throws {
+        let devices = url.appendingPathComponent("devices")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: devices.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CraveyError(.notFound, "The sync folder \(url.path) is not there (or has no devices/): is its disk mounted? Nothing was sent; the next sync sends it.")
+        }
+        for level in [folder.deletingLastPathComponent(), folder] {
+            do {
+                try FileManager.default.createDirectory(at: level, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            } catch where FileManager.default.fileExists(atPath: level.path) {}
         }
     }
 
@@ -119,8 +135,7 @@ package struct SyncFolder: Sendable {
     package func write(_ blob: SyncChange.Blob, from descriptor: FileDescriptor) throws -> Bool {
         let target = file(of: blob)
         guard !FileManager.default.fileExists(atPath: target.path) else { return true }
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try make(target.deletingLastPathComponent())
         struct NotTheBlob: Error {}
         do {
             try FileStorageManager.writeAtomically(to: target, doing: "send", replacing: false) { file in
