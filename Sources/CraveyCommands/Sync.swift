@@ -28,6 +28,11 @@ struct Sync: ParsableCommand {
             the change files not sent yet, and each device that has written to the folder with \
             the number of its last change file.
 
+            `cravey sync --leave` stops syncing and forgets the key (what is not sent yet is \
+            sent first, when the folder can be written); with --erase it also takes this \
+            library's files out of the folder, so out of every machine's folder (each library \
+            keeps its own clips). A library that joins again tells the folder every clip anew.
+
             Refused, nothing changed: a folder that is the library, is inside it or holds it, \
             or is neither empty nor a sync folder (exit 76); a passphrase that does not open \
             the folder (exit 67); a library that syncs with another folder (exit 64). \
@@ -42,6 +47,8 @@ struct Sync: ParsableCommand {
                                valueName: "n"))
     var passphraseFd: Int32?
     @Flag(help: "Say where sync stands (the folder, the devices, what is not sent yet) and send nothing.") var status = false
+    @Flag(help: "Stop syncing and forget the folder's key.") var leave = false
+    @Flag(help: "With --leave: take this library's files out of the sync folder too.") var erase = false
     @Flag(help: "Print what was done (or, with --status, where sync stands) as JSON.") var json = false
 
     /// What `--json` prints.
@@ -52,6 +59,14 @@ struct Sync: ParsableCommand {
         var action: String
         var files: Int
         var blobs: Int
+    }
+
+    /// What `--leave --json` prints.
+    struct LeaveSummary: Encodable {
+        var folder: String
+        var device: String
+        var erased: Bool
+        var unsent: Int
     }
 
     /// What `--status --json` prints.
@@ -69,9 +84,13 @@ struct Sync: ParsableCommand {
     }
 
     func validate() throws {
-        if status && (folder != nil || passphraseFd != nil) {
-            throw ValidationError("--status only says where sync stands: give no FOLDER and no --passphrase-fd.")
+        if status && (folder != nil || passphraseFd != nil || leave) {
+            throw ValidationError("--status only says where sync stands: give no FOLDER, --passphrase-fd or --leave.")
         }
+        if leave && (folder != nil || passphraseFd != nil) {
+            throw ValidationError("--leave leaves the folder the library syncs with: give no FOLDER and no --passphrase-fd.")
+        }
+        if erase && !leave { throw ValidationError("--erase goes with --leave: `cravey sync --leave --erase`.") }
         if folder?.isEmpty == true { throw ValidationError("FOLDER is empty: name the sync folder.") }
         if passphraseFd != nil && folder == nil {
             throw ValidationError("--passphrase-fd gives the passphrase of a folder to join: name the FOLDER.")
@@ -81,6 +100,13 @@ struct Sync: ParsableCommand {
     func run() throws {
         let library = try options.open()
         if status { return try printStatus(of: library) }
+        if leave {
+            let left = try library.sync.leave(erasing: erase)
+            if json { return try Terminal.printJSON(LeaveSummary(folder: left.folder.path, device: left.device.hex, erased: left.erased, unsent: left.unsent)) }
+            let lost = left.unsent == 0 ? "" : " \(left.unsent) change file\(left.unsent == 1 ? "" : "s") could not be sent first (the folder could not be written) and never will be."
+            Terminal.diagnostic("Left the sync folder \(left.folder.path)\(left.erased ? " and took this library's files out of it" : ""); its key is forgotten.\(lost)")
+            return
+        }
         let summary: Summary
         if let folder {
             let url = URL(fileURLWithPath: folder)

@@ -118,5 +118,25 @@ struct SyncCommandTests {
         #expect(none.status == 66 && none.error.contains("cravey sync FOLDER"), "\(none)")
         let usage = try await Outcome.of(["sync", "--passphrase-fd", "3", "--library", library.url.path])
         #expect(usage.status == 64 && usage.refusedAtParse, "\(usage)")
+        let leave = try await Outcome.of(["sync", "--leave", "--library", library.url.path])
+        #expect(leave.status == 66 && leave.error.contains("nothing to leave"), "\(leave)")
+        let erase = try await Outcome.of(["sync", "--erase", "--library", library.url.path])
+        #expect(erase.status == 64 && erase.refusedAtParse, "\(erase)")
+    }
+
+    @Test("sync --leave --erase stops syncing, forgets the key and takes the library's files out of the folder")
+    func leave() async throws {
+        let library = try await Fixture.library(titles: ["Breathe"])
+        let folder = temporaryFolder().appendingPathComponent("Sync")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try SyncFolder.create(at: folder, passphrase: Array(Self.passphrase.utf8), workFactor: 10)
+        let joined = try await given(Self.passphrase, ["sync", folder.path, "--library", library.url.path])
+        try #require(joined.status == 0, "\(joined)")
+        let left = try await Outcome.of(["sync", "--leave", "--erase", "--library", library.url.path])
+        #expect(left.status == 0 && left.error.contains("Left the sync folder") && left.error.contains("took this library's files out of it"), "\(left)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("devices").path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent("sync-key.txt").path))
+        let status = try await Outcome.of(["sync", "--status", "--library", library.url.path])
+        #expect(status.status == 66, "\(status)")
     }
 }

@@ -120,4 +120,62 @@ struct SyncSendTests {
         _ = try library.sync.join(try Capture.folder(), passphrase: Capture.passphrase, workFactor: 10)
         #expect(throws: CraveyError.self) { try library.sync.join(try Capture.folder(), passphrase: Capture.passphrase, workFactor: 10) }
     }
+
+    @Test("leaving sends what is not sent yet, then forgets the device, its outbox and the key; joining again tells every clip anew, its tag adds, markers and plays by the ids they had")
+    func leaveAndJoinAgain() throws {
+        let library = try Capture.library()
+        let clip = try Capture.save("Breathe", in: library)
+        try library.tag(clip.id, adding: ["calm"])
+        _ = try library.markers.add(to: clip.id, at: 1.5, label: "chorus")
+        try library.countPlay(of: clip, completed: true)
+        let url = try Capture.folder()
+        let first = try library.sync.join(url, passphrase: Capture.passphrase, workFactor: 10).device
+        let (folder, _) = try #require(try library.sync.joinedFolder())
+        func ids(_ changes: [SyncChange]) -> Set<UUID> {
+            Set(changes.compactMap { change -> UUID? in
+                switch change.kind {
+                case .tagAdded(_, let add): add
+                case .markerAdded(let id, _, _): id
+                case .play(let id, _, _): id
+                default: nil
+                }
+            })
+        }
+        let told = ids(try #require(try folder.read(1, of: first)))
+        #expect(told.count == 3)
+
+        try Capture.away(url) { try library.edit(clip.id) { $0.title = "Slow down" } }
+        let left = try library.sync.leave(erasing: false)
+        let sentFirst = try folder.read(2, of: first)
+        #expect(left.unsent == 0 && !left.erased && sentFirst?.map(Capture.short) == ["title=Slow down"])
+        #expect(try library.sync.joinedFolder() == nil)
+        #expect(!FileManager.default.fileExists(atPath: library.url.appendingPathComponent(LibrarySync.keyFile.name).path))
+        try library.edit(clip.id) { $0.notes = "after lunch" }  // not syncing: nothing kept for the folder
+        #expect(try Capture.outbox(library).isEmpty && library.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM syncStamp") } == 0)
+
+        let again = try library.sync.join(url, passphrase: Capture.passphrase, workFactor: 10).device
+        #expect(again != first)
+        let anew = try #require(try folder.read(1, of: again))
+        #expect(anew.map(Capture.short).prefix(3) == ["clip audio 11 bytes +waveform", "title=Slow down", "notes=after lunch"])
+        #expect(ids(anew) == told)
+    }
+
+    @Test("leaving with erasing takes this library's files out of the folder, and no other device's; a folder that is not there is not erased, and nothing changes")
+    func leaveErasing() throws {
+        let laptop = try Capture.library(), desktop = try Capture.library()
+        try Capture.save("Breathe", in: laptop)
+        try Capture.save("Walk", in: desktop)
+        let url = try Capture.folder()
+        let mine = try laptop.sync.join(url, passphrase: Capture.passphrase, workFactor: 10).device
+        let theirs = try desktop.sync.join(url, passphrase: Capture.passphrase, workFactor: 10).device
+        try Capture.away(url) {
+            #expect(throws: CraveyError.self) { try laptop.sync.leave(erasing: true) }
+        }
+        #expect(try laptop.sync.joinedFolder() != nil)
+        let left = try laptop.sync.leave(erasing: true)
+        #expect(left.erased && left.device == mine)
+        let devices = try FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("devices").path)
+        #expect(devices == [theirs.hex])
+        #expect(try laptop.recordings().count == 1 && desktop.sync.joinedFolder() != nil)
+    }
 }

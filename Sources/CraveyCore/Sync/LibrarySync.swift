@@ -106,6 +106,41 @@ package struct LibrarySync {
         return sending
     }
 
+    /// What leaving did.
+    package struct Leaving: Sendable {
+        package var folder: URL
+        package var device: SyncDevice
+        /// Whether this library's files were taken out of the folder.
+        package var erased: Bool
+        /// Change files that could not be sent before leaving, and never will be.
+        package var unsent: Int
+    }
+
+    /// Stops syncing and forgets the folder's key: the changes not sent yet are sent first
+    /// (when the folder can be written), then the device and its outbox are forgotten. With
+    /// `erasing`, this library's files (its change files and media: `devices/DEVICE/`) are
+    /// taken out of the folder first, so out of every machine's; each library keeps its clips.
+    /// Refuses (`.notFound`, nothing changed) a library that syncs with no folder, and, erasing,
+    /// a folder that is not there.
+    package func leave(erasing: Bool) throws -> Leaving {
+        guard let joined = try store.read({ db in try SyncLog(db).joined() }) else {
+            throw CraveyError(.notFound, "This library syncs with no folder: there is nothing to leave.")
+        }
+        if erasing {
+            let devices = joined.folder.appendingPathComponent("devices")
+            guard FileManager.default.fileExists(atPath: devices.path) else {
+                throw CraveyError(.notFound, "The sync folder \(joined.folder.path) is not there (or has no devices/): mount it to erase this library's files from it, or leave without --erase. Nothing was changed.")
+            }
+            let mine = devices.appendingPathComponent(joined.device.hex)
+            if FileManager.default.fileExists(atPath: mine.path) { try FileManager.default.removeItem(at: mine) }
+        } else {
+            _ = try? send()  // what cannot be sent now is counted below
+        }
+        let unsent = try store.write { tx in try SyncLog(tx.db).leave() }
+        try? store.files?.remove(Self.keyFile)  // one left behind opens nothing the library still syncs
+        return Leaving(folder: joined.folder, device: joined.device, erased: erasing, unsent: unsent)
+    }
+
     /// Where sync stands: the folder, this library's device, what it has not sent yet, and each
     /// device that has written to the folder with the number of its last change file.
     package struct Status: Sendable {

@@ -6,8 +6,9 @@ import SystemPackage
 /// compared with what the folder was last told of it (``SyncLog``), in the transaction, before
 /// its commit (``StoreTransaction``). A clip the folder was told nothing of (saved, restored,
 /// or there before the library joined) is told whole: its `clip` change, then its fields, tags,
-/// markers, words and plays. So no command changes for sync: whatever changes a clip's row is
-/// sent by that.
+/// markers, words and plays, the tag adds, markers and plays a folder was told before (the
+/// library left it and joins again) by the ids they had. So no command changes for sync:
+/// whatever changes a clip's row is sent by that.
 struct SyncCapture {
     let db: Database
     let store: LibraryStore
@@ -23,6 +24,7 @@ struct SyncCapture {
         let log = SyncLog(db), id = recording.id
         var changes: [Change] = []
         let media = try log.media(of: id)
+        let whole = media == nil
         if let media {
             if replacedMedia || media.file.size != recording.fileSize {
                 changes.append((id, .media(try self.media(of: recording))))
@@ -48,18 +50,28 @@ struct SyncCapture {
         for (tag, ids) in adds.sorted(by: { $0.key < $1.key }) where !recording.tags.contains(tag) {
             changes.append((id, .tagRemoved(tag, adds: ids)))
         }
-        for tag in recording.tags where adds[tag] == nil { changes.append((id, .tagAdded(tag, add: UUID()))) }
+        for tag in recording.tags {
+            if let told = adds[tag] {
+                if whole { changes += told.sorted { $0.uuidString < $1.uuidString }.map { (id, .tagAdded(tag, add: $0)) } }
+            } else {
+                changes.append((id, .tagAdded(tag, add: UUID())))
+            }
+        }
         let markers = try log.markers(of: id)
         for (markerID, marker) in markers where !recording.markers.contains(marker) { changes.append((id, .markerRemoved(id: markerID))) }
-        for marker in recording.markers where !markers.contains(where: { $0.marker == marker }) {
-            changes.append((id, .markerAdded(id: UUID(), milliseconds: marker.milliseconds, label: marker.label)))
+        for marker in recording.markers {
+            if let told = markers.first(where: { $0.marker == marker }) {
+                if whole { changes.append((id, .markerAdded(id: told.id, milliseconds: marker.milliseconds, label: marker.label))) }
+            } else {
+                changes.append((id, .markerAdded(id: UUID(), milliseconds: marker.milliseconds, label: marker.label)))
+            }
         }
         if let words {
             changes.append((id, .words(words)))
-        } else if media == nil, let file = ClipFiles(recording).file(.transcript), store.status(of: file).size != nil {
+        } else if whole, let file = ClipFiles(recording).file(.transcript), store.status(of: file).size != nil {
             changes.append((id, .words(store.contents(of: file, atMost: Transcript.largestFile))))
         }
-        for (playID, play) in try log.unsentPlays(of: id) {
+        for (playID, play) in try log.plays(of: id, told: whole) {
             changes.append((id, .play(id: playID, at: play.playedAt, completed: play.completed)))
         }
         return changes

@@ -251,13 +251,33 @@ package struct SyncLog {
             .compactMap { row in UUID(uuidString: row["id"]).map { ($0, ClipMarker(milliseconds: row["milliseconds"], label: row["label"])) } }
     }
 
-    /// Clip `id`'s plays the folder was not told of, each given its id now, in time order.
-    func unsentPlays(of id: RecordingID) throws -> [(id: UUID, play: PlayEvent)] {
-        try PlayEvent.filter(PlayEvent.Columns.recordingId == id.description && Column("syncID") == nil)
-            .order(PlayEvent.Columns.playedAt, Column.rowID).fetchAll(db).map { play in
+    /// Clip `id`'s plays the folder was not told of (with `told`, every play: a folder the
+    /// library joins again is told them by the ids they had), in time order; a play without an
+    /// id is given one now.
+    func plays(of id: RecordingID, told: Bool) throws -> [(id: UUID, play: PlayEvent)] {
+        var ids: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, syncID FROM playEvent WHERE recordingId = ? AND syncID IS NOT NULL", arguments: [id.description]) {
+            ids[row["id"]] = row["syncID"]
+        }
+        return try PlayEvent.filter(PlayEvent.Columns.recordingId == id.description).order(PlayEvent.Columns.playedAt, Column.rowID).fetchAll(db)
+            .compactMap { play in
+                if let held = play.id.flatMap({ ids[$0] }) { return told ? UUID(uuidString: held).map { ($0, play) } : nil }
                 let playID = UUID()
                 try db.execute(sql: "UPDATE playEvent SET syncID = ? WHERE id = ?", arguments: [playID.uuidString, play.id])
                 return (playID, play)
             }
+    }
+
+    /// Stops syncing: forgets the device, its outbox, what was merged and what the folder was
+    /// told of each field and media. The ids of tag adds, markers and plays stay (and the
+    /// tombstones, ids only), so that joining a folder again tells them by the ids they had: a
+    /// machine that has them already does not count them twice. Returns how many change files
+    /// were not sent.
+    package func leave() throws -> Int {
+        let unsent = try outbox().count
+        for table in ["syncDevice", "syncOutbox", "syncMerged", "syncStamp", "syncMedia"] {
+            try db.execute(sql: "DELETE FROM \(table)")
+        }
+        return unsent
     }
 }
