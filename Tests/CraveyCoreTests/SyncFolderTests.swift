@@ -36,6 +36,20 @@ struct SyncFolderTests {
         #expect(try Data(contentsOf: url.appendingPathComponent("cravey-folder.age")) == before)
     }
 
+    @Test(".stignore has Syncthing leave alone the temporary name a file is written under where a file system has no unnamed files")
+    func ignoresTemporaryNames() throws {
+        let url = try emptyFolder()
+        _ = try SyncFolder.create(at: url, passphrase: passphrase, workFactor: 10)
+        let ignore = try String(contentsOf: url.appendingPathComponent(".stignore"), encoding: .utf8)
+        #expect(ignore.split(separator: "\n").contains(Substring(SyncFolder.ignored)))
+        let pattern = String(SyncFolder.ignored.dropFirst("(?d)".count))
+        for name in [SyncFolder.name(1), "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0.age"] {
+            let temporary = ClipFiles.temporary(for: StoredFile(.library, name)).name
+            #expect(fnmatch(pattern, temporary, 0) == 0, "\(temporary)")
+            #expect(fnmatch(pattern, name, 0) != 0)
+        }
+    }
+
     @Test("a folder holding anything else, or a sync folder already, is not set up; a folder with no key file is not joined")
     func refusals() throws {
         let other = try emptyFolder()

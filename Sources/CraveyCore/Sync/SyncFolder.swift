@@ -17,6 +17,10 @@ package struct SyncFolder: Sendable {
     package static let keyFileName = "cravey-folder.age"
     /// What a folder may hold and still be empty: Syncthing's own marker and settings.
     static let syncersOwn: Set<String> = [".stfolder", ".stignore", ".stversions"]
+    /// What `.stignore` has Syncthing leave alone (and delete with the folder that holds it):
+    /// the temporary names cravey's files are written under where a file system has no unnamed
+    /// files (``FileStorageManager/writeAtomically(to:doing:replacing:faults:fill:)``).
+    static let ignored = "(?d).*.tmp"
     /// The largest change file read (a crafted 1 GB one is refused before any of it is read).
     static let largestChangeFile = 64 << 20
 
@@ -48,9 +52,10 @@ package struct SyncFolder: Sendable {
             try FileManager.default.createDirectory(at: url.appendingPathComponent(name), withIntermediateDirectories: false,
                                                     attributes: [.posixPermissions: 0o700])
         }
-        // Syncthing leaves cravey's files being written alone (they have no name until whole).
+        // Syncthing leaves cravey's files being written alone: they have no name until whole,
+        // or, on a file system without unnamed files (a FAT USB stick), a hidden `.tmp` one.
         try FileStorageManager.writeAtomically(to: url.appendingPathComponent(".stignore"), doing: "set up", replacing: false) { file in
-            try Array("// cravey's sync folder: every file is written whole, in one step.\n(?d).cravey-*\n".utf8).withUnsafeBytes(file.writeAll)
+            try Array("// cravey's sync folder: every file is written whole, in one step.\n\(Self.ignored)\n".utf8).withUnsafeBytes(file.writeAll)
         }
         let plain = try JSONEncoder().encode(KeyFile(folder: folder.id, key: folder.key.description))
         try FileStorageManager.writeAtomically(to: url.appendingPathComponent(keyFileName), doing: "set up", replacing: false) { file in
