@@ -24,6 +24,10 @@ struct Sync: ParsableCommand {
             not mounted) waits, and `cravey sync` sends it (a send cut short sends the same \
             again). docs/sync.md gives the folder's layout and its rules.
 
+            `cravey sync --show-key` prints the folder's key as age-keygen writes one: saved \
+            to a file, `age -d -i FILE` opens any file cravey put in the folder, without \
+            cravey. Whoever has it reads every clip in the folder: keep it as the passphrase.
+
             `cravey sync --status` says where sync stands: the folder, this library's device, \
             the change files not sent yet, and each device that has written to the folder with \
             the number of its last change file.
@@ -47,6 +51,7 @@ struct Sync: ParsableCommand {
                                valueName: "n"))
     var passphraseFd: Int32?
     @Flag(help: "Say where sync stands (the folder, the devices, what is not sent yet) and send nothing.") var status = false
+    @Flag(help: "Print the sync folder's key (age-keygen's format; `age -d -i` opens the folder's files with it).") var showKey = false
     @Flag(help: "Stop syncing and forget the folder's key.") var leave = false
     @Flag(help: "With --leave: take this library's files out of the sync folder too.") var erase = false
     @Flag(help: "Print what was done (or, with --status, where sync stands) as JSON.") var json = false
@@ -91,6 +96,9 @@ struct Sync: ParsableCommand {
             throw ValidationError("--leave leaves the folder the library syncs with: give no FOLDER and no --passphrase-fd.")
         }
         if erase && !leave { throw ValidationError("--erase goes with --leave: `cravey sync --leave --erase`.") }
+        if showKey && (folder != nil || passphraseFd != nil || leave || status) {
+            throw ValidationError("--show-key only prints the key of the folder the library syncs with: give it alone.")
+        }
         if folder?.isEmpty == true { throw ValidationError("FOLDER is empty: name the sync folder.") }
         if passphraseFd != nil && folder == nil {
             throw ValidationError("--passphrase-fd gives the passphrase of a folder to join: name the FOLDER.")
@@ -100,6 +108,11 @@ struct Sync: ParsableCommand {
     func run() throws {
         let library = try options.open()
         if status { return try printStatus(of: library) }
+        if showKey {
+            guard let (folder, _) = try library.sync.joinedFolder() else { throw Self.notJoined }
+            if json { return try Terminal.printJSON(["folder": folder.url.path, "key": folder.key.description]) }
+            return try Terminal.output("# The key of the sync folder \(folder.url.path): `age -d -i` this file opens its files.\n\(folder.key)")
+        }
         if leave {
             let left = try library.sync.leave(erasing: erase)
             if json { return try Terminal.printJSON(LeaveSummary(folder: left.folder.path, device: left.device.hex, erased: left.erased, unsent: left.unsent)) }

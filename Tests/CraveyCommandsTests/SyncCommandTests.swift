@@ -124,7 +124,7 @@ struct SyncCommandTests {
         #expect(erase.status == 64 && erase.refusedAtParse, "\(erase)")
     }
 
-    @Test("sync --leave --erase stops syncing, forgets the key and takes the library's files out of the folder")
+    @Test("sync --show-key prints the key the library keeps; sync --leave --erase stops syncing, forgets the key and takes the library's files out of the folder")
     func leave() async throws {
         let library = try await Fixture.library(titles: ["Breathe"])
         let folder = temporaryFolder().appendingPathComponent("Sync")
@@ -132,6 +132,10 @@ struct SyncCommandTests {
         _ = try SyncFolder.create(at: folder, passphrase: Array(Self.passphrase.utf8), workFactor: 10)
         let joined = try await given(Self.passphrase, ["sync", folder.path, "--library", library.url.path])
         try #require(joined.status == 0, "\(joined)")
+        let shown = try await Outcome.of(["sync", "--show-key", "--library", library.url.path])
+        let kept = try String(contentsOf: library.url.appendingPathComponent("sync-key.txt"), encoding: .utf8)
+        let key = try #require(kept.split(separator: "\n").first { $0.hasPrefix("AGE-SECRET-KEY-1") })
+        #expect(shown.status == 0 && shown.output.split(separator: "\n").contains(key), "\(shown)")
         let left = try await Outcome.of(["sync", "--leave", "--erase", "--library", library.url.path])
         #expect(left.status == 0 && left.error.contains("Left the sync folder") && left.error.contains("took this library's files out of it"), "\(left)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("devices").path).isEmpty)
