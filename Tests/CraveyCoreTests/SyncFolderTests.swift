@@ -36,6 +36,29 @@ struct SyncFolderTests {
         #expect(try Data(contentsOf: url.appendingPathComponent("cravey-folder.age")) == before)
     }
 
+    @Test("two machines setting up one empty folder at once: one key is the folder's, the other is refused as a sync folder already, and both join it with the passphrase; a .stignore of the person's own is left as it is")
+    func setUpAtOnce() throws {
+        for _ in 0..<8 {
+            let url = try emptyFolder()
+            try Data("mine\n".utf8).write(to: url.appendingPathComponent(".stignore"))
+            let made = Locked<[Result<SyncFolder, CraveyError>]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                let result = Result { () throws(CraveyError) -> SyncFolder in
+                    do { return try SyncFolder.create(at: url, passphrase: passphrase, workFactor: 10) } catch { throw error as? CraveyError ?? CraveyError(.other, "\(error)") }
+                }
+                made.withLock { $0.append(result) }
+            }
+            let results = made.withLock { $0 }
+            let winners = results.compactMap { try? $0.get() }
+            #expect(winners.count == 1, "\(results)")
+            #expect(results.contains { if case .failure(let error) = $0 { error.kind == .invalidInput && error.message.contains("a sync folder already") } else { false } })
+            let joined = try SyncFolder.join(at: url, passphrase: passphrase)
+            #expect(joined.key == winners.first?.key)
+            #expect(try String(contentsOf: url.appendingPathComponent(".stignore"), encoding: .utf8) == "mine\n")
+            #expect(FileManager.default.fileExists(atPath: url.appendingPathComponent("devices").path))
+        }
+    }
+
     @Test(".stignore has Syncthing leave alone the temporary name a file is written under where a file system has no unnamed files")
     func ignoresTemporaryNames() throws {
         let url = try emptyFolder()

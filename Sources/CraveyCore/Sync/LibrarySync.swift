@@ -47,9 +47,17 @@ package struct LibrarySync {
         } else if !isFolder.boolValue {
             throw CraveyError(.notSyncFolder, "\(url.path) is not a folder: a sync folder is a folder of its own.")
         }
-        let created = !FileManager.default.fileExists(atPath: url.appendingPathComponent(SyncFolder.keyFileName).path)
-        let folder = created ? try SyncFolder.create(at: url, passphrase: passphrase, workFactor: workFactor)
+        let keyFile = url.appendingPathComponent(SyncFolder.keyFileName)
+        var created = !FileManager.default.fileExists(atPath: keyFile.path)
+        let folder: SyncFolder
+        do {
+            folder = created ? try SyncFolder.create(at: url, passphrase: passphrase, workFactor: workFactor)
                              : try SyncFolder.join(at: url, passphrase: passphrase)
+        } catch where created && FileManager.default.fileExists(atPath: keyFile.path) {
+            // Another machine set the folder up meanwhile: joined with the passphrase, if it opens it.
+            folder = try SyncFolder.join(at: url, passphrase: passphrase)
+            created = false
+        }
         let text = "# The key of the sync folder \(url.path) (\(folder.id.uuidString.lowercased())): `age -d -i` this file opens its files.\n\(folder.key)\n"
         try store.files?.writeAtomically(Self.keyFile, doing: "keep the sync folder's key in") { try $0.write(Data(text.utf8)) }
         let device = try store.write { tx in

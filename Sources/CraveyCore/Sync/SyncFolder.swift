@@ -38,30 +38,48 @@ package struct SyncFolder: Sendable {
 
     /// Sets up the empty folder at `url` (nothing in it but Syncthing's own files) as a new sync
     /// folder: a new key, kept in it encrypted to `passphrase`. Refuses a folder that holds
-    /// anything else (`.notSyncFolder`), and a sync folder already (`.invalidInput`: join it).
+    /// anything else (`.notSyncFolder`), and a sync folder already (`.invalidInput`: join it),
+    /// one set up meanwhile by another machine included: the key file is written first, once,
+    /// so of two machines setting up one folder at once, one key is the folder's.
     package static func create(at url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> SyncFolder {
         let held = try FileManager.default.contentsOfDirectory(atPath: url.path)
-        if held.contains(keyFileName) {
-            throw CraveyError(.invalidInput, "\(url.path) is a sync folder already: join it with its passphrase.")
-        }
+        let already = CraveyError(.invalidInput, "\(url.path) is a sync folder already (another machine may have just set it up): join it with its passphrase.")
+        if held.contains(keyFileName) { throw already }
         guard held.allSatisfy(syncersOwn.contains) else {
             throw CraveyError(.notSyncFolder, "\(url.path) is neither a sync folder nor empty: a sync folder starts empty (or as Syncthing made it). Choose an empty folder, or the folder another machine set up. Nothing was changed.")
         }
         let folder = SyncFolder(url: url, key: AgeIdentity(), id: UUID())
-        for name in ["devices", "inbox"] {
-            try FileManager.default.createDirectory(at: url.appendingPathComponent(name), withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
-        // Syncthing leaves cravey's files being written alone: they have no name until whole,
-        // or, on a file system without unnamed files (a FAT USB stick), a hidden `.tmp` one.
-        try FileStorageManager.writeAtomically(to: url.appendingPathComponent(".stignore"), doing: "set up", replacing: false) { file in
-            try Array("// cravey's sync folder: every file is written whole, in one step.\n\(Self.ignored)\n".utf8).withUnsafeBytes(file.writeAll)
-        }
         let plain = try JSONEncoder().encode(KeyFile(folder: folder.id, key: folder.key.description))
-        try FileStorageManager.writeAtomically(to: url.appendingPathComponent(keyFileName), doing: "set up", replacing: false) { file in
-            try Self.encrypt(Array(plain), with: AgeWriter(passphrase: passphrase, workFactor: workFactor, to: file.writeAll), headerSize: AgeWriter.headerSize(workFactor: workFactor), into: file)
+        let keyFile = url.appendingPathComponent(keyFileName)
+        do {
+            try FileStorageManager.writeAtomically(to: keyFile, doing: "set up", replacing: false) { file in
+                try Self.encrypt(Array(plain), with: AgeWriter(passphrase: passphrase, workFactor: workFactor, to: file.writeAll), headerSize: AgeWriter.headerSize(workFactor: workFactor), into: file)
+            }
+        } catch where FileManager.default.fileExists(atPath: keyFile.path) {
+            throw already
         }
+        try makeFolders(in: url)
         return folder
+    }
+
+    /// Makes what a sync folder holds beside its key when it is not there yet (a setup another
+    /// machine is still making, or one cut short): `devices/`, `inbox/` (0700) and the
+    /// `.stignore` that has Syncthing leave cravey's files being written alone (they have no
+    /// name until whole or, on a file system without unnamed files, a FAT USB stick, a hidden
+    /// `.tmp` one). A `.stignore` of the person's own is left as it is.
+    private static func makeFolders(in url: URL) throws {
+        for name in ["devices", "inbox"] {
+            let folder = url.appendingPathComponent(name)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            } catch where FileManager.default.fileExists(atPath: folder.path) {}
+        }
+        let ignore = url.appendingPathComponent(".stignore")
+        do {
+            try FileStorageManager.writeAtomically(to: ignore, doing: "set up", replacing: false) { file in
+                try Array("// cravey's sync folder: every file is written whole, in one step.\n\(Self.ignored)\n".utf8).withUnsafeBytes(file.writeAll)
+            }
+        } catch where FileManager.default.fileExists(atPath: ignore.path) {}
     }
 
     /// Joins the sync folder at `url` with `passphrase`. Refuses a folder that is no sync folder
@@ -80,6 +98,7 @@ package struct SyncFolder: Sendable {
         guard let held = try? JSONDecoder().decode(KeyFile.self, from: plain), held.format == 1, let key = AgeIdentity(held.key) else {
             throw CraveyError(.notSyncFolder, "\(keyFile.path) is not a sync folder's key file that this cravey reads.")
         }
+        try makeFolders(in: url)
         return SyncFolder(url: url, key: key, id: held.folder)
     }
 
