@@ -30,7 +30,7 @@ struct Sync: ParsableCommand {
 
             `cravey sync --status` says where sync stands: the folder, this library's device, \
             the change files not sent yet, and each device that has written to the folder with \
-            the number of its last change file.
+            its name (its machine's host name) and the number of its last change file.
 
             `cravey sync --leave` stops syncing and forgets the key (what is not sent yet is \
             sent first, when the folder can be written); with --erase it also takes this \
@@ -78,6 +78,7 @@ struct Sync: ParsableCommand {
     struct StatusSummary: Encodable {
         struct Device: Encodable {
             var device: String
+            var name: String?
             var lastFile: UInt64
             var isThisLibrary: Bool
         }
@@ -154,7 +155,7 @@ struct Sync: ParsableCommand {
             throw Self.notJoined
         }
         let devices = status.devices.sorted { $0.key < $1.key }.map { device, last in
-            StatusSummary.Device(device: device.hex, lastFile: last, isThisLibrary: device == status.device)
+            StatusSummary.Device(device: device.hex, name: status.names[device], lastFile: last, isThisLibrary: device == status.device)
         }
         if json {
             return try Terminal.printJSON(StatusSummary(folder: status.folder.path, device: status.device.hex, unsent: status.unsent, devices: devices))
@@ -163,7 +164,8 @@ struct Sync: ParsableCommand {
                      "Not sent yet: \(status.unsent == 0 ? "nothing" : "\(status.unsent) change file\(status.unsent == 1 ? "" : "s") (`cravey sync` sends them)")"]
         lines.append(devices.isEmpty ? "Devices in the folder: none (is the folder there?)" : "Devices in the folder:")
         for device in devices {
-            lines.append("  \(device.device)\(device.isThisLibrary ? " (this library)" : ""): last change file \(device.lastFile)")
+            let name = device.name.map { " \"\(Format.visible($0))\"" } ?? ""
+            lines.append("  \(device.device)\(name)\(device.isThisLibrary ? " (this library)" : ""): last change file \(device.lastFile)")
         }
         try Terminal.output(lines.joined(separator: "\n"))
     }

@@ -78,9 +78,10 @@ struct SyncCommandTests {
         }
         let text = try await Outcome.of(["sync", "--status", "--library", library.url.path])
         #expect(text.status == 0 && text.output.contains("Sync folder: \(folder.path)") && text.output.contains("Not sent yet: 1 change file")
-                && text.output.contains("\(device.hex) (this library): last change file 1"), "\(text)")
+                && text.output.contains("  \(device.hex) \"") && text.output.contains("\" (this library): last change file 1"), "\(text)")
         let json = try await Outcome.of(["sync", "--status", "--json", "--library", library.url.path])
-        #expect(json.status == 0 && json.output.contains("\"unsent\" : 1") && json.output.contains("\"isThisLibrary\" : true"), "\(json)")
+        #expect(json.status == 0 && json.output.contains("\"unsent\" : 1") && json.output.contains("\"isThisLibrary\" : true")
+                && json.output.contains("\"name\" : \"\(ProcessInfo.processInfo.hostName.split(separator: ".").first ?? "")"), "\(json)")
         #expect(try await offPool { try library.sync.status()?.unsent } == 1, "--status sent nothing")
         let refused = try await Outcome.of(["sync", folder.path, "--status", "--library", library.url.path])
         #expect(refused.status == 64 && refused.refusedAtParse, "\(refused)")

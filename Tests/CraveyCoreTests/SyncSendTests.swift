@@ -41,6 +41,7 @@ struct SyncSendTests {
             #expect(try joined.read(file.file, of: file.device) == file.changes)
         }
         #expect(try joined.devices() == [joining.device: 3])
+        #expect(joined.name(of: joining.device) == LibrarySync.hostName, "the device names itself as the machine is named")
         #expect(sync.key == joined.key)
         // The media, as the first change file names it.
         let first = try #require(try joined.read(1, of: joining.device))

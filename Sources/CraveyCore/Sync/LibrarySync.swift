@@ -81,10 +81,11 @@ package struct LibrarySync {
     /// (`.notFound`) a library that has joined no sync folder.
     @discardableResult
     package func send(afterWriting: (UInt64) throws -> Void = { _ in }) throws -> Sending {
-        guard let (folder, _) = try joinedFolder() else {
+        guard let (folder, joined) = try joinedFolder() else {
             throw CraveyError(.notFound, "This library syncs with no folder: join one first (`cravey sync FOLDER`).")
         }
         var sending = Sending()
+        if folder.name(of: joined.device) == nil { try folder.write(name: Self.hostName, of: joined.device) }
         for pending in try store.read({ db in try SyncLog(db).outbox() }) {
             for change in pending.changes {
                 guard let clip = change.clip else { continue }
@@ -157,6 +158,8 @@ package struct LibrarySync {
         /// Change files in the outbox, not yet in the folder.
         package var unsent: Int
         package var devices: [SyncDevice: UInt64]
+        /// The name each device gave itself, for those that have.
+        package var names: [SyncDevice: String]
     }
 
     /// Where sync stands (``Status``); nil when the library has joined no folder. The folder's
@@ -164,7 +167,9 @@ package struct LibrarySync {
     package func status() throws -> Status? {
         guard let (folder, joined) = try joinedFolder() else { return nil }
         let unsent = try store.read { db in try SyncLog(db).outbox().count }
-        return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: (try? folder.devices()) ?? [:])
+        let devices = (try? folder.devices()) ?? [:]
+        return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: devices,
+                      names: devices.keys.reduce(into: [:]) { names, device in names[device] = folder.name(of: device) })
     }
 
     /// The folder the library syncs with, and its device; nil when it has joined none.
@@ -175,6 +180,14 @@ package struct LibrarySync {
             throw CraveyError(.notFound, "The key of the sync folder \(joined.folder.path) is missing from the library (\(store.libraryURL.appendingPathComponent(Self.keyFile.name).path)): join the folder again with its passphrase.")
         }
         return (SyncFolder(url: joined.folder, key: key, id: joined.folderID), joined)
+    }
+
+    /// This machine's name (`gethostname`): a device's name until it is given another.
+    static var hostName: String {
+        var bytes = [CChar](repeating: 0, count: 256)
+        guard gethostname(&bytes, bytes.count - 1) == 0 else { return "a machine" }
+        let name = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "a machine" : name
     }
 
     /// Refuses a sync folder that is the library folder, is inside it or holds it: the folder

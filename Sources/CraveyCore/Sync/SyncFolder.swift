@@ -146,6 +146,31 @@ package struct SyncFolder: Sendable {
         }
     }
 
+    /// What `devices/DEVICE/device.age` holds: the device's name, for a person to tell the
+    /// machines apart (`cravey sync --status`).
+    private struct DeviceFile: Codable {
+        var format = 1
+        var name: String
+    }
+
+    /// Writes `device`'s name (`devices/DEVICE/device.age`, encrypted as every file here), in
+    /// place of the one there: only that device writes it.
+    package func write(name: String, of device: SyncDevice) throws {
+        let folder = url.appendingPathComponent("devices/\(device.hex)")
+        try make(folder.appendingPathComponent("changes"))
+        let plain = try JSONEncoder().encode(DeviceFile(name: name))
+        try FileStorageManager.writeAtomically(to: folder.appendingPathComponent("device.age"), doing: "send") { file in
+            try Self.encrypt(Array(plain), with: AgeWriter(recipient: key.recipient, to: file.writeAll), headerSize: AgeWriter.recipientHeaderSize, into: file)
+        }
+    }
+
+    /// `device`'s name; nil when it has written none (yet), or none that can be read.
+    package func name(of device: SyncDevice) -> String? {
+        let file = url.appendingPathComponent("devices/\(device.hex)/device.age")
+        guard let plain = try? Self.decrypt(file, largest: 64 << 10, unlock: { try $0.fileKey(identity: key) }) else { return nil }
+        return (try? JSONDecoder().decode(DeviceFile.self, from: plain))?.name
+    }
+
     /// Where `blob` is: `devices/DEVICE/media/BLOB.age`.
     package func file(of blob: SyncChange.Blob) -> URL {
         url.appendingPathComponent("devices/\(blob.device.hex)/media/\(blob.id.uuidString.lowercased()).age")
