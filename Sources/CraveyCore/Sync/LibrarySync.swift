@@ -85,7 +85,7 @@ package struct LibrarySync {
             throw CraveyError(.notFound, "This library syncs with no folder: join one first (`cravey sync FOLDER`).")
         }
         var sending = Sending()
-        if folder.name(of: joined.device) == nil { try folder.write(name: Self.hostName, of: joined.device) }
+        if !folder.hasName(joined.device) { try folder.write(name: Self.hostName, of: joined.device) }
         for pending in try store.read({ db in try SyncLog(db).outbox() }) {
             for change in pending.changes {
                 guard let clip = change.clip else { continue }

@@ -164,6 +164,11 @@ package struct SyncFolder: Sendable {
         }
     }
 
+    /// Whether `device` has written its name (checked before every send, so not decrypted).
+    package func hasName(_ device: SyncDevice) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent("devices/\(device.hex)/device.age").path)
+    }
+
     /// `device`'s name; nil when it has written none (yet), or none that can be read.
     package func name(of device: SyncDevice) -> String? {
         let file = url.appendingPathComponent("devices/\(device.hex)/device.age")
