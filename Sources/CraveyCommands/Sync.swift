@@ -17,8 +17,9 @@ struct Sync: ParsableCommand {
             (--passphrase-fd 3 3<secret, or the file CRAVEY_PASSPHRASE_FILE names); the key it \
             unlocks is kept in the library (sync-key.txt, mode 0600, as age-keygen writes one: \
             `age -d -i` opens the folder's files with it), so later syncs ask nothing. A \
-            library syncs with one folder; a copy of it (a second machine, a restore) is a \
-            device of its own. From then on every change (a recording, an edit, a play, a \
+            library syncs with one folder; a copy of its folder (on a second machine, or \
+            beside it) is a device of its own, and a library restored from a backup syncs \
+            with nothing until it joins. From then on every change (a recording, an edit, a play, a \
             delete) is kept in the library in the same step as the change itself and sent to \
             the folder once it is made; one made while the folder cannot be written (a disk \
             not mounted) waits, and `cravey sync` sends it (a send cut short sends the same \
