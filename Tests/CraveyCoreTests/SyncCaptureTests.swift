@@ -191,6 +191,25 @@ struct SyncCaptureTests {
         #expect(left.0 == Set([clip, other, third].map(\.id.description)) && left.1 == 0 && left.2 == 0)
     }
 
+    @Test("a change that throws leaves nothing for the folder: its sync changes go with its rows, and no change file is written")
+    func rolledBack() throws {
+        struct Refused: Error {}
+        let library = try Self.library()
+        let clip = try Self.save("Breathe", in: library)
+        _ = try library.sync.join(try Self.folder(), passphrase: Self.passphrase, workFactor: 10)
+        let (folder, joined) = try #require(try library.sync.joinedFolder())
+        #expect(throws: Refused.self) {
+            try library.store.write { tx in
+                _ = try ClipTags(tx.db).change(clip.id, adding: ["calm"], removing: [])
+                throw Refused()
+            }
+        }
+        #expect(try Self.outbox(library).isEmpty && folder.devices() == [joined.device: 1])
+        #expect(try library.store.read { db in try SyncLog(db).joined() } == joined)
+        // The next change is told as if the refused one never was.
+        #expect(try Self.changes(in: library) { try library.tag(clip.id, adding: ["work"]) } == ["+work"])
+    }
+
     @Test("a library copied beside itself takes a new device before it writes: its changes go in a log of its own, numbered from 1")
     func copiedLibrary() throws {
         let library = try Self.library()
