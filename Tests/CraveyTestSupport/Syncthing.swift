@@ -2,9 +2,10 @@ import Foundation
 
 /// Syncthing devices on this machine carrying one folder between them, as between a person's
 /// machines (NOTES-media's recipe): each a real `syncthing` with a home of its own, listening on
-/// 127.0.0.1 only, every device its peer at a loopback address; discovery, relays, NAT traversal,
+/// 127.0.0.1 only, each device dialling the ones made before it; discovery, relays, NAT traversal,
 /// usage reports, crash reports and upgrades off, so nothing leaves the machine. The folder
-/// is watched (changes sent about a second after they are made).
+/// is watched (changes sent about a second after they are made), and a device that found its
+/// peer not listening yet tries again a second later (Syncthing's default: a minute).
 public final class SyncthingDevices: Sendable {
     /// Each device's copy of the folder, in the order the devices were made.
     public let folders: [URL]
@@ -54,8 +55,11 @@ public final class SyncthingDevices: Sendable {
         let ports = try homes.map { _ in try freePort() }
         var servers: [TestProcess] = []
         for index in homes.indices {
+            // Only the later device dials: two that dial each other at once can both connect,
+            // close one, and wait out a 20 s Hello timeout on the other (seen here: 41 s).
             let peers = zip(ids, ports).enumerated().map { peer, entry in
-                "  <device id=\"\(entry.0)\" name=\"device-\(peer)\"><address>tcp://127.0.0.1:\(entry.1)</address></device>"
+                let address = peer < index ? "tcp://127.0.0.1:\(entry.1)" : "dynamic"
+                return "  <device id=\"\(entry.0)\" name=\"device-\(peer)\"><address>\(address)</address></device>"
             }
             let configuration = """
                 <configuration version="36">
@@ -74,6 +78,7 @@ public final class SyncthingDevices: Sendable {
                     <crashReportingEnabled>false</crashReportingEnabled>
                     <autoUpgradeIntervalH>0</autoUpgradeIntervalH>
                     <startBrowser>false</startBrowser>
+                    <reconnectionIntervalS>1</reconnectionIntervalS>
                   </options>
                 </configuration>
                 """
