@@ -13,8 +13,10 @@ extension SyncFolderTests {
         let devices = try await SyncthingDevices(count: 2)
         let (laptopFolder, desktopFolder) = (devices.folders[0], devices.folders[1])
         let laptop = try SyncFolder.create(at: laptopFolder, passphrase: passphrase, workFactor: 10)
-        // A leftover of cravey's own, which the folder's .stignore keeps from travelling.
-        try Data("half-written".utf8).write(to: laptopFolder.appendingPathComponent("devices/.cravey-leftover"))
+        // A file being written where a file system has no unnamed files (its temporary name),
+        // which the folder's .stignore keeps from travelling.
+        let leftover = "devices/.\(SyncFolder.name(1)).\(UUID().uuidString).tmp"
+        try Data("half-written".utf8).write(to: laptopFolder.appendingPathComponent(leftover))
 
         // The key file arrives; until it is whole it does not unlock.
         let arrived = Mutex<SyncFolder?>(nil)
@@ -57,7 +59,7 @@ extension SyncFolderTests {
             #expect(try reader.devices() == [laptopDevice: 20, desktopDevice: 20])
         }
         #expect(misread.withLock { $0 }.isEmpty, "read as other changes than were written: \(misread.withLock { $0 })")
-        #expect(!FileManager.default.fileExists(atPath: desktopFolder.appendingPathComponent("devices/.cravey-leftover").path))
+        #expect(!FileManager.default.fileExists(atPath: desktopFolder.appendingPathComponent(leftover).path))
     }
 
     /// The end of each device's log, for a failure's message.
