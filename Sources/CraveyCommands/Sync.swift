@@ -23,15 +23,23 @@ struct Sync: ParsableCommand {
             delete) is kept in the library in the same step as the change itself and sent to \
             the folder once it is made; one made while the folder cannot be written (a disk \
             not mounted) waits, and `cravey sync` sends it (a send cut short sends the same \
-            again). docs/sync.md gives the folder's layout and its rules.
+            again). Then it merges what the other machines wrote there: their clips (media \
+            copied into the library), edits, plays, tags, pins, markers, trims and deletes, by \
+            rules that give every machine the same library in any order (plays add up, the \
+            edit made last wins, a delete is final); a file whose clip or media has not \
+            arrived yet waits for the next sync. docs/sync.md gives the folder's layout and its \
+            rules.
 
             `cravey sync --show-key` prints the folder's key as age-keygen writes one: saved \
             to a file, `age -d -i FILE` opens any file cravey put in the folder, without \
             cravey. Whoever has it reads every clip in the folder: keep it as the passphrase.
 
             `cravey sync --status` says where sync stands: the folder, this library's device, \
-            the change files not sent yet, and each device that has written to the folder with \
-            its name (its machine's host name) and the number of its last change file.
+            the change files not sent yet, each device that has written to the folder with \
+            its name (its machine's host name), the number of its last change file and of the \
+            last one merged here, and each change file refused at the last merge and why (one \
+            that does not authenticate or decode, or whose clock is more than a day ahead: \
+            never applied, and its device's later files wait behind it).
 
             `cravey sync --leave` stops syncing and forgets the key (what is not sent yet is \
             sent first, when the folder can be written); with --erase it also takes this \
@@ -40,8 +48,7 @@ struct Sync: ParsableCommand {
 
             Refused, nothing changed: a folder that is the library, is inside it or holds it, \
             or is neither empty nor a sync folder (exit 76); a passphrase that does not open \
-            the folder (exit 67); a library that syncs with another folder (exit 64). \
-            Merging what other machines sent is not done yet.
+            the folder (exit 67); a library that syncs with another folder (exit 64).
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -65,6 +72,13 @@ struct Sync: ParsableCommand {
         var action: String
         var files: Int
         var blobs: Int
+        /// What was merged: change files, their changes, media copied in; files left for the
+        /// next sync and files refused.
+        var merged: Int
+        var changes: Int
+        var mergedMedia: Int
+        var waiting: Int
+        var refused: Int
     }
 
     /// What `--leave --json` prints.
@@ -81,13 +95,22 @@ struct Sync: ParsableCommand {
             var device: String
             var name: String?
             var lastFile: UInt64
+            /// The last of its change files merged here (none for this library).
+            var merged: UInt64?
             var isThisLibrary: Bool
+        }
+
+        struct Refused: Encodable {
+            var device: String
+            var file: UInt64
+            var reason: String
         }
 
         var folder: String
         var device: String
         var unsent: Int
         var devices: [Device]
+        var refused: [Refused]
     }
 
     func validate() throws {
@@ -130,17 +153,22 @@ struct Sync: ParsableCommand {
             let isNew = !FileManager.default.fileExists(atPath: url.appendingPathComponent(SyncFolder.keyFileName).path)
             let passphrase = try PassphraseInput(descriptor: passphraseFd).read(confirming: isNew, of: "sync folder")
             let joining = try library.sync.join(url, passphrase: Array(passphrase.utf8))
+            let merged = try library.sync.merge()
             summary = Summary(folder: url.standardizedFileURL.path, device: joining.device.hex, action: joining.created ? "set up" : "joined",
-                              files: joining.sent.files, blobs: joining.sent.blobs)
+                              files: joining.sent.files, blobs: joining.sent.blobs, merging: merged)
         } else {
             guard let (joined, device) = try library.sync.joinedFolder() else {
                 throw Self.notJoined
             }
             let sent = try library.sync.send()
-            summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs)
+            let merged = try library.sync.merge()
+            summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs, merging: merged)
         }
         if json { return try Terminal.printJSON(summary) }
-        let what = summary.files == 0 ? "nothing new to send" : "sent \(summary.files) change file\(summary.files == 1 ? "" : "s") and \(summary.blobs) media file\(summary.blobs == 1 ? "" : "s")"
+        var what = summary.files == 0 ? "nothing new to send" : "sent \(summary.files) change file\(summary.files == 1 ? "" : "s") and \(summary.blobs) media file\(summary.blobs == 1 ? "" : "s")"
+        what += summary.merged == 0 ? ", nothing new to merge" : "; merged \(summary.merged) change file\(summary.merged == 1 ? "" : "s") of other machines (\(summary.changes) change\(summary.changes == 1 ? "" : "s"), \(summary.mergedMedia) media file\(summary.mergedMedia == 1 ? "" : "s"))"
+        if summary.waiting > 0 { what += "; \(summary.waiting) change file\(summary.waiting == 1 ? "" : "s") wait for what they need to arrive" }
+        if summary.refused > 0 { what += "; \(summary.refused) refused (`cravey sync --status` says why)" }
         switch summary.action {
         case "set up": Terminal.diagnostic("Set up the sync folder \(summary.folder) and joined it; \(what). Keep its passphrase: every other machine joins with it.")
         case "joined": Terminal.diagnostic("Joined the sync folder \(summary.folder); \(what).")
@@ -156,18 +184,33 @@ struct Sync: ParsableCommand {
             throw Self.notJoined
         }
         let devices = status.devices.sorted { $0.key < $1.key }.map { device, last in
-            StatusSummary.Device(device: device.hex, name: status.names[device], lastFile: last, isThisLibrary: device == status.device)
+            StatusSummary.Device(device: device.hex, name: status.names[device], lastFile: last,
+                                 merged: device == status.device ? nil : status.merged[device] ?? 0, isThisLibrary: device == status.device)
         }
+        let refused = status.refused.map { StatusSummary.Refused(device: $0.device.hex, file: $0.file, reason: $0.reason) }
         if json {
-            return try Terminal.printJSON(StatusSummary(folder: status.folder.path, device: status.device.hex, unsent: status.unsent, devices: devices))
+            return try Terminal.printJSON(StatusSummary(folder: status.folder.path, device: status.device.hex, unsent: status.unsent,
+                                                        devices: devices, refused: refused))
         }
         var lines = ["Sync folder: \(status.folder.path)", "This library: device \(status.device.hex)",
                      "Not sent yet: \(status.unsent == 0 ? "nothing" : "\(status.unsent) change file\(status.unsent == 1 ? "" : "s") (`cravey sync` sends them)")"]
         lines.append(devices.isEmpty ? "Devices in the folder: none (is the folder there?)" : "Devices in the folder:")
         for device in devices {
             let name = device.name.map { " \"\(Format.visible($0))\"" } ?? ""
-            lines.append("  \(device.device)\(name)\(device.isThisLibrary ? " (this library)" : ""): last change file \(device.lastFile)")
+            let merged = device.merged.map { ", merged up to \($0)" } ?? ""
+            lines.append("  \(device.device)\(name)\(device.isThisLibrary ? " (this library)" : ""): last change file \(device.lastFile)\(merged)")
+        }
+        lines.append(refused.isEmpty ? "Refused: nothing" : "Refused (not merged, nor their device's later files):")
+        for file in refused {
+            lines.append("  \(file.device) change file \(file.file): \(Format.visible(file.reason))")
         }
         try Terminal.output(lines.joined(separator: "\n"))
+    }
+}
+
+extension Sync.Summary {
+    init(folder: String, device: String, action: String, files: Int, blobs: Int, merging: LibrarySync.Merging) {
+        self.init(folder: folder, device: device, action: action, files: files, blobs: blobs, merged: merging.files,
+                  changes: merging.changes, mergedMedia: merging.blobs, waiting: merging.waiting, refused: merging.refused)
     }
 }

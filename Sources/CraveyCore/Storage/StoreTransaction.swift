@@ -43,6 +43,9 @@ package final class StoreTransaction {
     private var replacedMedia: Set<RecordingID> = []
     private var deletedClips: [RecordingID] = []
     private var syncsEverything = false
+    /// Whether the transaction merges other devices' changes (``SyncMerge``): what it writes is
+    /// noted as told, so only a row that still differs from it is captured.
+    private var mergesSync = false
     /// Whether the transaction put changes in the sync outbox for the store to send after its
     /// commit (not a library joining: joining sends them itself, and says what went wrong).
     private(set) var sendsToSync = false
@@ -366,6 +369,12 @@ package final class StoreTransaction {
         syncsEverything = true
     }
 
+    /// Has the transaction merge other devices' changes: the words, media and deletions it
+    /// writes are theirs, not this device's, and are not captured again as changes of its own.
+    package func mergingSync() {
+        mergesSync = true
+    }
+
     /// Writes what the transaction changed into the sync outbox (``SyncLog``, ``SyncCapture``),
     /// in the transaction, when the library has joined a sync folder; sync off, one read of an
     /// empty table. `rows`: the clips whose rows changed.
@@ -377,6 +386,8 @@ package final class StoreTransaction {
         let clips: [Recording]
         if syncsEverything {
             clips = try repository.recordings()
+        } else if mergesSync {
+            clips = try rows.compactMap { try repository.recording($0) }
         } else {
             // The rows' clips, then those whose words or media alone changed, each once.
             let others = Set(syncedWords.keys).union(replacedMedia).subtracting(rows).sorted { $0.description < $1.description }
@@ -384,9 +395,10 @@ package final class StoreTransaction {
         }
         var changes: [SyncCapture.Change] = []
         for recording in clips {
-            changes += try capture.changes(of: recording, replacedMedia: replacedMedia.contains(recording.id), words: syncedWords[recording.id])
+            changes += mergesSync ? try capture.changes(of: recording, replacedMedia: false, words: nil)
+                                  : try capture.changes(of: recording, replacedMedia: replacedMedia.contains(recording.id), words: syncedWords[recording.id])
         }
-        changes += deletedClips.map { ($0, .delete) }
+        if !mergesSync { changes += deletedClips.map { ($0, .delete) } }
         if !clips.isEmpty || !deletedClips.isEmpty { changes += try capture.pins() }
         sendsToSync = try !log.record(changes, as: device).isEmpty && !syncsEverything
     }

@@ -115,6 +115,34 @@ package struct LibrarySync {
         return sending
     }
 
+    /// What a merge did.
+    package struct Merging: Sendable, Equatable {
+        /// Change files merged, and the changes they held.
+        package var files = 0
+        package var changes = 0
+        /// Media copied into the library (new clips, new media).
+        package var blobs = 0
+        /// Change files left for the next merge: a clip they change or media they name has not
+        /// arrived yet, or a file before them was refused.
+        package var waiting = 0
+        /// Change files refused (``Status/refused``).
+        package var refused = 0
+    }
+
+    /// Merges the other devices' changes from the folder into the library, by the rules of
+    /// docs/sync.md, in one transaction (``SyncMerge``); the merge's own changes are not sent
+    /// as this device's. Refuses (`.notFound`) a library that has joined no sync folder.
+    @discardableResult
+    package func merge(now: Date = Date()) throws -> Merging {
+        guard let (folder, joined) = try joinedFolder() else {
+            throw CraveyError(.notFound, "This library syncs with no folder: join one first (`cravey sync FOLDER`).")
+        }
+        guard FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("devices").path) else {
+            throw CraveyError(.notFound, "The sync folder \(folder.url.path) is not there (or has no devices/): is its disk mounted? Nothing was merged.")
+        }
+        return try SyncMerge(store: store, folder: folder, device: joined.device).merge(now: now)
+    }
+
     /// What leaving did.
     package struct Leaving: Sendable {
         package var folder: URL
@@ -160,16 +188,25 @@ package struct LibrarySync {
         package var devices: [SyncDevice: UInt64]
         /// The name each device gave itself, for those that have.
         package var names: [SyncDevice: String]
+        /// Each device's last change file merged here.
+        package var merged: [SyncDevice: UInt64]
+        /// The change files refused at the last merge, and why: not merged, nor any of their
+        /// device's after them, until they can be.
+        package var refused: [(device: SyncDevice, file: UInt64, reason: String)]
     }
 
     /// Where sync stands (``Status``); nil when the library has joined no folder. The folder's
     /// devices are what can be read of it now (none when it is not there: a USB stick unplugged).
     package func status() throws -> Status? {
         guard let (folder, joined) = try joinedFolder() else { return nil }
-        let unsent = try store.read { db in try SyncLog(db).outbox().count }
+        let (unsent, merged, refused) = try store.read { db in
+            let log = SyncLog(db)
+            return (try log.outbox().count, try log.merged(), try log.refused())
+        }
         let devices = (try? folder.devices()) ?? [:]
         return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: devices,
-                      names: devices.keys.reduce(into: [:]) { names, device in names[device] = folder.name(of: device) })
+                      names: devices.keys.reduce(into: [:]) { names, device in names[device] = folder.name(of: device) },
+                      merged: merged, refused: refused)
     }
 
     /// The folder the library syncs with, and its device; nil when it has joined none.

@@ -229,6 +229,29 @@ package struct SyncFolder: Sendable {
         return plain
     }
 
+    /// Writes the plaintext of `blob` into `file` (a clip's media being written into the
+    /// library), as it is decrypted, never all in memory. False when it is not there (yet) or
+    /// is not the blob its change names (its size and SHA-256): a file still arriving, or
+    /// another's. Throws why it cannot be believed (``Age/Refusal``) or written.
+    package func copy(_ blob: SyncChange.Blob, into file: MediaFile) throws -> Bool {
+        let source = self.file(of: blob)
+        guard let descriptor = try? FileDescriptor.open(FilePath(source.path), .readOnly, options: [.noFollow, .closeOnExec]) else { return false }
+        defer { try? descriptor.close() }
+        let reader = try AgeReader(descriptor) { try $0.fileKey(identity: key) }
+        let hash = SHA256()
+        var size: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: Age.chunkSize * 16)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+            if count == 0 { break }
+            size += Int64(count)
+            guard size <= blob.size else { return false }
+            hash.update(buffer[..<count])
+            try buffer[..<count].withUnsafeBytes(file.writeAll)
+        }
+        return size == blob.size && hash.hexDigest() == blob.sha256
+    }
+
     /// `device`'s change file `number`: nil when it is not there (yet). Throws why it cannot be
     /// believed (``Age/Refusal``: not whole yet, damaged, not for this folder's key; a
     /// `CraveyError` for what it holds): one that says it is another device's or another number's,

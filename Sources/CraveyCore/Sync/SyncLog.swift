@@ -79,8 +79,11 @@ package struct SyncLog {
             CREATE TABLE syncTagAdd (clip TEXT NOT NULL, tag TEXT NOT NULL, id TEXT NOT NULL,
                 PRIMARY KEY (clip, tag, id)) WITHOUT ROWID;
             CREATE TABLE syncMarker (clip TEXT NOT NULL, id TEXT NOT NULL, milliseconds INTEGER NOT NULL, label TEXT,
-                PRIMARY KEY (clip, id)) WITHOUT ROWID;
+                made TEXT NOT NULL DEFAULT '', PRIMARY KEY (clip, id)) WITHOUT ROWID;
+            CREATE TABLE syncRemoved (clip TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (clip, id)) WITHOUT ROWID;
             CREATE TABLE syncTombstone (clip TEXT PRIMARY KEY) WITHOUT ROWID;
+            CREATE TABLE syncRefused (device TEXT NOT NULL, file INTEGER NOT NULL, reason TEXT NOT NULL,
+                PRIMARY KEY (device, file)) WITHOUT ROWID;
             ALTER TABLE playEvent ADD COLUMN syncID TEXT;
             CREATE UNIQUE INDEX playEvent_on_syncID ON playEvent(syncID) WHERE syncID IS NOT NULL;
             """)
@@ -189,24 +192,105 @@ package struct SyncLog {
         case .pin(let slot, let clip):
             try stamp(subject, "slot\(slot)", clip?.description, change)
         case .tagAdded(let tag, let add):
+            guard try !isRemoved(add, of: subject) else { break }  // its remove came first (merged from another device)
             try db.execute(sql: "INSERT OR IGNORE INTO syncTagAdd (clip, tag, id) VALUES (?, ?, ?)", arguments: [subject, tag, add.uuidString])
         case .tagRemoved(let tag, let adds):
             for add in adds {
                 try db.execute(sql: "DELETE FROM syncTagAdd WHERE clip = ? AND tag = ? AND id = ?", arguments: [subject, tag, add.uuidString])
+                try removed(add, of: subject)
             }
         case .markerAdded(let id, let milliseconds, let label):
-            try db.execute(sql: "INSERT OR REPLACE INTO syncMarker (clip, id, milliseconds, label) VALUES (?, ?, ?, ?)",
-                           arguments: [subject, id.uuidString, milliseconds, label])
+            guard try !isRemoved(id, of: subject) else { break }
+            try db.execute(sql: "INSERT OR REPLACE INTO syncMarker (clip, id, milliseconds, label, made) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [subject, id.uuidString, milliseconds, label, Self.order(change)])
         case .markerRemoved(let id):
             try db.execute(sql: "DELETE FROM syncMarker WHERE clip = ? AND id = ?", arguments: [subject, id.uuidString])
+            try removed(id, of: subject)
         case .delete:
             try db.execute(sql: "INSERT OR IGNORE INTO syncTombstone (clip) VALUES (?)", arguments: [subject])
-            for table in ["syncStamp WHERE subject", "syncMedia WHERE clip", "syncTagAdd WHERE clip", "syncMarker WHERE clip"] {
+            for table in ["syncStamp WHERE subject", "syncMedia WHERE clip", "syncTagAdd WHERE clip", "syncMarker WHERE clip", "syncRemoved WHERE clip"] {
                 try db.execute(sql: "DELETE FROM \(table) = ?", arguments: [subject])
             }
         case .play:
             break  // the play's row holds its id (``unsentPlays(of:)``)
         }
+    }
+
+    /// Notes that the tag add or marker `id` of clip `subject` was removed: an add of it merged
+    /// later (from a device that had not seen the remove) stays removed.
+    private func removed(_ id: UUID, of subject: String) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO syncRemoved (clip, id) VALUES (?, ?)", arguments: [subject, id.uuidString])
+    }
+
+    private func isRemoved(_ id: UUID, of subject: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM syncRemoved WHERE clip = ? AND id = ?", arguments: [subject, id.uuidString]) ?? false
+    }
+
+    /// A change's place in the order of changes (its time, then its id) as text that sorts so.
+    static func order(_ change: SyncChange) -> String {
+        let time = change.time, id = change.id
+        return String(format: "%020llu.%010u.", UInt64(bitPattern: time.milliseconds) ^ (1 << 63), time.counter)
+            + time.device.hex + String(format: ".%020llu.%010u", id.file, id.index)
+    }
+
+    /// The order (``order(_:)``) of the change that set `field` of `subject`, as the folder was
+    /// last told it; nil when it was told nothing of it.
+    func stamped(_ subject: String, _ field: String) throws -> String? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM syncStamp WHERE subject = ? AND field = ?"), arguments: [subject, field]),
+              let device = SyncDevice(hex: row["device"]) else { return nil }
+        let time = SyncTime(milliseconds: row["milliseconds"], counter: UInt32(row["counter"] as Int64), device: device)
+        return Self.order(SyncChange(id: .init(device: device, file: UInt64(row["file"] as Int64), index: UInt32(row["position"] as Int64)),
+                                     time: time, clip: nil, kind: .delete))
+    }
+
+    /// Whether clip `id` was deleted (here, or by a change merged).
+    func isDeleted(_ id: RecordingID) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM syncTombstone WHERE clip = ?", arguments: [id.description]) ?? false
+    }
+
+    /// The number of the last change file of each device merged here.
+    package func merged() throws -> [SyncDevice: UInt64] {
+        var merged: [SyncDevice: UInt64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT device, file FROM syncMerged") {
+            if let device = SyncDevice(hex: row["device"]) { merged[device] = UInt64(row["file"] as Int64) }
+        }
+        return merged
+    }
+
+    /// Notes change file `file` of `device` merged, and no longer refused.
+    func merged(_ file: UInt64, of device: SyncDevice) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO syncMerged (device, file) VALUES (?, ?)", arguments: [device.hex, Int64(file)])
+        try db.execute(sql: "DELETE FROM syncRefused WHERE device = ? AND file <= ?", arguments: [device.hex, Int64(file)])
+    }
+
+    /// Notes change file `file` of `device` refused (or, with nil, no longer), and why.
+    func refuse(_ file: UInt64, of device: SyncDevice, because reason: String?) throws {
+        guard let reason else {
+            try db.execute(sql: "DELETE FROM syncRefused WHERE device = ? AND file = ?", arguments: [device.hex, Int64(file)])
+            return
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO syncRefused (device, file, reason) VALUES (?, ?, ?)", arguments: [device.hex, Int64(file), reason])
+    }
+
+    /// The change files refused, by device and number, and why.
+    package func refused() throws -> [(device: SyncDevice, file: UInt64, reason: String)] {
+        try Row.fetchAll(db, sql: "SELECT device, file, reason FROM syncRefused ORDER BY device, file").compactMap { row in
+            SyncDevice(hex: row["device"]).map { ($0, UInt64(row["file"] as Int64), row["reason"]) }
+        }
+    }
+
+    /// The markers of clip `id` as the changes merged make them: by id, with the order of the
+    /// change that added each (``order(_:)``).
+    func markersMade(of id: RecordingID) throws -> [(id: UUID, marker: ClipMarker, made: String)] {
+        try Row.fetchAll(db, sql: "SELECT id, milliseconds, label, made FROM syncMarker WHERE clip = ?", arguments: [id.description])
+            .compactMap { row in UUID(uuidString: row["id"]).map { ($0, ClipMarker(milliseconds: row["milliseconds"], label: row["label"]), row["made"]) } }
+    }
+
+    /// Takes marker `id` out of clip `clip`'s markers for good: of two markers at one
+    /// millisecond, the one added first (every device drops the same one).
+    func dropMarker(_ id: UUID, of clip: RecordingID) throws {
+        try db.execute(sql: "DELETE FROM syncMarker WHERE clip = ? AND id = ?", arguments: [clip.description, id.uuidString])
+        try removed(id, of: clip.description)
     }
 
     /// The subject of the Quick Play slots' stamps (a clip's are its id).
@@ -275,7 +359,7 @@ package struct SyncLog {
     /// were not sent.
     package func leave() throws -> Int {
         let unsent = try outbox().count
-        for table in ["syncDevice", "syncOutbox", "syncMerged", "syncStamp", "syncMedia"] {
+        for table in ["syncDevice", "syncOutbox", "syncMerged", "syncStamp", "syncMedia", "syncRefused"] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
         return unsent
