@@ -61,6 +61,40 @@ struct SyncCommandTests {
         #expect(again.status == 0 && again.error.contains("nothing new to send"), "\(again)")
     }
 
+    @Test("sync merges after it sends: joining brings the other library's clips, `sync` the other's since; a change file that does not authenticate is refused, said by `sync` and named with its reason by `sync --status`, as text and JSON")
+    func mergesAndSaysRefused() async throws {
+        let laptop = try await Fixture.library(titles: ["Breathe", "Walk"])
+        let folder = temporaryFolder().appendingPathComponent("Sync")
+        let setUp = try await given(Self.passphrase, ["sync", folder.path, "--library", laptop.url.path])
+        try #require(setUp.status == 0, "\(setUp)")
+        let desktop = try await Fixture.library(titles: ["Run"])
+        let joined = try await given(Self.passphrase, ["sync", folder.path, "--library", desktop.url.path])
+        #expect(joined.status == 0 && joined.error.contains("merged 1 change file of other machines (4 changes, 2 media files)"), "each clip and its title: \(joined)")
+        let synced = try await Outcome.of(["sync", "--library", laptop.url.path])
+        #expect(synced.status == 0 && synced.error.contains("nothing new to send; merged 1 change file"), "\(synced)")
+        #expect(try await offPool { (try laptop.count(), try desktop.count()) } == (3, 3))
+
+        // The laptop's next change file damaged in the folder (as a crafted or broken copy would be).
+        let (device, file) = try await offPool {
+            let clip = try #require(try laptop.recordings().first)
+            try laptop.edit(clip.id) { $0.title = "Slow down" }
+            let status = try #require(try laptop.sync.status())
+            return (status.device, try #require(status.devices[status.device]))
+        }
+        let path = folder.appendingPathComponent("devices/\(device.hex)/changes/\(String(format: "%020llu", file)).age")
+        var bytes = try Data(contentsOf: path)
+        bytes[bytes.count - 20] ^= 1
+        try bytes.write(to: path)
+        let refused = try await Outcome.of(["sync", "--library", desktop.url.path])
+        #expect(refused.status == 0 && refused.error.contains("1 refused (`cravey sync --status` says why)"), "\(refused)")
+        let text = try await Outcome.of(["sync", "--status", "--library", desktop.url.path])
+        #expect(text.status == 0 && text.output.contains("Refused (not merged, nor their device's later files):")
+                && text.output.contains("  \(device.hex) change file \(file): "), "\(text)")
+        let json = try await Outcome.of(["sync", "--status", "--json", "--library", desktop.url.path])
+        #expect(json.status == 0 && json.output.contains("\"file\" : \(file)") && json.output.contains("\"reason\" : \""), "\(json)")
+        #expect(try await offPool { try desktop.recordings().contains { $0.title == "Slow down" } } == false, "nothing of it applied")
+    }
+
     @Test("sync --status says the folder, this library's device, what is not sent yet and each device's last change file, as text and as JSON; it sends nothing")
     func status() async throws {
         let library = try await Fixture.library(titles: ["Breathe"])
