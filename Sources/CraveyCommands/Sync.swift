@@ -52,13 +52,13 @@ struct Sync: ParsableCommand {
             """)
 
     @OptionGroup var options: LibraryOptions
-    @Argument(help: ArgumentHelp("The sync folder to join, or to set up when it is empty. Without it: send to the folder joined.", valueName: "folder"),
+    @Argument(help: ArgumentHelp("The sync folder to join, or to set up when it is empty. Without it: send to the folder joined, then merge what other machines wrote there.", valueName: "folder"),
               completion: .directory)
     var folder: String?
     @Option(help: ArgumentHelp("Joining: read the passphrase from this open file descriptor (its first line) instead of the terminal.",
                                valueName: "n"))
     var passphraseFd: Int32?
-    @Flag(help: "Say where sync stands (the folder, the devices, what is not sent yet) and send nothing.") var status = false
+    @Flag(help: "Say where sync stands (the folder, the devices, what is not sent yet, what was refused) and send or merge nothing.") var status = false
     @Flag(help: "Print the sync folder's key (age-keygen's format; `age -d -i` opens the folder's files with it).") var showKey = false
     @Flag(help: "Stop syncing and forget the folder's key.") var leave = false
     @Flag(help: "With --leave: take this library's files out of the sync folder too.") var erase = false
