@@ -172,6 +172,30 @@ struct SyncMergeTests {
         #expect(try c.recording(clip.id)?.title == "Slow breath")
     }
 
+    @Test("a clip saved and deleted, or saved and trimmed, while the folder could not be written (its first media never sent) holds nothing back: the deleted one never arrives, the trimmed one arrives with its new media")
+    func firstMediaNeverSent() throws {
+        let (folder, libraries) = try Self.joined(2)
+        let (a, b) = (libraries[0], libraries[1])
+        var (deleted, trimmed): (Recording?, Recording?) = (nil, nil)
+        try Capture.away(folder) {
+            deleted = try Capture.save("Gone", in: a)
+            _ = try a.delete(deleted!.id)
+            trimmed = try Capture.save("Cut", in: a, bytes: "the whole take")
+            try Capture.replaceMedia(of: trimmed!, in: a, with: "the cut")
+        }
+        // Sent: the trimmed clip's new media, and its waveform twice (its first blob, and the one
+        // its new media names); neither clip's first media, which went before it could be sent.
+        #expect(try a.sync.send().blobs == 3)
+        let merging = try b.sync.merge()
+        #expect(merging.waiting == 0 && merging.blobs == 1, "\(merging)")
+        let (gone, cut) = (try #require(deleted), try #require(trimmed))
+        #expect(try b.recording(gone.id) == nil)
+        let arrived = try #require(try b.recording(cut.id))
+        #expect(arrived.title == "Cut" && arrived.duration == 2.5)
+        #expect(try Data(contentsOf: b.url.appendingPathComponent(ClipFiles(arrived).media().path)) == Data("the cut".utf8))
+        #expect(try Self.snapshot(a) == (try Self.snapshot(b)))
+    }
+
     /// Writes `plain` as change file `number` of `device`, encrypted to the folder's key as
     /// cravey writes them: a file another (or a crafted) device put there.
     static func craft(_ plain: Data, as number: UInt64, of device: SyncDevice, in library: RecordingLibrary) throws {

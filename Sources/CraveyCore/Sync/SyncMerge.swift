@@ -167,9 +167,11 @@ struct SyncMerge {
     /// the clip's `.importing` name (a new clip) or its `.finishing` one (new media).
     func copyMedia(of files: [File]) throws -> [RecordingID: Media] {
         var chosen: [RecordingID: Media] = [:]
+        // A clip these files delete takes no media (its blobs may never have been written).
+        let doomed = Set(files.flatMap(\.changes).compactMap { change in if case .delete = change.kind { change.clip } else { nil } })
         for file in files {
             for change in file.changes {
-                guard let media = change.media, let clip = change.clip else { continue }
+                guard let media = change.media, let clip = change.clip, !doomed.contains(clip) else { continue }
                 var entry = chosen[clip] ?? Media(change: change, media: media)
                 if case .clip(let type, let createdAt, _) = change.kind, entry.made.map({ _ in entry.change.isBefore(change) }) != true {
                     entry.made = (type, createdAt)  // the earliest clip change makes it
