@@ -33,6 +33,7 @@ struct SyncMerge {
         var change: SyncChange
         var media: SyncChange.Media
         var made: (type: RecordingType, createdAt: Date)?
+        var madeBy: SyncChange?
         /// Whether it makes a clip not here yet (else it replaces the media of one here).
         var isNew = false
         var file: StoredFile?
@@ -173,8 +174,8 @@ struct SyncMerge {
             for change in file.changes {
                 guard let media = change.media, let clip = change.clip, !doomed.contains(clip) else { continue }
                 var entry = chosen[clip] ?? Media(change: change, media: media)
-                if case .clip(let type, let createdAt, _) = change.kind, entry.made.map({ _ in entry.change.isBefore(change) }) != true {
-                    entry.made = (type, createdAt)  // the earliest clip change makes it
+                if case .clip(let type, let createdAt, _) = change.kind, entry.madeBy.map({ change.isBefore($0) }) ?? true {
+                    (entry.made, entry.madeBy) = ((type, createdAt), change)  // the earliest clip change makes it
                 }
                 if entry.change.isBefore(change) { (entry.change, entry.media) = (change, media) }
                 chosen[clip] = entry
@@ -245,16 +246,19 @@ struct SyncMerge {
         let log = SyncLog(tx.db), repository = tx.repository
         guard var joined = try log.joined() else { return }
         var clock = SyncClock(device: joined.latest.device, latest: joined.latest)
-        // The new clips first, so that every change of theirs finds its row.
-        for (id, entry) in media where entry.isNew {
+        // The new clips first, so that every change of theirs finds its row: saved together, as
+        // a restore saves its clips (their folder flushed once for all).
+        var saving: [(file: StoredFile, recording: Recording, plays: [PlayEvent])] = []
+        for (id, entry) in media.sorted(by: { $0.key.description < $1.key.description }) where entry.isNew {
             guard let file = entry.file, let made = entry.made, try repository.recording(id) == nil, try !log.isDeleted(id) else { continue }
             let clip = ClipFiles(id: id, type: made.type)
             let thumbnail = try entry.thumbnail.map { try tx.store($0, as: .thumbnail, of: clip).path }
             if let waveform = entry.waveform { try tx.store(waveform, as: .waveform, of: clip) }
-            _ = try tx.save(file, as: Recording(id: id, type: made.type, title: "", createdAt: made.createdAt, duration: entry.media.duration,
-                                                filePath: "", thumbnailPath: thumbnail, fileSize: 0, loudness: entry.media.loudness))
+            saving.append((file, Recording(id: id, type: made.type, title: "", createdAt: made.createdAt, duration: entry.media.duration,
+                                           filePath: "", thumbnailPath: thumbnail, fileSize: 0, loudness: entry.media.loudness), []))
             try log.note(entry.change)
         }
+        _ = try tx.save(saving)
         var touched: Set<RecordingID> = [], pins = false
         for file in files {
             for change in file.changes {
