@@ -213,7 +213,7 @@ struct SyncMergeTests {
         }
     }
 
-    @Test("bad input changes nothing: bad JSON, a change another device's, a clock a century ahead (refused, reported by --status, its later files waiting behind it), a change for a clip nobody has (waits), a media blob named with ../ (does not decode)")
+    @Test("bad input changes nothing: bad JSON, a 1 GB change file, a change another device's, a clock a century ahead (refused, reported by --status, its later files waiting behind it), a change for a clip nobody has (waits), a media blob named with ../ (does not decode)")
     func badInput() throws {
         let (_, libraries) = try Self.joined(1)
         let library = libraries[0]
@@ -245,12 +245,23 @@ struct SyncMergeTests {
         let impostor = SyncDevice()
         try Self.craft(try SyncChange.encoder.encode([change(SyncDevice(), 1, now, clip: clip.id, .field(.title, "Impostor"))]), as: 1, of: impostor, in: library)
 
+        // A change file of 1 GB (sparse): refused before it is read
+        let huge = SyncDevice()
+        let (folder, _) = try #require(try library.sync.joinedFolder())
+        try FileManager.default.createDirectory(at: folder.changes(of: huge), withIntermediateDirectories: true)
+        let hugeFile = folder.changes(of: huge).appendingPathComponent(SyncFolder.name(1))
+        _ = FileManager.default.createFile(atPath: hugeFile.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: hugeFile)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+
         let merging = try library.sync.merge()
-        #expect(merging.files == 0 && merging.refused == 4 && merging.waiting == 1, "\(merging)")
+        #expect(merging.files == 0 && merging.refused == 5 && merging.waiting == 1, "\(merging)")
         #expect(try Self.snapshot(library) == before)
         #expect(try Capture.outbox(library).isEmpty)
         let refused = try #require(try library.sync.status()).refused
-        #expect(Set(refused.map(\.device)) == [garbled, ahead, climber, impostor])
+        #expect(Set(refused.map(\.device)) == [garbled, ahead, climber, impostor, huge])
+        #expect(refused.first { $0.device == huge }?.reason.contains("larger than any file cravey writes there") == true)
         #expect(refused.first { $0.device == ahead }?.reason.contains("more than a day ahead") == true)
         // Merged again, the same: nothing applied, the same refused.
         #expect(try library.sync.merge() == merging)
