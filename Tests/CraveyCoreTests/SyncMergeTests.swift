@@ -324,5 +324,23 @@ struct SyncMergeTests {
             let other = try Self.snapshot(library)
             #expect(first == other, "\(first)\n---\n\(other)")
         }
+        // And the rows are what SyncState's rules make of every change in the folder.
+        let (sync, _) = try #require(try libraries[0].sync.joinedFolder())
+        var state = SyncState()
+        for (device, last) in try sync.devices() where last > 0 {
+            for number in 1...last { for change in try #require(try sync.read(number, of: device)) { state.merge(change) } }
+        }
+        #expect(Set(state.deleted.map(\.description)) == first.deleted)
+        let made = state.clips.filter { $0.value.isMade }
+        #expect(Set(made.keys.map(\.description)) == Set(first.clips.keys))
+        for (id, clip) in made {
+            guard let row = first.clips[id.description] else { continue }
+            let fields = (clip.fields[.title]?.value ?? nil ?? "", clip.fields[.notes]?.value ?? nil, (clip.fields[.purpose]?.value ?? nil).flatMap(RecordingPurpose.init))
+            #expect(fields == (row.title, row.notes, row.purpose), "\(id): \(fields) by the rules")
+            let rest = (clip.playCount, clip.tags, clip.liveMarkers, clip.media?.value.file.sha256 ?? "")
+            #expect(rest == (row.plays, row.tags, row.markers, row.media), "\(id): \(rest) by the rules")
+        }
+        let pins = Dictionary(uniqueKeysWithValues: first.clips.compactMap { id, clip in clip.pinnedSlot.map { ($0, id) } })
+        #expect(pins == state.quickPlay.mapValues(\.description), "the Quick Play slots")
     }
 }
