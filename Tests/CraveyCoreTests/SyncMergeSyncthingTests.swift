@@ -55,4 +55,40 @@ extension SyncMergeTests {
             #expect(try Capture.outbox(laptop).isEmpty && Capture.outbox(desktop).isEmpty)
         }
     }
+
+    @Test("three libraries on real Syncthing, each recording, playing, tagging and retitling what the others sent while Syncthing carries it, end with the same clips")
+    func threeBySyncthing() async throws {
+        let devices = try await SyncthingDevices(count: 3)
+        let (folders, logs) = (devices.folders, devices.logs)
+        try await offPool {
+            let libraries = try (0..<3).map { _ in try Capture.library() }
+            _ = try Capture.save("First", in: libraries[0])
+            #expect(try libraries[0].sync.join(folders[0], passphrase: Capture.passphrase, workFactor: 10).created)
+            for index in 1..<3 {
+                let keyArrived = waitUntil(within: 60, every: 0.1) { (try? SyncFolder.join(at: folders[index], passphrase: Capture.passphrase)) != nil }
+                #expect(keyArrived, "the folder's key did not reach device \(index):\n\(SyncFolderTests.tail(logs))")
+                _ = try Capture.save("Made on \(index)", in: libraries[index])
+                #expect(try !libraries[index].sync.join(folders[index], passphrase: Capture.passphrase, workFactor: 10).created)
+            }
+            // Each works on whatever has reached it, while Syncthing carries the rest.
+            for round in 0..<4 {
+                for (index, library) in libraries.enumerated() {
+                    try library.sync.merge()
+                    for clip in try library.recordings() {
+                        _ = try library.countPlay(of: clip)
+                        try library.tag(clip.id, adding: ["round\(round)"])
+                        try library.edit(clip.id) { $0.title = "Round \(round) on \(index)" }
+                    }
+                }
+            }
+            var last = ""
+            let same = try waitUntil(within: 90, every: 0.2) {
+                for library in libraries { try library.sync.merge() }
+                let snapshots = try libraries.map(Self.snapshot)
+                last = snapshots.map(\.description).joined(separator: "\n---\n")
+                return snapshots.allSatisfy { $0 == snapshots[0] } && snapshots[0].clips.count == 3
+            }
+            #expect(same, "the libraries did not reach one state:\n\(last)\n\(SyncFolderTests.tail(logs))")
+        }
+    }
 }
