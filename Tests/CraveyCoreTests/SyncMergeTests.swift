@@ -196,6 +196,30 @@ struct SyncMergeTests {
         #expect(try Self.snapshot(a) == (try Self.snapshot(b)))
     }
 
+    @Test("media in the folder that is not what its change names (a byte changed) is not taken: its change file waits, said with why by --status, and is merged once the media is whole")
+    func damagedMedia() throws {
+        let (folder, libraries) = try Self.joined(2)
+        let (a, b) = (libraries[0], libraries[1])
+        let clip = try Capture.save("Breathe", in: a, bytes: "the recording's bytes")
+        let media = folder.appendingPathComponent("devices/\(try a.sync.status()!.device.hex)/media")
+        let blobs = try FileManager.default.contentsOfDirectory(at: media, includingPropertiesForKeys: nil)
+        let whole = try blobs.map { try Data(contentsOf: $0) }
+        for blob in blobs {
+            var bytes = try Data(contentsOf: blob)
+            bytes[bytes.count - 10] ^= 1
+            try bytes.write(to: blob)
+        }
+        let merging = try b.sync.merge()
+        #expect(merging.files == 0 && merging.waiting == 1 && merging.refused == 1, "\(merging)")
+        #expect(try b.recording(clip.id) == nil && b.recordings().isEmpty)
+        #expect(try b.sync.status()?.refused.first?.reason.contains("not what it names") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.url.appendingPathComponent("Recordings").path).filter { !$0.hasPrefix(".") && $0 != "Thumbnails" }.isEmpty,
+                "nothing of it left in the library")
+        for (blob, bytes) in zip(blobs, whole) { try bytes.write(to: blob) }
+        #expect(try b.sync.merge().files == 1)
+        #expect(try b.recording(clip.id) != nil && b.sync.status()?.refused.isEmpty == true)
+    }
+
     /// Writes `plain` as change file `number` of `device`, encrypted to the folder's key as
     /// cravey writes them: a file another (or a crafted) device put there.
     static func craft(_ plain: Data, as number: UInt64, of device: SyncDevice, in library: RecordingLibrary) throws {

@@ -44,9 +44,11 @@ struct SyncMerge {
     /// The largest thumbnail or waveform taken in (a waveform of hours is a few MiB).
     static let largestPart: Int64 = 64 << 20
 
+    /// Merges what can be merged now (``LibrarySync/merge(now:)``); `now` is this machine's
+    /// time, against which a change's clock is judged.
     func merge(now: Date = Date()) throws -> LibrarySync.Merging {
         let merged = try store.read { db in try SyncLog(db).merged() }
-        let (available, refusals) = read(past: merged, now: now)
+        var (available, refusals) = read(past: merged, now: now)
         var blocked: [SyncDevice: UInt64] = [:]
         var outcome = LibrarySync.Merging()
         while true {
@@ -56,6 +58,7 @@ struct SyncMerge {
                 media = try copyMedia(of: ready)
             } catch let failure as BlobFailure {
                 blocked[failure.device] = min(blocked[failure.device] ?? .max, failure.file)
+                refusals.append((failure.device, failure.file, "media it names is in the folder but is not what it names (its size and SHA-256), or does not authenticate; it waits"))
                 continue
             }
             defer { for file in media.values.compactMap(\.file) { store.remove(file) } }
@@ -329,7 +332,11 @@ struct SyncMerge {
             guard (try? ClipTags.checked(tag)) == tag else { return false }  // a crafted file's: no tag a person could give
             try log.note(change)
             touched.insert(id)
-        case .markerAdded, .markerRemoved:
+        case .markerAdded(_, let milliseconds, let label):
+            guard milliseconds >= 0, (label?.count ?? 0) <= ClipMarker.maxLabelLength else { return false }  // a crafted file's
+            try log.note(change)
+            touched.insert(id)
+        case .markerRemoved:
             try log.note(change)
             touched.insert(id)
         case .clip, .media, .delete, .pin:
