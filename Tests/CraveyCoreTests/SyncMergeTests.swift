@@ -220,6 +220,24 @@ struct SyncMergeTests {
         #expect(try b.recording(clip.id) != nil && b.sync.status()?.refused.isEmpty == true)
     }
 
+    @Test("a library copied beside itself takes a new device before it merges, and merges what the original does after the copy as another library's changes; the original merges the copy's")
+    func copiedLibraryMerges() throws {
+        let (_, libraries) = try Self.joined(1)
+        let library = libraries[0]
+        let clip = try Capture.save("Breathe", in: library)
+        let copy = temporaryLibrary()
+        try FileManager.default.copyItem(at: library.url, to: copy)
+        let copied = try RecordingLibrary(at: copy)
+        #expect(try copied.sync.merge() == .init(), "its own changes, as the original's, are merged already")
+        _ = try library.countPlay(of: clip)
+        try library.edit(clip.id) { $0.title = "Original" }
+        _ = try copied.countPlay(of: try #require(try copied.recording(clip.id)))
+        #expect(try copied.sync.merge().files == 2)
+        #expect(try library.sync.merge().files == 1)
+        let (left, right) = (try Self.snapshot(library), try Self.snapshot(copied))
+        #expect(left == right && left.clips[clip.id.description]?.plays == 2 && left.clips[clip.id.description]?.title == "Original", "\(left)\n---\n\(right)")
+    }
+
     /// Writes `plain` as change file `number` of `device`, encrypted to the folder's key as
     /// cravey writes them: a file another (or a crafted) device put there.
     static func craft(_ plain: Data, as number: UInt64, of device: SyncDevice, in library: RecordingLibrary) throws {

@@ -140,7 +140,11 @@ package struct LibrarySync {
         guard FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("devices").path) else {
             throw CraveyError(.notFound, "The sync folder \(folder.url.path) is not there (or has no devices/): is its disk mounted? Nothing was merged.")
         }
-        return try SyncMerge(store: store, folder: folder, device: joined.device).merge(now: now)
+        // A library copied or restored elsewhere takes its new device first: the device it was
+        // copied from is another library's now, whose later files it merges.
+        let place = SyncLog.Place(of: store.libraryURL)
+        let device = joined.place == place ? joined.device : try store.write { tx in try SyncLog(tx.db).device(joined, at: place).device }
+        return try SyncMerge(store: store, folder: folder, device: device).merge(now: now)
     }
 
     /// What leaving did.

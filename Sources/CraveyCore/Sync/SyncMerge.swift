@@ -51,6 +51,13 @@ struct SyncMerge {
         var (available, refusals) = read(past: merged, now: now)
         var blocked: [SyncDevice: UInt64] = [:]
         var outcome = LibrarySync.Merging()
+        if available.isEmpty {  // nothing new: the rows are not read
+            if !refusals.isEmpty {
+                try store.write { tx in for (other, number, reason) in refusals { try SyncLog(tx.db).refuse(number, of: other, because: reason) } }
+            }
+            outcome.refused = refusals.filter { $0.reason != nil }.count
+            return outcome
+        }
         while true {
             let ready = try plan(available, blocked: blocked)
             var media: [RecordingID: Media] = [:]
