@@ -158,13 +158,15 @@ package final class StoreTransaction {
     /// Writes `data` as a clip's `part` (its waveform, a video's thumbnail: any part but the
     /// media, which is saved, the copy, which the commit writes from the row, and the journal,
     /// which a replacement writes) in place of any there, all at once and durably, now: a clip's
-    /// artefacts are on the disk before its row. Returns the file.
+    /// artefacts are on the disk before its row. Returns the file. Without `flushingFolder`, its
+    /// name is flushed with the next flush of its folder: a part of a clip saved in this
+    /// transaction, whose save flushes `Recordings/` before the row (many clips at once).
     @discardableResult
-    package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles) throws -> StoredFile {
+    package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles, flushingFolder: Bool = true) throws -> StoredFile {
         guard part != .media, part.remaking != .fromRow, part.origin != .transient, let file = clip.file(part) else {
             preconditionFailure("A \(clip.type.rawValue) clip's \(part) is not stored as bytes.")
         }
-        try files.writeAtomically(file, doing: "write the \(part.name)") { try $0.write(data) }
+        try files.writeAtomically(file, doing: "write the \(part.name)", syncingFolder: flushingFolder || file.folder != .recordings) { try $0.write(data) }
         if part.isSearched {
             if try ClipSearch(db).setWords(Transcript(data: data), of: clip.id) { droppedWords = true }
             syncedWords[clip.id] = data

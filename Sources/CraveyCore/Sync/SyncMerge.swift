@@ -263,7 +263,7 @@ struct SyncMerge {
             guard let file = entry.file, let made = entry.made, try repository.recording(id) == nil, try !log.isDeleted(id) else { continue }
             let clip = ClipFiles(id: id, type: made.type)
             let thumbnail = try entry.thumbnail.map { try tx.store($0, as: .thumbnail, of: clip).path }
-            if let waveform = entry.waveform { try tx.store(waveform, as: .waveform, of: clip) }
+            if let waveform = entry.waveform { try tx.store(waveform, as: .waveform, of: clip, flushingFolder: false) }  // flushed by the save
             saving.append((file, Recording(id: id, type: made.type, title: "", createdAt: made.createdAt, duration: entry.media.duration,
                                            filePath: "", thumbnailPath: thumbnail, fileSize: 0, loudness: entry.media.loudness), []))
             try log.note(entry.change)
