@@ -46,10 +46,11 @@ package struct Cravey: ParsableCommand {
             `ps` once read.
 
             Exit codes: 0 ok, 64 invalid input, 65 undecodable media or a damaged backup (or a \
-            wrong passphrase), 66 unknown id (or reminder number) or missing file, 69 no sound server, device or \
+            wrong passphrase), 66 unknown id (or reminder number) or missing file, 67 a passphrase that does not open \
+            the sync folder, 69 no sound server, device or \
             camera (or one over the network: see network.allow-servers; cravey names the local server's socket to \
             PulseAudio, never taking one from its client.conf or the X display) or no transcriber (`cravey help transcribe`) or, for `remind --fire`, no session bus or notification server, 73 cannot write, 75 another cravey changed the same clip meanwhile (try \
-            again), 77 a settings file not read (a link, over 64 KiB, or one others can change: \
+            again), 76 a folder that cannot be a sync folder (`cravey help sync`), 77 a settings file not read (a link, over 64 KiB, or one others can change: \
             see `cravey help settings`), 78 a library a newer cravey wrote, 130 an import stopped \
             by Ctrl-C (or a passphrase prompt left), 1 anything else. Output to a closed pipe \
             (`cravey list | head`) ends quietly with 0.

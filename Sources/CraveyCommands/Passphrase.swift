@@ -3,7 +3,7 @@ import CraveyCore
 import Foundation
 import SystemPackage
 
-/// Where an encrypted backup's passphrase comes from, never from an option's value (which `ps`
+/// Where a passphrase (an encrypted backup's, a sync folder's) comes from, never from an option's value (which `ps`
 /// shows every user): a file descriptor (`--passphrase-fd N`, for scripts: `3<secret`), else the
 /// file `CRAVEY_PASSPHRASE_FILE` names, else typed at the terminal without being shown (twice for
 /// a new backup, as `age -p` asks). From a descriptor or a file, its first line is the passphrase.
@@ -15,10 +15,10 @@ package struct PassphraseInput {
         self.descriptor = descriptor
     }
 
-    /// The passphrase; `confirming` asks for it twice at a terminal. Throws `.invalidInput` (exit 64)
-    /// for an empty one, two that differ, or no way to read one; `ExitCode(130)` when Ctrl-C or
-    /// Ctrl-D ends the prompt.
-    package func read(confirming: Bool) throws -> String {
+    /// The passphrase of `subject` (what it opens: "backup", "sync folder"); `confirming` asks for
+    /// it twice at a terminal (a new one). Throws `.invalidInput` (exit 64) for an empty one, two
+    /// that differ, or no way to read one; `ExitCode(130)` when Ctrl-C or Ctrl-D ends the prompt.
+    package func read(confirming: Bool, of subject: String = "backup") throws -> String {
         let passphrase: String
         if let descriptor {
             passphrase = try Self.firstLine(of: FileDescriptor(rawValue: descriptor), named: "--passphrase-fd \(descriptor)")
@@ -35,16 +35,16 @@ package struct PassphraseInput {
             passphrase = try Self.firstLine(of: FileDescriptor(rawValue: descriptor), named: path)
         } else {
             guard let terminal = PassphrasePrompt() else {
-                throw CraveyError(.invalidInput, "The backup's passphrase cannot be asked for: there is no terminal.", advice: .givePassphrase)
+                throw CraveyError(.invalidInput, "The \(subject)'s passphrase cannot be asked for: there is no terminal.", advice: .givePassphrase)
             }
-            let first = try terminal.ask(confirming ? "Passphrase for the new backup (it cannot be recovered if lost): " : "Passphrase: ")
+            let first = try terminal.ask(confirming ? "Passphrase for the new \(subject) (it cannot be recovered if lost): " : "Passphrase: ")
             if confirming, !first.isEmpty, try terminal.ask("The same passphrase again: ") != first {
                 throw CraveyError(.invalidInput, "The two passphrases differ. Nothing was written.")
             }
             passphrase = first
         }
         guard !passphrase.isEmpty else {
-            throw CraveyError(.invalidInput, "The passphrase is empty; an encrypted backup needs one. Nothing was \(confirming ? "written" : "restored").")
+            throw CraveyError(.invalidInput, "The passphrase is empty; an encrypted \(subject) needs one. Nothing was \(subject == "backup" ? confirming ? "written" : "restored" : "changed").")
         }
         return passphrase
     }

@@ -111,7 +111,7 @@ extension Age {
             && Int(written) == input.count
     }
 
-    private static func failure(_ what: String) -> CraveyError {
+    static func failure(_ what: String) -> CraveyError {
         CraveyError(.other, "OpenSSL's \(what) failed (out of memory?). Try again.")
     }
 }

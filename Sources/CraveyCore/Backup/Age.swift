@@ -27,6 +27,8 @@ enum Age {
         case wrongPassphrase
         /// Encrypted to age keys (X25519, SSH, a plugin), not to a passphrase.
         case notPassphrase
+        /// Encrypted to a passphrase, or to age keys none of which is the one given.
+        case wrongKey
         /// A newer version of the format than v1.
         case newerVersion(String)
         /// In age's ASCII armor (`age -a`), which cravey does not read.

@@ -9,10 +9,11 @@ import SystemPackage
 final class AgeReader {
     /// What the header says, before any passphrase is tried.
     struct Header {
-        var salt: [UInt8]
-        var workFactor: Int
-        /// The file key, sealed with the passphrase's wrap key (32 bytes: 16 and the tag).
-        var wrapped: [UInt8]
+        /// A passphrase's file: the scrypt stanza's salt and work factor, and the file key
+        /// sealed with the passphrase's wrap key (32 bytes: 16 and the tag).
+        var scrypt: (salt: [UInt8], workFactor: Int, wrapped: [UInt8])?
+        /// Age keys' file: each X25519 stanza's ephemeral share and sealed file key.
+        var x25519: [(share: [UInt8], wrapped: [UInt8])] = []
         /// The header up to and including `---`, which the MAC covers.
         var authenticated: [UInt8]
         var mac: [UInt8]
@@ -20,6 +21,7 @@ final class AgeReader {
         /// The file key `passphrase` unwraps (scrypt: about a second); checks the header's MAC
         /// with it. Throws ``Age/Refusal``.
         func fileKey(passphrase: [UInt8]) throws -> [UInt8] {
+            guard let (salt, workFactor, wrapped) = scrypt else { throw Age.Refusal.notPassphrase }
             let wrapKey = try Age.wrapKey(passphrase: passphrase, salt: salt, workFactor: workFactor)
             guard wrapped.count == 32, let key = Age.open(wrapped.prefix(16), tag: wrapped.suffix(16), key: wrapKey, nonce: Age.zeroNonce) else {
                 throw Age.Refusal.wrongPassphrase
@@ -27,6 +29,17 @@ final class AgeReader {
             let fileKey = Array(key)
             try check(fileKey: fileKey)
             return fileKey
+        }
+
+        /// The file key one of its X25519 stanzas holds for `identity`; checks the header's MAC
+        /// with it. Throws ``Age/Refusal`` (``Age/Refusal/wrongKey`` when none is for it).
+        func fileKey(identity: AgeIdentity) throws -> [UInt8] {
+            for stanza in x25519 {
+                guard let fileKey = try Age.x25519FileKey(share: stanza.share, wrapped: stanza.wrapped, identity: identity) else { continue }
+                try check(fileKey: fileKey)
+                return fileKey
+            }
+            throw Age.Refusal.wrongKey
         }
 
         /// Checks the header's MAC with `fileKey`.
@@ -159,10 +172,32 @@ final class AgeReader {
             stanzas.append((arguments, body))
         }
         guard !stanzas.isEmpty else { throw Age.Refusal.damaged("its header has no stanza") }
-        guard stanzas.count == 1, stanzas[0].arguments.first == "scrypt" else {
-            throw stanzas.contains { $0.arguments.first == "scrypt" } ? Age.Refusal.damaged("its scrypt stanza is not alone") : Age.Refusal.notPassphrase
+        let macLine = text[text.count - 1]
+        guard macLine.hasPrefix("--- "), let mac = Age.unbase64(macLine.dropFirst(4)), mac.count == 32 else {
+            throw Age.Refusal.damaged("its header's MAC line is malformed")
         }
-        let arguments = stanzas[0].arguments
+        let macStart = lines[lines.count - 1].startIndex
+        var header = Header(authenticated: Array(bytes[..<(macStart + 3)]), mac: mac)
+        if stanzas.contains(where: { $0.arguments.first == "scrypt" }) {
+            guard stanzas.count == 1 else { throw Age.Refusal.damaged("its scrypt stanza is not alone") }
+            header.scrypt = try scrypt(stanzas[0])
+        } else {
+            // Stanzas of other types (SSH keys, plugins) are passed over, as age does.
+            header.x25519 = try stanzas.filter { $0.arguments.first == "X25519" }.map { stanza in
+                guard stanza.arguments.count == 2, let share = Age.unbase64(stanza.arguments[1]), share.count == 32,
+                      let wrapped = Age.unbase64(stanza.body[...]), wrapped.count == 32 else {
+                    throw Age.Refusal.damaged("an X25519 stanza is malformed")
+                }
+                return (share, wrapped)
+            }
+        }
+        bytes.removeFirst(start)
+        return header
+    }
+
+    /// A scrypt stanza's salt, work factor and sealed file key. Throws ``Age/Refusal``.
+    private static func scrypt(_ stanza: (arguments: [Substring], body: String)) throws -> (salt: [UInt8], workFactor: Int, wrapped: [UInt8]) {
+        let arguments = stanza.arguments
         guard arguments.count == 3, let salt = Age.unbase64(arguments[1]), salt.count == 16 else {
             throw Age.Refusal.damaged("its scrypt stanza is malformed")
         }
@@ -171,16 +206,9 @@ final class AgeReader {
             throw Age.Refusal.damaged("its scrypt work factor is not a number")
         }
         guard workFactor <= Age.largestWorkFactor else { throw Age.Refusal.workFactorTooLarge(workFactor) }
-        guard let wrapped = Age.unbase64(stanzas[0].body[...]), wrapped.count == 32 else {
+        guard let wrapped = Age.unbase64(stanza.body[...]), wrapped.count == 32 else {
             throw Age.Refusal.damaged("its scrypt stanza's body is malformed")
         }
-        let macLine = text[text.count - 1]
-        guard macLine.hasPrefix("--- "), let mac = Age.unbase64(macLine.dropFirst(4)), mac.count == 32 else {
-            throw Age.Refusal.damaged("its header's MAC line is malformed")
-        }
-        let macStart = lines[lines.count - 1].startIndex
-        let header = Header(salt: salt, workFactor: workFactor, wrapped: wrapped, authenticated: Array(bytes[..<(macStart + 3)]), mac: mac)
-        bytes.removeFirst(start)
-        return header
+        return (salt, workFactor, wrapped)
     }
 }

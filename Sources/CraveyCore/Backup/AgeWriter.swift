@@ -1,6 +1,7 @@
 import Foundation
 
-/// Encrypts a stream into an age file (``Age``) for a passphrase, as `age -p` does: each 64 KiB
+/// Encrypts a stream into an age file (``Age``) for a passphrase, as `age -p` does, or for an age
+/// key's recipient, as `age -r` does: each 64 KiB
 /// of what it is given is sealed as one chunk and handed to `sink` as soon as the next bytes show
 /// it is not the last. Memory: one chunk, whatever the stream's length (and scrypt's 256 MiB).
 ///
@@ -12,9 +13,8 @@ final class AgeWriter {
     private let sink: (UnsafeRawBufferPointer) throws -> Void
     private let key: [UInt8]
     private let fileKey: [UInt8]
-    private let salt: [UInt8]
-    private let workFactor: Int
-    private let wrapKey: WrapKeyDerivation
+    /// How the header wraps the file key: with the passphrase (its key derived meanwhile), or for a recipient.
+    private let wrapping: Wrapping
     /// The payload's nonce, written first after the header.
     private let nonce: [UInt8]
     /// The plaintext of the chunk being filled.
@@ -26,19 +26,35 @@ final class AgeWriter {
 
     /// The size of the header for `workFactor`: every part of it has a fixed length.
     static func headerSize(workFactor: Int = Age.workFactor) -> Int {
-        header(salt: [UInt8](repeating: 0, count: 16), workFactor: workFactor, wrapped: [UInt8](repeating: 0, count: 32),
+        header(stanza: scryptStanza(salt: [UInt8](repeating: 0, count: 16), workFactor: workFactor, wrapped: [UInt8](repeating: 0, count: 32)),
                mac: [UInt8](repeating: 0, count: 32)).count
     }
 
+    /// The size of the header for a recipient: every part of it has a fixed length too.
+    static let recipientHeaderSize = header(stanza: x25519Stanza(share: [UInt8](repeating: 0, count: 32), wrapped: [UInt8](repeating: 0, count: 32)),
+                                            mac: [UInt8](repeating: 0, count: 32)).count
+
     /// Starts deriving the passphrase's key (scrypt with 2^`workFactor`) on a thread of its own,
     /// and writes the payload's nonce to `sink`, which gets the payload from then on.
-    init(passphrase: [UInt8], workFactor: Int = Age.workFactor, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+    convenience init(passphrase: [UInt8], workFactor: Int = Age.workFactor, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        let salt = Age.random(16)
+        try self.init(wrapping: .passphrase(WrapKeyDerivation(passphrase: passphrase, salt: salt, workFactor: workFactor), salt: salt, workFactor: workFactor),
+                      fileKey: Age.random(16), to: sink)
+    }
+
+    /// Wraps the file key for `recipient` (``recipientHeaderSize``), and writes the payload's
+    /// nonce to `sink`, which gets the payload from then on.
+    convenience init(recipient: AgeRecipient, to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
+        let fileKey = Age.random(16)
+        let (share, wrapped) = try Age.x25519Stanza(fileKey: fileKey, for: recipient)
+        try self.init(wrapping: .recipient(share: share, wrapped: wrapped), fileKey: fileKey, to: sink)
+    }
+
+    private init(wrapping: Wrapping, fileKey: [UInt8], to sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws {
         self.sink = sink
-        self.workFactor = workFactor
-        fileKey = Age.random(16)
-        salt = Age.random(16)
+        self.wrapping = wrapping
+        self.fileKey = fileKey
         nonce = Age.random(16)
-        wrapKey = WrapKeyDerivation(passphrase: passphrase, salt: salt, workFactor: workFactor)
         key = try Age.payloadKey(fileKey: fileKey, nonce: nonce)
         chunk.reserveCapacity(Age.chunkSize)
         try emit(nonce)
@@ -63,17 +79,37 @@ final class AgeWriter {
         precondition(!finished, "AgeWriter.finish twice")
         try seal(last: true)
         finished = true
-        let wrapped = try Age.seal(fileKey, key: try wrapKey.wait(), nonce: Age.zeroNonce)
-        var header = Self.header(salt: salt, workFactor: workFactor, wrapped: wrapped, mac: nil)
+        let stanza = switch wrapping {
+        case .passphrase(let derivation, let salt, let workFactor):
+            Self.scryptStanza(salt: salt, workFactor: workFactor, wrapped: try Age.seal(fileKey, key: try derivation.wait(), nonce: Age.zeroNonce))
+        case .recipient(let share, let wrapped):
+            Self.x25519Stanza(share: share, wrapped: wrapped)
+        }
+        var header = Self.header(stanza: stanza, mac: nil)
         let mac = try Age.hmac(header, key: Age.headerKey(fileKey: fileKey))
         header += Array(" \(Age.base64(mac))\n".utf8)
         try header.withUnsafeBytes(write)
     }
 
-    /// The header: the version line, the scrypt stanza and the MAC line (up to `---` without a MAC).
-    private static func header(salt: [UInt8], workFactor: Int, wrapped: [UInt8], mac: [UInt8]?) -> [UInt8] {
-        let text = "\(Age.versionLine)\n-> scrypt \(Age.base64(salt)) \(workFactor)\n\(Age.base64(wrapped))\n---"
+    /// The header: the version line, the stanza and the MAC line (up to `---` without a MAC).
+    private static func header(stanza: String, mac: [UInt8]?) -> [UInt8] {
+        let text = "\(Age.versionLine)\n\(stanza)\n---"
         return Array((text + (mac.map { " \(Age.base64($0))\n" } ?? "")).utf8)
+    }
+
+    /// A scrypt stanza (its body, 43 characters, on one line).
+    private static func scryptStanza(salt: [UInt8], workFactor: Int, wrapped: [UInt8]) -> String {
+        "-> scrypt \(Age.base64(salt)) \(workFactor)\n\(Age.base64(wrapped))"
+    }
+
+    /// An X25519 stanza (its body, 43 characters, on one line).
+    private static func x25519Stanza(share: [UInt8], wrapped: [UInt8]) -> String {
+        "-> X25519 \(Age.base64(share))\n\(Age.base64(wrapped))"
+    }
+
+    private enum Wrapping {
+        case passphrase(WrapKeyDerivation, salt: [UInt8], workFactor: Int)
+        case recipient(share: [UInt8], wrapped: [UInt8])
     }
 
     private func seal(last: Bool) throws {

@@ -62,6 +62,8 @@ final class ArchiveInput {
         }
         decryption = try AgeReader(descriptor) { header in
             if let fileKey { return fileKey }
+            // Said before a passphrase is asked for.
+            guard header.scrypt != nil else { throw Age.Refusal.notPassphrase }
             guard let passphrase else {
                 throw CraveyError(.invalidInput, "The backup is encrypted (the age format): it needs its passphrase.", advice: .givePassphrase)
             }
@@ -102,6 +104,8 @@ extension CraveyError {
         case .workFactorTooLarge(let factor):
             self.init(.damagedArchive, "\(url.path) was encrypted with a scrypt work factor of 2^\(factor), above the 2^\(Age.largestWorkFactor) cravey (and age) accept. \(outcome)",
                       underlying: refusal)
+        case .wrongKey:
+            self.init(.damagedArchive, "The key does not open \(url.path) (or its header was altered). \(outcome)", underlying: refusal)
         case .damaged(let reason):
             self.init(.damagedArchive, "\(url.path) is not a whole encrypted backup: \(reason). \(outcome)", underlying: refusal)
         }

@@ -272,6 +272,11 @@ package struct AppDatabase: Sendable {
                 t.column("heardAs", .text).notNull().defaults(to: "")
             }
         }
+        // What sync keeps (``SyncLog``, docs/sync.md): empty tables and a NULL column until the
+        // library joins a sync folder.
+        migrator.registerMigration("sync") { db in
+            try SyncLog.create(db)
+        }
         return migrator
     }
 }

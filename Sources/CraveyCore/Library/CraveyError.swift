@@ -31,6 +31,12 @@ public struct CraveyError: Error, Sendable, CustomStringConvertible {
         /// Another process is changing the same clip (trimming or cleaning it), or changed it
         /// while this change was being made: nothing changed; trying again works.
         case busy
+        /// A passphrase that does not open what it is for: a sync folder's key. (An encrypted
+        /// backup opened with a wrong one is `.damagedArchive`, as it always was.)
+        case wrongPassphrase
+        /// A folder that cannot be a sync folder: not one and not empty, not a folder, or the
+        /// library folder, inside it or holding it.
+        case notSyncFolder
         /// Anything else.
         case other
     }

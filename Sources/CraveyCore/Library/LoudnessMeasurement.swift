@@ -2,7 +2,7 @@ import Foundation
 
 /// How loud a clip is, as EBU R128 measures it (ITU-R BS.1770-4): its integrated loudness and
 /// its true peak. Playback turns it toward one target with ``playbackGain(target:ceiling:)``.
-package struct LoudnessMeasurement: Sendable, Equatable, Codable, CustomStringConvertible {
+package struct LoudnessMeasurement: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Integrated loudness in LUFS; minus infinity when no 400 ms block of the clip reaches the
     /// absolute gate (-70 LUFS): the clip is silent as far as loudness goes.
     package var integrated: Double

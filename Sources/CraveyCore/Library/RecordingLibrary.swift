@@ -69,6 +69,10 @@ public final class RecordingLibrary: Sendable {
     /// Reminders to listen, at a time of day on some days (``LibraryReminders``).
     package var reminders: LibraryReminders { LibraryReminders(library: self) }
 
+    /// The library on several machines: joining a sync folder, and sending its changes there
+    /// (``LibrarySync``, docs/sync.md).
+    package var sync: LibrarySync { LibrarySync(store: store) }
+
     /// Whether the library is on the disk: false when it was opened with `creating: false` where
     /// there is none yet (it reads as empty, and changes nothing until opened with `creating`).
     public var isCreated: Bool { store.isStored }

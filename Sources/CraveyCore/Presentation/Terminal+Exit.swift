@@ -26,7 +26,7 @@ extension Terminal {
 }
 
 extension CraveyError.Kind {
-    /// The documented exit code: 64, 65, 66, 69, 73, 75, 77, 78, or 1 for anything else.
+    /// The documented exit code: 64, 65, 66, 67, 69, 73, 75, 76, 77, 78, or 1 for anything else.
     package var exitCode: Int32 {
         switch self {
         case .invalidInput: 64
@@ -38,6 +38,8 @@ extension CraveyError.Kind {
         case .unsafeConfiguration: 77
         case .damagedArchive: 65
         case .busy: 75
+        case .wrongPassphrase: 67
+        case .notSyncFolder: 76
         case .other: 1
         }
     }

@@ -93,16 +93,22 @@ package final class LibraryStore: Sendable {
     /// Changes the library: one call holds the writers' lock once (never again on the same
     /// thread), finishes a pending `delete-all`, and runs `body` in one database transaction with
     /// the file operations of ``StoreTransaction``. Before the commit the copies of the clips
-    /// the transaction changed are written and saved files renamed into place; after it,
-    /// deleted files are unlinked. Throwing rolls the rows back (and undoes deletions begun).
+    /// the transaction changed are written and saved files renamed into place, and, when the
+    /// library syncs, its changes put in the sync outbox; after it, deleted files are unlinked,
+    /// and (the lock let go) the outbox is sent to the sync folder (``LibrarySync/send(afterWriting:)``):
+    /// a folder that cannot be written now (a USB stick unplugged) costs the change nothing, and
+    /// the outbox keeps what it holds for the next send. Throwing rolls the rows back (and undoes
+    /// deletions begun).
     @discardableResult
     package func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         if let refusal { throw refusal }
         guard let files, let lock else { throw CraveyError(.notFound, "There is no library at \(libraryURL.path).") }
-        return try lock.hold {
+        let (result, sends) = try lock.hold {
             if let journal, journal.isPending { try finishDeletingAll(files, journal) }
             return try transaction(files, body)
         }
+        if sends { _ = try? LibrarySync(store: self).send() }  // kept in the outbox: `cravey sync` sends it, and says why not
+        return result
     }
 
     /// Reads the rows while no change is under way (the writers' lock held, a pending
@@ -118,8 +124,9 @@ package final class LibraryStore: Sendable {
         }
     }
 
-    /// One transaction, the writers' lock held.
-    private func transaction<T>(_ files: FileStorageManager, _ body: (StoreTransaction) throws -> T) throws -> T {
+    /// One transaction, the writers' lock held; and whether it put changes in the sync outbox
+    /// to send once the lock is let go.
+    private func transaction<T>(_ files: FileStorageManager, _ body: (StoreTransaction) throws -> T) throws -> (T, Bool) {
         var current: StoreTransaction?
         defer { current?.releasing.forEach(live.release) }
         let result: T
@@ -142,6 +149,7 @@ package final class LibraryStore: Sendable {
         }
         try current?.finishCommit()
         if current?.endsDeleteAll == true { journal?.end() }
+        let sends = current?.sendsToSync == true
         if current?.forgetsWords == true {
             // The deleted titles, notes, words and ids leave the write-ahead log too
             // (secure_delete clears them from the file's free pages, and the word index was
@@ -153,7 +161,7 @@ package final class LibraryStore: Sendable {
                                   underlying: error)
             }
         }
-        return result
+        return (result, sends)
     }
 
     /// Finishes the `delete-all` its journal stands for, if the journal names this database; a
@@ -167,7 +175,7 @@ package final class LibraryStore: Sendable {
             return
         }
         do {
-            let deletion = try transaction(files) { tx in try tx.deleteAll(journalWritten: true) }
+            let (deletion, _) = try transaction(files) { tx in try tx.deleteAll(journalWritten: true) }
             if let failure = deletion.failures.first?.error { throw failure }
         } catch {
             // The deletion cannot be finished now (a damaged database, a file that cannot go):

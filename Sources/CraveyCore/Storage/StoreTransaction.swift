@@ -36,6 +36,19 @@ package final class StoreTransaction {
     /// Whether a `delete-all` removed a file: from then on a failure keeps its journal, for
     /// whoever comes next to finish the deletion.
     private(set) var removedFiles = false
+    /// What sync is told beside the rows the transaction changed (``SyncCapture``): the clips'
+    /// words stored (or removed: nil), the clips whose media was replaced, the clips deleted,
+    /// and whether every clip is compared (a library joining a sync folder).
+    private var syncedWords: [RecordingID: Data?] = [:]
+    private var replacedMedia: Set<RecordingID> = []
+    private var deletedClips: [RecordingID] = []
+    private var syncsEverything = false
+    /// Whether the transaction merges other devices' changes (``SyncMerge``): what it writes is
+    /// noted as told, so only a row that still differs from it is captured.
+    private var mergesSync = false
+    /// Whether the transaction put changes in the sync outbox for the store to send after its
+    /// commit (not a library joining: joining sends them itself, and says what went wrong).
+    private(set) var sendsToSync = false
 
     init(_ db: Database, files: FileStorageManager, store: LibraryStore) {
         self.db = db
@@ -145,14 +158,19 @@ package final class StoreTransaction {
     /// Writes `data` as a clip's `part` (its waveform, a video's thumbnail: any part but the
     /// media, which is saved, the copy, which the commit writes from the row, and the journal,
     /// which a replacement writes) in place of any there, all at once and durably, now: a clip's
-    /// artefacts are on the disk before its row. Returns the file.
+    /// artefacts are on the disk before its row. Returns the file. Without `flushingFolder`, its
+    /// name is flushed with the next flush of its folder: a part of a clip saved in this
+    /// transaction, whose save flushes `Recordings/` before the row (many clips at once).
     @discardableResult
-    package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles) throws -> StoredFile {
+    package func store(_ data: Data, as part: ClipFiles.Part, of clip: ClipFiles, flushingFolder: Bool = true) throws -> StoredFile {
         guard part != .media, part.remaking != .fromRow, part.origin != .transient, let file = clip.file(part) else {
             preconditionFailure("A \(clip.type.rawValue) clip's \(part) is not stored as bytes.")
         }
-        try files.writeAtomically(file, doing: "write the \(part.name)") { try $0.write(data) }
-        if part.isSearched, try ClipSearch(db).setWords(Transcript(data: data), of: clip.id) { droppedWords = true }
+        try files.writeAtomically(file, doing: "write the \(part.name)", syncingFolder: flushingFolder || file.folder != .recordings) { try $0.write(data) }
+        if part.isSearched {
+            if try ClipSearch(db).setWords(Transcript(data: data), of: clip.id) { droppedWords = true }
+            syncedWords[clip.id] = data
+        }
         return file
     }
 
@@ -190,6 +208,7 @@ package final class StoreTransaction {
         }
         store.live.move(file, to: clip.media())
         releasing.append(clip.media())
+        replacedMedia.insert(clip.id)
         return size
     }
 
@@ -218,7 +237,10 @@ package final class StoreTransaction {
             marked.append((file, aside))
         }
         try sync(Set(marked.map(\.original.folder)))
-        if let row = try repository.delete(id) { deleted.append(row) }
+        if let row = try repository.delete(id) {
+            deleted.append(row)
+            deletedClips.append(id)
+        }
         return recording
     }
 
@@ -278,6 +300,7 @@ package final class StoreTransaction {
         try sync([.recordings, .thumbnails])
         for (recording, _) in rows where !kept.contains(recording.id) {
             try recording.delete(db)
+            deletedClips.append(recording.id)
             summary.recordings += 1
         }
         return summary
@@ -291,6 +314,7 @@ package final class StoreTransaction {
         if let name = StoredName(file), name.marker == nil, name.part.isSearched {
             do {
                 if try ClipSearch(db).setWords(nil, of: name.clip.id) { droppedWords = true }
+                syncedWords[name.clip.id] = .some(nil)
             } catch {
                 throw CraveyError(database: error) ?? CraveyError(.other, "Cannot take the words of \(files.url(of: file).path) out of the search index: \(error).", underlying: error)
             }
@@ -328,6 +352,7 @@ package final class StoreTransaction {
     func prepareCommit(changed: (recordings: Set<Int64>, plays: Set<Int64>)) throws {
         if forgetsWords { try ClipSearch(db).forgetDeleted() }
         var changed = try repository.recordings(rowIDs: changed.recordings, playIDs: changed.plays)
+        let rowsChanged = changed.map(\.id)
         for id in copies where !changed.contains(where: { $0.id == id }) {
             if let recording = try repository.recording(id) { changed.append(recording) }
         }
@@ -337,6 +362,47 @@ package final class StoreTransaction {
             guard record != saved[recording.id] else { continue }
             try files.writeAtomically(copy, doing: "keep the words of the clip in") { try $0.write(record) }
         }
+        try captureForSync(rowsChanged)
+    }
+
+    /// Has sync compare every clip at the commit, as if each had changed: the library is
+    /// joining a sync folder, and the folder is told of each clip it was told nothing of.
+    package func syncEverything() {
+        syncsEverything = true
+    }
+
+    /// Has the transaction merge other devices' changes: the words, media and deletions it
+    /// writes are theirs, not this device's, and are not captured again as changes of its own.
+    package func mergingSync() {
+        mergesSync = true
+    }
+
+    /// Writes what the transaction changed into the sync outbox (``SyncLog``, ``SyncCapture``),
+    /// in the transaction, when the library has joined a sync folder; sync off, one read of an
+    /// empty table. `rows`: the clips whose rows changed.
+    private func captureForSync(_ rows: [RecordingID]) throws {
+        let log = SyncLog(db)
+        guard let joined = try log.joined() else { return }
+        let device = try log.device(joined, at: SyncLog.Place(of: store.libraryURL))
+        let capture = SyncCapture(db: db, store: store, device: device.device)
+        let clips: [Recording]
+        if syncsEverything {
+            clips = try repository.recordings()
+        } else if mergesSync {
+            clips = try rows.compactMap { try repository.recording($0) }
+        } else {
+            // The rows' clips, then those whose words or media alone changed, each once.
+            let others = Set(syncedWords.keys).union(replacedMedia).subtracting(rows).sorted { $0.description < $1.description }
+            clips = try (rows + others).compactMap { try repository.recording($0) }
+        }
+        var changes: [SyncCapture.Change] = []
+        for recording in clips {
+            changes += mergesSync ? try capture.changes(of: recording, replacedMedia: false, words: nil)
+                                  : try capture.changes(of: recording, replacedMedia: replacedMedia.contains(recording.id), words: syncedWords[recording.id])
+        }
+        if !mergesSync { changes += deletedClips.map { ($0, .delete) } }
+        if !clips.isEmpty || !deletedClips.isEmpty { changes += try capture.pins() }
+        sendsToSync = try !log.record(changes, as: device).isEmpty && !syncsEverything
     }
 
     /// After the commit: the journals of media replaced go, and the deleted files go for good. A
