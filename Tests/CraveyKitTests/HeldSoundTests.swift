@@ -45,11 +45,13 @@ struct HeldSoundTests {
 
     @Test("a recording holds what it captured, at 16 kHz: as long as the clip, the tone and the silence where its file has them")
     func recordingHoldsItsSound() async throws {
-        // Given 2 s recorded of a tone that stops after about 1 s
+        // Given 5 s recorded of a tone stopped after about 1 s (the seconds after it leave room
+        // for a loaded machine: the stop once came after a 2 s recording had ended, 153 s into
+        // the suite's parallel phase, and the clip had no silence)
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         let library = try await Fixture.library(clips: 0)
-        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 2))
+        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 5))
         for await event in recorder.events {
             if case .level(let level) = event, level.elapsed >= 1 { await tone.stop() }
         }
