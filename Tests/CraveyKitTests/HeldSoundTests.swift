@@ -45,15 +45,24 @@ struct HeldSoundTests {
 
     @Test("a recording holds what it captured, at 16 kHz: as long as the clip, the tone and the silence where its file has them")
     func recordingHoldsItsSound() async throws {
-        // Given 5 s recorded of a tone stopped after about 1 s (the seconds after it leave room
-        // for a loaded machine: the stop once came after a 2 s recording had ended, 153 s into
-        // the suite's parallel phase, and the clip had no silence)
+        // Given a recording of a tone stopped after about 1 s, and of a second's silence after the
+        // stop took effect (a fixed length once ended before the stop had: on a loaded machine
+        // unloading the tone took seconds, and a 5 s clip held only the tone)
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         let library = try await Fixture.library(clips: 0)
-        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 5))
+        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 120))
+        var (stopped, silentFrom): (Bool, Double?) = (false, nil)
         for await event in recorder.events {
-            if case .level(let level) = event, level.elapsed >= 1 { await tone.stop() }
+            guard case .level(let level) = event else { continue }
+            if !stopped, level.elapsed >= 1 {
+                await tone.stop()
+                stopped = true
+            } else if stopped, silentFrom == nil, level.peak < -60 {
+                silentFrom = level.elapsed
+            } else if let silentFrom, level.elapsed >= silentFrom + 1 {
+                recorder.stop()
+            }
         }
         let recorded = try await recorder.save(try RecordingMetadata(title: "Recorded"))
 
