@@ -250,6 +250,9 @@ package struct Preview {
             let changed = try await work.edit(asked, [(field.field ?? 0, line.isEmpty ? proposed ?? "" : line)])
             if field == .title { Terminal.noteTrimmed(title: line, notes: nil) }
             if field == .notes { Terminal.noteTrimmed(title: nil, notes: line) }
+            // What a signal keeps from now, before "Updated" is said: a SIGTERM right after it
+            // said `Kept "<the old title>"` (a clean-clone run), the state not yet told.
+            kept.withLock { $0 = changed }
             Terminal.diagnostic("Updated \"\(Format.visible(changed.title))\".")
             return changed
         } catch {
