@@ -19,35 +19,12 @@ struct EncryptedRestoreTests {
         return library
     }
 
-    /// The outcome of `arguments` with `--passphrase-fd`, the read end of a pipe holding
-    /// `passphrase` and a line break, as `3<secret` gives it.
-    func given(_ passphrase: String, _ arguments: [String]) async throws -> Outcome {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let line = Array((passphrase + "\n").utf8)
-        let written = write(ends[1], line, line.count)
-        close(ends[1])
-        try #require(written == line.count)
-        return try await Outcome.of(arguments + ["--passphrase-fd", String(ends[0])])
-    }
-
-    /// Every file under `folder` with its bytes: what "unchanged byte for byte" compares.
-    func snapshot(_ folder: URL) throws -> [String: Data] {
-        var found: [String: Data] = [:]
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
-        for case let url as URL in walker where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
-            found[url.path] = try Data(contentsOf: url)
-        }
-        return found
-    }
-
     @Test("a wrong passphrase, and one byte flipped in the header, the middle or the last chunk, restore nothing (65): the library is unchanged byte for byte, and none is made where there was none")
     func refusals() async throws {
         // Given an encrypted backup, a library holding one other clip, and broken copies
         let library = try await library()
         let archive = temporaryFolder().appendingPathComponent("clips.age")
-        let made = try await given(Self.passphrase, ["backup", "--encrypt", "--output", archive.path, "--library", library.url.path])
+        let made = try await Outcome.of(passphrase: Self.passphrase, ["backup", "--encrypt", "--output", archive.path, "--library", library.url.path])
         try #require(made.status == 0, "\(made.error)")
         let bytes = try Data(contentsOf: archive)
         let headerEnd = try #require(bytes.range(of: Data("\n--- ".utf8))).upperBound
@@ -72,32 +49,32 @@ struct EncryptedRestoreTests {
         let target = temporaryLibrary()
         #expect(try await Outcome.of(["import", try await Fixture.audio(seconds: 0.3).path, "--title", "Mine", "--library", target.path]).status == 0)
         let held = try RecordingLibrary(at: target)
-        let before = try snapshot(target)
+        let before = try Fixture.bytes(of: target)
 
         // When each is restored with the right passphrase, and the good one with a wrong passphrase
         let attempts = broken.map { ($0, Self.passphrase) } + [(archive, "correct horse battery stapler")]
         for (file, passphrase) in attempts {
-            let into = try await given(passphrase, ["restore", file.path, "--library", target.path])
+            let into = try await Outcome.of(passphrase: passphrase, ["restore", file.path, "--library", target.path])
 
             // Then each is refused, saying so, and nothing changed
             #expect(into.status == 65 && into.error.contains("Nothing was restored"), "\(file.lastPathComponent): \(into.status) \(into.error)")
-            let after = try snapshot(target)
+            let after = try Fixture.bytes(of: target)
             #expect(after == before, "\(file.lastPathComponent): \(Set(after.keys).symmetricDifference(before.keys)) \(after.keys.filter { after[$0] != before[$0] })")
         }
         // And a backup whose damage shows only at its very end makes no library where there was none
         let fresh = temporaryLibrary()
-        let new = try await given(Self.passphrase, ["restore", broken[3].path, "--library", fresh.path])
+        let new = try await Outcome.of(passphrase: Self.passphrase, ["restore", broken[3].path, "--library", fresh.path])
         #expect(new.status == 65 && !FileManager.default.fileExists(atPath: fresh.path), "\(new.error)")
-        let wrong = try await given("wrong", ["restore", archive.path, "--library", target.path])
+        let wrong = try await Outcome.of(passphrase: "wrong", ["restore", archive.path, "--library", target.path])
         #expect(wrong.error.contains("passphrase does not open"), "\(wrong.error)")
 
         // And an age file in ASCII armor (`age -a`) is named as such, with the way to open it
         let armored = temporaryFolder().appendingPathComponent("armored.age")
         try Data(("-----BEGIN AGE ENCRYPTED FILE-----\n" + bytes.prefix(96).base64EncodedString() + "\n-----END AGE ENCRYPTED FILE-----\n").utf8)
             .write(to: armored)
-        let refused = try await given(Self.passphrase, ["restore", armored.path, "--library", target.path])
+        let refused = try await Outcome.of(passphrase: Self.passphrase, ["restore", armored.path, "--library", target.path])
         #expect(refused.status == 65 && refused.error.contains("ASCII armor") && refused.error.contains("age -d"), "\(refused.error)")
-        #expect(try snapshot(target) == before)
+        #expect(try Fixture.bytes(of: target) == before)
         withExtendedLifetime(held) {}
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyCore
 import CraveyTestSupport
 import Foundation
+import Testing
 @testable import CraveyCommands
 import CraveyMediaCommands
 
@@ -55,6 +56,19 @@ struct Outcome: Sendable, CustomStringConvertible {
         outcome.written = (String(decoding: captured.output.withLock { $0 }, as: UTF8.self),
                            String(decoding: captured.error.withLock { $0 }, as: UTF8.self))
         return outcome
+    }
+
+    /// The outcome of `arguments` with `--passphrase-fd`: the read end of a pipe holding
+    /// `passphrase` and a line break, as `3<secret` gives it.
+    static func of(passphrase: String, _ arguments: [String]) async throws -> Outcome {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let line = Array((passphrase + "\n").utf8)
+        let written = write(ends[1], line, line.count)
+        close(ends[1])
+        try #require(written == line.count)
+        return try await of(arguments + ["--passphrase-fd", String(ends[0])])
     }
 
     /// The outcome of a command line `cravey` runs itself, as its main ends it; nil when the

@@ -10,33 +10,11 @@ import Testing
 struct SyncCommandTests {
     static let passphrase = "correct horse battery staple"
 
-    /// The outcome of `arguments` with `--passphrase-fd`, as `3<secret` gives it.
-    func given(_ passphrase: String, _ arguments: [String]) async throws -> Outcome {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        let line = Array((passphrase + "\n").utf8)
-        let written = write(ends[1], line, line.count)
-        close(ends[1])
-        try #require(written == line.count)
-        return try await Outcome.of(arguments + ["--passphrase-fd", String(ends[0])])
-    }
-
-    /// Every file under `folder`, by path, with its bytes.
-    func snapshot(_ folder: URL) throws -> [String: Data] {
-        var found: [String: Data] = [:]
-        for path in try FileManager.default.subpathsOfDirectory(atPath: folder.path) {
-            let url = folder.appendingPathComponent(path)
-            if let data = try? Data(contentsOf: url) { found[path] = data }
-        }
-        return found
-    }
-
     @Test("sync FOLDER sets up an empty folder and sends every clip, the key kept in the library for its owner alone; another library joins it with the passphrase; `sync` sends what changed since, and nothing when nothing did")
     func setUpJoinAndSend() async throws {
         let laptop = try await Fixture.library(titles: ["Breathe", "Walk"])
         let folder = temporaryFolder().appendingPathComponent("Sync")
-        let setUp = try await given(Self.passphrase, ["sync", folder.path, "--json", "--library", laptop.url.path])
+        let setUp = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--json", "--library", laptop.url.path])
         #expect(setUp.status == 0 && setUp.output.contains("\"action\" : \"set up\"") && setUp.output.contains("\"files\" : 1"), "\(setUp)")
         #expect(setUp.output.contains("\"blobs\" : 2"), "each clip's media (the fixture makes no waveform)")
         let key = laptop.url.appendingPathComponent("sync-key.txt")
@@ -44,7 +22,7 @@ struct SyncCommandTests {
         #expect(try String(contentsOf: key, encoding: .utf8).contains("AGE-SECRET-KEY-1"))
 
         let desktop = try await Fixture.library(titles: ["Run"])
-        let joined = try await given(Self.passphrase, ["sync", folder.path, "--library", desktop.url.path])
+        let joined = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--library", desktop.url.path])
         #expect(joined.status == 0 && joined.error.contains("Joined the sync folder"), "\(joined)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("devices").path).count == 2)
 
@@ -65,10 +43,10 @@ struct SyncCommandTests {
     func mergesAndSaysRefused() async throws {
         let laptop = try await Fixture.library(titles: ["Breathe", "Walk"])
         let folder = temporaryFolder().appendingPathComponent("Sync")
-        let setUp = try await given(Self.passphrase, ["sync", folder.path, "--library", laptop.url.path])
+        let setUp = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--library", laptop.url.path])
         try #require(setUp.status == 0, "\(setUp)")
         let desktop = try await Fixture.library(titles: ["Run"])
-        let joined = try await given(Self.passphrase, ["sync", folder.path, "--library", desktop.url.path])
+        let joined = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--library", desktop.url.path])
         #expect(joined.status == 0 && joined.error.contains("merged 1 change file of other machines (4 changes, 2 media files)"), "each clip and its title: \(joined)")
         let synced = try await Outcome.of(["sync", "--library", laptop.url.path])
         #expect(synced.status == 0 && synced.error.contains("nothing new to send; merged 1 change file"), "\(synced)")
@@ -101,7 +79,7 @@ struct SyncCommandTests {
         let folder = temporaryFolder().appendingPathComponent("Sync")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         _ = try SyncFolder.create(at: folder, passphrase: Array(Self.passphrase.utf8), workFactor: 10)
-        let joined = try await given(Self.passphrase, ["sync", folder.path, "--json", "--library", library.url.path])
+        let joined = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--json", "--library", library.url.path])
         try #require(joined.status == 0, "\(joined)")
         let device = try #require(try await offPool { try library.sync.joinedFolder()?.1.device })
         try await offPool {
@@ -127,10 +105,10 @@ struct SyncCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         _ = try SyncFolder.create(at: folder, passphrase: Array(Self.passphrase.utf8), workFactor: 10)
         let library = try await Fixture.library(titles: ["Breathe"])
-        let before = try snapshot(folder)
-        let libraryBefore = try snapshot(library.url)
+        let before = try Fixture.bytes(of: folder)
+        let libraryBefore = try Fixture.bytes(of: library.url)
 
-        let wrong = try await given("not it", ["sync", folder.path, "--library", library.url.path])
+        let wrong = try await Outcome.of(passphrase: "not it", ["sync", folder.path, "--library", library.url.path])
         #expect(wrong.status == 67 && wrong.error.contains("does not open the sync folder"), "\(wrong)")
 
         let mine = temporaryFolder().appendingPathComponent("Mine")
@@ -138,12 +116,12 @@ struct SyncCommandTests {
         try Data("my notes".utf8).write(to: mine.appendingPathComponent("notes.txt"))
         for (place, says) in [(library.url, "is the library folder"), (library.url.appendingPathComponent("Recordings"), "inside the library folder"),
                               (library.url.deletingLastPathComponent(), "holds the library folder"), (mine, "neither a sync folder nor empty")] {
-            let refused = try await given(Self.passphrase, ["sync", place.path, "--library", library.url.path])
+            let refused = try await Outcome.of(passphrase: Self.passphrase, ["sync", place.path, "--library", library.url.path])
             #expect(refused.status == 76 && refused.error.contains(says), "\(place.path): \(refused)")
         }
-        #expect(try snapshot(folder) == before)
-        #expect(try snapshot(library.url).keys.sorted() == libraryBefore.keys.sorted())
-        #expect(try snapshot(mine).keys.sorted() == ["notes.txt"])
+        #expect(try Fixture.bytes(of: folder) == before)
+        #expect(try Fixture.bytes(of: library.url).keys.sorted() == libraryBefore.keys.sorted())
+        #expect(try Fixture.bytes(of: mine).keys.sorted() == ["notes.txt"])
     }
 
     @Test("sync without a folder in a library that joined none is exit 66; --passphrase-fd without a folder is a usage error (exit 64)")
@@ -165,7 +143,7 @@ struct SyncCommandTests {
         let folder = temporaryFolder().appendingPathComponent("Sync")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         _ = try SyncFolder.create(at: folder, passphrase: Array(Self.passphrase.utf8), workFactor: 10)
-        let joined = try await given(Self.passphrase, ["sync", folder.path, "--library", library.url.path])
+        let joined = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--library", library.url.path])
         try #require(joined.status == 0, "\(joined)")
         let shown = try await Outcome.of(["sync", "--show-key", "--library", library.url.path])
         let kept = try String(contentsOf: library.url.appendingPathComponent("sync-key.txt"), encoding: .utf8)

@@ -61,6 +61,18 @@ extension Fixture {
         return found
     }
 
+    /// The regular files under `folder`, by their path within it, with their bytes: what
+    /// "unchanged byte for byte" compares.
+    public static func bytes(of folder: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for path in (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [] {
+            let url = folder.appendingPathComponent(path)
+            guard (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true else { continue }
+            found[path] = try Data(contentsOf: url)
+        }
+        return found
+    }
+
     /// A backup changed as `change` says, as a damaged disk, a cut-off copy or a hand would.
     public static func altered(_ archive: URL, _ name: String, _ change: (inout Data) throws -> Void) throws -> URL {
         var data = try Data(contentsOf: archive)
