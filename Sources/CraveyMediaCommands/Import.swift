@@ -18,8 +18,8 @@ struct Import: AsyncSettingsReading {
         let library = try command.options.open(creating: true)
         // Ctrl-C (or SIGTERM) stops the import and leaves nothing behind: exit 130. A clip saved
         // an instant before is left to finish and print, exit 0. The sound decoded is held for
-        // the words, which are heard better from it than from the clip's AAC.
-        let sound = HeldSound()
+        // the words when they will be heard: better from it than from the clip's AAC.
+        let sound = AutoTranscription.transcriber(settings.app) == nil ? nil : HeldSound()
         let work = Task { try await Importer.importFile(at: source, into: library.store, metadata: metadata, holding: sound) }
         let signals = StopOnSignals { work.cancel() }
         defer { signals.cancel() }

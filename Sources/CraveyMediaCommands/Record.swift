@@ -33,6 +33,7 @@ struct Record: AsyncSettingsReading {
         }
         defer { signals.cancel() }
         var options = RecordingOptions(source: command.device, maxDuration: command.seconds)
+        options.holdsSound = AutoTranscription.transcriber(settings.app) != nil
         if command.video {
             let size = command.pictureSize
             options.camera = command.cameraDevice

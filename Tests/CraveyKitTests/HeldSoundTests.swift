@@ -43,6 +43,16 @@ struct HeldSoundTests {
         #expect(failed.samples == nil)
     }
 
+    @Test("a recording not asked to hold its sound (no words to hear) holds none: nothing resampled, nothing kept")
+    func recordingHoldsNothingUnasked() async throws {
+        let microphone = try await VirtualMicrophone()
+        let library = try await Fixture.library(clips: 0)
+        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 0.5))
+        for await _ in recorder.events {}
+        _ = try await recorder.save(try RecordingMetadata(title: "Unheard"))
+        #expect(recorder.sound.samples == nil)
+    }
+
     @Test("a recording holds what it captured, at 16 kHz: as long as the clip, the tone and the silence where its file has them")
     func recordingHoldsItsSound() async throws {
         // Given a recording of a tone stopped after about 1 s, and of a second's silence after the
@@ -51,7 +61,9 @@ struct HeldSoundTests {
         let microphone = try await VirtualMicrophone()
         let tone = try await microphone.play(frequency: 440)
         let library = try await Fixture.library(clips: 0)
-        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 120))
+        var options = RecordingOptions(source: microphone.monitor, maxDuration: 120)
+        options.holdsSound = true
+        let recorder = try await library.record(options)
         var (stopped, silentFrom): (Bool, Double?) = (false, nil)
         for await event in recorder.events {
             guard case .level(let level) = event else { continue }

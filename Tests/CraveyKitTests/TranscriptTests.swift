@@ -156,7 +156,9 @@ struct TranscriptTests {
         }
         // Recorded while the speech plays into a virtual microphone, until it has played.
         let microphone = try await VirtualMicrophone()
-        let recorder = try await library.record(RecordingOptions(source: microphone.monitor, maxDuration: 60))
+        var options = RecordingOptions(source: microphone.monitor, maxDuration: 60)
+        options.holdsSound = true
+        let recorder = try await library.record(options)
         let said = try await run("paplay", ["-d", microphone.sinkName, wav.path])
         try #require(said.status == 0, "paplay: \(said.error)")
         try await Task.sleep(for: .milliseconds(500))

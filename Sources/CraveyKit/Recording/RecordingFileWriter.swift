@@ -16,7 +16,8 @@ final class RecordingFileWriter {
     /// Where what is written is measured for the waveform, and held for its words.
     private let control: RecordingControl
     /// What is written, at the transcriber's rate and in one channel (``RecordingControl/sound``);
-    /// nil when it could not be made (the words are heard from the file then).
+    /// nil when no sound is held (``RecordingOptions/holdsSound``) or it could not be made (the
+    /// words are heard from the file then).
     private let speech: Resampler?
 
     /// The muxer options that make an MP4 fragmented and playable while it is written.
@@ -31,8 +32,8 @@ final class RecordingFileWriter {
     /// A file that cannot be created throws `Errno`.
     init(partialOf id: RecordingID, in store: LibraryStore, options: RecordingOptions, measuring control: RecordingControl) throws {
         self.control = control
-        speech = try? Resampler(from: .signed16(sampleRate: options.sampleRate, channels: options.channels),
-                                to: .floatInterleaved(sampleRate: SpeechAudio.sampleRate, channels: 1))
+        speech = options.holdsSound ? try? Resampler(from: .signed16(sampleRate: options.sampleRate, channels: options.channels),
+                                                     to: .floatInterleaved(sampleRate: SpeechAudio.sampleRate, channels: 1)) : nil
         if speech == nil { control.sound.drop() }
         let type: RecordingType = options.camera == nil ? .audio : .video
         let (sampleRate, channels) = (options.sampleRate, options.channels)

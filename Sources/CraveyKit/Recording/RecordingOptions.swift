@@ -39,6 +39,12 @@ public struct RecordingOptions: Sendable {
         self.levelInterval = levelInterval
     }
 
+    /// Whether the sound is also held as it is captured, for the new clip's words
+    /// (``Recorder/sound``): only when they will be heard (a transcriber installed and
+    /// `transcribe.auto` on), since holding it resamples every block on the encoder's thread and
+    /// keeps up to 38 MB. Off, the words a clip gets later are heard from its media.
+    package var holdsSound = false
+
     /// Where the pictures come from, as ``camera`` names it; nil for sound only.
     package var cameraSource: CameraSource? { camera.map(CameraSource.init(argument:)) }
 }

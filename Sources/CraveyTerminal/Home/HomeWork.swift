@@ -106,6 +106,7 @@ final class HomeWork {
     /// `cravey record` makes it.
     private func record(video: Bool, _ library: RecordingLibrary) -> [HomeEvent] {
         var options = RecordingOptions()
+        options.holdsSound = AutoTranscription.transcriber(settings) != nil
         if video {
             // The cameras on this machine (V4L2); none is said, and nothing starts.
             guard let camera = (try? Cameras.list())?.first else {
