@@ -6,13 +6,15 @@ package final class FolderWatch: Sendable {
     /// The inotify descriptor, readable once something changed.
     package let descriptor: Int32
 
-    /// Watches `folder` for files made, closed after a write, renamed away or removed; nil when
-    /// it cannot be watched (no such folder, no inotify). The corresponding C functions are
-    /// `inotify_init1` and `inotify_add_watch`.
-    package init?(_ folder: URL) {
+    /// Files made, closed after a write, renamed away or removed, and the folder itself removed.
+    package static let entries = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE | IN_DELETE_SELF)
+
+    /// Watches `folder` for `events` (inotify's `IN_` flags); nil when it cannot be watched (no
+    /// such folder, no inotify). The corresponding C functions are `inotify_init1` and
+    /// `inotify_add_watch`.
+    package init?(_ folder: URL, events: UInt32 = FolderWatch.entries) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let events = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE | IN_DELETE_SELF)
         guard inotify_add_watch(descriptor, folder.path, events) >= 0 else {
             close(descriptor)
             return nil
@@ -22,9 +24,23 @@ package final class FolderWatch: Sendable {
     deinit { close(descriptor) }
 
     /// Reads the changes waiting, without blocking, so that the descriptor is not readable until
-    /// the next one.
-    package func drain() {
+    /// the next one; returns the names of the entries they were about.
+    @discardableResult
+    package func drain() -> Set<String> {
+        var names: Set<String> = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 || errno == EINTR {}
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return names }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset, as: inotify_event.self).len) }
+                let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)]
+                names.insert(String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self))
+                offset += header + length
+            }
+        }
     }
 }
