@@ -13,14 +13,7 @@ package struct DesktopNotification: Sendable {
     package static func show(_ body: String, replacing previous: DesktopNotification? = nil) async -> DesktopNotification? {
         guard SessionBus.exists() else { return nil }
         return try? await onDedicatedThread(named: "cravey.notify") { () throws -> DesktopNotification? in
-            let bus = try SessionBus()
-            let reply = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                                     interface: "org.freedesktop.Notifications", member: "Notify",
-                                     [.string("cravey"), .uint32(previous?.id ?? 0), .string("cravey"), .string("cravey"),
-                                      .string(body), .strings([]), .dictionary(["desktop-entry": .string("cravey")]),
-                                      .int32(-1)], timeout: 1)
-            guard case .uint32(let id)? = reply.first else { return nil }
-            return DesktopNotification(id: id)
+            try SessionBus().notify(body: body, replacing: previous?.id ?? 0, timeout: 1).map(DesktopNotification.init(id:))
         }
     }
 }

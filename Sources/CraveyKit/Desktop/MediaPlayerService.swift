@@ -121,10 +121,7 @@ package final class MediaPlayerService: Sendable {
             }
             if ending { break }
         }
-        if let notice {
-            _ = try? bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                              interface: "org.freedesktop.Notifications", member: "CloseNotification", [.uint32(notice)], timeout: 1)
-        }
+        if let notice { bus.closeNotification(notice) }
     }
 
     /// Shows the notification, and stops the play when its Stop button is pressed; returns its id.
@@ -135,14 +132,8 @@ package final class MediaPlayerService: Sendable {
             // Arguments that do not parse are another program's action, not our Stop.
             if let shown, (try? message.arguments()) == [.uint32(shown), .string("stop")] { manager.stop() }
         }
-        let reply = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                                 interface: "org.freedesktop.Notifications", member: "Notify",
-                                 [.string("cravey"), .uint32(0), .string("cravey"), .string(notification.summary),
-                                  .string(notification.body), .strings(["stop", "Stop"]),
-                                  .dictionary(["desktop-entry": .string("cravey")]), .int32(-1)], timeout: 2)
-        guard case .uint32(let id)? = reply.first else { return nil }
-        shown = id
-        return id
+        shown = try bus.notify(summary: notification.summary, body: notification.body, actions: ["stop", "Stop"], timeout: 2)
+        return shown
     }
 
     /// The reply to a method call (nil values: a method this player does not have), and where a

@@ -87,11 +87,7 @@ package enum ReminderPrompt {
                 answer = answer ?? .dismissed
                 wake.ring()
             }
-            let reply = try bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                                     interface: "org.freedesktop.Notifications", member: "Notify",
-                                     [.string("cravey"), .uint32(0), .string("cravey"), .string("cravey"), .string(body), .strings(actions(later: later)),
-                                      .dictionary(["desktop-entry": .string("cravey")]), .int32(0)], timeout: 2)
-            guard case .uint32(let id)? = reply.first else {
+            guard let id = try bus.notify(body: body, actions: actions(later: later), expiring: 0, timeout: 2) else {
                 throw CraveyError(.unavailable, "The notification server gave no id for the reminder: nothing was offered.")
             }
             shown = id
@@ -101,8 +97,7 @@ package enum ReminderPrompt {
             }
             if answer == nil || answer == .later || answer == .notToday {
                 // Unanswered, or answered by a button the server may leave on the screen: closed.
-                _ = try? bus.call("org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-                                  interface: "org.freedesktop.Notifications", member: "CloseNotification", [.uint32(id)], timeout: 1)
+                bus.closeNotification(id)
             }
             return answer ?? .none
         }
