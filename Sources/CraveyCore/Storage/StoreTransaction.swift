@@ -352,7 +352,7 @@ package final class StoreTransaction {
     func prepareCommit(changed: (recordings: Set<Int64>, plays: Set<Int64>)) throws {
         if forgetsWords { try ClipSearch(db).forgetDeleted() }
         var changed = try repository.recordings(rowIDs: changed.recordings, playIDs: changed.plays)
-        let rowsChanged = changed.map(\.id)
+        let rowsChanged = changed
         for id in copies where !changed.contains(where: { $0.id == id }) {
             if let recording = try repository.recording(id) { changed.append(recording) }
         }
@@ -379,8 +379,8 @@ package final class StoreTransaction {
 
     /// Writes what the transaction changed into the sync outbox (``SyncLog``, ``SyncCapture``),
     /// in the transaction, when the library has joined a sync folder; sync off, one read of an
-    /// empty table. `rows`: the clips whose rows changed.
-    private func captureForSync(_ rows: [RecordingID]) throws {
+    /// empty table. `rows`: the clips whose rows changed, as the commit read them.
+    private func captureForSync(_ rows: [Recording]) throws {
         let log = SyncLog(db)
         guard let joined = try log.joined() else { return }
         let device = try log.device(joined, at: SyncLog.Place(of: store.libraryURL))
@@ -389,11 +389,11 @@ package final class StoreTransaction {
         if syncsEverything {
             clips = try repository.recordings()
         } else if mergesSync {
-            clips = try rows.compactMap { try repository.recording($0) }
+            clips = rows
         } else {
             // The rows' clips, then those whose words or media alone changed, each once.
-            let others = Set(syncedWords.keys).union(replacedMedia).subtracting(rows).sorted { $0.description < $1.description }
-            clips = try (rows + others).compactMap { try repository.recording($0) }
+            let others = Set(syncedWords.keys).union(replacedMedia).subtracting(rows.map(\.id)).sorted { $0.description < $1.description }
+            clips = try rows + others.compactMap { try repository.recording($0) }
         }
         var changes: [SyncCapture.Change] = []
         for recording in clips {
