@@ -69,10 +69,7 @@ package struct SyncFolder: Sendable {
     /// `.tmp` one). A `.stignore` of the person's own is left as it is.
     private static func makeFolders(in url: URL) throws {
         for name in ["devices", "inbox"] {
-            let folder = url.appendingPathComponent(name)
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            } catch where FileManager.default.fileExists(atPath: folder.path) {}
+            try makeFolder(url.appendingPathComponent(name))
         }
         let ignore = url.appendingPathComponent(".stignore")
         do {
@@ -140,10 +137,15 @@ package struct SyncFolder: Sendable {
             throw CraveyError(.notFound, "The sync folder \(url.path) is not there (or has no devices/): is its disk mounted? Nothing was sent; the next sync sends it.")
         }
         for level in [folder.deletingLastPathComponent(), folder] {
-            do {
-                try FileManager.default.createDirectory(at: level, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            } catch where FileManager.default.fileExists(atPath: level.path) {}
+            try Self.makeFolder(level)
         }
+    }
+
+    /// Makes `folder` (0700, its parent there already), unless it is there.
+    private static func makeFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        } catch where FileManager.default.fileExists(atPath: folder.path) {}
     }
 
     /// What `devices/DEVICE/device.age` holds: the device's name, for a person to tell the
