@@ -199,7 +199,7 @@ struct PreviewTests {
         defer { kill(player.processIdentifier, SIGKILL) }
         let sinkName = microphone.sinkName
         #expect(try await poll(within: 10, every: 0.02) {
-            try runBlocking("pactl", ["list", "short", "sinks"]).output.split(separator: "\n").contains { $0.contains(sinkName) && $0.contains("RUNNING") }
+            try TestSoundServer.pactlBlocking(["list", "short", "sinks"]).output.split(separator: "\n").contains { $0.contains(sinkName) && $0.contains("RUNNING") }
         }, "the noise never reached \(sinkName)")
         let speaker = try await VirtualMicrophone()
         let terminal = try await recorded(microphone: microphone, sink: speaker, seconds: 4)

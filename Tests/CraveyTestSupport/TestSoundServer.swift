@@ -21,6 +21,27 @@ public enum TestSoundServer {
         setenv("PULSE_SERVER", server, 1)
         return server
     }()
+
+    /// `pactl` with `arguments` against the test server, off the cooperative pool.
+    public static func pactl(_ arguments: [String]) async throws -> CommandResult {
+        try await offPool { try pactlBlocking(arguments) }
+    }
+
+    /// ``pactl(_:)`` on the calling thread. A connection the server refused is tried again, for
+    /// up to 10 s: PulseAudio listens with a backlog of 5 (`listen(fd, 5)`, fixed in its
+    /// socket-server.c), and the libpulse client's non-blocking `connect` is refused outright,
+    /// not queued, while 6 connections wait for a server that has not had a core to accept them:
+    /// the parallel phase's burst of clients did that once (ci52), and a server stopped with
+    /// SIGSTOP does it to the 7th of 9 `pactl info` at once.
+    public static func pactlBlocking(_ arguments: [String]) throws -> CommandResult {
+        var result = try runBlocking("pactl", arguments)
+        let deadline = Date().addingTimeInterval(10)
+        while result.status != 0, result.error.contains("Connection refused"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            result = try runBlocking("pactl", arguments)
+        }
+        return result
+    }
 }
 
 /// A null sink of its own for one test: play tones into it, record from its monitor. Tests running
@@ -32,8 +53,7 @@ public final class VirtualMicrophone: Sendable {
     public init() async throws {
         _ = try await offPool { TestSoundServer.address }
         sinkName = "test_mic_" + UUID().uuidString.prefix(8).lowercased()
-        let loaded = try await run("pactl", ["load-module", "module-null-sink", "sink_name=\(sinkName)",
-                                             "rate=48000", "channels=1"])
+        let loaded = try await TestSoundServer.pactl(["load-module", "module-null-sink", "sink_name=\(sinkName)", "rate=48000", "channels=1"])
         guard loaded.status == 0 else { throw TestFailure("pactl load-module failed: \(loaded.error)") }
         moduleIndex = loaded.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -51,7 +71,7 @@ public final class VirtualMicrophone: Sendable {
     /// keep feeding the sink, so a machine loaded by tests running in parallel cannot starve the
     /// tone into seconds of silence, as it could a `paplay` of a file.
     public func play(frequency: Double) async throws -> Tone {
-        let loaded = try await run("pactl", ["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
+        let loaded = try await TestSoundServer.pactl(["load-module", "module-sine", "sink=\(sinkName)", "frequency=\(Int(frequency))"])
         let tone: Tone
         if loaded.status == 0 {
             tone = Tone(module: loaded.output.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -83,7 +103,7 @@ public final class VirtualMicrophone: Sendable {
         }
         let sinkName = sinkName
         let running = try await poll(within: 10, every: 0.02) {
-            let sinks = try runBlocking("pactl", ["list", "short", "sinks"]).output
+            let sinks = try TestSoundServer.pactlBlocking(["list", "short", "sinks"]).output
             return sinks.split(separator: "\n").contains { $0.contains(sinkName) && $0.contains("RUNNING") }
         }
         guard running else { throw TestFailure("the tone did not start playing into \(sinkName) within 10 s") }
@@ -121,13 +141,13 @@ public final class Tone: Sendable {
     /// pool: the server has stopped playing it once this returns.
     public func stop() async {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        if let module { _ = try? await run("pactl", ["unload-module", module]) }
+        if let module { _ = try? await TestSoundServer.pactl(["unload-module", module]) }
         if let player { kill(player.processIdentifier, SIGKILL) }
     }
 
     /// Unloads a module of the test sound server on a thread of its own, without waiting.
     static func unload(_ module: String) {
-        Thread { _ = try? runBlocking("pactl", ["unload-module", module]) }.start()
+        Thread { _ = try? TestSoundServer.pactlBlocking(["unload-module", module]) }.start()
     }
 }
 
@@ -175,9 +195,17 @@ public func waitUntil(within seconds: Double, every interval: Double, _ conditio
     }
 }
 
-/// Waits for a process to end without holding a cooperative thread.
+/// Waits for a process to end without holding a cooperative thread. When the waiting task is
+/// cancelled (a test over its time limit) the process is killed (SIGKILL), so the wait ends:
+/// a wait on a thread does not see the cancellation itself, and a test left waiting on a
+/// process that never ends (a recording nobody stops) would hold the whole run forever (ci53).
 public func exit(of process: TestProcess) async {
-    _ = try? await offPool { process.waitForExit() }
+    let pid = process.processIdentifier
+    await withTaskCancellationHandler {
+        _ = try? await offPool { process.waitForExit() }
+    } onCancel: {
+        if pid > 0, process.isRunning { kill(pid, SIGKILL) }
+    }
 }
 
 /// Runs a command to the end, looking it up on PATH when `command` has no slash, off the
@@ -185,7 +213,29 @@ public func exit(of process: TestProcess) async {
 @discardableResult
 public func run(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
                 input: Data? = nil) async throws -> CommandResult {
-    try await offPool { try runBlocking(command, arguments, environment: environment, input: input) }
+    // Killed when the task is cancelled, as ``exit(of:)`` kills what it waits for.
+    let started = StartedProcess()
+    return try await withTaskCancellationHandler {
+        try await offPool { try runBlocking(command, arguments, environment: environment, input: input, started: started) }
+    } onCancel: {
+        started.kill()
+    }
+}
+
+/// The process a ``run(_:_:environment:input:)`` started, once it has: what its cancellation kills.
+final class StartedProcess: Sendable {
+    private let process = Mutex<TestProcess?>(nil)
+    private let cancelled = Atomic(false)
+
+    func started(_ child: TestProcess) {
+        process.withLock { $0 = child }
+        if cancelled.load(ordering: .relaxed) { kill() }
+    }
+
+    func kill() {
+        cancelled.store(true, ordering: .relaxed)
+        if let child = process.withLock({ $0 }), child.isRunning { Foundation.kill(child.processIdentifier, SIGKILL) }
+    }
 }
 
 /// Puts an executable shell script of `text` at `url` (mode 0700), copied into place by cp rather
@@ -206,6 +256,11 @@ public func writeScript(_ text: String, to url: URL) async throws {
 @discardableResult
 public func runBlocking(_ command: String, _ arguments: [String], environment: [String: String]? = nil,
                         input: Data? = nil) throws -> CommandResult {
+    try runBlocking(command, arguments, environment: environment, input: input, started: nil)
+}
+
+func runBlocking(_ command: String, _ arguments: [String], environment: [String: String]?,
+                 input: Data?, started: StartedProcess?) throws -> CommandResult {
     let process = TestProcess()
     if command.contains("/") {
         process.executableURL = URL(fileURLWithPath: command)
@@ -220,6 +275,7 @@ public func runBlocking(_ command: String, _ arguments: [String], environment: [
     process.standardError = err
     process.standardInput = stdin
     try process.run()
+    started?.started(process)
     if let input { stdin.fileHandleForWriting.write(input) }
     try stdin.fileHandleForWriting.close()
     // Read stderr on another thread while stdout is read here, so neither pipe fills up.
