@@ -17,9 +17,12 @@ struct Words: ParsableCommand {
 
             `cravey words` lists them, one a line: the word, then its forms after a tab \
             (--json: an array of {"word", "heardAs"}). `cravey words add WORD` adds one, or adds \
-            its --heard-as forms to the word kept, and names the clips whose words hold one of its \
-            forms, with the command that hears each again; `cravey words remove WORD` removes \
-            it. A word changes only the words heard from then on. \
+            its --heard-as forms to the word kept, and offers to hear again the clips whose words \
+            hold one of its forms: at a terminal it names them and asks; --hear-again hears them \
+            without asking, one after another as `cravey transcribe ID` does (exiting with the \
+            first failure's code, the word kept); otherwise it names them with the command that \
+            hears each again. `cravey words remove WORD` removes it. A word changes only the \
+            words heard from then on. \
             They are kept in the library's database, never outside it, and hidden from `ps` \
             once read, as a title is. A word or form refused, or a form another word has, exits \
             64; removing a word not kept exits 66; nothing changes then.
@@ -56,6 +59,7 @@ struct Words: ParsableCommand {
         @Option(name: .customLong("heard-as"), parsing: .unconditionalSingleValue,
                 help: ArgumentHelp("A way it is heard wrong, written as the word (more than once for more).", valueName: "form"))
         var heardAs: [String] = []
+        @Flag(help: "Hear again, without asking, the clips whose words hold one of its forms.") var hearAgain = false
 
         func run() throws {
             let library = try options.open(creating: true)
@@ -65,9 +69,35 @@ struct Words: ParsableCommand {
             // The clips whose words hold a form it is heard as: offered to be heard again.
             let hearing = try library.vocabulary.clips(hearing: kept)
             guard !hearing.isEmpty else { return }
-            let shown = hearing.prefix(10).map { "\"\(Format.visible($0.title))\" (`cravey transcribe \($0.id.description.prefix(8))`)" }
+            let asking = !hearAgain && Terminal.isTerminal(0)
+            let shown = hearing.prefix(10).map { clip in
+                "\"\(Format.visible(clip.title))\"" + (hearAgain || asking ? "" : " (`cravey transcribe \(clip.id.description.prefix(8))`)")
+            }
             Terminal.diagnostic("\(hearing.count) clip\(hearing.count == 1 ? " has" : "s have") words heard as it before: "
                                 + shown.joined(separator: ", ") + (hearing.count > 10 ? ", and \(hearing.count - 10) more." : "."))
+            guard hearAgain || (asking && (try? Terminal.confirm("Hear \(hearing.count == 1 ? "it" : "them") again now?", yes: false,
+                                                                  declined: "Not heard again; --hear-again hears them.")) == true) else { return }
+            try Self.hear(hearing.map(\.id), in: options)
+        }
+
+        /// Hears each of `clips` again, one after another, as `cravey transcribe ID` does (it
+        /// runs in `cravey-media`, which loads the transcriber). What it says reaches a terminal
+        /// as it comes (its progress); otherwise it is said here once it ends. The first
+        /// failure's code is this command's, once every clip was tried.
+        static func hear(_ clips: [RecordingID], in options: LibraryOptions) throws {
+            let onTerminal = Terminal.isTerminal(2)
+            var failure: Int32?
+            for clip in clips {
+                let hearing = try ChildProcess(CommandRoute.mediaExecutable, ["transcribe", clip.description, "--library", options.libraryURL.path],
+                                               input: .null, output: .null, errors: onTerminal ? .inherit : .pipe)
+                let said = onTerminal ? "" : String(decoding: hearing.errorsToEnd(), as: UTF8.self)
+                if !said.isEmpty { Terminal.diagnostic(said, terminator: "") }
+                let ended = hearing.wait()
+                guard ended != ChildProcess.Termination.exit(0) else { continue }
+                Terminal.diagnostic("cravey: \(clip.description.prefix(8)) was not heard again (\(ended)); the word is kept.")
+                if failure == nil, case .exit(let status) = ended { failure = status } else if failure == nil { failure = 1 }
+            }
+            if let failure { throw ExitCode(failure) }
         }
     }
 

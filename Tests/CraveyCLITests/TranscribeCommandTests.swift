@@ -23,6 +23,33 @@ struct TranscribeCommandTests {
         return walker.compactMap { $0 as? URL }.compactMap { url in FileManager.default.contents(atPath: url.path).map { (url.path, $0) } }
     }
 
+    @Test("words add at a terminal names the clips heard with one of the word's forms and asks; a yes hears them again with the real transcriber, a no leaves their words")
+    func wordsAddOffersToHearAgain() async throws {
+        // Given a clip of speech whose stored words (a stand-in) hold "shivon"
+        let environment = try Speech.environment()
+        let (folder, id) = try await spokenLibrary(["Call my sister tonight."])
+        let library = try RecordingLibrary(at: folder)
+        let clip = try #require(try library.recordings().first)
+        let standIn = Transcript(language: "en", words: [Transcript.Word(start: 0.3, end: 0.6, text: "shivon")])
+        try library.store.write { tx in try tx.store(standIn.data, as: .transcript, of: ClipFiles(clip)) }
+
+        // When a word with that form is added at a terminal and the answer is no, nothing is heard
+        let declined = try await Cravey.answerOnTerminal(["words", "add", "Siobhan", "--heard-as", "shivon", "--library", folder.path], "n\r",
+                                                         environment: environment)
+        #expect(declined.status == 0 && declined.output.contains("1 clip has words heard as it before: \"Morning\".")
+                && declined.output.contains("Hear it again now? [y/N]") && declined.output.contains("--hear-again hears them"), "\(declined.output)")
+        #expect(library.transcripts.transcript(of: clip)?.words.map(\.text) == ["shivon"])
+
+        // When another form is added and the answer is yes
+        let heard = try await Cravey.answerOnTerminal(["words", "add", "Siobhan", "--heard-as", "shiv on", "--library", folder.path], "y\r",
+                                                      environment: environment)
+
+        // Then the clip was heard again: its words are what was said, shown as they were heard
+        #expect(heard.status == 0 && heard.output.contains("Heard "), "\(heard.output)")
+        let words = try #require(library.transcripts.transcript(of: clip)).words.map { Speech.letters($0.text) }
+        #expect(words.contains("sister") && !words.contains("shivon"), "\(words) (clip \(id))")
+    }
+
     @Test("without the transcriber, transcribe and transcript exit 69 saying how to add it, and change nothing")
     func notInstalled() async throws {
         let library = try await Fixture.library(clips: 1)

@@ -49,6 +49,25 @@ struct WordsCommandTests {
         #expect(!(try await Outcome.of(["words", "add", "Kaveh", "--library", library.url.path])).error.contains("heard as it before"))
     }
 
+    @Test("--hear-again hands each clip to `cravey transcribe`; where that fails (no transcriber: 69) the word is kept, the clip named, and the first failure's code is the command's")
+    func hearAgainWithoutTranscriber() async throws {
+        // Given a clip with "shivon" in its words, and no transcriber (as every in-process test)
+        let library = try await Fixture.library(clips: 1)
+        let clip = try #require(try library.recordings().first)
+        let words = Transcript(language: "en", words: [Transcript.Word(start: 0, end: 0.2, text: "shivon")])
+        try library.store.write { tx in try tx.store(words.data, as: .transcript, of: ClipFiles(clip)) }
+
+        // When the word is added with --hear-again
+        let added = try await Outcome.of(["words", "add", "Siobhan", "--heard-as", "shivon", "--hear-again", "--library", library.url.path])
+
+        // Then cravey-media's transcribe was run for the clip and refused (69), which is said;
+        // the word is kept, the clip's words as they were
+        #expect(added.status == 69, "\(added)")
+        #expect(added.error.contains("not installed") && added.error.contains("\(clip.id.description.prefix(8)) was not heard again (exit 69); the word is kept."), "\(added.error)")
+        #expect(try library.vocabulary.words().map(\.word) == ["Siobhan"])
+        #expect(library.transcripts.transcript(of: clip)?.words.map(\.text) == ["shivon"])
+    }
+
     @Test("a word of two words, an empty form, a form another word has: exit 64; removing a word not kept: exit 66; nothing changes")
     func refusals() async throws {
         let library = temporaryFolder().appendingPathComponent("library-\(UUID().uuidString.prefix(8))").path
