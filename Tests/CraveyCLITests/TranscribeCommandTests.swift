@@ -50,6 +50,49 @@ struct TranscribeCommandTests {
         #expect(words.contains("sister") && !words.contains("shivon"), "\(words) (clip \(id))")
     }
 
+    @Test("the transcriber runs in a network namespace of its own, with no interface but a loopback: no packet could leave it, whatever it loads")
+    func transcriberWithoutNetwork() async throws {
+        // Given a clip of speech, and the transcriber
+        let environment = try Speech.environment()
+        let (library, id) = try await spokenLibrary(["Good morning.", "Seven boats came in before midnight."])
+
+        // When it is heard, the transcriber's process is looked at while it runs: until it is
+        // seen in a network namespace other than this test's (it enters its own as it starts),
+        // or it has ended
+        let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+        let hearing = try Cravey.start(["transcribe", id, "--library", library.path], environment: environment)
+        let found = try await offPool { () -> (namespace: String, interfaces: [String])? in
+            var seen: (String, [String])?
+            _ = waitUntil(within: 60, every: 0.005) {
+                if let pid = Self.transcriber(under: hearing.processIdentifier),
+                   let namespace = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/net"),
+                   let devices = try? String(contentsOfFile: "/proc/\(pid)/net/dev", encoding: .utf8) {
+                    seen = (namespace, devices.split(separator: "\n").dropFirst(2).compactMap { $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) })
+                }
+                return seen.map { $0.0 != ours } == true || !hearing.isRunning
+            }
+            return seen
+        }
+        await exit(of: hearing)
+
+        // Then it was in a namespace other than this test's, with a loopback alone, and it heard
+        let (namespace, interfaces) = try #require(found, "the transcriber was never seen running")
+        #expect(namespace != ours, "\(namespace)")
+        #expect(interfaces == ["lo"], "\(interfaces)")
+        #expect(hearing.terminationStatus == 0)
+    }
+
+    /// The transcriber's process among the children of `parent`'s threads (cravey hands
+    /// `transcribe` to cravey-media in the same process, which starts the transcriber's Python
+    /// from a thread of its own).
+    static func transcriber(under parent: Int32) -> Int32? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(parent)/task") else { return nil }
+        let children = threads.compactMap { try? String(contentsOfFile: "/proc/\(parent)/task/\($0)/children", encoding: .utf8) }.joined(separator: " ")
+        return children.split(separator: " ").compactMap { Int32($0) }.first { pid in
+            (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")).map { String(decoding: $0, as: UTF8.self).contains("cravey-transcriber") } ?? false
+        }
+    }
+
     @Test("without the transcriber, transcribe and transcript exit 69 saying how to add it, and change nothing")
     func notInstalled() async throws {
         let library = try await Fixture.library(clips: 1)
