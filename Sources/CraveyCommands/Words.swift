@@ -12,7 +12,8 @@ struct Words: ParsableCommand {
             whenever it hears a clip (`cravey transcribe`, and a new clip's words), and where it \
             still hears one a steady wrong way, --heard-as names that way: it is written as the \
             word in the words stored ("shivon" as "Siobhan"; a form of two words, "if i", takes \
-            both). A word is one word of at most 64 characters; a form one or more words, matched \
+            both), only where Whisper was unsure of the words it heard (an "if I" it heard \
+            surely stays "if I"). A word is one word of at most 64 characters; a form one or more words, matched \
             case and accents folded. At most 60 words are kept, about as many as Whisper is given.
 
             `cravey words` lists them, one a line: the word, then its forms after a tab \

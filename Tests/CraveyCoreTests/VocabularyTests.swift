@@ -34,6 +34,31 @@ final class VocabularyTests: Sendable {
         #expect(heard("Nothing to change here.").writing(words) == heard("Nothing to change here."))
     }
 
+    @Test("a heard-as form is written only where the words it matches were heard unsurely: under 0.6 a word (their geometric mean), or with no probability said; none is kept")
+    func writesOnlyUnsureWords() throws {
+        let words = [try VocabularyWord("Aoife", heardAs: ["if i"]), try VocabularyWord("Niamh", heardAs: ["iam"])]
+        func heard(_ said: [(String, Double?)]) -> Transcript {
+            Transcript(language: "en", words: said.enumerated().map { index, word in
+                Transcript.Word(start: Double(index), end: Double(index) + 0.8, text: word.0, probability: word.1)
+            })
+        }
+        // Said plainly ("call you if I need help"): heard surely, left as it is.
+        let plain = heard([("Call", 0.96), ("you", 0.99), ("if", 0.81), ("I", 0.95), ("need", 1), ("help.", 1)])
+        #expect(plain.writing(words).text == "Call you if I need help.")
+        // The name heard as "If I": unsure, written as it.
+        #expect(heard([("If", 0.30), ("I", 0.29), ("will", 0.98), ("come.", 0.9)]).writing(words).text == "Aoife will come.")
+        // One sure word and one unsure: their geometric mean decides (0.37 x 0.87 is under 0.6 x 0.6; 0.45 x 0.85 is not).
+        #expect(heard([("If", 0.37), ("I", 0.87), ("believe.", 0.9)]).writing(words).text == "Aoife believe.")
+        #expect(heard([("If", 0.45), ("I", 0.85), ("feel.", 0.9)]).writing(words).text == "If I feel.")
+        // A form of one word, on its own probability; a word with none said counts as unsure.
+        #expect(heard([("Ask", 0.96), ("Iam", 0.27), ("how.", 0.9)]).writing(words).text == "Ask Niamh how.")
+        #expect(heard([("Ask", 0.96), ("Iam", 0.61), ("how.", 0.9)]).writing(words).text == "Ask Iam how.")
+        #expect(heard([("Ask", nil), ("if", 0.9), ("I", nil)]).writing(words).text == "Ask Aoife")
+        // The words returned, written or not, hold no probability: the file stored is as before.
+        #expect(plain.writing(words).words.allSatisfy { $0.probability == nil })
+        #expect(!String(decoding: plain.writing(words).data, as: UTF8.self).contains("probability"))
+    }
+
     @Test("a word or form that is empty, too long, holds a control character, or a word of two words is refused, naming the fix")
     func refusals() {
         for (word, forms) in [("", []), ("   ", []), (String(repeating: "a", count: 65), []), ("Sio\u{7}bhan", []),

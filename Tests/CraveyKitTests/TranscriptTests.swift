@@ -145,6 +145,25 @@ struct TranscriptTests {
         #expect(library.transcripts.transcript(of: recording) == given)
     }
 
+    @Test("a heard-as form is written only where Whisper was unsure: Aoife heard as \"If I\" is written Aoife, \"if I\" said plainly stays")
+    func heardAsOnlyWhereUnsure() async throws {
+        let transcriber = Transcriber(executable: try Speech.requireTranscriber())
+        // Whisper base hears the name as "If I" unsurely here (0.22 and 0.59, measured with the
+        // ffmpeg tool's decoding), the second sentence's "if I" surely (0.75 and 0.98). Said after
+        // another sentence, the name is often heard surely and left as "If I" (docs/known-limits.md).
+        let (speech, _) = try await Speech.clip(["Aoife believes in you.", "Tell me if I forget."], lead: 0.5, gap: 1.5)
+        let library = try await Fixture.library()
+        let recording = try await library.importFile(at: speech, metadata: try RecordingMetadata(title: "If I"))
+        try library.vocabulary.add("Aoife", heardAs: ["if i"])
+        let heard = try await library.transcripts.transcribe(recording, with: transcriber)
+        let letters = heard.words.map { Speech.letters($0.text) }
+        let tell = try #require(letters.firstIndex(of: "tell"), "heard: \(heard.text)")
+        let (first, second) = (letters[..<tell], letters[tell...])
+        #expect(first.first == "aoife", "heard: \(heard.text)")
+        #expect(zip(second, second.dropFirst()).contains { $0 == ("if", "i") } && !second.contains("aoife"), "heard: \(heard.text)")
+        #expect(library.transcripts.transcript(of: recording) == heard)
+    }
+
     @Test("a recording's words are heard from the sound it captured, listening for the person's own words: four of six names spoken into the microphone, with the forms an import of the same speech is heard with")
     func ownWordsRecorded() async throws {
         let transcriber = Transcriber(executable: try Speech.requireTranscriber())

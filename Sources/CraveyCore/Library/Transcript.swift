@@ -13,9 +13,13 @@ package struct Transcript: Sendable, Equatable, Codable {
         package var end: Double
         /// The word as written, punctuation attached ("midnight.").
         package var text: String
+        /// How sure the transcriber was of it, from 0 to 1 (faster-whisper's probability of the
+        /// word); nil when not said. It chooses where a heard-as form is written
+        /// (``Transcript/writing(_:)``) and is not stored: a clip's words never hold it.
+        package var probability: Double?
 
-        package init(start: Double, end: Double, text: String) {
-            (self.start, self.end, self.text) = (start, end, text)
+        package init(start: Double, end: Double, text: String, probability: Double? = nil) {
+            (self.start, self.end, self.text, self.probability) = (start, end, text, probability)
         }
     }
 
@@ -185,7 +189,7 @@ package struct Transcript: Sendable, Equatable, Codable {
 
 extension Transcript.Word {
     var isWellFormed: Bool {
-        start >= 0 && end >= start && end <= Transcript.latestTime && !text.isEmpty
+        start >= 0 && end >= start && end <= Transcript.latestTime && !text.isEmpty && probability.map { (0...1).contains($0) } != false
             && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }
