@@ -127,6 +127,8 @@ package struct LibrarySync {
         package var waiting = 0
         /// Change files refused (``Status/refused``).
         package var refused = 0
+
+        package init() {}
     }
 
     /// Merges the other devices' changes from the folder into the library, by the rules of
@@ -211,6 +213,12 @@ package struct LibrarySync {
         return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: devices,
                       names: devices.keys.reduce(into: [:]) { names, device in names[device] = folder.name(of: device) },
                       merged: merged, refused: refused)
+    }
+
+    /// The folder the library syncs with and its device, as its rows say (the key not read);
+    /// nil when it has joined none.
+    package func joined() throws -> SyncLog.Joined? {
+        try store.read { db in try SyncLog(db).joined() }
     }
 
     /// The folder the library syncs with, and its device; nil when it has joined none.

@@ -44,6 +44,7 @@ final class HomeWork {
         case .settleCleanUp(let keep): settleCleanUp(keep: keep, library)
         case .redrawAll: break  // the terminal's: ``HomeScreen``
         case .readReminders, .saveReminder, .pauseReminder, .removeReminder: reminders(effect, library)
+        case .sync: sync(library)
         }
         return []
     }
@@ -308,6 +309,16 @@ final class HomeWork {
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: effect == .readReminders ? "" : " Nothing was changed.", refresh: false)) }
             }
+        }
+    }
+
+    /// Sends and merges (``SyncWork``), off the screen's thread: the folder's files and the
+    /// writers' lock may wait.
+    private func sync(_ library: RecordingLibrary) {
+        let inbox = inbox, work = SyncWork(library: library)
+        Task {
+            let outcome = (try? await onDedicatedThread(named: "cravey.sync") { work.perform() }) ?? HomeSync.failure(CancellationError())
+            inbox.post { $0.send(.synced(outcome, at: Date())) }
         }
     }
 
