@@ -22,7 +22,9 @@ struct Sync: ParsableCommand {
             with nothing until it joins. From then on every change (a recording, an edit, a play, a \
             delete) is kept in the library in the same step as the change itself and sent to \
             the folder once it is made; one made while the folder cannot be written (a disk \
-            not mounted) waits, and `cravey sync` sends it (a send cut short sends the same \
+            not mounted, read-only, full) is saved all the same and waits, the command that \
+            made it says so in one line on stderr (its exit status stays the change's), and \
+            `cravey sync` (or the next change) sends it (a send cut short sends the same \
             again). Then it merges what the other machines wrote there: their clips (media \
             copied into the library), edits, plays, tags, pins, markers, trims and deletes, by \
             rules that give every machine the same library in any order (plays add up, the \

@@ -143,6 +143,11 @@ struct HomeSyncTests {
         home.press(.character("j"))
         #expect(!home.state.finished)
 
+        // A change of the screen's own whose send failed: shown, not on stderr.
+        home.send(.unsent(CraveyError(.notFound, "The sync folder \(folder.path) is not there (or has no devices/)."), at: Self.noon))
+        #expect(home.lines[0].contains("sync failed 12:00 · not sent"), "\(home.lines[0])")
+        #expect(home.message?.hasPrefix("Not sent to the sync folder:") == true && home.message?.contains("The change is kept") == true)
+
         try FileManager.default.moveItem(at: aside, to: folder)
         try await Self.carry(home.send(.syncLanded), &home)
         #expect(home.lines[0].contains("synced"), "\(home.lines[0])")

@@ -115,6 +115,25 @@ package struct LibrarySync {
         return sending
     }
 
+    /// Sends after a change's commit (``LibraryStore/write(_:)``, the writers' lock let go): a
+    /// folder that cannot be written now (not there, full, read-only) costs the change nothing,
+    /// as the outbox keeps it for the next send, and whoever asked is told (``whenUnsent(_:)``).
+    func sendAfterCommit() {
+        do {
+            try send()
+        } catch {
+            guard let folder = try? joined()?.folder else { return }
+            store.unsent.failed(folder, error)
+        }
+    }
+
+    /// Tells `tell` from now on (in place of whoever was told before), on the thread of the
+    /// change, each time a change's send after its commit fails: the sync folder, and why. The
+    /// change is kept in the outbox; `cravey sync` or the next change sends it.
+    package func whenUnsent(_ tell: @escaping @Sendable (URL, CraveyError) -> Void) {
+        store.unsent.listen(tell)
+    }
+
     /// What a merge did.
     package struct Merging: Sendable, Equatable {
         /// Change files merged, and the changes they held.

@@ -27,6 +27,8 @@ enum HomeEvent {
     case syncLanded
     /// A sync (``SyncWork``) ended at this time.
     case synced(HomeSync.Outcome, at: Date)
+    /// A change's send to the sync folder failed at this time (the change is kept).
+    case unsent(CraveyError, at: Date)
     /// Something to say that came from no key: a refusal of the shell's, or a warning.
     case said(HomeMessage)
 

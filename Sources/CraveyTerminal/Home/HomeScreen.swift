@@ -51,6 +51,8 @@ package final class HomeScreen {
             let home = HomeScreen(library: library, settings: settings, screen: try TerminalScreen(colour: colour))
             let inbox = home.work.inbox
             signals.handle { inbox.post { $0.send(.quit) } }
+            // A change's send that failed is shown in the header, not on stderr under the screen.
+            library.sync.whenUnsent { _, error in inbox.post { $0.send(.unsent(error, at: Date())) } }
             SignalPipe.shared.install([SIGWINCH]) { inbox.post { $0.resized() } }
             SignalPipe.shared.install([SIGTSTP]) { inbox.post { $0.suspend() } }
             SignalPipe.shared.install([SIGCONT]) { inbox.post { $0.continued() } }

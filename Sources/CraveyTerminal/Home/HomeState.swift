@@ -66,6 +66,10 @@ struct HomeState {
             if HomeReminders.shown(dialog.mode) != nil { effects = [.readReminders] }
         case .syncLanded: effects = sync.landed() ? [.sync] : []
         case .synced(let outcome, let time): effects = synced(outcome, at: time)
+        case .unsent(let error, let time):
+            let before = sync.last
+            sync.unsent(error, at: time)
+            if let after = sync.last, before != after, case .failed(_, let message) = after { dialog.say(message, warning: true) }
         case .remindersRead(let listing, let said): HomeReminders.read(listing, said: said, &self)
         case .resized(let rows, let columns, let paused):
             resize(rows: rows, columns: columns)

@@ -41,6 +41,12 @@ struct HomeSync: Equatable {
         return running
     }
 
+    /// A change's send to the folder failed at `time` (``LibrarySync/whenUnsent(_:)``): the
+    /// change is kept, and the next sync sends it.
+    mutating func unsent(_ error: CraveyError, at time: Date) {
+        (last, at) = (.failed(word: "not sent", message: "Not sent to the sync folder: \(Messages.text(for: error)) The change is kept; the next sync sends it."), time)
+    }
+
     /// What the header shows of the last sync; nil before the first.
     var text: String? {
         guard let last, let at else { return running ? "syncing…" : nil }
