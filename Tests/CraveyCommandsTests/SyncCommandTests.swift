@@ -229,3 +229,26 @@ struct SyncCommandTests {
         return true
     }
 }
+
+extension SyncCommandTests {
+    @Test("sync imports the media dropped into the folder's inbox (cravey hands it to cravey-media), says so and takes it out; a text file is left, said, and named by --status with why")
+    func syncTakesInbox() async throws {
+        let (library, folder, _) = try await Self.syncing()
+        let source = try await Fixture.audio(seconds: 0.5)
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for (name, bytes) in [("Phone memo.wav", try Data(contentsOf: source)), ("notes.txt", Data("call Sam\n".utf8))] {
+            let file = folder.appendingPathComponent("inbox/\(name)")
+            try bytes.write(to: file)
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: file.path)
+        }
+        let synced = try await Outcome.of(["sync", "--library", library.url.path])
+        #expect(synced.status == 0 && synced.error.contains("imported 1 file from the inbox"), "\(synced)")
+        #expect(synced.error.contains("1 file in the inbox not imported, left there"), "\(synced)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("inbox").path) == ["notes.txt"])
+        #expect(try await offPool { try library.recordings().map(\.title).sorted() } == ["Breathe", "Phone memo"])
+        let status = try await Outcome.of(["sync", "--status", "--library", library.url.path])
+        #expect(status.output.contains("notes.txt: left there, not imported:"), "\(status.output)")
+        let again = try await Outcome.of(["sync", "--library", library.url.path])
+        #expect(again.status == 0 && again.error.contains("nothing new to send") && !again.error.contains("imported 1 file"), "\(again)")
+    }
+}

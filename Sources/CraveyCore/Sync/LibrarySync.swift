@@ -13,6 +13,9 @@ package struct LibrarySync {
     /// `age-keygen` writes: `age -d -i sync-key.txt FILE` opens any file cravey put in the folder.
     static let keyFile = StoredFile(.library, "sync-key.txt")
 
+    /// The sync folder's `inbox/`, whose media is imported once, by one machine.
+    package var inbox: SyncInbox { SyncInbox(store: store) }
+
     /// What joining did.
     package struct Joining: Sendable {
         /// Whether the folder was set up here (it was empty), rather than joined.
@@ -218,6 +221,8 @@ package struct LibrarySync {
         /// The change files refused at the last merge, and why: not merged, nor any of their
         /// device's after them, until they can be.
         package var refused: [(device: SyncDevice, file: UInt64, reason: String)]
+        /// What the inbox holds: files the next sync imports, files still arriving, files refused.
+        package var inbox: SyncInbox.Scan
     }
 
     /// Where sync stands (``Status``); nil when the library has joined no folder. The folder's
@@ -231,7 +236,7 @@ package struct LibrarySync {
         let devices = (try? folder.devices()) ?? [:]
         return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: devices,
                       names: devices.keys.reduce(into: [:]) { names, device in names[device] = folder.name(of: device) },
-                      merged: merged, refused: refused)
+                      merged: merged, refused: refused, inbox: (try? inbox.scan()) ?? SyncInbox.Scan(folder: nil))
     }
 
     /// The folder the library syncs with and its device, as its rows say (the key not read);

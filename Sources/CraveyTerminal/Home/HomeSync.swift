@@ -8,8 +8,9 @@ import Foundation
 struct HomeSync: Equatable {
     /// What one sync did (``SyncWork``), or a send after a change that failed.
     enum Outcome: Equatable, Sendable {
-        /// Sent and merged: what the merge did, and why the send before it failed (nil: it did not).
-        case merged(LibrarySync.Merging, unsent: String?)
+        /// Sent and merged: what the merge did, why the send before it failed (nil: it did not),
+        /// the clips imported from the inbox, and whether files there are still arriving.
+        case merged(LibrarySync.Merging, unsent: String?, imported: Int = 0, arriving: Bool = false)
         /// Failed: in a word, and what a person reads of it.
         case failed(word: String, message: String)
     }
@@ -54,9 +55,10 @@ struct HomeSync: Equatable {
         switch last {
         case .failed(let word, _):
             return "sync failed \(time) · \(word)"
-        case .merged(let merging, let unsent):
+        case .merged(let merging, let unsent, let imported, _):
             var words: [String] = []
             if merging.changes > 0 { words.append("\(merging.changes) change\(merging.changes == 1 ? "" : "s") merged") }
+            if imported > 0 { words.append("\(imported) imported") }
             if merging.refused > 0 { words.append("\(merging.refused) refused") }
             if merging.waiting > 0 { words.append("\(merging.waiting) waiting") }
             if unsent != nil { words.append("not sent") }
@@ -68,7 +70,7 @@ struct HomeSync: Equatable {
     var failed: Bool {
         switch last {
         case .failed?: true
-        case .merged(let merging, let unsent)?: merging.refused > 0 || unsent != nil
+        case .merged(let merging, let unsent, _, _)?: merging.refused > 0 || unsent != nil
         case nil: false
         }
     }

@@ -319,6 +319,12 @@ final class HomeWork {
         Task {
             let outcome = (try? await onDedicatedThread(named: "cravey.sync") { work.perform() }) ?? HomeSync.failure(CancellationError())
             inbox.post { $0.send(.synced(outcome, at: Date())) }
+            // A file still being written into the inbox changes no name once whole: looked at
+            // again once it has been still long enough (no timer otherwise).
+            if case .merged(_, _, _, arriving: true) = outcome {
+                try? await Task.sleep(for: .seconds(SyncInbox.settle))
+                inbox.post { $0.send(.syncLanded) }
+            }
         }
     }
 

@@ -2,8 +2,9 @@ import CraveyKit
 import Foundation
 
 /// The home screen's sync through the library's door (``LibrarySync``), as `cravey sync` does
-/// it: what the outbox holds is sent, then what other machines wrote is merged. Blocking (the
-/// folder's files, the writers' lock): run it off the cooperative pool (``HomeWork``).
+/// it: what the outbox holds is sent, what other machines wrote is merged, then the inbox's
+/// media imported (``SyncInbox``). Blocking (the folder's files, the writers' lock, FFmpeg): run
+/// it off the cooperative pool (``HomeWork``).
 struct SyncWork: Sendable {
     let library: RecordingLibrary
 
@@ -18,7 +19,9 @@ struct SyncWork: Sendable {
             unsent = (error as? CraveyError).map { Messages.text(for: $0) } ?? "\(error)"
         }
         do {
-            return .merged(try library.sync.merge(), unsent: unsent)
+            let merged = try library.sync.merge()
+            let taken = try library.sync.inbox.take()
+            return .merged(merged, unsent: unsent, imported: taken.imported.count, arriving: taken.arriving > 0)
         } catch {
             return HomeSync.failure(error)
         }
