@@ -61,6 +61,9 @@ struct HomeSyncTests {
         home.send(.syncLanded)
         home.send(.synced(.merged(.init(), unsent: nil), at: Self.noon.addingTimeInterval(60)))
         #expect(home.lines[0].contains("synced 12:01 · up to date"))
+        home.send(.syncLanded)
+        home.send(.synced(.merged(.init(), unsent: nil, imported: 2), at: Self.noon))
+        #expect(home.lines[0].contains("synced 12:00 · 2 imported"))
 
         merging = LibrarySync.Merging()
         (merging.changes, merging.refused, merging.waiting) = (1, 1, 2)
@@ -152,5 +155,27 @@ struct HomeSyncTests {
         try await Self.carry(home.send(.syncLanded), &home)
         #expect(home.lines[0].contains("synced"), "\(home.lines[0])")
         #expect(!home.state.sync.failed)
+    }
+
+    @Test("a recording dropped into the sync folder's inbox while the home screen is open wakes it, is imported by its merge and listed, and taken out of the inbox")
+    func inboxTakenWhileOpen() async throws {
+        let a = try await Fixture.library(titles: ["Breathe"])
+        let folder = try await Self.joined(a)
+        var home = try HomeDriver(a)
+        let watch = try #require(SyncWatch(a))
+        let watched = watch.descriptor
+        let source = try await Fixture.audio(seconds: 0.5)
+        let dropped = folder.appendingPathComponent("inbox/Phone memo.wav")
+        try FileManager.default.copyItem(at: source, to: dropped)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: dropped.path)
+        let woke = try await offPool {
+            var descriptor = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, 5000) > 0
+        }
+        #expect(woke && watch.changed(), "the inbox is watched")
+        try await Self.carry(home.send(.syncLanded), &home)
+        #expect(home.listed.contains("Phone memo"), "\(home.listed)")
+        #expect(home.lines[0].contains("1 imported"), "\(home.lines[0])")
+        #expect(!FileManager.default.fileExists(atPath: dropped.path), "taken out of the inbox")
     }
 }

@@ -88,7 +88,7 @@ package struct SyncInbox: Sendable {
         defer { try? inbox.close() }
         let before = Dictionary(try store.read { db in try SyncLog(db).inboxRefused() }.map { ($0.name, $0) }) { first, _ in first }
         var scan = Scan(folder: folder)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? [] {
+        for name in Self.names(in: inbox).sorted() {
             if name.hasPrefix(".") {
                 if name.hasPrefix(".syncthing.") { scan.arriving.append(name) }  // Syncthing writing it
                 continue
@@ -112,11 +112,33 @@ package struct SyncInbox: Sendable {
         return scan
     }
 
-    /// Opens `candidate` in `inbox` (never through a link, only while it is the file scanned) and
-    /// reads its clip id from its bytes; nil when it changed or went since it was scanned.
+    /// The names of the entries of the folder `descriptor` has open (read through a descriptor
+    /// of its own, so a name swapped for a link meanwhile lists nothing elsewhere). The
+    /// corresponding C functions are `fdopendir` and `readdir`.
+    private static func names(in descriptor: FileDescriptor) -> [String] {
+        let copy = dup(descriptor.rawValue)
+        guard copy >= 0, let folder = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return []
+        }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Opens `candidate` in `inbox` (never through a link, the inbox included, and only while it
+    /// is the file scanned) and reads its clip id from its bytes; nil when it changed or went
+    /// since it was scanned. The corresponding C function is `openat`.
     package func open(_ candidate: Candidate, in inbox: URL) throws -> (FileDescriptor, RecordingID)? {
-        guard let descriptor = try? FileDescriptor.open(FilePath(inbox.appendingPathComponent(candidate.name).path), .readOnly,
-                                                        options: [.noFollow, .closeOnExec, .nonBlocking]) else { return nil }
+        guard let folder = try? FileDescriptor.open(FilePath(inbox.path), .readOnly, options: [.directory, .noFollow, .closeOnExec]) else { return nil }
+        let opened = openat(folder.rawValue, candidate.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        try? folder.close()
+        guard opened >= 0 else { return nil }
+        let descriptor = FileDescriptor(rawValue: opened)
         var status = stat()
         guard fstat(descriptor.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG, UInt64(status.st_ino) == candidate.inode,
               Int64(status.st_size) == candidate.size else {
