@@ -33,7 +33,7 @@ struct HomeSyncTests {
         }
     }
 
-    @Test("what lands starts one sync; what lands while it runs asks for one more after it, never two at once")
+    @Test("what lands starts one sync; what lands while it runs asks for one more after it, never two at once; a file of the inbox still arriving asks for one a few seconds later")
     func oneAtATime() async throws {
         var home = try HomeDriver(try await Fixture.library(clips: 1))
         #expect(home.send(.syncLanded) == [.sync])
@@ -42,6 +42,8 @@ struct HomeSyncTests {
         #expect(home.send(.synced(.merged(.init(), unsent: nil), at: Self.noon)) == [.sync], "one more, for what landed meanwhile")
         #expect(home.send(.synced(.merged(.init(), unsent: nil), at: Self.noon)) == [], "nothing landed meanwhile")
         #expect(home.send(.syncLanded) == [.sync])
+        #expect(home.send(.synced(.merged(.init(), unsent: nil, arriving: true), at: Self.noon)) == [.syncLater],
+                "a file of the inbox still being written: looked at again once still long enough")
     }
 
     @Test("the header shows the last sync: when, and the changes merged, up to date, refused or waiting; a failure in a word, as a warning, said once on the status line; the screen goes on")

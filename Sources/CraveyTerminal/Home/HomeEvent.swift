@@ -101,6 +101,8 @@ enum HomeEffect: Equatable {
     case redrawAll
     /// Sends the library's changes to the sync folder and merges the other machines' (``SyncWork``).
     case sync
+    /// Syncs again in a few seconds: a file of the inbox is still being written.
+    case syncLater
     /// Reads the reminders (`t`, or the library changed while they are shown).
     case readReminders
     /// Adds a reminder (no number), or changes the one of its number, offering the clip whose

@@ -176,7 +176,9 @@ struct HomeState {
         let again = sync.ended(outcome, at: time)
         if case .failed(_, let message) = outcome, before != outcome { dialog.say(message, warning: true) }
         refresh()
-        return again ? [.sync] : []
+        if again { return [.sync] }
+        if case .merged(_, _, _, arriving: true) = outcome { return [.syncLater] }
+        return []
     }
 
     // MARK: - Leaving

@@ -45,6 +45,7 @@ final class HomeWork {
         case .redrawAll: break  // the terminal's: ``HomeScreen``
         case .readReminders, .saveReminder, .pauseReminder, .removeReminder: reminders(effect, library)
         case .sync: sync(library)
+        case .syncLater: syncLater()
         }
         return []
     }
@@ -319,12 +320,18 @@ final class HomeWork {
         Task {
             let outcome = (try? await onDedicatedThread(named: "cravey.sync") { work.perform() }) ?? HomeSync.failure(CancellationError())
             inbox.post { $0.send(.synced(outcome, at: Date())) }
-            // A file still being written into the inbox changes no name once whole: looked at
-            // again once it has been still long enough (no timer otherwise).
-            if case .merged(_, _, _, arriving: true) = outcome {
-                try? await Task.sleep(for: .seconds(SyncInbox.settle))
-                inbox.post { $0.send(.syncLanded) }
-            }
+        }
+    }
+
+    /// Something lands in the sync folder once ``SyncInbox/settle`` seconds have passed: a file
+    /// still being written into the inbox changes no name once whole, so it is looked at again
+    /// once it has been still long enough. The one timer of the screen's sync, only while such a
+    /// file waits.
+    private func syncLater() {
+        let inbox = inbox
+        Task {
+            try? await Task.sleep(for: .seconds(SyncInbox.settle))
+            inbox.post { $0.send(.syncLanded) }
         }
     }
 
