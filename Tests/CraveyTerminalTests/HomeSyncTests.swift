@@ -88,13 +88,15 @@ struct HomeSyncTests {
         #expect(!home.state.finished && home.selected?.title == "Clip 1", "the screen goes on: keys move the selection")
     }
 
-    @Test("a clip library B saves and sends lands in A's open home screen within 5 s: the folder's watch wakes it, the merge runs off its thread, the list shows the clip and the header the sync")
+    @Test("a clip library B saves and sends lands in A's open home screen within 5 s: B, joining after the screen opened, is watched as it appears; the folder's watch wakes the screen, the merge runs off its thread, the list shows the clip and the header the sync")
     func clipLandsWhileOpen() async throws {
         let a = try await Fixture.library(titles: ["Breathe"])
         let b = try await Fixture.library()
-        _ = try await Self.joined(a, b)
+        let folder = try await Self.joined(a)
         var home = try HomeDriver(a)
         let watch = try #require(SyncWatch(a), "A syncs: its folder is watched")
+        // B's device appears in the folder once the screen is open.
+        try await offPool { _ = try b.sync.join(folder, passphrase: Self.passphrase, workFactor: 10) }
         // Opening merges what landed while it was closed.
         try await Self.carry(home.send(.syncLanded), &home)
         #expect(home.lines[0].contains("synced"))
