@@ -124,12 +124,13 @@ struct HomeSyncTests {
         #expect(home.screen.contains("2 clips"))
     }
 
-    @Test("a merge that fails is shown and the screen goes on: a change file that does not authenticate is refused, a folder gone says so, and once back the next sync merges")
+    @Test("a merge that fails is shown and the screen goes on: a change file that does not authenticate is refused, a folder gone says so, and once back it is watched again and the next sync merges")
     func failedMergeShown() async throws {
         let a = try await Fixture.library(titles: ["Breathe"])
         let b = try await Fixture.library(titles: ["Walk"])
         let folder = try await Self.joined(a, b)
         var home = try HomeDriver(a)
+        let watch = try #require(SyncWatch(a))
         // B's next change file, damaged.
         let device = try #require(try b.sync.joined()).device.hex
         let changes = folder.appendingPathComponent("devices/\(device)/changes")
@@ -155,10 +156,28 @@ struct HomeSyncTests {
         #expect(home.lines[0].contains("sync failed 12:00 · not sent"), "\(home.lines[0])")
         #expect(home.message?.hasPrefix("Not sent to the sync folder:") == true && home.message?.contains("The change is kept") == true)
 
-        try FileManager.default.moveItem(at: aside, to: folder)
+        // Back as a disk mounted again brings it: the same files, other folders (inodes).
+        try FileManager.default.copyItem(at: aside, to: folder)
         try await Self.carry(home.send(.syncLanded), &home)
         #expect(home.lines[0].contains("synced"), "\(home.lines[0])")
         #expect(!home.state.sync.failed)
+
+        // Watched again once back (the screen rescans at the library's next change): B's next
+        // change wakes it.
+        watch.rescan()
+        _ = watch.changed()
+        let watched = watch.descriptor
+        try await offPool {
+            let walk = try #require(try b.recordings().first)
+            try b.edit(walk.id) { $0.title = "Walk home" }
+        }
+        let woke = try await offPool {
+            var descriptor = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, 5000) > 0
+        }
+        #expect(woke && watch.changed(), "the folder back is watched again")
+        try await Self.carry(home.send(.syncLanded), &home)
+        #expect(home.listed.contains("Walk home"), "\(home.listed)")
     }
 
     @Test("a recording dropped into the sync folder's inbox while the home screen is open wakes it, is imported by its merge and listed, and taken out of the inbox")

@@ -105,7 +105,9 @@ package final class HomeScreen {
             if ready == 0 {
                 unsettled = false
                 send(.libraryChanged)
-                // A library that joined a sync folder meanwhile (`cravey sync FOLDER`): watched from now on.
+                // A sync folder back after it was gone is watched again; a library that joined
+                // one meanwhile (`cravey sync FOLDER`) from now on.
+                syncWatch?.rescan()
                 if syncWatch == nil, let made = SyncWatch(state.library) {
                     syncWatch = made
                     send(.syncLanded)

@@ -12,8 +12,6 @@ final class SyncWatch {
     /// The sync folder, and this library's device folder's name (left out).
     let folder: URL
     private let own: String
-    /// The folders watched so far (a device's are added as they appear).
-    private var watched: Set<String> = []
 
     /// Watches the sync folder `library` syncs with; nil when it syncs with none, or the folder
     /// cannot be watched (not there: a USB stick unplugged; no inotify).
@@ -21,7 +19,6 @@ final class SyncWatch {
         guard let joined = try? library.sync.joined(),
               let watch = FolderWatch(joined.folder.appendingPathComponent("devices")) else { return nil }
         (self.watch, folder, own) = (watch, joined.folder, joined.device.hex)
-        watched.insert("devices")
         rescan()
     }
 
@@ -36,15 +33,15 @@ final class SyncWatch {
         return !names.isEmpty
     }
 
-    /// Watches `inbox/` and each other device's folders not watched yet.
+    /// Watches `devices/`, `inbox/` and each other device's folders, again where they were
+    /// (watching a folder twice is once): a device's folders made since, and a folder that was
+    /// gone and is back (a USB stick), are watched from now on.
     func rescan() {
-        var wanted = ["inbox"]
+        var wanted = ["devices", "inbox"]
         let devices = folder.appendingPathComponent("devices")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: devices.path)) ?? [] where name != own && SyncDevice(hex: name) != nil {
             wanted += ["devices/\(name)", "devices/\(name)/changes", "devices/\(name)/media"]
         }
-        for path in wanted where !watched.contains(path) {
-            if watch.add(folder.appendingPathComponent(path)) { watched.insert(path) }
-        }
+        for path in wanted { watch.add(folder.appendingPathComponent(path)) }
     }
 }
