@@ -66,7 +66,7 @@ struct SyncInboxTests {
         #expect(try Self.inbox(folder).isEmpty, "taken out of the inbox")
         try await offPool { try Self.settle(libraries) }
         for library in libraries {
-            let clips = try library.recordings()
+            let clips = try await offPool { try library.recordings() }
             #expect(clips.count == 1 && clips.first.map { ids.contains($0.id) } == true, "\(clips.map(\.id))")
             #expect(clips.first?.title == "Voice memo" && clips.first?.createdAt == Self.hourAgo)
         }
@@ -92,14 +92,15 @@ struct SyncInboxTests {
             try Self.settle([a, b])
         }
         for library in [a, b] {
-            let clip = try #require(try library.recording(id))
-            #expect(try library.count() == 1 && clip.playCount == 2 && clip.title == "From the phone", "\(clip)")
+            let (clip, count) = try await offPool { (try library.recording(id), try library.count()) }
+            let found = try #require(clip)
+            #expect(count == 1 && found.playCount == 2 && found.title == "From the phone", "\(found)")
         }
-        let media = try [a, b].map { library in try Data(contentsOf: library.fileURL(of: try #require(try library.recording(id)))) }
+        let media = try await offPool { try [a, b].map { library in try Data(contentsOf: library.fileURL(of: try #require(try library.recording(id)))) } }
         #expect(media[0] == media[1], "one media on both")
     }
 
-    @Test("a file still arriving (Syncthing's temporary name, or changed within the last seconds) is left until whole, then imported; a text file and a link are left in place, named by the status with why, and not tried again; nothing outside the inbox is touched")
+    @Test("a file still arriving (Syncthing's temporary name, or changed within the last seconds) is left until whole, then imported; a text file and a link are left in place and named by the status with why; nothing outside the inbox is touched")
     func leftInPlace() async throws {
         let (folder, libraries) = try await Self.joined(1)
         let library = libraries[0]
@@ -114,7 +115,7 @@ struct SyncInboxTests {
         let first = try await offPool { try library.sync.inbox.take() }
         #expect(first.imported.isEmpty && first.arriving == 2 && first.refused == 2, "\(first)")
         #expect(try Self.inbox(folder) == [".syncthing.Walk.wav.tmp", "Walk.wav", "link.wav", "notes.txt"])
-        let status = try #require(try library.sync.status())
+        let status = try #require(try await offPool { try library.sync.status() })
         #expect(status.inbox.arriving == [".syncthing.Walk.wav.tmp", "Walk.wav"])
         #expect(status.inbox.refused.map(\.name) == ["link.wav", "notes.txt"])
         #expect(status.inbox.refused.first?.reason.contains("not a regular file") == true)
@@ -126,8 +127,25 @@ struct SyncInboxTests {
         let second = try await offPool { try library.sync.inbox.take() }
         #expect(second.imported.count == 1 && second.refused == 2 && second.arriving == 0, "\(second)")
         #expect(try Self.inbox(folder) == ["link.wav", "notes.txt"], "the text and the link left in place")
-        #expect(try library.recordings().map(\.title) == ["Walk"])
+        #expect(try await offPool { try library.recordings().map(\.title) } == ["Walk"])
         #expect(try Data(contentsOf: outside) == bytes, "the link's target untouched")
-        #expect(try library.sync.status()?.inbox.refused.map(\.name) == ["link.wav", "notes.txt"])
+        #expect(try await offPool { try library.sync.status() }?.inbox.refused.map(\.name) == ["link.wav", "notes.txt"])
+    }
+
+    @Test("a file refused is not tried again while it stays as it is: its noted reason is kept; changed, it is tried again")
+    func refusedNotTriedAgain() async throws {
+        let (folder, libraries) = try await Self.joined(1)
+        let library = libraries[0]
+        let notes = try Self.drop(Data("call Sam at six\n".utf8), as: "notes.txt", into: folder)
+        #expect(try await offPool { try library.sync.inbox.take() }.refused == 1)
+        // What the first try noted, marked: a second try would write its own reason.
+        try await offPool { try library.store.write { tx in try tx.db.execute(sql: "UPDATE syncInbox SET reason = 'noted before'") } }
+        #expect(try await offPool { try library.sync.inbox.take() }.refused == 1)
+        #expect(try await offPool { try library.sync.status() }?.inbox.refused.map(\.reason) == ["noted before"], "not tried again")
+        try Data("call Sam at seven\n".utf8).write(to: notes)
+        try FileManager.default.setAttributes([.modificationDate: Self.hourAgo.addingTimeInterval(60)], ofItemAtPath: notes.path)
+        #expect(try await offPool { try library.sync.inbox.take() }.refused == 1)
+        #expect(try await offPool { try library.sync.status() }?.inbox.refused.first?.reason.contains("notes.txt") == true, "changed: tried again")
+        #expect(try Self.inbox(folder) == ["notes.txt"], "left in place")
     }
 }

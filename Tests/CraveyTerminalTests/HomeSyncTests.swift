@@ -119,7 +119,7 @@ struct HomeSyncTests {
         let took = ContinuousClock.now - started
         #expect(home.listed.contains("Walk at dusk"), "A lists B's clip: \(home.listed)")
         #expect(took < .seconds(5), "within 5 s of B's save: \(took)")
-        #expect(try a.recording(saved.id)?.title == "Walk at dusk")
+        #expect(try await offPool { try a.recording(saved.id)?.title } == "Walk at dusk")
         #expect(home.lines[0].contains("merged"), "\(home.lines[0])")
         #expect(home.screen.contains("2 clips"))
     }
@@ -132,7 +132,7 @@ struct HomeSyncTests {
         var home = try HomeDriver(a)
         let watch = try #require(SyncWatch(a))
         // B's next change file, damaged.
-        let device = try #require(try b.sync.joined()).device.hex
+        let device = try #require(try await offPool { try b.sync.joined() }).device.hex
         let changes = folder.appendingPathComponent("devices/\(device)/changes")
         let next = try FileManager.default.contentsOfDirectory(atPath: changes.path).count + 1
         let damaged = changes.appendingPathComponent(String(format: "%020d.age", next))
