@@ -189,6 +189,20 @@ struct HomeScreenTests {
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
+    @Test("opened while its sync folder is not there (a USB stick unplugged), the home screen says so in its header and on the status line, and goes on")
+    func syncFolderGoneAtOpen() async throws {
+        let library = try await Self.library()
+        let folder = temporaryFolder().appendingPathComponent("sync")
+        try await offPool { _ = try library.sync.join(folder, passphrase: Array("correct horse battery staple".utf8), workFactor: 10) }
+        try FileManager.default.moveItem(at: folder, to: folder.appendingPathExtension("away"))
+        let terminal = try await Self.home(library, columns: 100)
+        try await Self.shows(terminal, "folder not there")
+        #expect(await terminal.screen.contains("sync failed"))
+        try await terminal.type("j")
+        try await terminal.type("q")
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
+    }
+
     @Test("Ctrl-Z gives the terminal back (its mode, the cursor, no mouse reporting, the normal screen) and fg takes it again")
     func suspendAndResume() async throws {
         let library = try await Self.library()

@@ -74,9 +74,10 @@ package final class HomeScreen {
     private func loop() throws {
         try state.read()
         watch = LibraryWatch(folder: state.library.url)
-        // What landed while the screen was closed is merged at once.
+        // What landed while the screen was closed is merged at once (a folder not there, a USB
+        // stick unplugged, is said so: the header shows the failure).
         syncWatch = SyncWatch(state.library)
-        if syncWatch != nil { send(.syncLanded) }
+        if syncWatch != nil || (try? state.library.sync.joined()) != nil { send(.syncLanded) }
         // A write seen and not read yet: the wait is cut short by `settling` ms, the only time
         // the loop wakes without an event.
         var unsettled = false
