@@ -189,6 +189,25 @@ struct HomeScreenTests {
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
+    @Test("a recording copied into the sync folder's inbox while the home screen is open is left while it may still be written, then imported once it has been still 5 s, listed, and taken out of the inbox")
+    func inboxCopyImported() async throws {
+        let library = try await Self.library()
+        let folder = temporaryFolder().appendingPathComponent("sync")
+        try await offPool { _ = try library.sync.join(folder, passphrase: Array("correct horse battery staple".utf8), workFactor: 10) }
+        let terminal = try await Self.home(library, columns: 100)
+        try await Self.shows(terminal, "synced")
+        let file = try await Fixture.audio(seconds: 1)
+        let copied = folder.appendingPathComponent("inbox/Phone memo.wav")
+        try FileManager.default.copyItem(at: file, to: copied)  // changed now: a copy still being written, for all cravey knows
+        let started = Date()
+        try await Self.shows(terminal, "♪ Phone memo")
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 4 && waited < 15, "imported \(waited) s after the copy: once still 5 s, not before, not much later")
+        #expect(!FileManager.default.fileExists(atPath: copied.path))
+        try await terminal.type("q")
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
+    }
+
     @Test("opened while its sync folder is not there (a USB stick unplugged), the home screen says so in its header and on the status line, and goes on")
     func syncFolderGoneAtOpen() async throws {
         let library = try await Self.library()
