@@ -101,7 +101,8 @@ package struct SyncInbox: Sendable {
                                             reason: "not a regular file (a link, a folder...): only audio or video files directly inside inbox/ are imported"))
                 continue
             }
-            if now.timeIntervalSince(modified) < Self.settle {
+            // (A time ahead of this machine's, a phone's clock ahead, is no sign of a write.)
+            if (0..<Self.settle).contains(now.timeIntervalSince(modified)) {
                 scan.arriving.append(name)
             } else if let refused = before[name], refused.size == Int64(status.st_size), refused.modified == modified {
                 scan.refused.append(refused)
