@@ -59,7 +59,7 @@ package struct Cravey: ParsableCommand {
         // The media commands' definitions from their list (``MediaCommand``), each where the help lists it.
         subcommands: [MediaCommand.home, .record, .play].map(\.definition)
             + [List.self, Search.self, Info.self, MediaCommand.quickplay.definition, Tag.self, Markers.self, Pin.self, Unpin.self, Edit.self,
-               Delete.self, DeleteAll.self, MediaCommand.import.definition, Export.self, Backup.self, MediaCommand.restore.definition, Storage.self, MediaCommand.remind.definition, Sync.self]
+               Delete.self, DeleteAll.self, MediaCommand.import.definition, Export.self, Backup.self, MediaCommand.restore.definition, Storage.self, MediaCommand.remind.definition, MediaCommand.sync.definition]
             + [MediaCommand.doctor, .devices, .thumbnail, .waveform, .trim, .clean, .share, .transcribe, .transcript].map(\.definition)
             + [Words.self, SettingsCommand.self]
     )

@@ -72,7 +72,13 @@ package struct HomeOptions: ParsableCommand {
 
             Clips another cravey adds, edits, plays or deletes (an import in another terminal, \
             Quick Play from a desktop shortcut) show within a second: the screen watches the \
-            library's database file (inotify) and reads again only what it shows.
+            library's database file (inotify) and reads again only what it shows. Where the \
+            library syncs (`cravey sync`), what other machines write into the sync folder is \
+            merged within seconds of its arrival (the screen watches the folder too, and merges \
+            as `cravey sync` does: what is not sent yet is sent first), and the header shows the \
+            last sync: "synced 14:02 · 3 changes merged", "up to date", what was refused or \
+            waits, or "sync failed 14:05 · folder not there" (said once on the status line too); \
+            a failure never stops the screen, and the next arrival tries again.
 
             q or Ctrl-C quits; a play under way is counted and a recording under way is saved \
             first, as the commands do, and so do SIGTERM and SIGHUP (a closed terminal). Ctrl-Z \

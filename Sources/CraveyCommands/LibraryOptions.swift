@@ -26,6 +26,20 @@ package struct LibraryOptions: ParsableArguments {
         }
         let opened = try RecordingLibrary(at: LibraryLocation.resolve(explicit: library), creating: creating)
         for warning in opened.warnings { Terminal.diagnostic("cravey: warning: \(warning)") }
+        // A change kept but not sent to the sync folder is said once, wherever the command writes
+        // (a command's change may be made on a thread of its own).
+        let captured = Terminal.captured, said = Locked(false)
+        opened.sync.whenUnsent { folder, error in
+            guard !said.withLock({ said in defer { said = true }; return said }) else { return }
+            Terminal.$captured.withValue(captured) { Terminal.diagnostic(Self.unsent(folder, error)) }
+        }
         return opened
+    }
+
+    /// What a command says of its change kept but not sent to the sync folder: one line, the
+    /// folder, why, and that the next sync sends it.
+    static func unsent(_ folder: URL, _ error: CraveyError) -> String {
+        let why = error.kind == .notFound ? "it is not there, or has no devices/: is its disk mounted?" : Format.visible(error.message)
+        return "cravey: warning: the change is saved, but not sent to the sync folder \(Format.visible(folder.path)) (\(why)); it is kept, and `cravey sync` (or the next change) sends it."
     }
 }

@@ -8,7 +8,7 @@ import ArgumentParser
 /// media command is a case here, its definition, and its command in `CraveyMediaCommands`.
 package enum MediaCommand: CaseIterable, Sendable {
     case home, record, play, quickplay, `import`, doctor, devices, thumbnail, waveform, trim, clean, share, restore,
-         transcribe, transcript, remind
+         transcribe, transcript, remind, sync
 
     /// When `cravey` hands a command line over to `cravey-media`, which loads FFmpeg.
     package enum HandOff: Sendable, Equatable {
@@ -20,7 +20,8 @@ package enum MediaCommand: CaseIterable, Sendable {
         /// handed over from inside the command (``CommandRoute/HandOff``).
         case unlessToggle
         /// When the command, run in `cravey`, finds it needs FFmpeg and throws
-        /// ``CommandRoute/HandOff``: `waveform` of a clip whose waveform is not stored yet.
+        /// ``CommandRoute/HandOff``: `waveform` of a clip whose waveform is not stored yet,
+        /// `sync` with media to import from the sync folder's inbox.
         case whenNeeded
         /// When this option is given: `remind --fire N` offers a clip on the desktop (D-Bus, a
         /// play); the rest of `remind` runs in `cravey`.
@@ -31,7 +32,7 @@ package enum MediaCommand: CaseIterable, Sendable {
         switch self {
         case .quickplay: .withOperand
         case .record: .unlessToggle
-        case .waveform: .whenNeeded
+        case .waveform, .sync: .whenNeeded
         case .remind: .withOption("--fire")
         default: .always
         }
@@ -56,6 +57,7 @@ package enum MediaCommand: CaseIterable, Sendable {
         case .transcribe: TranscribeOptions.self
         case .transcript: TranscriptOptions.self
         case .remind: Remind.self
+        case .sync: Sync.self
         }
     }
 

@@ -3,8 +3,9 @@ import CraveyCore
 import Foundation
 
 /// `cravey sync [FOLDER]`: joins the library to a sync folder, or sends its changes there.
-struct Sync: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Sync: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Keep the library in step through a folder Syncthing (or any file syncer) carries.",
         discussion: """
             `cravey sync FOLDER` joins the library to a sync folder: an empty folder (or one \
@@ -22,13 +23,20 @@ struct Sync: ParsableCommand {
             with nothing until it joins. From then on every change (a recording, an edit, a play, a \
             delete) is kept in the library in the same step as the change itself and sent to \
             the folder once it is made; one made while the folder cannot be written (a disk \
-            not mounted) waits, and `cravey sync` sends it (a send cut short sends the same \
+            not mounted, read-only, full) is saved all the same and waits, the command that \
+            made it says so in one line on stderr (its exit status stays the change's), and \
+            `cravey sync` (or the next change) sends it (a send cut short sends the same \
             again). Then it merges what the other machines wrote there: their clips (media \
             copied into the library), edits, plays, tags, pins, markers, trims and deletes, by \
             rules that give every machine the same library in any order (plays add up, the \
             edit made last wins, a delete is final); a file whose clip or media has not \
-            arrived yet waits for the next sync. docs/sync.md gives the folder's layout and its \
-            rules.
+            arrived yet waits for the next sync. Then (not when joining) it imports the audio \
+            and video a phone or another recorder dropped into the folder's inbox/, as `cravey \
+            import` does: each file once, by whichever machine takes it first (a clip's id is \
+            made from the file's bytes, so two machines taking it at once make one clip), then \
+            taken out of the inbox; a file still arriving is left until it is whole, and one \
+            that is not media cravey imports is left in place and named by --status. \
+            docs/sync.md gives the folder's layout and its rules.
 
             `cravey sync --show-key` prints the folder's key as age-keygen writes one: saved \
             to a file, `age -d -i FILE` opens any file cravey put in the folder, without \
@@ -79,6 +87,10 @@ struct Sync: ParsableCommand {
         var mergedMedia: Int
         var waiting: Int
         var refused: Int
+        /// The inbox: clips imported from it, files still arriving, files left as not media.
+        var imported: Int
+        var inboxArriving: Int
+        var inboxRefused: Int
     }
 
     /// What `--leave --json` prints.
@@ -111,9 +123,24 @@ struct Sync: ParsableCommand {
         var unsent: Int
         var devices: [Device]
         var refused: [Refused]
+        /// The inbox: files the next sync imports, files still arriving, files left (not media).
+        var inbox: Inbox
+
+        struct Inbox: Encodable {
+            var waiting: [String]
+            var arriving: [String]
+            var refused: [Refused]
+
+            struct Refused: Encodable {
+                var name: String
+                var reason: String
+            }
+        }
     }
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         if status && (folder != nil || passphraseFd != nil || leave) {
             throw ValidationError("--status only says where sync stands: give no FOLDER, --passphrase-fd or --leave.")
         }
@@ -130,7 +157,14 @@ struct Sync: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
+        try run(importing: nil)
+    }
+
+    /// Runs the command; `importing` takes the inbox's media (``SyncInbox``, in `cravey-media`:
+    /// it needs FFmpeg). Without it, a sync that has media to import hands itself over
+    /// (``CommandRoute/HandOff``) before it does anything.
+    package func run(importing: ((RecordingLibrary) throws -> SyncInbox.Taking)?) throws {
         let library = try options.open()
         if status { return try printStatus(of: library) }
         if showKey {
@@ -155,20 +189,27 @@ struct Sync: ParsableCommand {
             let joining = try library.sync.join(url, passphrase: Array(passphrase.utf8))
             let merged = try library.sync.merge()
             summary = Summary(folder: url.standardizedFileURL.path, device: joining.device.hex, action: joining.created ? "set up" : "joined",
-                              files: joining.sent.files, blobs: joining.sent.blobs, merging: merged)
+                              files: joining.sent.files, blobs: joining.sent.blobs, merging: merged, taking: SyncInbox.Taking())
         } else {
             guard let (joined, device) = try library.sync.joinedFolder() else {
                 throw Self.notJoined
             }
+            if importing == nil, !(try library.sync.inbox.scan().candidates.isEmpty) { throw CommandRoute.HandOff() }
             let sent = try library.sync.send()
             let merged = try library.sync.merge()
-            summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs, merging: merged)
+            summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs, merging: merged,
+                              taking: try importing?(library) ?? library.sync.inbox.scan().taking)
         }
         if json { return try Terminal.printJSON(summary) }
         var what = summary.files == 0 ? "nothing new to send" : "sent \(summary.files) change file\(summary.files == 1 ? "" : "s") and \(summary.blobs) media file\(summary.blobs == 1 ? "" : "s")"
         what += summary.merged == 0 ? ", nothing new to merge" : "; merged \(summary.merged) change file\(summary.merged == 1 ? "" : "s") of other machines (\(summary.changes) change\(summary.changes == 1 ? "" : "s"), \(summary.mergedMedia) media file\(summary.mergedMedia == 1 ? "" : "s"))"
         if summary.waiting > 0 { what += "; \(summary.waiting) change file\(summary.waiting == 1 ? "" : "s") wait for what they need to arrive" }
         if summary.refused > 0 { what += "; \(summary.refused) refused (`cravey sync --status` says why)" }
+        if summary.imported > 0 { what += "; imported \(summary.imported) file\(summary.imported == 1 ? "" : "s") from the inbox" }
+        if summary.inboxArriving > 0 { what += "; \(summary.inboxArriving) file\(summary.inboxArriving == 1 ? "" : "s") in the inbox still arriving, left until whole" }
+        if summary.inboxRefused > 0 {
+            what += "; \(summary.inboxRefused) file\(summary.inboxRefused == 1 ? "" : "s") in the inbox not imported, left there (`cravey sync --status` says why)"
+        }
         switch summary.action {
         case "set up": Terminal.diagnostic("Set up the sync folder \(summary.folder) and joined it; \(what). Keep its passphrase: every other machine joins with it.")
         case "joined": Terminal.diagnostic("Joined the sync folder \(summary.folder); \(what).")
@@ -189,8 +230,10 @@ struct Sync: ParsableCommand {
         }
         let refused = status.refused.map { StatusSummary.Refused(device: $0.device.hex, file: $0.file, reason: $0.reason) }
         if json {
+            let inbox = StatusSummary.Inbox(waiting: status.inbox.candidates.map(\.name), arriving: status.inbox.arriving,
+                                            refused: status.inbox.refused.map { .init(name: $0.name, reason: $0.reason) })
             return try Terminal.printJSON(StatusSummary(folder: status.folder.path, device: status.device.hex, unsent: status.unsent,
-                                                        devices: devices, refused: refused))
+                                                        devices: devices, refused: refused, inbox: inbox))
         }
         var lines = ["Sync folder: \(status.folder.path)", "This library: device \(status.device.hex)",
                      "Not sent yet: \(status.unsent == 0 ? "nothing" : "\(status.unsent) change file\(status.unsent == 1 ? "" : "s") (`cravey sync` sends them)")"]
@@ -204,13 +247,23 @@ struct Sync: ParsableCommand {
         for file in refused {
             lines.append("  \(file.device) change file \(file.file): \(Format.visible(file.reason))")
         }
+        let inbox = status.inbox
+        if inbox.candidates.isEmpty && inbox.arriving.isEmpty && inbox.refused.isEmpty {
+            lines.append("Inbox: nothing to import")
+        } else {
+            lines.append("Inbox:")
+            for file in inbox.candidates { lines.append("  \(Format.visible(file.name)): imported at the next sync") }
+            for name in inbox.arriving { lines.append("  \(Format.visible(name)): still arriving, left until whole") }
+            for file in inbox.refused { lines.append("  \(Format.visible(file.name)): left there, not imported: \(Format.visible(file.reason))") }
+        }
         try Terminal.output(lines.joined(separator: "\n"))
     }
 }
 
 extension Sync.Summary {
-    init(folder: String, device: String, action: String, files: Int, blobs: Int, merging: LibrarySync.Merging) {
+    init(folder: String, device: String, action: String, files: Int, blobs: Int, merging: LibrarySync.Merging, taking: SyncInbox.Taking) {
         self.init(folder: folder, device: device, action: action, files: files, blobs: blobs, merged: merging.files,
-                  changes: merging.changes, mergedMedia: merging.blobs, waiting: merging.waiting, refused: merging.refused)
+                  changes: merging.changes, mergedMedia: merging.blobs, waiting: merging.waiting, refused: merging.refused,
+                  imported: taking.imported.count, inboxArriving: taking.arriving, inboxRefused: taking.refused)
     }
 }

@@ -33,6 +33,7 @@ package struct CraveyMedia: AsyncParsableCommand {
         case .transcribe: Transcribe.self
         case .transcript: TranscriptMedia.self
         case .remind: RemindMedia.self
+        case .sync: SyncMedia.self
         }
     }
 

@@ -164,6 +164,64 @@ struct HomeScreenTests {
         #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
     }
 
+    @Test("a clip another machine's library saves and sends shows in the open home screen within 5 s of its save, merged from the sync folder; the header says the last sync")
+    func anotherMachineSyncs() async throws {
+        let library = try await Self.library()
+        let other = try await Fixture.library()
+        let folder = temporaryFolder().appendingPathComponent("sync")
+        try await offPool {
+            for joining in [library, other] { _ = try joining.sync.join(folder, passphrase: Array("correct horse battery staple".utf8), workFactor: 10) }
+        }
+        let terminal = try await Self.home(library, columns: 100)
+        try await Self.shows(terminal, "synced")
+        let file = try await Fixture.audio(seconds: 1)
+        let importing = try Cravey.start(["import", file.path, "--title", "From the laptop", "--library", other.url.path])
+        async let shownAt = offPool { terminal.waitUntilShown(within: 30) { $0.contains("♪ From the laptop") } ? Date() : nil }
+        async let endedAt = offPool { importing.waitForExit(); return Date() }
+        let (shown, ended) = try await (shownAt, endedAt)
+        #expect(importing.terminationStatus == 0)
+        let delay = try #require(shown).timeIntervalSince(ended)
+        #expect(delay < 5, "shown \(delay) s after the other library's save")
+        let screen = await terminal.screen
+        // (The last sync may be one more after the merge, for what landed meanwhile: up to date.)
+        #expect(screen.contains("synced ") && screen.contains(" 6 clips"), "\(screen)")
+        try await terminal.type("q")
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
+    }
+
+    @Test("a recording copied into the sync folder's inbox while the home screen is open is left while it may still be written, then imported once it has been still 5 s, listed, and taken out of the inbox")
+    func inboxCopyImported() async throws {
+        let library = try await Self.library()
+        let folder = temporaryFolder().appendingPathComponent("sync")
+        try await offPool { _ = try library.sync.join(folder, passphrase: Array("correct horse battery staple".utf8), workFactor: 10) }
+        let terminal = try await Self.home(library, columns: 100)
+        try await Self.shows(terminal, "synced")
+        let file = try await Fixture.audio(seconds: 1)
+        let copied = folder.appendingPathComponent("inbox/Phone memo.wav")
+        try FileManager.default.copyItem(at: file, to: copied)  // changed now: a copy still being written, for all cravey knows
+        let started = Date()
+        try await Self.shows(terminal, "♪ Phone memo")
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 4, "imported \(waited) s after the copy: once still 5 s, not before")
+        #expect(!FileManager.default.fileExists(atPath: copied.path))
+        try await terminal.type("q")
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
+    }
+
+    @Test("opened while its sync folder is not there (a USB stick unplugged), the home screen says so in its header and on the status line, and goes on")
+    func syncFolderGoneAtOpen() async throws {
+        let library = try await Self.library()
+        let folder = temporaryFolder().appendingPathComponent("sync")
+        try await offPool { _ = try library.sync.join(folder, passphrase: Array("correct horse battery staple".utf8), workFactor: 10) }
+        try FileManager.default.moveItem(at: folder, to: folder.appendingPathExtension("away"))
+        let terminal = try await Self.home(library, columns: 100)
+        try await Self.shows(terminal, "folder not there")
+        #expect(await terminal.screen.contains("sync failed"))
+        try await terminal.type("j")
+        try await terminal.type("q")
+        #expect(try await offPool { terminal.waitForExit(within: 30) } == 0)
+    }
+
     @Test("Ctrl-Z gives the terminal back (its mode, the cursor, no mouse reporting, the normal screen) and fg takes it again")
     func suspendAndResume() async throws {
         let library = try await Self.library()

@@ -156,4 +156,99 @@ struct SyncCommandTests {
         let status = try await Outcome.of(["sync", "--status", "--library", library.url.path])
         #expect(status.status == 66, "\(status)")
     }
+
+    /// A library that syncs with a new folder, and its one clip's id.
+    static func syncing() async throws -> (RecordingLibrary, URL, RecordingID) {
+        let library = try await Fixture.library(titles: ["Breathe"])
+        let folder = temporaryFolder().appendingPathComponent("Sync-\(UUID().uuidString.prefix(8))")
+        let setUp = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--library", library.url.path])
+        try #require(setUp.status == 0, "\(setUp)")
+        let id = try await offPool { try #require(try library.recordings().first).id }
+        return (library, folder, id)
+    }
+
+    /// Edits the clip while `fault` keeps the folder from being written: the edit is saved (exit
+    /// 0) and says, in one line, that it was not sent; `cravey sync` sends it once `mend` undid it.
+    static func editUnsent(_ library: RecordingLibrary, _ folder: URL, _ id: RecordingID, why: String) async throws {
+        let edited = try await Outcome.of(["edit", id.description, "--title", "Slow down", "--library", library.url.path])
+        #expect(edited.status == 0, "the clip is saved: \(edited)")
+        let said = edited.error.split(separator: "\n").filter { $0.contains("sync") }
+        #expect(said.count == 1, "one line: \(edited.error)")
+        let line = String(said.first ?? "")
+        #expect(line.hasPrefix("cravey: warning: the change is saved, but not sent to the sync folder \(folder.path) ("), "\(line)")
+        #expect(line.contains(why) && line.hasSuffix("it is kept, and `cravey sync` (or the next change) sends it."), "\(line)")
+        #expect(try await offPool { try library.recording(id)?.title } == "Slow down")
+        let status = try await Outcome.of(["sync", "--status", "--json", "--library", library.url.path])
+        #expect(status.output.contains("\"unsent\" : 1"), "kept in the outbox: \(status.output)")
+    }
+
+    /// `cravey sync` sends what the outbox kept, once the folder can be written again.
+    static func sendsKept(_ library: RecordingLibrary) async throws {
+        let sent = try await Outcome.of(["sync", "--library", library.url.path])
+        #expect(sent.status == 0 && sent.error.contains("sent 1 change file"), "\(sent)")
+        let status = try await Outcome.of(["sync", "--status", "--json", "--library", library.url.path])
+        #expect(status.output.contains("\"unsent\" : 0"), "\(status.output)")
+    }
+
+    @Test("a change whose send fails (the sync folder replaced by a file) is saved, exit 0, and said in one line naming the folder and that `cravey sync` sends it; the next `cravey sync` sends it")
+    func failedSendSaid() async throws {
+        let (library, folder, id) = try await Self.syncing()
+        let aside = folder.appendingPathExtension("away")
+        try FileManager.default.moveItem(at: folder, to: aside)
+        try Data("not a folder".utf8).write(to: folder)
+        try await Self.editUnsent(library, folder, id, why: "it is not there, or has no devices/")
+        try FileManager.default.removeItem(at: folder)
+        try FileManager.default.moveItem(at: aside, to: folder)
+        try await Self.sendsKept(library)
+    }
+
+    @Test("a change whose send fails on a read-only sync folder (a read-only bind mount: root ignores mode bits) is saved and said, exit 0; `cravey sync` sends it once the folder is writable",
+          .enabled("this machine does not let the tests mount") { await canMount() })
+    func readOnlyFolderSaid() async throws {
+        let (library, folder, id) = try await Self.syncing()
+        let bound = try await run("mount", ["--bind", folder.path, folder.path])
+        try #require(bound.status == 0, "mount --bind failed: \(bound.error)")
+        do {
+            let readOnly = try await run("mount", ["-o", "remount,bind,ro", folder.path])
+            try #require(readOnly.status == 0, "remount ro failed: \(readOnly.error)")
+            try await Self.editUnsent(library, folder, id, why: "Read-only file system")
+        } catch {
+            _ = try? await run("umount", [folder.path])
+            throw error
+        }
+        _ = try await run("umount", [folder.path])
+        try await Self.sendsKept(library)
+    }
+
+    /// Whether this machine lets the tests bind-mount (root with CAP_SYS_ADMIN).
+    static func canMount() async -> Bool {
+        guard let folder = try? TemporaryFolder() else { return false }
+        defer { folder.remove() }
+        guard (try? await run("mount", ["--bind", folder.url.path, folder.url.path]).status) == 0 else { return false }
+        _ = try? await run("umount", [folder.url.path])
+        return true
+    }
+}
+
+extension SyncCommandTests {
+    @Test("sync imports the media dropped into the folder's inbox (cravey hands it to cravey-media), says so and takes it out; a text file is left, said, and named by --status with why")
+    func syncTakesInbox() async throws {
+        let (library, folder, _) = try await Self.syncing()
+        let source = try await Fixture.audio(seconds: 0.5)
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for (name, bytes) in [("Phone memo.wav", try Data(contentsOf: source)), ("notes.txt", Data("call Sam\n".utf8))] {
+            let file = folder.appendingPathComponent("inbox/\(name)")
+            try bytes.write(to: file)
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: file.path)
+        }
+        let synced = try await Outcome.of(["sync", "--library", library.url.path])
+        #expect(synced.status == 0 && synced.error.contains("imported 1 file from the inbox"), "\(synced)")
+        #expect(synced.error.contains("1 file in the inbox not imported, left there"), "\(synced)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("inbox").path) == ["notes.txt"])
+        #expect(try await offPool { try library.recordings().map(\.title).sorted() } == ["Breathe", "Phone memo"])
+        let status = try await Outcome.of(["sync", "--status", "--library", library.url.path])
+        #expect(status.output.contains("notes.txt: left there, not imported:"), "\(status.output)")
+        let again = try await Outcome.of(["sync", "--library", library.url.path])
+        #expect(again.status == 0 && again.error.contains("nothing new to send") && !again.error.contains("imported 1 file"), "\(again)")
+    }
 }

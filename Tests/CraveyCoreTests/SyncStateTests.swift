@@ -28,6 +28,26 @@ struct SyncStateTests {
         return state
     }
 
+    @Test("one inbox file imported on two machines at once is one clip: its two clip changes (one id, each machine's own media) make it once, the later media kept, the plays of both added up and the later title, in either order")
+    func sameClipFromTwoMachines() {
+        let media = { (device: SyncDevice) in SyncChange.Media(file: .init(device: device, id: UUID(), size: 100, sha256: "00"), duration: 5) }
+        let made = Date(timeIntervalSince1970: 1_700_000_000)
+        let changes = [change(laptop, 1, at: 10, .clip(type: .audio, createdAt: made, media: media(laptop))),
+                       change(laptop, 2, at: 11, .field(.title, "Voice memo")),
+                       change(desktop, 1, at: 12, .clip(type: .audio, createdAt: made, media: media(desktop))),
+                       change(desktop, 2, at: 13, .field(.title, "Voice memo")),
+                       change(laptop, 3, at: 20, .play(id: UUID(), at: Date(), completed: true)),
+                       change(desktop, 3, at: 21, .play(id: UUID(), at: Date(), completed: false)),
+                       change(desktop, 4, at: 30, .field(.title, "From the phone"))]
+        let one = merged(changes), other = merged(changes.reversed())
+        #expect(one == other)
+        #expect(one.clips.count == 1 && one.clips[clip]?.isMade == true)
+        #expect(one.clips[clip]?.made?.value == .init(type: .audio, createdAt: made))
+        #expect(one.clips[clip]?.media?.value.file.device == desktop, "the later clip change's media")
+        #expect(one.clips[clip]?.playCount == 2)
+        #expect(one.clips[clip]?.fields[.title]?.value == "From the phone")
+    }
+
     @Test("two machines' offline plays add up; a play merged twice (a repeat, a conflict copy) counts once")
     func playsAddUp() {
         let plays = [change(laptop, 2, at: 10, .play(id: UUID(), at: Date(), completed: true)),

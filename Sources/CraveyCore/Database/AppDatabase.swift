@@ -277,6 +277,14 @@ package struct AppDatabase: Sendable {
         migrator.registerMigration("sync") { db in
             try SyncLog.create(db)
         }
+        // The files left in the sync folder's inbox/ that are not media cravey imports, and why
+        // (``SyncInbox``, `cravey sync --status`): not tried again while they stay as they are.
+        migrator.registerMigration("syncInbox") { db in
+            try db.execute(sql: """
+                CREATE TABLE syncInbox (name TEXT PRIMARY KEY, size INTEGER NOT NULL, modified DOUBLE NOT NULL,
+                                        reason TEXT NOT NULL) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 }

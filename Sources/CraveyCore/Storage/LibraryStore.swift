@@ -22,6 +22,8 @@ package final class LibraryStore: Sendable {
     let journal: DeleteAllJournal?
     let live = LiveFiles()
     private let changes = ClipChanges()
+    /// Who is told when a change's send to the sync folder fails (``LibrarySync/whenUnsent(_:)``).
+    let unsent = SyncUnsent()
 
     /// Opens the library in the folder at `url`, creating the folder, its folders (0700) and its
     /// database (0600) when `creating` and they are missing; without it a folder that is not
@@ -96,8 +98,9 @@ package final class LibraryStore: Sendable {
     /// the transaction changed are written and saved files renamed into place, and, when the
     /// library syncs, its changes put in the sync outbox; after it, deleted files are unlinked,
     /// and (the lock let go) the outbox is sent to the sync folder (``LibrarySync/send(afterWriting:)``):
-    /// a folder that cannot be written now (a USB stick unplugged) costs the change nothing, and
-    /// the outbox keeps what it holds for the next send. Throwing rolls the rows back (and undoes
+    /// a folder that cannot be written now (a USB stick unplugged) costs the change nothing: the
+    /// outbox keeps what it holds for the next send, and whoever asked is told
+    /// (``LibrarySync/whenUnsent(_:)``: a command says it). Throwing rolls the rows back (and undoes
     /// deletions begun).
     @discardableResult
     package func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
@@ -107,7 +110,7 @@ package final class LibraryStore: Sendable {
             if let journal, journal.isPending { try finishDeletingAll(files, journal) }
             return try transaction(files, body)
         }
-        if sends { _ = try? LibrarySync(store: self).send() }  // kept in the outbox: `cravey sync` sends it, and says why not
+        if sends { LibrarySync(store: self).sendAfterCommit() }
         return result
     }
 

@@ -15,13 +15,21 @@ package final class FolderWatch: Sendable {
     package init?(_ folder: URL, events: UInt32 = FolderWatch.entries) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        guard inotify_add_watch(descriptor, folder.path, events) >= 0 else {
+        guard add(folder, events: events) else {
             close(descriptor)
             return nil
         }
     }
 
     deinit { close(descriptor) }
+
+    /// Watches `folder` too, on the same descriptor, for `events`; false when it cannot be
+    /// watched (not there, or inotify's limit reached). Watching a folder twice is once. The
+    /// corresponding C function is `inotify_add_watch`.
+    @discardableResult
+    package func add(_ folder: URL, events: UInt32 = FolderWatch.entries) -> Bool {
+        inotify_add_watch(descriptor, folder.path, events) >= 0
+    }
 
     /// Reads the changes waiting, without blocking, so that the descriptor is not readable until
     /// the next one; returns the names of the entries they were about.

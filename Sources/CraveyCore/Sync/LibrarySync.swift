@@ -13,6 +13,9 @@ package struct LibrarySync {
     /// `age-keygen` writes: `age -d -i sync-key.txt FILE` opens any file cravey put in the folder.
     static let keyFile = StoredFile(.library, "sync-key.txt")
 
+    /// The sync folder's `inbox/`, whose media is imported once, by one machine.
+    package var inbox: SyncInbox { SyncInbox(store: store) }
+
     /// What joining did.
     package struct Joining: Sendable {
         /// Whether the folder was set up here (it was empty), rather than joined.
@@ -115,6 +118,25 @@ package struct LibrarySync {
         return sending
     }
 
+    /// Sends after a change's commit (``LibraryStore/write(_:)``, the writers' lock let go): a
+    /// folder that cannot be written now (not there, full, read-only) costs the change nothing,
+    /// as the outbox keeps it for the next send, and whoever asked is told (``whenUnsent(_:)``).
+    func sendAfterCommit() {
+        do {
+            try send()
+        } catch {
+            guard let folder = try? joined()?.folder else { return }
+            store.unsent.failed(folder, error)
+        }
+    }
+
+    /// Tells `tell` from now on (in place of whoever was told before), on the thread of the
+    /// change, each time a change's send after its commit fails: the sync folder, and why. The
+    /// change is kept in the outbox; `cravey sync` or the next change sends it.
+    package func whenUnsent(_ tell: @escaping @Sendable (URL, CraveyError) -> Void) {
+        store.unsent.listen(tell)
+    }
+
     /// What a merge did.
     package struct Merging: Sendable, Equatable {
         /// Change files merged, and the changes they held.
@@ -127,6 +149,8 @@ package struct LibrarySync {
         package var waiting = 0
         /// Change files refused (``Status/refused``).
         package var refused = 0
+
+        package init() {}
     }
 
     /// Merges the other devices' changes from the folder into the library, by the rules of
@@ -197,6 +221,8 @@ package struct LibrarySync {
         /// The change files refused at the last merge, and why: not merged, nor any of their
         /// device's after them, until they can be.
         package var refused: [(device: SyncDevice, file: UInt64, reason: String)]
+        /// What the inbox holds: files the next sync imports, files still arriving, files refused.
+        package var inbox: SyncInbox.Scan
     }
 
     /// Where sync stands (``Status``); nil when the library has joined no folder. The folder's
@@ -210,7 +236,13 @@ package struct LibrarySync {
         let devices = (try? folder.devices()) ?? [:]
         return Status(folder: folder.url, device: joined.device, unsent: unsent, devices: devices,
                       names: devices.keys.reduce(into: [:]) { names, device in names[device] = folder.name(of: device) },
-                      merged: merged, refused: refused)
+                      merged: merged, refused: refused, inbox: (try? inbox.scan()) ?? SyncInbox.Scan(folder: nil))
+    }
+
+    /// The folder the library syncs with and its device, as its rows say (the key not read);
+    /// nil when it has joined none.
+    package func joined() throws -> SyncLog.Joined? {
+        try store.read { db in try SyncLog(db).joined() }
     }
 
     /// The folder the library syncs with, and its device; nil when it has joined none.

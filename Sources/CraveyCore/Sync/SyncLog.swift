@@ -272,6 +272,22 @@ package struct SyncLog {
         try db.execute(sql: "INSERT OR REPLACE INTO syncRefused (device, file, reason) VALUES (?, ?, ?)", arguments: [device.hex, Int64(file), reason])
     }
 
+    /// The files of the inbox refused (``SyncInbox``), in place of those noted before.
+    func refuseInbox(_ refused: [SyncInbox.Refusal]) throws {
+        try db.execute(sql: "DELETE FROM syncInbox")
+        for file in refused {
+            try db.execute(sql: "INSERT INTO syncInbox (name, size, modified, reason) VALUES (?, ?, ?, ?)",
+                           arguments: [file.name, file.size, file.modified.timeIntervalSince1970, file.reason])
+        }
+    }
+
+    /// The files of the inbox refused at the last sync, by name.
+    func inboxRefused() throws -> [SyncInbox.Refusal] {
+        try Row.fetchAll(db, sql: "SELECT name, size, modified, reason FROM syncInbox ORDER BY name").map { row in
+            SyncInbox.Refusal(name: row["name"], size: row["size"], modified: Date(timeIntervalSince1970: row["modified"]), reason: row["reason"])
+        }
+    }
+
     /// The change files refused, by device and number, and why.
     package func refused() throws -> [(device: SyncDevice, file: UInt64, reason: String)] {
         try Row.fetchAll(db, sql: "SELECT device, file, reason FROM syncRefused ORDER BY device, file").compactMap { row in
@@ -359,7 +375,7 @@ package struct SyncLog {
     /// were not sent.
     package func leave() throws -> Int {
         let unsent = try outbox().count
-        for table in ["syncDevice", "syncOutbox", "syncMerged", "syncStamp", "syncMedia", "syncRefused"] {
+        for table in ["syncDevice", "syncOutbox", "syncMerged", "syncStamp", "syncMedia", "syncRefused", "syncInbox"] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
         return unsent

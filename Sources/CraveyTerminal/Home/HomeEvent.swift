@@ -1,4 +1,5 @@
 import CraveyKit
+import Foundation
 
 /// What happens to the home screen: what a person does, and what the library and the media say
 /// back. ``HomeState/apply(_:)`` decides what each does.
@@ -22,6 +23,12 @@ enum HomeEvent {
     case resized(rows: Int, columns: Int, paused: Bool)
     /// q, Ctrl-C, SIGTERM or SIGHUP.
     case quit
+    /// Something landed in the sync folder (or the screen opened on a library that syncs).
+    case syncLanded
+    /// A sync (``SyncWork``) ended at this time.
+    case synced(HomeSync.Outcome, at: Date)
+    /// A change's send to the sync folder failed at this time (the change is kept).
+    case unsent(CraveyError, at: Date)
     /// Something to say that came from no key: a refusal of the shell's, or a warning.
     case said(HomeMessage)
 
@@ -92,6 +99,10 @@ enum HomeEffect: Equatable {
     case settleCleanUp(keep: Bool)
     /// Draws the whole screen again (another program wrote over it).
     case redrawAll
+    /// Sends the library's changes to the sync folder and merges the other machines' (``SyncWork``).
+    case sync
+    /// Syncs again in a few seconds: a file of the inbox is still being written.
+    case syncLater
     /// Reads the reminders (`t`, or the library changed while they are shown).
     case readReminders
     /// Adds a reminder (no number), or changes the one of its number, offering the clip whose

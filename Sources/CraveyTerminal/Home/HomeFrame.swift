@@ -53,6 +53,11 @@ struct HomeFrame {
         // "… of": the filter's matches are being counted.
         let right = state.list.request.filter.isEmpty ? clips : "\(page.counted ? String(page.matching) : "…") of \(clips)"
         frame.put(right, row: layout.header, column: max(layout.columns - TerminalScreen.width(of: right), 8))
+        // The last sync, between the two, where the library syncs.
+        if let synced = state.sync.text {
+            frame.put(synced, row: layout.header, column: 9, width: layout.columns - TerminalScreen.width(of: right) - 11,
+                      style: state.sync.failed ? .warning : .dim)
+        }
     }
 
     private mutating func drawQuickPlay() {

@@ -9,8 +9,9 @@ import Foundation
 /// for the state (``HomeState/apply(_:)``, which decides what each does), carries out the
 /// effects that returns through ``HomeWork``, and draws the frame the state makes
 /// (``HomeFrame``). One thread runs it all. It sleeps in `poll` on the terminal, on
-/// ``HomeInbox``'s pipe (work posted by the media's tasks and by the signal thread) and on the
-/// library folder's inotify descriptor (``LibraryWatch``), and wakes only when one of them has
+/// ``HomeInbox``'s pipe (work posted by the media's tasks and by the signal thread), on the
+/// library folder's inotify descriptor (``LibraryWatch``) and on the sync folder's, where the
+/// library syncs (``SyncWatch``: what lands is merged by ``SyncWork``), and wakes only when one of them has
 /// something: no timer runs while nothing plays or records (but the 30 ms an Escape alone waits
 /// for the rest of a key's sequence).
 package final class HomeScreen {
@@ -19,6 +20,8 @@ package final class HomeScreen {
     /// The plays, recordings and changes under way, and the inbox their results come through.
     let work: HomeWork
     private var watch: LibraryWatch?
+    /// The sync folder, where the library syncs with one (``SyncWatch``).
+    private var syncWatch: SyncWatch?
     /// Set once the terminal is gone (hung up, closed): it is not waited on any more.
     private var terminalGone = false
 
@@ -48,6 +51,8 @@ package final class HomeScreen {
             let home = HomeScreen(library: library, settings: settings, screen: try TerminalScreen(colour: colour))
             let inbox = home.work.inbox
             signals.handle { inbox.post { $0.send(.quit) } }
+            // A change's send that failed is shown in the header, not on stderr under the screen.
+            library.sync.whenUnsent { _, error in inbox.post { $0.send(.unsent(error, at: Date())) } }
             SignalPipe.shared.install([SIGWINCH]) { inbox.post { $0.resized() } }
             SignalPipe.shared.install([SIGTSTP]) { inbox.post { $0.suspend() } }
             SignalPipe.shared.install([SIGCONT]) { inbox.post { $0.continued() } }
@@ -69,6 +74,10 @@ package final class HomeScreen {
     private func loop() throws {
         try state.read()
         watch = LibraryWatch(folder: state.library.url)
+        // What landed while the screen was closed is merged at once (a folder not there, a USB
+        // stick unplugged, is said so: the header shows the failure).
+        syncWatch = SyncWatch(state.library)
+        if syncWatch != nil || (try? state.library.sync.joined()) != nil { send(.syncLanded) }
         // A write seen and not read yet: the wait is cut short by `settling` ms, the only time
         // the loop wakes without an event.
         var unsettled = false
@@ -83,10 +92,11 @@ package final class HomeScreen {
             }
             var descriptors = [pollfd(fd: terminalGone ? -1 : 0, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: work.inbox.readable, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
+                               pollfd(fd: watch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: syncWatch?.descriptor ?? -1, events: Int16(POLLIN), revents: 0)]
             // An Escape alone so far waits a moment for the rest of a key's sequence.
             let keyWaits = screen.keyWaits
-            let ready = poll(&descriptors, 3, keyWaits ? KeyReader.Decoder.escapeDelay : unsettled ? Self.settling : -1)
+            let ready = poll(&descriptors, 4, keyWaits ? KeyReader.Decoder.escapeDelay : unsettled ? Self.settling : -1)
             if ready < 0, errno == EINTR { continue }
             guard ready >= 0 else { throw CraveyError(.other, "Cannot wait for the terminal: \(String(cString: strerror(errno))).") }
             if ready == 0, keyWaits {
@@ -96,6 +106,13 @@ package final class HomeScreen {
             if ready == 0 {
                 unsettled = false
                 send(.libraryChanged)
+                // A sync folder back after it was gone is watched again; a library that joined
+                // one meanwhile (`cravey sync FOLDER`) from now on.
+                syncWatch?.rescan()
+                if syncWatch == nil, let made = SyncWatch(state.library) {
+                    syncWatch = made
+                    send(.syncLanded)
+                }
                 continue
             }
             // Work posted (a signal's among it) before what the terminal holds: a hang-up or
@@ -110,6 +127,7 @@ package final class HomeScreen {
                 handle(screen.keys())
             }
             if let watch, descriptors[2].revents != 0, watch.changed() { unsettled = true }
+            if let syncWatch, descriptors[3].revents != 0, syncWatch.changed() { send(.syncLanded) }
         }
     }
 
@@ -135,6 +153,8 @@ package final class HomeScreen {
             }
         }
         if watch == nil { watch = LibraryWatch(folder: state.library.url) }
+        // A device's folders made since (by the merge's sends, or Syncthing meanwhile).
+        if case .synced = event { syncWatch?.rescan() }
     }
 
     /// The keys read at once (all that the terminal held), in order. Work posted meanwhile

@@ -25,6 +25,8 @@ struct HomeState {
     var dialog = HomeDialog()
     var media = MediaState()
     var view: View
+    /// Sync: whether one runs, and the last one's outcome.
+    var sync = HomeSync()
     /// Set by `q`, Ctrl-C, SIGTERM or SIGHUP: the screen ends once the play is counted and the
     /// recording saved.
     private(set) var quitting = false
@@ -62,6 +64,12 @@ struct HomeState {
             refresh()
             // Another process's change of them too (`cravey remind`).
             if HomeReminders.shown(dialog.mode) != nil { effects = [.readReminders] }
+        case .syncLanded: effects = sync.landed() ? [.sync] : []
+        case .synced(let outcome, let time): effects = synced(outcome, at: time)
+        case .unsent(let error, let time):
+            let before = sync.last
+            sync.unsent(error, at: time)
+            if let after = sync.last, before != after, case .failed(_, let message) = after { dialog.say(message, warning: true) }
         case .remindersRead(let listing, let said): HomeReminders.read(listing, said: said, &self)
         case .resized(let rows, let columns, let paused):
             resize(rows: rows, columns: columns)
@@ -156,6 +164,21 @@ struct HomeState {
               view.waveform?.id != recording.id else { return }
         view.waveform = (recording.id, library.analysis.storedWaveform(of: recording))
         view.transcript = library.transcripts.transcript(of: recording)
+    }
+
+    // MARK: - Sync
+
+    /// A sync ended: its outcome shown in the header (a failure said on the status line too,
+    /// once, not at every sync that fails the same way), the list read again (``LibraryWatch``
+    /// reads it too, once the merge's commit lands), and one more when something landed meanwhile.
+    private mutating func synced(_ outcome: HomeSync.Outcome, at time: Date) -> [HomeEffect] {
+        let before = sync.last
+        let again = sync.ended(outcome, at: time)
+        if case .failed(_, let message) = outcome, before != outcome { dialog.say(message, warning: true) }
+        refresh()
+        if again { return [.sync] }
+        if case .merged(_, _, _, arriving: true) = outcome { return [.syncLater] }
+        return []
     }
 
     // MARK: - Leaving

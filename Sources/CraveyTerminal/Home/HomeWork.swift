@@ -15,6 +15,8 @@ final class HomeWork {
     private var heldSound: (id: RecordingID, sound: HeldSound)?
     /// The clean-up being compared (the look back's `c`), until it is kept or discarded.
     private var cleanUp: NoiseCleanup?
+    /// Whether a sync is asked for in a few seconds already (``syncLater()``).
+    private var syncsLater = false
     /// What to say on stderr once the terminal is given back (a recording saved on the way out).
     private(set) var farewell: [String] = []
     /// The loudness plays are at, whether the desktop is shown titles, and the words heard after a save.
@@ -44,6 +46,8 @@ final class HomeWork {
         case .settleCleanUp(let keep): settleCleanUp(keep: keep, library)
         case .redrawAll: break  // the terminal's: ``HomeScreen``
         case .readReminders, .saveReminder, .pauseReminder, .removeReminder: reminders(effect, library)
+        case .sync: sync(library)
+        case .syncLater: syncLater()
         }
         return []
     }
@@ -307,6 +311,33 @@ final class HomeWork {
                 if let (listing, said) = done { inbox.post { $0.send(.remindersRead(listing, said: said)) } }
             } catch {
                 inbox.post { $0.send(.failed(error, suffix: effect == .readReminders ? "" : " Nothing was changed.", refresh: false)) }
+            }
+        }
+    }
+
+    /// Sends and merges (``SyncWork``), off the screen's thread: the folder's files and the
+    /// writers' lock may wait.
+    private func sync(_ library: RecordingLibrary) {
+        let inbox = inbox, work = SyncWork(library: library)
+        Task {
+            let outcome = (try? await onDedicatedThread(named: "cravey.sync") { work.perform() }) ?? HomeSync.failure(CancellationError())
+            inbox.post { $0.send(.synced(outcome, at: Date())) }
+        }
+    }
+
+    /// Something lands in the sync folder once ``SyncInbox/settle`` seconds have passed: a file
+    /// still being written into the inbox changes no name once whole, so it is looked at again
+    /// once it has been still long enough. The one timer of the screen's sync, only while such a
+    /// file waits, and one at a time.
+    private func syncLater() {
+        guard !syncsLater else { return }
+        syncsLater = true
+        let inbox = inbox
+        Task {
+            try? await Task.sleep(for: .seconds(SyncInbox.settle))
+            inbox.post { home in
+                home.work.syncsLater = false
+                home.send(.syncLanded)
             }
         }
     }
