@@ -285,6 +285,11 @@ package struct AppDatabase: Sendable {
                                         reason TEXT NOT NULL) WITHOUT ROWID
                 """)
         }
+        // The blobs told of each clip, so that the device that wrote a deleted clip's takes
+        // them out of the sync folder (``SyncBlobs``).
+        migrator.registerMigration("syncBlobs") { db in
+            try SyncBlobs.create(db)
+        }
         return migrator
     }
 }

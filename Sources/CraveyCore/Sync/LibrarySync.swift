@@ -115,7 +115,31 @@ package struct LibrarySync {
             try store.write { tx in try SyncLog(tx.db).sent(pending.file, of: pending.device) }
             sending.files += 1
         }
+        takeOutDeletedBlobs(joined, from: folder)
         return sending
+    }
+
+    /// Takes the blobs this device wrote of clips deleted (here, or on another machine and
+    /// merged) out of the folder, once nothing is left to send (a delete is in the folder before
+    /// the blobs leave it: a device that has not merged the clip yet waits for its delete
+    /// rather than for the blobs); another device's are its own to take out, and forgotten
+    /// here. What cannot be removed now (a folder that cannot be written) is tried again after
+    /// the next send or merge; nothing fails for it.
+    private func takeOutDeletedBlobs(_ joined: SyncLog.Joined, from folder: SyncFolder) {
+        guard joined.place == SyncLog.Place(of: store.libraryURL),  // a copy's first write takes a new device first
+              let (blobs, unsent) = try? store.read({ db in (try SyncBlobs(db: db).ofDeletedClips(), try SyncLog(db).outbox().count) }),
+              !blobs.isEmpty, unsent == 0 else { return }
+        let done = blobs.filter { blob in
+            guard blob.device == joined.device else { return true }
+            let file = folder.file(of: SyncChange.Blob(device: blob.device, id: blob.id, size: 0, sha256: ""))
+            do {
+                try FileManager.default.removeItem(at: file)
+                return true
+            } catch {
+                return !FileManager.default.fileExists(atPath: file.path)
+            }
+        }
+        _ = try? store.write { tx in try SyncBlobs(db: tx.db).forget(done) }
     }
 
     /// Sends after a change's commit (``LibraryStore/write(_:)``, the writers' lock let go): a
@@ -168,7 +192,9 @@ package struct LibrarySync {
         // copied from is another library's now, whose later files it merges.
         let place = SyncLog.Place(of: store.libraryURL)
         let device = joined.place == place ? joined.device : try store.write { tx in try SyncLog(tx.db).device(joined, at: place).device }
-        return try SyncMerge(store: store, folder: folder, device: device).merge(now: now)
+        let merging = try SyncMerge(store: store, folder: folder, device: device).merge(now: now)
+        takeOutDeletedBlobs(joined, from: folder)
+        return merging
     }
 
     /// What leaving did.

@@ -184,6 +184,7 @@ package struct SyncLog {
         case .clip(_, _, let media), .media(let media):
             try db.execute(sql: "INSERT OR REPLACE INTO syncMedia (clip, media) VALUES (?, ?)",
                            arguments: [subject, try SyncChange.encoder.encode(media)])
+            try SyncBlobs(db: db).note(media, of: subject)
             try stamp(subject, "media", nil, change)
         case .field(let field, let value):
             try stamp(subject, field.rawValue, value, change)
@@ -375,7 +376,7 @@ package struct SyncLog {
     /// were not sent.
     package func leave() throws -> Int {
         let unsent = try outbox().count
-        for table in ["syncDevice", "syncOutbox", "syncMerged", "syncStamp", "syncMedia", "syncRefused", "syncInbox"] {
+        for table in ["syncDevice", "syncOutbox", "syncMerged", "syncStamp", "syncMedia", "syncRefused", "syncInbox", "syncBlob"] {
             try db.execute(sql: "DELETE FROM \(table)")
         }
         return unsent
