@@ -70,6 +70,34 @@ final class StoreTests: Sendable {
                                                          plays: try library.plays(of: recording.id)).encoded())
     }
 
+    @Test("a change writes the copies of the clips it changed and no other's: the word index's own rows, changed with a title, are not clips")
+    func copiesOfTheClipChangedAlone() throws {
+        // Given a library of 12 saved clips (the word index's rows, numbered from 1, name some of their row numbers)
+        let library = try RecordingLibrary(at: folder.appendingPathComponent("library-\(UUID().uuidString)"))
+        var clips: [ClipFiles] = []
+        for index in 0..<12 {
+            let clip = ClipFiles(id: RecordingID(), type: .audio)
+            let media = try library.store.create(clip.media(.recording))
+            try media.write(Data("media bytes".utf8))
+            try media.close()
+            try library.store.write { tx in
+                _ = try tx.save(clip.media(.recording), as: Recording(id: clip.id, type: .audio, title: "Clip \(index)", createdAt: Date(),
+                                                                      duration: 1, filePath: "", fileSize: 0))
+            }
+            clips.append(clip)
+        }
+        let inodes = { try clips.map { clip in try FileManager.default.attributesOfItem(atPath: library.url.path + "/" + #require(clip.file(.copy)).path)[.systemFileNumber] as? UInt64 } }
+        let before = try inodes()
+
+        // When one clip's title changes (its words in the index with it)
+        try library.edit(clips[5].id) { $0.title = "Slow down" }
+
+        // Then its copy alone was written again (a new file), every other left as it was
+        let after = try inodes()
+        #expect(after[5] != before[5])
+        #expect(zip(before, after).enumerated().filter { $0.offset != 5 && $0.element.0 != $0.element.1 }.map(\.offset) == [])
+    }
+
     @Test("a change that throws changes nothing: not the row, not the copy, and a deletion begun puts its files back")
     func rollback() throws {
         // Given a saved clip and its files as they are

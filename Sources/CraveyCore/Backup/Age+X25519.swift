@@ -7,21 +7,24 @@ import Foundation
 package struct AgeIdentity: Sendable, Equatable, CustomStringConvertible {
     /// The 32 secret bytes.
     let secret: [UInt8]
+    /// Its recipient: what a file for it is encrypted to. Worked out once: every file opened
+    /// with the key needs it (its wrap key is derived with it), and it is an X25519 of its own.
+    package let recipient: AgeRecipient
 
     /// A new key, of OpenSSL's random bytes.
     package init() {
-        secret = Age.random(32)
+        self.init(secret: Age.random(32))
     }
 
     /// The key `AGE-SECRET-KEY-1…` writes (in either case, as age reads it); nil for anything else.
     package init?(_ text: String) {
         guard let (prefix, bytes) = Bech32.decode(text.lowercased()), prefix == "age-secret-key-", bytes.count == 32 else { return nil }
-        secret = bytes
+        self.init(secret: bytes)
     }
 
-    /// Its recipient: what a file for it is encrypted to.
-    package var recipient: AgeRecipient {
-        AgeRecipient(key: (try? Age.x25519Public(secret)) ?? [])
+    private init(secret: [UInt8]) {
+        self.secret = secret
+        recipient = AgeRecipient(key: (try? Age.x25519Public(secret)) ?? [])
     }
 
     /// `AGE-SECRET-KEY-1…`, as `age-keygen` writes it.

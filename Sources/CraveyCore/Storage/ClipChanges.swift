@@ -31,11 +31,14 @@ final class ClipChanges: TransactionObserver, @unchecked Sendable {
         }
     }
 
+    /// Each row a statement observed changed, by its table: the rows its triggers change come
+    /// too (the word index's, whose own rows, numbered from 1, are not clips), and are left out.
     func databaseDidChange(with event: DatabaseEvent) {
         let rowID = event.rowID
-        let isPlay = event.tableName == PlayEvent.databaseTableName
-        _ = changed.withLock { changed in
-            if isPlay { changed.plays.insert(rowID) } else { changed.recordings.insert(rowID) }
+        switch event.tableName {
+        case PlayEvent.databaseTableName: _ = changed.withLock { $0.plays.insert(rowID) }
+        case Recording.databaseTableName: _ = changed.withLock { $0.recordings.insert(rowID) }
+        default: break
         }
     }
 

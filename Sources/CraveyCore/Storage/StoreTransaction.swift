@@ -347,8 +347,8 @@ package final class StoreTransaction {
     // MARK: - The commit
 
     /// What has to be on the disk when the transaction commits: the copies of the clips it
-    /// changed, each flushed with its folder (a clip saved here has its copy already, unless it
-    /// changed since).
+    /// changed, each flushed, then their folder once (a clip saved here has its copy already,
+    /// unless it changed since: a merge's new clip, given its title after its save).
     func prepareCommit(changed: (recordings: Set<Int64>, plays: Set<Int64>)) throws {
         if forgetsWords { try ClipSearch(db).forgetDeleted() }
         var changed = try repository.recordings(rowIDs: changed.recordings, playIDs: changed.plays)
@@ -356,12 +356,15 @@ package final class StoreTransaction {
         for id in copies where !changed.contains(where: { $0.id == id }) {
             if let recording = try repository.recording(id) { changed.append(recording) }
         }
+        var written: Set<StoredFile.Folder> = []
         for recording in changed {
             guard let copy = ClipFiles(recording).file(.copy) else { continue }
             let record = ClipRecord(recording: recording, plays: try repository.plays(of: recording.id)).encoded()
             guard record != saved[recording.id] else { continue }
-            try files.writeAtomically(copy, doing: "keep the words of the clip in") { try $0.write(record) }
+            try files.writeAtomically(copy, doing: "keep the words of the clip in", syncingFolder: false) { try $0.write(record) }
+            written.insert(copy.folder)
         }
+        try sync(written)  // every copy's name on the disk before the commit
         try captureForSync(rowsChanged)
     }
 
