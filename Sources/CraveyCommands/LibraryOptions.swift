@@ -15,16 +15,22 @@ package struct LibraryOptions: ParsableArguments {
         LibraryLocation.resolve(explicit: library)
     }
 
+    /// ``libraryURL``, refusing `--library ""` (exit 64): it must never quietly mean the
+    /// default library.
+    package func folder() throws -> URL {
+        if library?.isEmpty == true {
+            throw CraveyError(.invalidInput, "--library needs a folder; it was given an empty path. Name the library folder, or leave the option out for the default ($CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).")
+        }
+        return libraryURL
+    }
+
     /// Opens the library, and shows its warnings once on stderr. Only a command that adds clips
     /// (`creating`: record, import, restore, a repair) makes the library when it is not there;
     /// the others read a missing one as empty and create nothing. `--library ""` is refused
     /// (exit 64): it must never quietly mean the default library.
 
     package func open(creating: Bool = false) throws -> RecordingLibrary {
-        if library?.isEmpty == true {
-            throw CraveyError(.invalidInput, "--library needs a folder; it was given an empty path. Name the library folder, or leave the option out for the default ($CRAVEY_LIBRARY, else $XDG_DATA_HOME/cravey).")
-        }
-        let opened = try RecordingLibrary(at: LibraryLocation.resolve(explicit: library), creating: creating)
+        let opened = try RecordingLibrary(at: folder(), creating: creating)
         for warning in opened.warnings { Terminal.diagnostic("cravey: warning: \(warning)") }
         // A change kept but not sent to the sync folder is said once, wherever the command writes
         // (a command's change may be made on a thread of its own).

@@ -165,6 +165,7 @@ package struct Sync: ParsableCommand {
     /// it needs FFmpeg). Without it, a sync that has media to import hands itself over
     /// (``CommandRoute/HandOff``) before it does anything.
     package func run(importing: ((RecordingLibrary) throws -> SyncInbox.Taking)?) throws {
+        if let folder { return try report(join(folder)) }
         let library = try options.open()
         if status { return try printStatus(of: library) }
         if showKey {
@@ -179,27 +180,38 @@ package struct Sync: ParsableCommand {
             Terminal.diagnostic("Left the sync folder \(left.folder.path)\(left.erased ? " and took this library's files out of it" : ""); its key is forgotten.\(lost)")
             return
         }
-        let summary: Summary
-        if let folder {
-            let url = URL(fileURLWithPath: folder)
-            // Refused before a passphrase is asked for, as it would be after.
-            try LibrarySync.refuseOverlap(url.standardizedFileURL, library: library.url)
-            let isNew = !FileManager.default.fileExists(atPath: url.appendingPathComponent(SyncFolder.keyFileName).path)
-            let passphrase = try PassphraseInput(descriptor: passphraseFd).read(confirming: isNew, of: "sync folder")
-            let joining = try library.sync.join(url, passphrase: Array(passphrase.utf8))
-            let merged = try library.sync.merge()
-            summary = Summary(folder: url.standardizedFileURL.path, device: joining.device.hex, action: joining.created ? "set up" : "joined",
-                              files: joining.sent.files, blobs: joining.sent.blobs, merging: merged, taking: SyncInbox.Taking())
-        } else {
-            guard let (joined, device) = try library.sync.joinedFolder() else {
-                throw Self.notJoined
-            }
-            if importing == nil, !(try library.sync.inbox.scan().candidates.isEmpty) { throw CommandRoute.HandOff() }
-            let sent = try library.sync.send()
-            let merged = try library.sync.merge()
-            summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs, merging: merged,
-                              taking: try importing?(library) ?? library.sync.inbox.scan().taking)
+        guard let (joined, device) = try library.sync.joinedFolder() else {
+            throw Self.notJoined
         }
+        if importing == nil, !(try library.sync.inbox.scan().candidates.isEmpty) { throw CommandRoute.HandOff() }
+        let sent = try library.sync.send()
+        let merged = try library.sync.merge()
+        let summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs, merging: merged,
+                              taking: try importing?(library) ?? library.sync.inbox.scan().taking)
+        try report(summary)
+    }
+
+    /// Joins the folder `path` names (sets it up when empty), making the library when it is not
+    /// there yet (a new machine's), then merges. The folder is checked first (not the library,
+    /// inside it or holding it; empty, or a sync folder the passphrase opens): what is refused
+    /// is refused before anything is made.
+    private func join(_ path: String) throws -> Summary {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        // Refused before a passphrase is asked for, as it would be after.
+        try LibrarySync.refuseOverlap(url, library: options.folder())
+        let isNew = !FileManager.default.fileExists(atPath: url.appendingPathComponent(SyncFolder.keyFileName).path)
+        if isNew { try SyncFolder.refuseUnusable(url) }
+        let passphrase = Array(try PassphraseInput(descriptor: passphraseFd).read(confirming: isNew, of: "sync folder").utf8)
+        let opened = isNew ? nil : try SyncFolder.join(at: url, passphrase: passphrase)
+        let library = try options.open(creating: true)
+        let joining = try library.sync.join(url, passphrase: passphrase, opened: opened)
+        let merged = try library.sync.merge()
+        return Summary(folder: url.path, device: joining.device.hex, action: joining.created ? "set up" : "joined",
+                       files: joining.sent.files, blobs: joining.sent.blobs, merging: merged, taking: SyncInbox.Taking())
+    }
+
+    /// Says what a sync did (`--json`: as an object).
+    private func report(_ summary: Summary) throws {
         if json { return try Terminal.printJSON(summary) }
         var what = summary.files == 0 ? "nothing new to send" : "sent \(summary.files) change file\(summary.files == 1 ? "" : "s") and \(summary.blobs) media file\(summary.blobs == 1 ? "" : "s")"
         what += summary.merged == 0 ? ", nothing new to merge" : "; merged \(summary.merged) change file\(summary.merged == 1 ? "" : "s") of other machines (\(summary.changes) change\(summary.changes == 1 ? "" : "s"), \(summary.mergedMedia) media file\(summary.mergedMedia == 1 ? "" : "s"))"

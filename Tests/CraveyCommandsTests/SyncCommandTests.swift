@@ -124,6 +124,36 @@ struct SyncCommandTests {
         #expect(try Fixture.bytes(of: mine).keys.sorted() == ["notes.txt"])
     }
 
+    @Test("a new machine joins with no library yet: its library is made, joined, and holds the other machine's clips; a refusal there (a wrong passphrase, a folder neither empty nor a sync folder, one inside the library to be) makes no library")
+    func newMachineJoins() async throws {
+        // Given a library that set up a folder, and a second machine whose library is not there
+        let folder = temporaryFolder().appendingPathComponent("Sync")
+        let laptop = try await Fixture.library(titles: ["Breathe"])
+        #expect(try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--library", laptop.url.path]).status == 0)
+        let desktop = temporaryFolder().appendingPathComponent("desktop-library")
+
+        // When it joins with a wrong passphrase, or names a folder it cannot use, nothing is made
+        let mine = temporaryFolder().appendingPathComponent("Mine")
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try Data("my notes".utf8).write(to: mine.appendingPathComponent("notes.txt"))
+        for (passphrase, place, status) in [("not it", folder, Int32(67)), (Self.passphrase, mine, 76), (Self.passphrase, desktop.appendingPathComponent("Sync"), 76)] {
+            let refused = try await Outcome.of(passphrase: passphrase, ["sync", place.path, "--library", desktop.path])
+            #expect(refused.status == status, "\(place.path): \(refused)")
+            #expect(!FileManager.default.fileExists(atPath: desktop.path), "\(place.path): a library was made")
+        }
+
+        // When it joins with the passphrase
+        let joined = try await Outcome.of(passphrase: Self.passphrase, ["sync", folder.path, "--library", desktop.path])
+
+        // Then its library is made (0700), joined, and holds the laptop's clip
+        #expect(joined.status == 0 && joined.error.contains("Joined the sync folder"), "\(joined)")
+        let mode = try FileManager.default.attributesOfItem(atPath: desktop.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        let made = try RecordingLibrary(at: desktop)
+        #expect(try made.recordings().map(\.title) == ["Breathe"])
+        #expect(try made.sync.status()?.folder.path == folder.standardizedFileURL.path)
+    }
+
     @Test("sync without a folder in a library that joined none is exit 66; --passphrase-fd without a folder is a usage error (exit 64)")
     func notJoined() async throws {
         let library = try await Fixture.library(titles: ["Breathe"])

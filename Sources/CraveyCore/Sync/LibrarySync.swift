@@ -37,7 +37,7 @@ package struct LibrarySync {
     /// inside it or holds it, or is neither empty nor a sync folder (`.notSyncFolder`); a
     /// passphrase that does not open it (`.wrongPassphrase`); a library that has joined another
     /// folder (`.invalidInput`).
-    package func join(_ url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> Joining {
+    package func join(_ url: URL, passphrase: [UInt8], opened: SyncFolder? = nil, workFactor: Int = Age.workFactor) throws -> Joining {
         let url = url.standardizedFileURL
         if let refusal = store.refusal { throw refusal }
         try Self.refuseOverlap(url, library: store.libraryURL)
@@ -51,11 +51,11 @@ package struct LibrarySync {
             throw CraveyError(.notSyncFolder, "\(url.path) is not a folder: a sync folder is a folder of its own.")
         }
         let keyFile = url.appendingPathComponent(SyncFolder.keyFileName)
-        var created = !FileManager.default.fileExists(atPath: keyFile.path)
+        var created = opened == nil && !FileManager.default.fileExists(atPath: keyFile.path)
         let folder: SyncFolder
         do {
-            folder = created ? try SyncFolder.create(at: url, passphrase: passphrase, workFactor: workFactor)
-                             : try SyncFolder.join(at: url, passphrase: passphrase)
+            folder = try opened ?? (created ? try SyncFolder.create(at: url, passphrase: passphrase, workFactor: workFactor)
+                             : try SyncFolder.join(at: url, passphrase: passphrase))
         } catch where created && FileManager.default.fileExists(atPath: keyFile.path) {
             // Another machine set the folder up meanwhile: joined with the passphrase, if it opens it.
             folder = try SyncFolder.join(at: url, passphrase: passphrase)
@@ -292,10 +292,13 @@ package struct LibrarySync {
     /// Refuses a sync folder that is the library folder, is inside it or holds it: the folder
     /// is carried to other machines, and the library never is.
     package static func refuseOverlap(_ folder: URL, library: URL) throws {
-        // (A folder not made yet is where its parent is.)
-        let resolved = FileStorageManager.realPath(folder)
-            ?? FileStorageManager.realPath(folder.deletingLastPathComponent()).map { $0 + "/" + folder.lastPathComponent }
-        guard let resolved, let home = FileStorageManager.realPath(library) else {
+        // (A folder not made yet is where its parent is: the sync folder's, and a new machine's
+        // library, made when it joins.)
+        let place = { (url: URL) in
+            FileStorageManager.realPath(url) ?? FileStorageManager.realPath(url.deletingLastPathComponent()).map { $0 + "/" + url.lastPathComponent }
+        }
+        let home = place(library) ?? library.standardizedFileURL.path
+        guard let resolved = place(folder) ?? (folder.standardizedFileURL.path.hasPrefix(home + "/") ? folder.standardizedFileURL.path : nil) else {
             throw CraveyError(.notSyncFolder, "\(folder.path) cannot be a sync folder: the folder it would be in is not there. Make it first.")
         }
         if resolved == home || resolved.hasPrefix(home + "/") || home.hasPrefix(resolved + "/") {

@@ -42,12 +42,9 @@ package struct SyncFolder: Sendable {
     /// one set up meanwhile by another machine included: the key file is written first, once,
     /// so of two machines setting up one folder at once, one key is the folder's.
     package static func create(at url: URL, passphrase: [UInt8], workFactor: Int = Age.workFactor) throws -> SyncFolder {
-        let held = try FileManager.default.contentsOfDirectory(atPath: url.path)
         let already = CraveyError(.invalidInput, "\(url.path) is a sync folder already (another machine may have just set it up): join it with its passphrase.")
-        if held.contains(keyFileName) { throw already }
-        guard held.allSatisfy(syncersOwn.contains) else {
-            throw CraveyError(.notSyncFolder, "\(url.path) is neither a sync folder nor empty: a sync folder starts empty (or as Syncthing made it). Choose an empty folder, or the folder another machine set up. Nothing was changed.")
-        }
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent(keyFileName).path) { throw already }
+        try refuseUnusable(url)
         let folder = SyncFolder(url: url, key: AgeIdentity(), id: UUID())
         let plain = try JSONEncoder().encode(KeyFile(folder: folder.id, key: folder.key.description))
         let keyFile = url.appendingPathComponent(keyFileName)
@@ -60,6 +57,20 @@ package struct SyncFolder: Sendable {
         }
         try makeFolders(in: url)
         return folder
+    }
+
+    /// Refuses (`.notSyncFolder`) what cannot be set up as a new sync folder at `url`: what is
+    /// not a folder, or a folder that holds anything but Syncthing's own files. Nothing there,
+    /// or an empty folder, is fine (the folder is made when it is not there).
+    package static func refuseUnusable(_ url: URL) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else {
+            throw CraveyError(.notSyncFolder, "\(url.path) is not a folder: a sync folder is a folder of its own.")
+        }
+        guard try FileManager.default.contentsOfDirectory(atPath: url.path).allSatisfy(syncersOwn.contains) else {
+            throw CraveyError(.notSyncFolder, "\(url.path) is neither a sync folder nor empty: a sync folder starts empty (or as Syncthing made it). Choose an empty folder, or the folder another machine set up. Nothing was changed.")
+        }
     }
 
     /// Makes what a sync folder holds beside its key when it is not there yet (a setup another
