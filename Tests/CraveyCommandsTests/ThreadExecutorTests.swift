@@ -5,8 +5,10 @@ import Testing
 /// run on its thread, never on the cooperative pool, before and after a suspension.
 @Suite("A command's thread of its own")
 struct ThreadExecutorTests {
-    /// The name of the thread this is called on.
-    static func threadName() -> String? { Thread.current.name }
+    /// The name of the thread this is called on, as the system has it (`/proc/thread-self/comm`).
+    static func threadName() -> String? {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    }
 
     @Test("a task preferring it runs on its thread, after an await too, and so do its child tasks; another task does not")
     func runsOnItsThread() async {
