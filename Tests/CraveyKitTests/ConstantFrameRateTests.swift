@@ -77,6 +77,24 @@ struct ConstantFrameRateTests {
         // 10 waiting with the audio at 0.2 s: the oldest go out so that 8 wait.
         #expect(timeline.release(upTo: 0.21).map(\.picture) == [2, 3])
     }
+
+    @Test("audio a second late when the recording ends: with a second of pictures let wait (as the video recorder lets), no frame is past the sound's end; with 8, two are")
+    func lateAudioAtTheEnd() {
+        func written(waiting: Int) -> [Int64] {
+            var timeline = ConstantFrameRate<Int>(frameRate: 25, maxWaiting: waiting)
+            timeline.origin = 0
+            var frames: [Int64] = []
+            // Pictures every 1/25 s up to 2.36 s while the audio has reached 1.6 s; then its
+            // last 0.4 s arrive at once and the recording ends at 2.0 s.
+            for picture in 0..<60 {
+                timeline.add(picture, at: Double(picture) / 25)
+                frames += timeline.release(upTo: 1.6).map(\.frame)
+            }
+            return frames + timeline.finish(at: 2.0).map(\.frame)
+        }
+        #expect(written(waiting: 25) == Array(0..<50))
+        #expect(written(waiting: 8).count == 52, "the reason the recorder lets a second wait")
+    }
 }
 
 /// A pause cuts a stretch out of the recording's clock: the video leaves out what the audio left out.
