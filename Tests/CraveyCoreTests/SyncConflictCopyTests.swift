@@ -19,7 +19,7 @@ struct SyncConflictCopyTests {
         let (_, libraries) = try Merge.joined(2)
         let (a, b) = (libraries[0], libraries[1])
         let clip = try Capture.save("Breathe", in: a)
-        try Merge.settle(libraries)
+        try RecordingLibrary.settle(libraries)
 
         // When B's play is sent as its next change file, with a conflict copy of it beside it,
         _ = try b.countPlay(of: try #require(try b.recording(clip.id)))

@@ -28,11 +28,11 @@ struct SyncDeletedBlobsTests {
         let (folder, libraries) = try Merge.joined(2)
         let (a, b) = (libraries[0], libraries[1])
         let kept = try Capture.save("Keep", in: a, type: .video, bytes: "kept")
-        try Merge.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         let keptBlobs = try Self.blobs(in: folder)
         let doomed = try Capture.save("Breathe", in: a, type: .video, bytes: "the whole clip")
         try Capture.replaceMedia(of: doomed, in: a, with: "cut")
-        try Merge.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         let made = try Self.blobs(in: folder).subtracting(keptBlobs)
         #expect(made.count > 3, "the first media, thumbnail and waveform, then the trim's: \(made)")
 
@@ -41,7 +41,7 @@ struct SyncDeletedBlobsTests {
 
         // Then the folder holds the kept clip's blobs alone; B merges the delete, and both agree
         #expect(try Self.blobs(in: folder) == keptBlobs)
-        try Merge.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         #expect(try b.recording(doomed.id) == nil && (try b.recording(kept.id)) != nil)
         #expect(try Merge.snapshot(a) == (try Merge.snapshot(b)))
         #expect(try a.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM syncBlob WHERE clip = ?", arguments: [doomed.id.description]) } == 0)
@@ -53,7 +53,7 @@ struct SyncDeletedBlobsTests {
         let (folder, libraries) = try Merge.joined(3)
         let (a, b, c) = (libraries[0], libraries[1], libraries[2])
         let clip = try Capture.save("Breathe", in: a, type: .video)
-        try Merge.settle([a, b])
+        try RecordingLibrary.settle([a, b])
         let written = try Self.blobs(in: folder)
         #expect(written.count == 3)
 
@@ -76,7 +76,7 @@ struct SyncDeletedBlobsTests {
         let (folder, libraries) = try Merge.joined(2)
         let a = libraries[0]
         let clip = try Capture.save("Breathe", in: a)
-        try Merge.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         let written = try Self.blobs(in: folder)
         #expect(!written.isEmpty)
         try Capture.away(folder) { _ = try a.delete(clip.id) }

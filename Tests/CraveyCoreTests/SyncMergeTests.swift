@@ -66,19 +66,6 @@ struct SyncMergeTests {
         return (folder, libraries)
     }
 
-    /// Merges on every library until none has anything new to merge or send.
-    static func settle(_ libraries: [RecordingLibrary]) throws {
-        for _ in 0..<6 {
-            var merged = 0
-            for library in libraries {
-                try library.sync.send()
-                merged += try library.sync.merge().files
-            }
-            if merged == 0 { return }
-        }
-        Issue.record("the libraries kept merging new changes: they do not settle")
-    }
-
     @Test("a clip made on one library is merged into the other: its media, waveform and thumbnail copied in, its title, notes, purpose, tags, markers, plays and pin; the merge is not sent back as the other's changes, and a second merge merges nothing")
     func clipArrives() throws {
         let (_, libraries) = try Self.joined(2)
@@ -115,7 +102,7 @@ struct SyncMergeTests {
         let (a, b) = (libraries[0], libraries[1])
         let clip = try Capture.save("Breathe", in: a)
         let doomed = try Capture.save("Walk", in: a)
-        try Self.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         try Capture.away(folder) {
             _ = try a.countPlay(of: clip)
             _ = try a.countPlay(of: clip)
@@ -126,7 +113,7 @@ struct SyncMergeTests {
             try b.tag(doomed.id, adding: ["morning"])
             _ = try a.delete(doomed.id)
         }
-        try Self.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         let (left, right) = (try Self.snapshot(a), try Self.snapshot(b))
         #expect(left == right, "\(left)\n---\n\(right)")
         #expect(left.clips[clip.id.description]?.plays == 3 && left.clips[clip.id.description]?.title == "Deep breath")
@@ -140,11 +127,11 @@ struct SyncMergeTests {
         let (a, b) = (libraries[0], libraries[1])
         let clip = try Capture.save("Breathe", in: a, bytes: "the whole clip")
         _ = try a.countPlay(of: clip)
-        try Self.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         _ = try b.countPlay(of: try #require(try b.recording(clip.id)))
         try Capture.replaceMedia(of: clip, in: a, with: "cut")
         try a.store.write { tx in _ = try tx.store(Data("spoken".utf8), as: .transcript, of: ClipFiles(clip)) }
-        try Self.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         let trimmed = try #require(try b.recording(clip.id))
         #expect(trimmed.duration == 2.5 && trimmed.playCount == 2)
         #expect(try Data(contentsOf: b.url.appendingPathComponent(ClipFiles(clip).media().path)) == Data("cut".utf8))
@@ -359,7 +346,7 @@ struct SyncMergeTests {
                 }
             }
         }
-        try Self.settle(libraries)
+        try RecordingLibrary.settle(libraries)
         let first = try Self.snapshot(libraries[0])
         #expect(!first.clips.isEmpty && !first.deleted.isEmpty && first.clips.values.contains { $0.plays > 0 || !$0.tags.isEmpty }, "\(first)")
         for library in libraries.dropFirst() {

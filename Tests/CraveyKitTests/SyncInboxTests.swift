@@ -35,19 +35,6 @@ struct SyncInboxTests {
 
     static let hourAgo = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded())
 
-    /// Sends and merges on every library until none has anything new.
-    static func settle(_ libraries: [RecordingLibrary]) throws {
-        for _ in 0..<6 {
-            var merged = 0
-            for library in libraries {
-                try library.sync.send()
-                merged += try library.sync.merge().files
-            }
-            if merged == 0 { return }
-        }
-        Issue.record("the libraries kept merging new changes")
-    }
-
     static func inbox(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("inbox").path).sorted()
     }
@@ -64,7 +51,7 @@ struct SyncInboxTests {
         let ids = Set(taken.flatMap(\.imported))
         #expect(ids.count == 1, "two imports at once make the same clip: \(ids)")
         #expect(try Self.inbox(folder).isEmpty, "taken out of the inbox")
-        try await offPool { try Self.settle(libraries) }
+        try await offPool { try RecordingLibrary.settle(libraries) }
         for library in libraries {
             let clips = try await offPool { try library.recordings() }
             #expect(clips.count == 1 && clips.first.map { ids.contains($0.id) } == true, "\(clips.map(\.id))")
@@ -89,7 +76,7 @@ struct SyncInboxTests {
             _ = try a.countPlay(of: try #require(try a.recording(id)), completed: true)
             _ = try b.countPlay(of: try #require(try b.recording(id)), completed: true)
             try b.edit(id) { $0.title = "From the phone" }
-            try Self.settle([a, b])
+            try RecordingLibrary.settle([a, b])
         }
         for library in [a, b] {
             let (clip, count) = try await offPool { (try library.recording(id), try library.count()) }

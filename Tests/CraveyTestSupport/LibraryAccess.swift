@@ -1,5 +1,6 @@
 import CraveyKit
 import Foundation
+import Testing
 
 /// Where the tests look into a library's folder and rows directly, beside its door: paths to
 /// check with the real file system, and rows written as a hand-edited or older library has them.
@@ -55,5 +56,21 @@ extension RecordingLibrary {
             let match = page.matches[recording.id]
             return Found(recording: recording, field: match?.field.rawValue ?? "", snippet: match?.snippet ?? "", at: match?.at)
         }
+    }
+}
+
+extension RecordingLibrary {
+    /// Sends and merges on every library of one sync folder until none has anything new to
+    /// merge: where they should all hold the same.
+    package static func settle(_ libraries: [RecordingLibrary]) throws {
+        for _ in 0..<6 {
+            var merged = 0
+            for library in libraries {
+                try library.sync.send()
+                merged += try library.sync.merge().files
+            }
+            if merged == 0 { return }
+        }
+        Issue.record("the libraries kept merging new changes: they do not settle")
     }
 }
