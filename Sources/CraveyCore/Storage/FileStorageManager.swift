@@ -237,7 +237,8 @@ package final class FileStorageManager: Sendable {
         return Self.entries(of: base)
     }
 
-    private static func entries(of base: FileDescriptor) -> [Entry] {
+    /// The entries of the folder `base` has open (`.` and `..` left out), each looked at once.
+    package static func entries(of base: FileDescriptor) -> [Entry] {
         let copy = openat(base.rawValue, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard copy >= 0, let directory = fdopendir(copy) else { return [] }
         defer { closedir(directory) }

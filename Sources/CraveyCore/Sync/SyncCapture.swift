@@ -109,20 +109,7 @@ struct SyncCapture {
         guard case .regular = store.status(of: file) else { return nil }
         let descriptor = try store.open(file)
         defer { try? descriptor.close() }
-        let (size, sha256) = try Self.measure(descriptor)
-        return SyncChange.Blob(device: device, id: UUID(), size: size, sha256: sha256)
-    }
-
-    /// The size and SHA-256 of what `descriptor` reads from where it is to its end.
-    static func measure(_ descriptor: FileDescriptor) throws -> (size: Int64, sha256: String) {
-        let hash = SHA256()
-        var size: Int64 = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-            if count == 0 { return (size, hash.hexDigest()) }
-            hash.update(buffer[..<count])
-            size += Int64(count)
-        }
+        let (size, hash) = try SHA256.of(descriptor)
+        return SyncChange.Blob(device: device, id: UUID(), size: size, sha256: hash.hexDigest())
     }
 }

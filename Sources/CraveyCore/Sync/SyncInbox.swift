@@ -78,64 +78,56 @@ package struct SyncInbox: Sendable {
     /// What is in the inbox of the folder the library syncs with, at `now`. Throws `.notFound`
     /// when the library syncs with no folder.
     package func scan(now: Date = Date()) throws -> Scan {
-        guard let joined = try store.read({ db in try SyncLog(db).joined() }) else {
+        guard let joined = try LibrarySync(store: store).joined() else {
             throw CraveyError(.notFound, "This library syncs with no folder: join one first (`cravey sync FOLDER`).")
         }
         let folder = joined.folder.appendingPathComponent("inbox")
-        guard let inbox = try? FileDescriptor.open(FilePath(folder.path), .readOnly, options: [.directory, .noFollow, .closeOnExec]) else {
-            return Scan(folder: nil)
-        }
+        guard let inbox = Self.open(folder) else { return Scan(folder: nil) }
         defer { try? inbox.close() }
         let before = Dictionary(try store.read { db in try SyncLog(db).inboxRefused() }.map { ($0.name, $0) }) { first, _ in first }
         var scan = Scan(folder: folder)
-        for name in Self.names(in: inbox).sorted() {
+        // (Read through the folder's own descriptor: a name swapped for a link meanwhile lists
+        // nothing elsewhere.)
+        let entries = FileStorageManager.entries(of: inbox).compactMap { entry in String(validating: entry.name, as: UTF8.self).map { ($0, entry.status) } }
+        for (name, status) in entries.sorted(by: { $0.0 < $1.0 }) {
             if name.hasPrefix(".") {
                 if name.hasPrefix(".syncthing.") { scan.arriving.append(name) }  // Syncthing writing it
                 continue
             }
-            var status = stat()
-            guard fstatat(inbox.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }  // gone meanwhile
-            let modified = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                scan.refused.append(Refusal(name: name, size: Int64(status.st_size), modified: modified,
+            switch status {
+            case .missing:
+                continue  // gone meanwhile
+            case .other:
+                // (Refused whatever its size and time: they are never compared.)
+                scan.refused.append(Refusal(name: name, size: 0, modified: Date(timeIntervalSince1970: 0),
                                             reason: "not a regular file (a link, a folder...): only audio or video files directly inside inbox/ are imported"))
-                continue
-            }
-            // (A time ahead of this machine's, a phone's clock ahead, is no sign of a write.)
-            if (0..<Self.settle).contains(now.timeIntervalSince(modified)) {
-                scan.arriving.append(name)
-            } else if let refused = before[name], refused.size == Int64(status.st_size), refused.modified == modified {
-                scan.refused.append(refused)
-            } else {
-                scan.candidates.append(Candidate(name: name, size: Int64(status.st_size), modified: modified, inode: UInt64(status.st_ino)))
+            case .regular(let size, let modified):
+                // (A time ahead of this machine's, a phone's clock ahead, is no sign of a write.)
+                if (0..<Self.settle).contains(now.timeIntervalSince(modified)) {
+                    scan.arriving.append(name)
+                } else if let refused = before[name], refused.size == size, refused.modified == modified {
+                    scan.refused.append(refused)
+                } else {
+                    // Its inode, so that the file taken is the one scanned.
+                    var info = stat()
+                    guard fstatat(inbox.rawValue, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                    scan.candidates.append(Candidate(name: name, size: size, modified: modified, inode: UInt64(info.st_ino)))
+                }
             }
         }
         return scan
     }
 
-    /// The names of the entries of the folder `descriptor` has open (read through a descriptor
-    /// of its own, so a name swapped for a link meanwhile lists nothing elsewhere). The
-    /// corresponding C functions are `fdopendir` and `readdir`.
-    private static func names(in descriptor: FileDescriptor) -> [String] {
-        let copy = dup(descriptor.rawValue)
-        guard copy >= 0, let folder = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            return []
-        }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+    /// The inbox folder at `url` opened, never through a link; nil when it is not there.
+    private static func open(_ url: URL) -> FileDescriptor? {
+        try? FileDescriptor.open(FilePath(url.path), .readOnly, options: [.directory, .noFollow, .closeOnExec])
     }
 
     /// Opens `candidate` in `inbox` (never through a link, the inbox included, and only while it
     /// is the file scanned) and reads its clip id from its bytes; nil when it changed or went
     /// since it was scanned. The corresponding C function is `openat`.
     package func open(_ candidate: Candidate, in inbox: URL) throws -> (FileDescriptor, RecordingID)? {
-        guard let folder = try? FileDescriptor.open(FilePath(inbox.path), .readOnly, options: [.directory, .noFollow, .closeOnExec]) else { return nil }
+        guard let folder = Self.open(inbox) else { return nil }
         let opened = openat(folder.rawValue, candidate.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         try? folder.close()
         guard opened >= 0 else { return nil }
@@ -159,14 +151,7 @@ package struct SyncInbox: Sendable {
     /// The clip id of the bytes `descriptor` reads: the first 128 bits of their SHA-256, as a
     /// UUID of version 8 (RFC 9562's own layout), so one file makes one id on every machine.
     static func id(of descriptor: FileDescriptor) throws -> RecordingID {
-        let hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-            if count == 0 { break }
-            hash.update(buffer[..<count])
-        }
-        var bytes = [UInt8](hex: hash.hexDigest())
+        var bytes = try SHA256.of(descriptor).hash.digest()
         bytes[6] = bytes[6] & 0x0f | 0x80  // version 8
         bytes[8] = bytes[8] & 0x3f | 0x80  // the variant of RFC 9562
         return RecordingID(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
@@ -186,7 +171,7 @@ package struct SyncInbox: Sendable {
         try store.write { tx in try SyncLog(tx.db).refuseInbox(refused) }
         guard !taken.isEmpty else { return }
         try LibrarySync(store: store).send()
-        guard let folder = try? FileDescriptor.open(FilePath(inbox.path), .readOnly, options: [.directory, .noFollow, .closeOnExec]) else { return }
+        guard let folder = Self.open(inbox) else { return }
         defer { try? folder.close() }
         for file in taken {
             var status = stat()
@@ -195,13 +180,5 @@ package struct SyncInbox: Sendable {
             _ = unlinkat(folder.rawValue, file.name, 0)
         }
     }
-
 }
 
-extension [UInt8] {
-    /// The bytes 64 hex digits spell (a SHA-256's); the first 16 are what ``SyncInbox`` needs.
-    fileprivate init(hex: String) {
-        let digits = Array(hex.utf8).map { $0 <= 57 ? $0 - 48 : $0 - 87 }
-        self = stride(from: 0, to: digits.count - 1, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
-    }
-}
