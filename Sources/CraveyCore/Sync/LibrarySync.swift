@@ -41,14 +41,12 @@ package struct LibrarySync {
         let url = url.standardizedFileURL
         if let refusal = store.refusal { throw refusal }
         try Self.refuseOverlap(url, library: store.libraryURL)
-        if let joined = try store.read({ db in try SyncLog(db).joined() }), joined.folder.path != url.path {
+        if let joined = try joined(), joined.folder.path != url.path {
             throw CraveyError(.invalidInput, "This library syncs with \(joined.folder.path) already; it syncs with one folder. Nothing was changed.")
         }
-        var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) {
+        // (What is there and is no folder is refused by ``SyncFolder/create(at:passphrase:workFactor:)``.)
+        if !FileManager.default.fileExists(atPath: url.path) {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        } else if !isFolder.boolValue {
-            throw CraveyError(.notSyncFolder, "\(url.path) is not a folder: a sync folder is a folder of its own.")
         }
         let keyFile = url.appendingPathComponent(SyncFolder.keyFileName)
         var created = opened == nil && !FileManager.default.fileExists(atPath: keyFile.path)
@@ -87,10 +85,11 @@ package struct LibrarySync {
         guard let (folder, joined) = try joinedFolder() else {
             throw CraveyError(.notFound, "This library syncs with no folder: join one first (`cravey sync FOLDER`).")
         }
-        var sending = Sending()
+        var sending = Sending(), deletes = false
         if !folder.hasName(joined.device) { try folder.write(name: Self.hostName, of: joined.device) }
         for pending in try store.read({ db in try SyncLog(db).outbox() }) {
             for change in pending.changes {
+                if case .delete = change.kind { deletes = true }
                 guard let clip = change.clip else { continue }
                 let media: SyncChange.Media
                 let type: RecordingType
@@ -115,7 +114,7 @@ package struct LibrarySync {
             try store.write { tx in try SyncLog(tx.db).sent(pending.file, of: pending.device) }
             sending.files += 1
         }
-        takeOutDeletedBlobs(joined, from: folder)
+        if deletes { takeOutDeletedBlobs(joined, from: folder) }
         return sending
     }
 
@@ -123,15 +122,16 @@ package struct LibrarySync {
     /// merged) out of the folder, once nothing is left to send (a delete is in the folder before
     /// the blobs leave it: a device that has not merged the clip yet waits for its delete
     /// rather than for the blobs); another device's are its own to take out, and forgotten
-    /// here. What cannot be removed now (a folder that cannot be written) is tried again after
-    /// the next send or merge; nothing fails for it.
+    /// here. After a send that held a delete (not after every change's), and after each merge.
+    /// What cannot be removed now (a folder that cannot be written) is tried again then;
+    /// nothing fails for it.
     private func takeOutDeletedBlobs(_ joined: SyncLog.Joined, from folder: SyncFolder) {
         guard joined.place == SyncLog.Place(of: store.libraryURL),  // a copy's first write takes a new device first
               let (blobs, unsent) = try? store.read({ db in (try SyncBlobs(db: db).ofDeletedClips(), try SyncLog(db).outbox().count) }),
               !blobs.isEmpty, unsent == 0 else { return }
         let done = blobs.filter { blob in
             guard blob.device == joined.device else { return true }
-            let file = folder.file(of: SyncChange.Blob(device: blob.device, id: blob.id, size: 0, sha256: ""))
+            let file = folder.file(of: blob.device, blob.id)
             do {
                 try FileManager.default.removeItem(at: file)
                 return true
@@ -214,7 +214,7 @@ package struct LibrarySync {
     /// Refuses (`.notFound`, nothing changed) a library that syncs with no folder, and, erasing,
     /// a folder that is not there.
     package func leave(erasing: Bool) throws -> Leaving {
-        guard let joined = try store.read({ db in try SyncLog(db).joined() }) else {
+        guard let joined = try joined() else {
             throw CraveyError(.notFound, "This library syncs with no folder: there is nothing to leave.")
         }
         if erasing {
@@ -273,7 +273,7 @@ package struct LibrarySync {
 
     /// The folder the library syncs with, and its device; nil when it has joined none.
     package func joinedFolder() throws -> (SyncFolder, SyncLog.Joined)? {
-        guard let joined = try store.read({ db in try SyncLog(db).joined() }) else { return nil }
+        guard let joined = try joined() else { return nil }
         let held = store.contents(of: Self.keyFile, atMost: 64 << 10).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard let line = held.split(separator: "\n").first(where: { $0.hasPrefix("AGE-SECRET-KEY-") }), let key = AgeIdentity(String(line)) else {
             throw CraveyError(.notFound, "The key of the sync folder \(joined.folder.path) is missing from the library (\(store.libraryURL.appendingPathComponent(Self.keyFile.name).path)): join the folder again with its passphrase.")

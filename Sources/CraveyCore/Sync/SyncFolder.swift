@@ -191,7 +191,12 @@ package struct SyncFolder: Sendable {
 
     /// Where `blob` is: `devices/DEVICE/media/BLOB.age`.
     package func file(of blob: SyncChange.Blob) -> URL {
-        url.appendingPathComponent("devices/\(blob.device.hex)/media/\(blob.id.uuidString.lowercased()).age")
+        file(of: blob.device, blob.id)
+    }
+
+    /// The file of `device`'s blob `id`.
+    func file(of device: SyncDevice, _ id: UUID) -> URL {
+        url.appendingPathComponent("devices/\(device.hex)/media/\(id.uuidString.lowercased()).age")
     }
 
     /// Writes `blob` from what `descriptor` reads (from where it is to its end), encrypted to the
