@@ -33,6 +33,15 @@ struct HomeSyncTests {
         }
     }
 
+    /// Whether `watch` has something to say within `milliseconds` (polled on a thread of its own).
+    static func wakes(_ watch: SyncWatch, within milliseconds: Int32) async throws -> Bool {
+        let watched = watch.descriptor
+        return try await offPool {
+            var descriptor = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, milliseconds) > 0
+        }
+    }
+
     @Test("what lands starts one sync; what lands while it runs asks for one more after it, never two at once; a file of the inbox still arriving asks for one a few seconds later")
     func oneAtATime() async throws {
         var home = try HomeDriver(try await Fixture.library(clips: 1))
@@ -110,12 +119,7 @@ struct HomeSyncTests {
         let deadline = started + .seconds(5)
         while !home.listed.contains("Walk at dusk"), ContinuousClock.now < deadline {
             let left = Int32(max((deadline - ContinuousClock.now).components.seconds * 1000, 1))
-            let watched = watch.descriptor
-            let woke = try await offPool {
-                var descriptor = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
-                return poll(&descriptor, 1, left) > 0
-            }
-            guard woke, watch.changed() else { continue }
+            guard try await Self.wakes(watch, within: left), watch.changed() else { continue }
             try await Self.carry(home.send(.syncLanded), &home)
         }
         let took = ContinuousClock.now - started
@@ -168,15 +172,11 @@ struct HomeSyncTests {
         // change wakes it.
         watch.rescan()
         _ = watch.changed()
-        let watched = watch.descriptor
         try await offPool {
             let walk = try #require(try b.recordings().first)
             try b.edit(walk.id) { $0.title = "Walk home" }
         }
-        let woke = try await offPool {
-            var descriptor = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
-            return poll(&descriptor, 1, 5000) > 0
-        }
+        let woke = try await Self.wakes(watch, within: 5000)
         #expect(woke && watch.changed(), "the folder back is watched again")
         try await Self.carry(home.send(.syncLanded), &home)
         #expect(home.listed.contains("Walk home"), "\(home.listed)")
@@ -188,15 +188,11 @@ struct HomeSyncTests {
         let folder = try await Self.joined(a)
         var home = try HomeDriver(a)
         let watch = try #require(SyncWatch(a))
-        let watched = watch.descriptor
         let source = try await Fixture.audio(seconds: 0.5)
         let dropped = folder.appendingPathComponent("inbox/Phone memo.wav")
         try FileManager.default.copyItem(at: source, to: dropped)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: dropped.path)
-        let woke = try await offPool {
-            var descriptor = pollfd(fd: watched, events: Int16(POLLIN), revents: 0)
-            return poll(&descriptor, 1, 5000) > 0
-        }
+        let woke = try await Self.wakes(watch, within: 5000)
         #expect(woke && watch.changed(), "the inbox is watched")
         try await Self.carry(home.send(.syncLanded), &home)
         #expect(home.listed.contains("Phone memo"), "\(home.listed)")

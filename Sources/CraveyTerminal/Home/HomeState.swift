@@ -69,7 +69,7 @@ struct HomeState {
         case .unsent(let error, let time):
             let before = sync.last
             sync.unsent(error, at: time)
-            if let after = sync.last, before != after, case .failed(_, let message) = after { dialog.say(message, warning: true) }
+            sayNewFailure(since: before)
         case .remindersRead(let listing, let said): HomeReminders.read(listing, said: said, &self)
         case .resized(let rows, let columns, let paused):
             resize(rows: rows, columns: columns)
@@ -174,11 +174,17 @@ struct HomeState {
     private mutating func synced(_ outcome: HomeSync.Outcome, at time: Date) -> [HomeEffect] {
         let before = sync.last
         let again = sync.ended(outcome, at: time)
-        if case .failed(_, let message) = outcome, before != outcome { dialog.say(message, warning: true) }
+        sayNewFailure(since: before)
         refresh()
         if again { return [.sync] }
         if case .merged(_, _, _, arriving: true) = outcome { return [.syncLater] }
         return []
+    }
+
+    /// Says the last sync's failure on the status line when it is not the one `before` (the
+    /// header shows it from then on).
+    private mutating func sayNewFailure(since before: HomeSync.Outcome?) {
+        if let after = sync.last, after != before, case .failed(_, let message) = after { dialog.say(message, warning: true) }
     }
 
     // MARK: - Leaving

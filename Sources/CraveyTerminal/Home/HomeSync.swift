@@ -87,10 +87,18 @@ struct HomeSync: Equatable {
         return .failed(word: word, message: Messages.text(for: error))
     }
 
-    /// "14:02" in local time: the header's room is short, and the day is today's in nearly every case.
+    /// "14:02" in local time: the header's room is short, and the day is today's in nearly every
+    /// case. Formatters made once: the header is drawn at every frame.
     static func time(_ date: Date) -> String {
+        (Calendar.current.isDateInToday(date) ? clock : dayAndClock).string(from: date)
+    }
+
+    private static let clock = formatter("HH:mm")
+    private static let dayAndClock = formatter("MMM d HH:mm")
+
+    private static func formatter(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
-        formatter.dateFormat = Calendar.current.isDateInToday(date) ? "HH:mm" : "MMM d HH:mm"
-        return formatter.string(from: date)
+        formatter.dateFormat = format
+        return formatter
     }
 }
