@@ -28,7 +28,6 @@ package struct LibraryOptions: ParsableArguments {
     /// (`creating`: record, import, restore, a repair, joining a sync folder) makes the library
     /// when it is not there; the others read a missing one as empty and create nothing.
     /// `--library ""` is refused (exit 64): it must never quietly mean the default library.
-
     package func open(creating: Bool = false) throws -> RecordingLibrary {
         let opened = try RecordingLibrary(at: folder(), creating: creating)
         for warning in opened.warnings { Terminal.diagnostic("cravey: warning: \(warning)") }

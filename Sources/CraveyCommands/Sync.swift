@@ -183,11 +183,14 @@ package struct Sync: ParsableCommand {
         guard let (joined, device) = try library.sync.joinedFolder() else {
             throw Self.notJoined
         }
-        if importing == nil, !(try library.sync.inbox.scan().candidates.isEmpty) { throw CommandRoute.HandOff() }
+        // Without `importing`, media waiting in the inbox hands the command over; what else is
+        // there (arriving, refused) is counted from the same look.
+        let inbox = importing == nil ? try library.sync.inbox.scan() : nil
+        if let inbox, !inbox.candidates.isEmpty { throw CommandRoute.HandOff() }
         let sent = try library.sync.send()
         let merged = try library.sync.merge()
         let summary = Summary(folder: joined.url.path, device: device.device.hex, action: "sent", files: sent.files, blobs: sent.blobs, merging: merged,
-                              taking: try importing?(library) ?? library.sync.inbox.scan().taking)
+                              taking: try importing?(library) ?? inbox?.taking ?? SyncInbox.Taking())
         try report(summary)
     }
 

@@ -1,3 +1,4 @@
+import CraveyCommands
 import CraveyKit
 import CraveyTestSupport
 import Foundation
@@ -86,10 +87,9 @@ struct RecordToggleTests {
         // that recording is saved (three presses: start, stop, start): it records until a
         // fourth press, which the test makes once every other toggle has ended and the toggle
         // is held again.
-        let lock = library.appendingPathComponent("record.toggle")
-        let settled = try await poll(within: 90, every: 0.05) {
+        let settled = try await poll(within: 90, every: 0.05) { [library] in
             let running = toggles.filter(\.isRunning)
-            return running.isEmpty || (running.count == 1 && Self.isHeld(lock))
+            return running.isEmpty || (running.count == 1 && RecordToggle.isHeld(in: library))
         }
         #expect(settled, "the toggles did not settle within 90 s: \(toggles.map(\.isRunning))")
         var fourth: CommandResult?
@@ -165,16 +165,5 @@ struct RecordToggleTests {
         #expect(result.status == 73, "\(result.error)")
         #expect(result.error.contains("record.toggle") && result.error.contains("Remove it"))
         #expect(try String(contentsOf: outside, encoding: .utf8) == "not cravey's")
-    }
-}
-
-extension RecordToggleTests {
-    /// Whether a recording holds the library's toggle (`lock`, its `record.toggle`): a shared
-    /// lock on it cannot be had. Blocking only for an instant.
-    static func isHeld(_ lock: URL) -> Bool {
-        let descriptor = open(lock.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return flock(descriptor, LOCK_SH | LOCK_NB) != 0
     }
 }
